@@ -1,0 +1,300 @@
+//! The typed, name-resolved program produced by `sema`.
+//!
+//! Invariants (checked by sema, relied on by lowering):
+//! - every expression has its final type; implicit conversions are explicit [`ExprKind::Convert`]
+//!   nodes, array-to-pointer decay is [`ExprKind::Decay`];
+//! - `a[i]` is `*(a + i)`: [`ExprKind::Deref`] of [`ExprKind::PtrAdd`];
+//! - operands of arithmetic [`ExprKind::Binary`] operators already have the operation's type
+//!   (after promotions and the usual arithmetic conversions); comparisons yield `int`;
+//! - names refer to [`LocalId`]s, [`GlobalId`]s and [`FuncId`]s, never to strings;
+//! - `sizeof`, enum constants and other constant expressions are folded to constants;
+//! - the call graph has no cycles and every called function has a body.
+
+use crate::ast::{AddrSpace, Quals};
+use crate::source::Span;
+use crate::types::{Scalar, Type};
+use std::rc::Rc;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct FuncId(pub u32);
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct LocalId(pub u32);
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct GlobalId(pub u32);
+
+#[derive(Clone, Debug, Default)]
+pub struct Program {
+    pub functions: Vec<Function>,
+    pub globals: Vec<Global>,
+    pub records: Vec<Record>,
+}
+
+impl Program {
+    pub fn func(&self, id: FuncId) -> &Function {
+        &self.functions[id.0 as usize]
+    }
+    pub fn global(&self, id: GlobalId) -> &Global {
+        &self.globals[id.0 as usize]
+    }
+    pub fn kernels(&self) -> impl Iterator<Item = (FuncId, &Function)> {
+        self.functions.iter().enumerate().filter(|(_, f)| f.is_kernel && f.body.is_some()).map(|(i, f)| (FuncId(i as u32), f))
+    }
+    pub fn kernel_by_name(&self, name: &str) -> Option<FuncId> {
+        self.kernels().find(|(_, f)| &*f.name == name).map(|(i, _)| i)
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Record {
+    pub name: Option<Rc<str>>,
+    pub is_union: bool,
+    pub fields: Vec<Field>,
+    pub size: u32,
+    pub align: u32,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct Field {
+    pub name: Rc<str>,
+    pub ty: Type,
+    pub offset: u32,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct KernelAttrs {
+    pub reqd_work_group_size: Option<[u32; 3]>,
+    pub work_group_size_hint: Option<[u32; 3]>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Function {
+    pub name: Rc<str>,
+    pub span: Span,
+    pub is_kernel: bool,
+    pub ret: Type,
+    pub params: Vec<LocalId>,
+    pub locals: Vec<Local>,
+    pub body: Option<Block>,
+    pub attrs: KernelAttrs,
+}
+
+impl Function {
+    pub fn local(&self, id: LocalId) -> &Local {
+        &self.locals[id.0 as usize]
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Local {
+    pub name: Rc<str>,
+    pub ty: Type,
+    /// `Private` for ordinary variables and parameters, `Local` for `__local` variables,
+    /// `Constant` for kernel-scope `__constant` variables.
+    pub space: AddrSpace,
+    pub quals: Quals,
+    pub is_param: bool,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct Global {
+    pub name: Rc<str>,
+    pub ty: Type,
+    pub space: AddrSpace,
+    pub init: Option<Init>,
+    pub span: Span,
+}
+
+/// A resolved initializer: lists are complete (missing elements are explicit zeros) and in
+/// element order.
+#[derive(Clone, Debug)]
+pub enum Init {
+    Expr(Expr),
+    List(Vec<Init>),
+}
+
+pub type Block = Vec<Stmt>;
+
+/// Loop annotations with their arguments evaluated.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LoopPragmas {
+    /// `Some(0)`: unroll fully; `Some(n)`: unroll by `n` (`1` disables unrolling).
+    pub unroll: Option<u32>,
+    /// `Some(None)`: no loop-carried memory dependences; `Some(Some(n))`: none closer than `n`.
+    pub ivdep: Option<Option<u32>>,
+    pub ii: Option<u32>,
+    pub loop_coalesce: Option<Option<u32>>,
+    pub disable_pipelining: bool,
+    pub max_concurrency: Option<u32>,
+    pub speculated_iterations: Option<u32>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LoopKind {
+    While,
+    DoWhile,
+    For,
+}
+
+#[derive(Clone, Debug)]
+pub struct Loop {
+    pub kind: LoopKind,
+    pub init: Block,
+    /// `None` means "always true".
+    pub cond: Option<Expr>,
+    pub step: Option<Expr>,
+    pub body: Block,
+    pub pragmas: LoopPragmas,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum CaseLabel {
+    Value(u64),
+    Default,
+}
+
+#[derive(Clone, Debug)]
+pub struct SwitchArm {
+    pub labels: Vec<(CaseLabel, Span)>,
+    /// Falls through into the next arm unless it ends in `break`.
+    pub body: Block,
+}
+
+#[derive(Clone, Debug)]
+pub enum Stmt {
+    Expr(Expr),
+    /// A local variable comes into scope; with an initializer, it is assigned.
+    Decl(LocalId, Option<Init>, Span),
+    If(Expr, Block, Block, Span),
+    Loop(Box<Loop>),
+    Switch(Expr, Vec<SwitchArm>, Span),
+    Break(Span),
+    Continue(Span),
+    Return(Option<Expr>, Span),
+    Block(Block),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnaryOp {
+    Neg,
+    BitNot,
+    /// `!x`: yields `int` 0/1 for scalars.
+    LogNot,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinaryOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    Shl,
+    Shr,
+    And,
+    Or,
+    Xor,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Eq,
+    Ne,
+}
+
+impl BinaryOp {
+    pub fn is_comparison(self) -> bool {
+        matches!(self, BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge | BinaryOp::Eq | BinaryOp::Ne)
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub ty: Type,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum ExprKind {
+    /// An integer constant; the bits of its value, zero- or sign-extended to 64 bits.
+    Int(u64),
+    Float(f64),
+    Local(LocalId),
+    Global(GlobalId),
+    /// `*p` — an l-value.
+    Deref(Box<Expr>),
+    /// A struct or union member — an l-value if the base is.
+    Member(Box<Expr>, u32),
+    Unary(UnaryOp, Box<Expr>),
+    /// Both operands have the operation type (for shifts: the left operand's type, and the
+    /// count its own promoted type).
+    Binary(BinaryOp, Box<Expr>, Box<Expr>),
+    /// Short-circuit `&&` / `||` on scalars; operands are conditions, the result `int`.
+    LogAnd(Box<Expr>, Box<Expr>),
+    LogOr(Box<Expr>, Box<Expr>),
+    /// `p + i` with `i` in elements of the pointee type (the index has an integer type).
+    PtrAdd(Box<Expr>, Box<Expr>),
+    /// `p - q` in elements (`ptrdiff_t`).
+    PtrDiff(Box<Expr>, Box<Expr>),
+    /// Comparison of two pointers to the same address space.
+    PtrCmp(BinaryOp, Box<Expr>, Box<Expr>),
+    /// `lhs = rhs`; the rhs already has the lhs type. The value is the stored value.
+    Assign(Box<Expr>, Box<Expr>),
+    /// `lhs op= rhs`: `lhs = (T)((OpT)lhs op rhs)` where `op_ty` is the operation type and
+    /// `rhs` has been converted to it (shift counts: to their promoted type).
+    CompoundAssign { op: BinaryOp, lhs: Box<Expr>, rhs: Box<Expr>, op_ty: Type },
+    /// Compound assignment on a pointer: `p += i` / `p -= i`.
+    PtrCompoundAssign { sub: bool, lhs: Box<Expr>, rhs: Box<Expr> },
+    /// `++x`, `x++`, `--x`, `x--` on integers and pointers.
+    IncDec { target: Box<Expr>, increment: bool, prefix: bool },
+    Cond(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// Converts the operand's value to `ty` with C semantics (integer truncation/extension,
+    /// `!= 0` for bool, splat for vectors, float conversions).
+    Convert(Box<Expr>),
+    /// Reinterprets a pointer as a pointer to another type (`(global uchar*)p`).
+    PtrCast(Box<Expr>),
+    /// An array l-value used as a value: the pointer to its first element.
+    Decay(Box<Expr>),
+    AddrOf(Box<Expr>),
+    Call(FuncId, Vec<Expr>),
+    Comma(Vec<Expr>),
+}
+
+impl Expr {
+    pub fn int(value: u64, ty: Type, span: Span) -> Expr {
+        Expr { kind: ExprKind::Int(value), ty, span }
+    }
+
+    pub fn is_lvalue(&self) -> bool {
+        match &self.kind {
+            ExprKind::Local(_) | ExprKind::Global(_) | ExprKind::Deref(_) => true,
+            ExprKind::Member(b, _) => b.is_lvalue(),
+            _ => false,
+        }
+    }
+
+    /// The constant integer value, if this is an integer constant.
+    pub fn as_int(&self) -> Option<u64> {
+        match self.kind {
+            ExprKind::Int(v) => Some(v),
+            _ => None,
+        }
+    }
+}
+
+/// Sign- or zero-extends the low `bits` of `v` to 64 bits according to `s`.
+pub fn normalize(v: u64, s: Scalar) -> u64 {
+    let bits = s.bits();
+    if bits >= 64 {
+        return v;
+    }
+    if s == Scalar::Bool {
+        return (v != 0) as u64;
+    }
+    let mask = (1u64 << bits) - 1;
+    let low = v & mask;
+    if s.is_signed() && (low >> (bits - 1)) & 1 == 1 { low | !mask } else { low }
+}

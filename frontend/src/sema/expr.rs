@@ -1,0 +1,916 @@
+//! Typing of expressions: C99 integer promotions and usual arithmetic conversions, pointer
+//! arithmetic, assignment conversions, l-value rules, calls.
+
+use super::{Sema, Sym};
+use crate::ast::{self, AddrSpace, BinOp, UnOp};
+use crate::builtins;
+use crate::diag::{Diagnostic, codes};
+use crate::hir::{BinaryOp, Expr, ExprKind, UnaryOp};
+use crate::literal;
+use crate::source::Span;
+use crate::types::{Pointee, Scalar, Type, INT, PTRDIFF_T, SIZE_T};
+use std::rc::Rc;
+
+fn err_expr(span: Span) -> Expr {
+    Expr { kind: ExprKind::Int(0), ty: Type::Error, span }
+}
+
+/// Integer promotion of a scalar type (C99 6.3.1.1): everything below `int` becomes `int`.
+pub(super) fn promoted(s: Scalar) -> Scalar {
+    if s.is_integer() && s.rank() < Scalar::I32.rank() { Scalar::I32 } else { s }
+}
+
+/// The usual arithmetic conversions (C99 6.3.1.8) for two scalar types.
+pub(super) fn usual_arithmetic(a: Scalar, b: Scalar) -> Scalar {
+    if a.is_float() || b.is_float() {
+        return if a.rank() >= b.rank() { a } else { b };
+    }
+    let (a, b) = (promoted(a), promoted(b));
+    if a == b {
+        return a;
+    }
+    if a.is_signed() == b.is_signed() {
+        return if a.rank() >= b.rank() { a } else { b };
+    }
+    let (s, u) = if a.is_signed() { (a, b) } else { (b, a) };
+    if u.rank() >= s.rank() {
+        u
+    } else if s.bits() > u.bits() {
+        s
+    } else {
+        s.to_unsigned()
+    }
+}
+
+fn hir_binop(op: BinOp) -> BinaryOp {
+    match op {
+        BinOp::Mul => BinaryOp::Mul,
+        BinOp::Div => BinaryOp::Div,
+        BinOp::Rem => BinaryOp::Rem,
+        BinOp::Add => BinaryOp::Add,
+        BinOp::Sub => BinaryOp::Sub,
+        BinOp::Shl => BinaryOp::Shl,
+        BinOp::Shr => BinaryOp::Shr,
+        BinOp::Lt => BinaryOp::Lt,
+        BinOp::Gt => BinaryOp::Gt,
+        BinOp::Le => BinaryOp::Le,
+        BinOp::Ge => BinaryOp::Ge,
+        BinOp::Eq => BinaryOp::Eq,
+        BinOp::Ne => BinaryOp::Ne,
+        BinOp::BitAnd => BinaryOp::And,
+        BinOp::BitXor => BinaryOp::Xor,
+        BinOp::BitOr => BinaryOp::Or,
+        BinOp::LogAnd | BinOp::LogOr => BinaryOp::And,
+    }
+}
+
+impl Sema<'_> {
+    /// An expression used as a value: arrays decay to pointers, functions are an error.
+    pub(super) fn rvalue(&mut self, e: &ast::Expr) -> Expr {
+        let x = self.expr(e);
+        self.to_rvalue(x)
+    }
+
+    pub(super) fn to_rvalue(&mut self, x: Expr) -> Expr {
+        match &x.ty {
+            Type::Array(elem, _) => {
+                let space = self.lvalue_space(&x);
+                let quals = self.lvalue_quals(&x);
+                let ty = Type::Pointer(Rc::new(Pointee { ty: (**elem).clone(), space, quals }));
+                let span = x.span;
+                Expr { kind: ExprKind::Decay(Box::new(x)), ty, span }
+            }
+            Type::Function(_) => {
+                self.err(
+                    Diagnostic::error(codes::FUNCTION_POINTER, "a function name can only be called; function pointers are not allowed")
+                        .at(x.span),
+                );
+                err_expr(x.span)
+            }
+            _ => x,
+        }
+    }
+
+    /// The address space of the object an l-value designates.
+    fn lvalue_space(&self, e: &Expr) -> AddrSpace {
+        match &e.kind {
+            ExprKind::Local(id) => self.local(*id).map(|l| l.space).unwrap_or(AddrSpace::Private),
+            ExprKind::Global(g) => self.prog.global(*g).space,
+            ExprKind::Deref(p) => p.ty.pointee().map(|p| p.space).unwrap_or(AddrSpace::Private),
+            ExprKind::Member(b, _) => self.lvalue_space(b),
+            _ => AddrSpace::Private,
+        }
+    }
+
+    fn lvalue_quals(&self, e: &Expr) -> ast::Quals {
+        match &e.kind {
+            ExprKind::Local(id) => self.local(*id).map(|l| l.quals).unwrap_or_default(),
+            ExprKind::Deref(p) => p.ty.pointee().map(|p| p.quals).unwrap_or_default(),
+            ExprKind::Member(b, _) => self.lvalue_quals(b),
+            _ => ast::Quals::default(),
+        }
+    }
+
+    /// Checks that `e` designates a modifiable object.
+    fn check_modifiable(&mut self, e: &Expr, what: &str) -> bool {
+        if e.ty.is_error() {
+            return false;
+        }
+        if !e.is_lvalue() {
+            self.err(Diagnostic::error(codes::NOT_LVALUE, format!("the operand of {what} is not an l-value")).at(e.span));
+            return false;
+        }
+        if matches!(e.ty, Type::Array(..)) {
+            self.err(Diagnostic::error(codes::NOT_LVALUE, format!("an array cannot be the operand of {what}")).at(e.span));
+            return false;
+        }
+        if self.lvalue_space(e) == AddrSpace::Constant {
+            self.err(
+                Diagnostic::error(codes::CONSTANT_RULE, "cannot write to `__constant` memory")
+                    .at(e.span)
+                    .with_note("objects in the `__constant` address space are read-only"),
+            );
+            return false;
+        }
+        if self.lvalue_quals(e).is_const {
+            self.err(Diagnostic::error(codes::ASSIGN_CONST, "cannot assign to a `const`-qualified object").at(e.span));
+            return false;
+        }
+        true
+    }
+
+    /// Converts an arithmetic value to another arithmetic type.
+    pub(super) fn convert(&mut self, e: Expr, to: &Type) -> Expr {
+        if e.ty == *to || e.ty.is_error() || to.is_error() {
+            return e;
+        }
+        let span = e.span;
+        if let (ExprKind::Int(v), Type::Scalar(s)) = (&e.kind, to) {
+            if s.is_integer() {
+                return Expr::int(crate::hir::normalize(*v, *s), to.clone(), span);
+            }
+        }
+        Expr { kind: ExprKind::Convert(Box::new(e)), ty: to.clone(), span }
+    }
+
+    fn promote(&mut self, e: Expr) -> Expr {
+        match e.ty.scalar() {
+            Some(s) => {
+                let p = promoted(s);
+                self.convert(e, &Type::Scalar(p))
+            }
+            None => e,
+        }
+    }
+
+    fn is_null_constant(&self, e: &Expr) -> bool {
+        match &e.kind {
+            ExprKind::Int(0) => e.ty.is_integer(),
+            ExprKind::PtrCast(inner) | ExprKind::Convert(inner) => {
+                matches!(inner.kind, ExprKind::Int(0)) && e.ty.pointee().is_some_and(|p| p.ty.is_void())
+            }
+            _ => false,
+        }
+    }
+
+    /// Can a pointer to `from` be implicitly converted to a pointer to `to`?
+    fn pointer_assignable(&self, to: &Pointee, from: &Pointee) -> bool {
+        let space_ok = to.space == from.space || (to.space == AddrSpace::Generic && from.space != AddrSpace::Constant);
+        let type_ok = to.ty == from.ty || to.ty.is_void() || from.ty.is_void() || to.ty.is_error() || from.ty.is_error();
+        space_ok && type_ok
+    }
+
+    /// Assignment conversion (C99 6.5.16.1): used for `=`, initializers, arguments and returns.
+    pub(super) fn assign_convert(&mut self, e: Expr, to: &Type, what: &str) -> Expr {
+        if e.ty.is_error() || to.is_error() || e.ty == *to {
+            return e;
+        }
+        let span = e.span;
+        match (to, &e.ty) {
+            (Type::Scalar(_), Type::Scalar(_)) => self.convert(e, to),
+            (Type::Scalar(Scalar::Bool), Type::Pointer(_)) => self.convert(e, to),
+            (Type::Pointer(tp), Type::Pointer(fp)) => {
+                if self.pointer_assignable(tp, fp) {
+                    if (fp.quals.is_const && !tp.quals.is_const) || (fp.quals.is_volatile && !tp.quals.is_volatile) {
+                        self.err(
+                            Diagnostic::warning(codes::DISCARDS_QUALIFIERS, format!("{what} discards qualifiers from the pointed-to type"))
+                                .at(span),
+                        );
+                    }
+                    Expr { kind: ExprKind::PtrCast(Box::new(e)), ty: to.clone(), span }
+                } else if tp.space != fp.space {
+                    let (ts, fs) = (tp.space.keyword(), fp.space.keyword());
+                    self.err(
+                        Diagnostic::error(
+                            codes::POINTER_CONVERSION,
+                            format!("{what} converts a pointer to `{fs}` memory into a pointer to `{ts}` memory"),
+                        )
+                        .at(span)
+                        .with_note("pointers to different address spaces cannot be converted"),
+                    );
+                    err_expr(span)
+                } else {
+                    let msg = format!("{what} converts `{}` to incompatible pointer type `{}`", self.show(&e.ty), self.show(to));
+                    self.err(Diagnostic::error(codes::TYPE_MISMATCH, msg).at(span));
+                    err_expr(span)
+                }
+            }
+            (Type::Pointer(_), _) if self.is_null_constant(&e) => {
+                Expr { kind: ExprKind::PtrCast(Box::new(e)), ty: to.clone(), span }
+            }
+            _ => {
+                let msg = format!("{what}: expected `{}`, found `{}`", self.show(to), self.show(&e.ty));
+                self.err(Diagnostic::error(codes::TYPE_MISMATCH, msg).at(span));
+                err_expr(span)
+            }
+        }
+    }
+
+    /// A controlling expression (`if`, loops, `!`, `&&`, `?:`): must have scalar type.
+    pub(super) fn condition(&mut self, e: &ast::Expr) -> Expr {
+        let x = self.rvalue(e);
+        if !x.ty.is_scalar_condition() {
+            let msg = format!("a condition must have scalar type, found `{}`", self.show(&x.ty));
+            self.err(Diagnostic::error(codes::TYPE_MISMATCH, msg).at(x.span));
+            return err_expr(x.span);
+        }
+        x
+    }
+
+    fn int_literal(&mut self, text: &str, span: Span) -> Expr {
+        let lit = match literal::parse_int(text) {
+            Ok(l) => l,
+            Err(m) => {
+                let code = if m.contains("long long") { codes::RESERVED_TYPE } else { codes::BAD_LITERAL };
+                self.err(Diagnostic::error(code, m).at(span));
+                return err_expr(span);
+            }
+        };
+        let v = lit.value;
+        let fits = |s: Scalar| {
+            let (_, max) = s.int_range();
+            (v as i128) <= max
+        };
+        // C99 6.4.4.1 with OpenCL's 64-bit `long` (there is no `long long`).
+        let candidates: &[Scalar] = match (lit.suffix.unsigned, lit.suffix.long, lit.non_decimal) {
+            (false, false, false) => &[Scalar::I32, Scalar::I64],
+            (false, false, true) => &[Scalar::I32, Scalar::U32, Scalar::I64, Scalar::U64],
+            (true, false, _) => &[Scalar::U32, Scalar::U64],
+            (false, true, false) => &[Scalar::I64],
+            (false, true, true) => &[Scalar::I64, Scalar::U64],
+            (true, true, _) => &[Scalar::U64],
+        };
+        match candidates.iter().find(|s| fits(**s)) {
+            Some(s) => Expr::int(v, Type::Scalar(*s), span),
+            None => {
+                if !lit.suffix.unsigned && !lit.non_decimal && v <= u64::MAX {
+                    // A decimal literal too large for `long`: clang gives it `unsigned long`.
+                    self.err(
+                        Diagnostic::warning(codes::BAD_LITERAL, format!("integer literal `{text}` is too large for `long`; treated as `ulong`"))
+                            .at(span),
+                    );
+                    return Expr::int(v, Type::Scalar(Scalar::U64), span);
+                }
+                self.err(Diagnostic::error(codes::BAD_LITERAL, format!("integer literal `{text}` is too large")).at(span));
+                err_expr(span)
+            }
+        }
+    }
+
+    /// Types an expression (l-values stay l-values, arrays do not decay).
+    pub(super) fn expr(&mut self, e: &ast::Expr) -> Expr {
+        let span = e.span;
+        match &e.kind {
+            ast::ExprKind::Ident(name) => self.ident(name, span),
+            ast::ExprKind::Int(text) => self.int_literal(text, span),
+            ast::ExprKind::Char(text) => match literal::parse_char(text) {
+                Ok(v) => Expr::int(v as u64, INT, span),
+                Err(m) => {
+                    self.err(Diagnostic::error(codes::BAD_LITERAL, m).at(span));
+                    err_expr(span)
+                }
+            },
+            ast::ExprKind::Float(_) => {
+                self.err(Diagnostic::error(codes::UNSUPPORTED_FLOAT, "floating-point literals are not yet supported by kiln").at(span));
+                err_expr(span)
+            }
+            ast::ExprKind::Str(_) => {
+                self.err(Diagnostic::error(codes::UNSUPPORTED_STRING, "string literals are not yet supported by kiln").at(span));
+                err_expr(span)
+            }
+            ast::ExprKind::Paren(inner) => {
+                let mut x = self.expr(inner);
+                x.span = span;
+                x
+            }
+            ast::ExprKind::Unary(op, operand) => self.unary(*op, operand, span),
+            ast::ExprKind::Binary(op, l, r) => self.binary(*op, l, r, span),
+            ast::ExprKind::Assign(op, l, r) => self.assign(*op, l, r, span),
+            ast::ExprKind::Cond(c, a, b) => self.conditional(c, a, b, span),
+            ast::ExprKind::Cast(tn, operand) => self.cast(tn, operand, span),
+            ast::ExprKind::Call(callee, args) => self.call(callee, args, span),
+            ast::ExprKind::Index(a, i) => self.index(a, i, span),
+            ast::ExprKind::Member(base, name, nspan) | ast::ExprKind::Arrow(base, name, nspan) => {
+                let b = self.rvalue(base);
+                if !b.ty.is_error() {
+                    let msg = format!("`{}` has no member `{name}`", self.show(&b.ty));
+                    self.err(Diagnostic::error(codes::NO_MEMBER, msg).at(*nspan));
+                }
+                err_expr(span)
+            }
+            ast::ExprKind::SizeofExpr(inner) => {
+                let x = self.expr(inner);
+                self.sizeof_type(&x.ty, span)
+            }
+            ast::ExprKind::SizeofType(tn) => {
+                let (ty, _, _) = self.type_name(tn);
+                self.sizeof_type(&ty, span)
+            }
+            ast::ExprKind::AlignofType(tn) => {
+                let (ty, _, _) = self.type_name(tn);
+                match super::decl::size_align(self, &ty) {
+                    Some((_, a)) => Expr::int(a as u64, SIZE_T, span),
+                    None => {
+                        self.err(Diagnostic::error(codes::INCOMPLETE_TYPE, "alignment of an incomplete type").at(span));
+                        err_expr(span)
+                    }
+                }
+            }
+            ast::ExprKind::VecStepExpr(inner) => {
+                let x = self.expr(inner);
+                self.vec_step(&x.ty, span)
+            }
+            ast::ExprKind::VecStepType(tn) => {
+                let (ty, _, _) = self.type_name(tn);
+                self.vec_step(&ty, span)
+            }
+            ast::ExprKind::Comma(list) => {
+                let items: Vec<Expr> = list.iter().map(|x| self.rvalue(x)).collect();
+                let ty = items.last().map(|x| x.ty.clone()).unwrap_or(Type::Void);
+                Expr { kind: ExprKind::Comma(items), ty, span }
+            }
+            ast::ExprKind::CompoundLiteral(..) => {
+                self.err(
+                    Diagnostic::error(codes::UNSUPPORTED_AGGREGATE, "compound literals are not yet supported by kiln").at(span),
+                );
+                err_expr(span)
+            }
+            ast::ExprKind::BlockLiteral => {
+                self.err(Diagnostic::error(codes::NOT_ON_FPGA, "blocks are not supported on FPGA targets").at(span));
+                err_expr(span)
+            }
+            ast::ExprKind::ReservedXor(l, r) => {
+                self.rvalue(l);
+                self.rvalue(r);
+                self.err(Diagnostic::error(codes::RESERVED_OPERATOR, "`^^` is a reserved operator in OpenCL C").at(span));
+                err_expr(span)
+            }
+        }
+    }
+
+    fn ident(&mut self, name: &Rc<str>, span: Span) -> Expr {
+        match self.lookup(name).cloned() {
+            Some(Sym::Local(id)) => {
+                let ty = self.local(id).map(|l| l.ty.clone()).unwrap_or(Type::Error);
+                Expr { kind: ExprKind::Local(id), ty, span }
+            }
+            Some(Sym::Global(id)) => {
+                let ty = self.prog.global(id).ty.clone();
+                Expr { kind: ExprKind::Global(id), ty, span }
+            }
+            Some(Sym::EnumConst(v)) => Expr::int(v, INT, span),
+            Some(Sym::Func(f)) => {
+                let fun = self.prog.func(f);
+                let sig = crate::types::FnSig {
+                    ret: fun.ret.clone(),
+                    params: fun.params.iter().map(|p| fun.locals[p.0 as usize].ty.clone()).collect(),
+                };
+                Expr { kind: ExprKind::Int(f.0 as u64), ty: Type::Function(Rc::new(sig)), span }
+            }
+            Some(Sym::Typedef { .. }) => {
+                self.err(Diagnostic::error(codes::EXPECTED_EXPR, format!("`{name}` is a type, not a value")).at(span));
+                err_expr(span)
+            }
+            None => {
+                if let Some(f) = builtins::family(name) {
+                    self.err(
+                        Diagnostic::error(f.unsupported_code(), format!("built-in {} `{name}` can only be called", f.describe()))
+                            .at(span),
+                    );
+                } else {
+                    self.err(Diagnostic::error(codes::UNDECLARED, format!("use of undeclared identifier `{name}`")).at(span));
+                }
+                err_expr(span)
+            }
+        }
+    }
+
+    fn sizeof_type(&mut self, ty: &Type, span: Span) -> Expr {
+        if ty.is_error() {
+            return err_expr(span);
+        }
+        match super::decl::size_align(self, ty) {
+            Some((s, _)) => Expr::int(s as u64, SIZE_T, span),
+            None => {
+                let msg = format!("`sizeof` applied to `{}`, which has no size", self.show(ty));
+                self.err(Diagnostic::error(codes::INCOMPLETE_TYPE, msg).at(span));
+                err_expr(span)
+            }
+        }
+    }
+
+    fn vec_step(&mut self, ty: &Type, span: Span) -> Expr {
+        match ty {
+            Type::Scalar(_) => Expr::int(1, INT, span),
+            Type::Vector(_, n) => Expr::int(if *n == 3 { 4 } else { *n as u64 }, INT, span),
+            Type::Error => err_expr(span),
+            _ => {
+                let msg = format!("`vec_step` needs a scalar or vector type, found `{}`", self.show(ty));
+                self.err(Diagnostic::error(codes::BAD_OPERANDS, msg).at(span));
+                err_expr(span)
+            }
+        }
+    }
+
+    fn unary(&mut self, op: UnOp, operand: &ast::Expr, span: Span) -> Expr {
+        match op {
+            UnOp::Neg | UnOp::Plus | UnOp::BitNot => {
+                let x = self.rvalue(operand);
+                let Some(s) = x.ty.scalar() else {
+                    if !x.ty.is_error() {
+                        let msg = format!("invalid operand type `{}` to unary `{}`", self.show(&x.ty), unop_spelling(op));
+                        self.err(Diagnostic::error(codes::BAD_OPERANDS, msg).at(span));
+                    }
+                    return err_expr(span);
+                };
+                if op == UnOp::BitNot && s.is_float() {
+                    self.err(Diagnostic::error(codes::OPERATOR_TYPE, "`~` cannot be applied to a floating-point value").at(span));
+                    return err_expr(span);
+                }
+                let x = self.promote(x);
+                if op == UnOp::Plus {
+                    return Expr { span, ..x };
+                }
+                let ty = x.ty.clone();
+                let hop = if op == UnOp::Neg { UnaryOp::Neg } else { UnaryOp::BitNot };
+                Expr { kind: ExprKind::Unary(hop, Box::new(x)), ty, span }
+            }
+            UnOp::Not => {
+                let x = self.condition(operand);
+                if x.ty.is_error() {
+                    return err_expr(span);
+                }
+                Expr { kind: ExprKind::Unary(UnaryOp::LogNot, Box::new(x)), ty: INT, span }
+            }
+            UnOp::Deref => {
+                let x = self.rvalue(operand);
+                match &x.ty {
+                    Type::Pointer(p) => {
+                        if p.ty.is_void() {
+                            self.err(Diagnostic::error(codes::VOID_USE, "cannot dereference a `void *` pointer").at(span));
+                            return err_expr(span);
+                        }
+                        let ty = p.ty.clone();
+                        Expr { kind: ExprKind::Deref(Box::new(x)), ty, span }
+                    }
+                    Type::Error => err_expr(span),
+                    _ => {
+                        let msg = format!("cannot dereference a value of type `{}`", self.show(&x.ty));
+                        self.err(Diagnostic::error(codes::BAD_DEREF, msg).at(span));
+                        err_expr(span)
+                    }
+                }
+            }
+            UnOp::AddrOf => {
+                let x = self.expr(operand);
+                if x.ty.is_error() {
+                    return err_expr(span);
+                }
+                if matches!(x.ty, Type::Function(_)) {
+                    self.err(Diagnostic::error(codes::FUNCTION_POINTER, "cannot take the address of a function in OpenCL C").at(span));
+                    return err_expr(span);
+                }
+                if !x.is_lvalue() {
+                    self.err(Diagnostic::error(codes::NOT_LVALUE, "cannot take the address of a value that is not an l-value").at(span));
+                    return err_expr(span);
+                }
+                let space = self.lvalue_space(&x);
+                let quals = self.lvalue_quals(&x);
+                let ty = Type::Pointer(Rc::new(Pointee { ty: x.ty.clone(), space, quals }));
+                Expr { kind: ExprKind::AddrOf(Box::new(x)), ty, span }
+            }
+            UnOp::PreInc | UnOp::PreDec | UnOp::PostInc | UnOp::PostDec => {
+                let x = self.expr(operand);
+                let what = if matches!(op, UnOp::PreInc | UnOp::PostInc) { "`++`" } else { "`--`" };
+                if !self.check_modifiable(&x, what) {
+                    return err_expr(span);
+                }
+                match &x.ty {
+                    Type::Scalar(s) if s.is_float() => {
+                        self.err(Diagnostic::error(codes::OPERATOR_TYPE, format!("{what} cannot be applied to a floating-point value")).at(span));
+                        return err_expr(span);
+                    }
+                    Type::Scalar(_) | Type::Pointer(_) => {}
+                    _ => {
+                        let msg = format!("{what} cannot be applied to a value of type `{}`", self.show(&x.ty));
+                        self.err(Diagnostic::error(codes::BAD_OPERANDS, msg).at(span));
+                        return err_expr(span);
+                    }
+                }
+                let ty = x.ty.clone();
+                Expr {
+                    kind: ExprKind::IncDec {
+                        target: Box::new(x),
+                        increment: matches!(op, UnOp::PreInc | UnOp::PostInc),
+                        prefix: matches!(op, UnOp::PreInc | UnOp::PreDec),
+                    },
+                    ty,
+                    span,
+                }
+            }
+        }
+    }
+
+    /// Arithmetic on two already-typed operands (shared by binary operators and `op=`).
+    /// Returns the operation type and both operands converted to it.
+    fn arith_operands(&mut self, op: BinOp, l: Expr, r: Expr, span: Span) -> Option<(Type, Expr, Expr)> {
+        let (Some(ls), Some(rs)) = (l.ty.scalar(), r.ty.scalar()) else {
+            if !l.ty.is_error() && !r.ty.is_error() {
+                let msg = format!(
+                    "invalid operands to binary `{}` (`{}` and `{}`)",
+                    op.spelling(),
+                    self.show(&l.ty),
+                    self.show(&r.ty)
+                );
+                self.err(Diagnostic::error(codes::BAD_OPERANDS, msg).at(span));
+            }
+            return None;
+        };
+        let int_only = matches!(op, BinOp::Rem | BinOp::Shl | BinOp::Shr | BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor);
+        if int_only && (ls.is_float() || rs.is_float()) {
+            self.err(
+                Diagnostic::error(codes::OPERATOR_TYPE, format!("`{}` cannot be applied to floating-point operands", op.spelling()))
+                    .at(span),
+            );
+            return None;
+        }
+        if matches!(op, BinOp::Shl | BinOp::Shr) {
+            // Each operand is promoted on its own; the result has the left operand's type.
+            let l = self.promote(l);
+            let r = self.promote(r);
+            return Some((l.ty.clone(), l, r));
+        }
+        let t = Type::Scalar(usual_arithmetic(ls, rs));
+        let l = self.convert(l, &t);
+        let r = self.convert(r, &t);
+        Some((t, l, r))
+    }
+
+    fn binary(&mut self, op: BinOp, le: &ast::Expr, re: &ast::Expr, span: Span) -> Expr {
+        if matches!(op, BinOp::LogAnd | BinOp::LogOr) {
+            let l = self.condition(le);
+            let r = self.condition(re);
+            if l.ty.is_error() || r.ty.is_error() {
+                return err_expr(span);
+            }
+            let kind = if op == BinOp::LogAnd {
+                ExprKind::LogAnd(Box::new(l), Box::new(r))
+            } else {
+                ExprKind::LogOr(Box::new(l), Box::new(r))
+            };
+            return Expr { kind, ty: INT, span };
+        }
+        let l = self.rvalue(le);
+        let r = self.rvalue(re);
+        if l.ty.is_error() || r.ty.is_error() {
+            return err_expr(span);
+        }
+        // Pointer arithmetic and comparisons.
+        match (op, &l.ty, &r.ty) {
+            (BinOp::Add, Type::Pointer(_), t) | (BinOp::Sub, Type::Pointer(_), t) if t.is_integer() => {
+                return self.ptr_add(l, r, op == BinOp::Sub, span);
+            }
+            (BinOp::Add, t, Type::Pointer(_)) if t.is_integer() => return self.ptr_add(r, l, false, span),
+            (BinOp::Sub, Type::Pointer(a), Type::Pointer(b)) => {
+                if a.ty != b.ty || a.space != b.space {
+                    let msg = format!("cannot subtract pointers of types `{}` and `{}`", self.show(&l.ty), self.show(&r.ty));
+                    self.err(Diagnostic::error(codes::BAD_OPERANDS, msg).at(span));
+                    return err_expr(span);
+                }
+                return Expr { kind: ExprKind::PtrDiff(Box::new(l), Box::new(r)), ty: PTRDIFF_T, span };
+            }
+            (BinOp::Lt | BinOp::Gt | BinOp::Le | BinOp::Ge | BinOp::Eq | BinOp::Ne, Type::Pointer(_), _)
+            | (BinOp::Lt | BinOp::Gt | BinOp::Le | BinOp::Ge | BinOp::Eq | BinOp::Ne, _, Type::Pointer(_)) => {
+                return self.ptr_compare(op, l, r, span);
+            }
+            _ => {}
+        }
+        let Some((t, l, r)) = self.arith_operands(op, l, r, span) else { return err_expr(span) };
+        let hop = hir_binop(op);
+        let ty = if hop.is_comparison() { INT } else { t };
+        Expr { kind: ExprKind::Binary(hop, Box::new(l), Box::new(r)), ty, span }
+    }
+
+    fn ptr_add(&mut self, p: Expr, i: Expr, negate: bool, span: Span) -> Expr {
+        if p.ty.pointee().is_some_and(|pt| pt.ty.is_void()) {
+            self.err(Diagnostic::error(codes::BAD_OPERANDS, "arithmetic on a `void *` pointer").at(span));
+            return err_expr(span);
+        }
+        let i = self.promote(i);
+        let i = if negate {
+            let ty = i.ty.clone();
+            let s = i.span;
+            Expr { kind: ExprKind::Unary(UnaryOp::Neg, Box::new(i)), ty, span: s }
+        } else {
+            i
+        };
+        let ty = p.ty.clone();
+        Expr { kind: ExprKind::PtrAdd(Box::new(p), Box::new(i)), ty, span }
+    }
+
+    fn ptr_compare(&mut self, op: BinOp, l: Expr, r: Expr, span: Span) -> Expr {
+        let hop = hir_binop(op);
+        let (l, r) = match (&l.ty, &r.ty) {
+            (Type::Pointer(a), Type::Pointer(b)) => {
+                if a.space != b.space && a.space != AddrSpace::Generic && b.space != AddrSpace::Generic {
+                    self.err(
+                        Diagnostic::error(codes::POINTER_CONVERSION, "comparison of pointers to different address spaces").at(span),
+                    );
+                    return err_expr(span);
+                }
+                (l, r)
+            }
+            (Type::Pointer(_), _) if self.is_null_constant(&r) => {
+                let t = l.ty.clone();
+                let r = Expr { kind: ExprKind::PtrCast(Box::new(r)), ty: t, span };
+                (l, r)
+            }
+            (_, Type::Pointer(_)) if self.is_null_constant(&l) => {
+                let t = r.ty.clone();
+                let l = Expr { kind: ExprKind::PtrCast(Box::new(l)), ty: t, span };
+                (l, r)
+            }
+            _ => {
+                let msg = format!("comparison between `{}` and `{}`", self.show(&l.ty), self.show(&r.ty));
+                self.err(Diagnostic::error(codes::BAD_OPERANDS, msg).at(span));
+                return err_expr(span);
+            }
+        };
+        Expr { kind: ExprKind::PtrCmp(hop, Box::new(l), Box::new(r)), ty: INT, span }
+    }
+
+    fn assign(&mut self, op: Option<BinOp>, le: &ast::Expr, re: &ast::Expr, span: Span) -> Expr {
+        let lhs = self.expr(le);
+        let rhs = self.rvalue(re);
+        let what = match op {
+            None => "assignment".to_string(),
+            Some(o) => format!("`{}=`", o.spelling()),
+        };
+        if !self.check_modifiable(&lhs, &what) || rhs.ty.is_error() {
+            return err_expr(span);
+        }
+        let ty = lhs.ty.clone();
+        let Some(op) = op else {
+            let rhs = self.assign_convert(rhs, &ty, "assignment");
+            return Expr { kind: ExprKind::Assign(Box::new(lhs), Box::new(rhs)), ty, span };
+        };
+        if let Type::Pointer(_) = ty {
+            if matches!(op, BinOp::Add | BinOp::Sub) && rhs.ty.is_integer() {
+                let rhs = self.promote(rhs);
+                return Expr {
+                    kind: ExprKind::PtrCompoundAssign { sub: op == BinOp::Sub, lhs: Box::new(lhs), rhs: Box::new(rhs) },
+                    ty,
+                    span,
+                };
+            }
+            let msg = format!("invalid operands to `{}=` on a pointer", op.spelling());
+            self.err(Diagnostic::error(codes::BAD_OPERANDS, msg).at(span));
+            return err_expr(span);
+        }
+        // Type the operation on a copy of the target's value; keep the l-value separately.
+        let lval_as_value = Expr { kind: ExprKind::Int(0), ty: ty.clone(), span: lhs.span };
+        let Some((op_ty, _, rhs)) = self.arith_operands(op, lval_as_value, rhs, span) else { return err_expr(span) };
+        Expr { kind: ExprKind::CompoundAssign { op: hir_binop(op), lhs: Box::new(lhs), rhs: Box::new(rhs), op_ty }, ty, span }
+    }
+
+    fn conditional(&mut self, c: &ast::Expr, a: &ast::Expr, b: &ast::Expr, span: Span) -> Expr {
+        let c = self.condition(c);
+        let a = self.rvalue(a);
+        let b = self.rvalue(b);
+        if c.ty.is_error() || a.ty.is_error() || b.ty.is_error() {
+            return err_expr(span);
+        }
+        let (ty, a, b) = match (&a.ty, &b.ty) {
+            (Type::Scalar(x), Type::Scalar(y)) => {
+                let t = Type::Scalar(usual_arithmetic(*x, *y));
+                let a = self.convert(a, &t);
+                let b = self.convert(b, &t);
+                (t, a, b)
+            }
+            (Type::Void, Type::Void) => (Type::Void, a, b),
+            (Type::Pointer(x), Type::Pointer(y)) if x.ty == y.ty && x.space == y.space => (a.ty.clone(), a, b),
+            (Type::Pointer(_), _) if self.is_null_constant(&b) => {
+                let t = a.ty.clone();
+                let b = self.assign_convert(b, &t, "conditional");
+                (t, a, b)
+            }
+            (_, Type::Pointer(_)) if self.is_null_constant(&a) => {
+                let t = b.ty.clone();
+                let a = self.assign_convert(a, &t, "conditional");
+                (t, a, b)
+            }
+            _ => {
+                let msg = format!("incompatible operand types `{}` and `{}` in `?:`", self.show(&a.ty), self.show(&b.ty));
+                self.err(Diagnostic::error(codes::TYPE_MISMATCH, msg).at(span));
+                return err_expr(span);
+            }
+        };
+        Expr { kind: ExprKind::Cond(Box::new(c), Box::new(a), Box::new(b)), ty, span }
+    }
+
+    fn cast(&mut self, tn: &ast::TypeName, operand: &ast::Expr, span: Span) -> Expr {
+        let (ty, _, _) = self.type_name(tn);
+        let x = self.rvalue(operand);
+        if ty.is_error() || x.ty.is_error() {
+            return err_expr(span);
+        }
+        match (&ty, &x.ty) {
+            (Type::Void, _) => Expr { kind: ExprKind::Comma(vec![x]), ty: Type::Void, span },
+            (Type::Scalar(_), Type::Scalar(_)) => {
+                let mut e = self.convert(x, &ty);
+                e.span = span;
+                e
+            }
+            (Type::Pointer(tp), Type::Pointer(fp)) => {
+                let space_ok = tp.space == fp.space || tp.space == AddrSpace::Generic || fp.space == AddrSpace::Generic;
+                if !space_ok || (fp.space == AddrSpace::Constant && tp.space == AddrSpace::Generic) {
+                    self.err(
+                        Diagnostic::error(
+                            codes::POINTER_CONVERSION,
+                            format!(
+                                "cannot cast a pointer to `{}` memory to a pointer to `{}` memory",
+                                fp.space.keyword(),
+                                tp.space.keyword()
+                            ),
+                        )
+                        .at(span),
+                    );
+                    return err_expr(span);
+                }
+                Expr { kind: ExprKind::PtrCast(Box::new(x)), ty, span }
+            }
+            (Type::Pointer(_), _) if self.is_null_constant(&x) => Expr { kind: ExprKind::PtrCast(Box::new(x)), ty, span },
+            (Type::Pointer(_), Type::Scalar(_)) | (Type::Scalar(_), Type::Pointer(_)) => {
+                self.err(
+                    Diagnostic::error(
+                        codes::UNSUPPORTED_POINTER_CAST,
+                        "casts between pointers and integers are not supported by kiln",
+                    )
+                    .at(span)
+                    .with_note("in kiln's hardware, a pointer is a memory and an index, not a number"),
+                );
+                err_expr(span)
+            }
+            _ => {
+                let msg = format!("cannot cast `{}` to `{}`", self.show(&x.ty), self.show(&ty));
+                self.err(Diagnostic::error(codes::BAD_CAST, msg).at(span));
+                err_expr(span)
+            }
+        }
+    }
+
+    fn call(&mut self, callee: &ast::Expr, args: &[ast::Expr], span: Span) -> Expr {
+        let ast::ExprKind::Ident(name) = &callee.kind else {
+            let c = self.rvalue(callee);
+            if !c.ty.is_error() {
+                self.err(Diagnostic::error(codes::NOT_CALLABLE, "only named functions can be called in OpenCL C").at(callee.span));
+            }
+            return err_expr(span);
+        };
+        let fid = match self.lookup(name).cloned() {
+            Some(Sym::Func(f)) => f,
+            Some(_) => {
+                let x = self.expr(callee);
+                if !x.ty.is_error() {
+                    let msg = format!("`{name}` is not a function");
+                    self.err(Diagnostic::error(codes::NOT_CALLABLE, msg).at(callee.span));
+                }
+                return err_expr(span);
+            }
+            None => {
+                for a in args {
+                    self.rvalue(a);
+                }
+                match builtins::family(name) {
+                    Some(f) => {
+                        let mut d = Diagnostic::error(
+                            f.unsupported_code(),
+                            format!("built-in {} `{name}` is not yet supported by kiln", f.describe()),
+                        )
+                        .at(callee.span);
+                        if f == builtins::Family::WorkItem {
+                            d = d.with_note("kiln currently builds single work-item kernels");
+                        } else if matches!(f, builtins::Family::Image | builtins::Family::Enqueue) {
+                            d = Diagnostic::error(f.unsupported_code(), format!("`{name}` is not supported on FPGA targets"))
+                                .at(callee.span);
+                        }
+                        self.err(d);
+                    }
+                    None => self.err(
+                        Diagnostic::error(codes::IMPLICIT_DECL, format!("call to undeclared function `{name}`"))
+                            .at(callee.span)
+                            .with_note("OpenCL C does not allow implicit function declarations"),
+                    ),
+                }
+                return err_expr(span);
+            }
+        };
+        let (ret, param_tys) = {
+            let f = self.prog.func(fid);
+            (f.ret.clone(), f.params.iter().map(|p| f.locals[p.0 as usize].ty.clone()).collect::<Vec<_>>())
+        };
+        if self.prog.func(fid).is_kernel && self.fcx.as_ref().is_some_and(|f| !f.is_kernel) {
+            // Allowed by OpenCL C; nothing to check.
+        }
+        if args.len() != param_tys.len() {
+            let decl = self.prog.func(fid).span;
+            self.err(
+                Diagnostic::error(
+                    codes::ARG_COUNT,
+                    format!("`{name}` takes {} argument(s) but {} were given", param_tys.len(), args.len()),
+                )
+                .at(span)
+                .with_label(decl, "declared here"),
+            );
+            for a in args {
+                self.rvalue(a);
+            }
+            return err_expr(span);
+        }
+        let mut hargs = Vec::new();
+        for (i, (a, pt)) in args.iter().zip(&param_tys).enumerate() {
+            let x = self.rvalue(a);
+            hargs.push(self.assign_convert(x, pt, &format!("argument {} of `{name}`", i + 1)));
+        }
+        self.record_call(fid, callee.span);
+        Expr { kind: ExprKind::Call(fid, hargs), ty: ret, span }
+    }
+
+    fn index(&mut self, a: &ast::Expr, i: &ast::Expr, span: Span) -> Expr {
+        let base = self.rvalue(a);
+        let idx = self.rvalue(i);
+        if base.ty.is_error() || idx.ty.is_error() {
+            return err_expr(span);
+        }
+        let (p, ix) = match (&base.ty, &idx.ty) {
+            (Type::Pointer(_), t) if t.is_integer() => (base, idx),
+            (t, Type::Pointer(_)) if t.is_integer() => (idx, base),
+            _ => {
+                let msg = if base.ty.is_pointer() || idx.ty.is_pointer() {
+                    format!("an array subscript must be an integer, found `{}`", self.show(&idx.ty))
+                } else {
+                    format!("subscripted value of type `{}` is not an array or pointer", self.show(&base.ty))
+                };
+                self.err(Diagnostic::error(codes::BAD_SUBSCRIPT, msg).at(span));
+                return err_expr(span);
+            }
+        };
+        let ty = p.ty.pointee().map(|pt| pt.ty.clone()).unwrap_or(Type::Error);
+        if ty.is_void() {
+            self.err(Diagnostic::error(codes::VOID_USE, "subscript of a `void *` pointer").at(span));
+            return err_expr(span);
+        }
+        let ptr = self.ptr_add(p, ix, false, span);
+        Expr { kind: ExprKind::Deref(Box::new(ptr)), ty, span }
+    }
+}
+
+fn unop_spelling(op: UnOp) -> &'static str {
+    match op {
+        UnOp::Neg => "-",
+        UnOp::Plus => "+",
+        UnOp::BitNot => "~",
+        UnOp::Not => "!",
+        UnOp::Deref => "*",
+        UnOp::AddrOf => "&",
+        UnOp::PreInc | UnOp::PostInc => "++",
+        UnOp::PreDec | UnOp::PostDec => "--",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arithmetic_conversions() {
+        use Scalar::*;
+        assert_eq!(usual_arithmetic(U8, I8), I32);
+        assert_eq!(usual_arithmetic(I32, U32), U32);
+        assert_eq!(usual_arithmetic(I64, U32), I64);
+        assert_eq!(usual_arithmetic(U64, I32), U64);
+        assert_eq!(usual_arithmetic(I64, U64), U64);
+        assert_eq!(usual_arithmetic(Bool, Bool), I32);
+        assert_eq!(promoted(U16), I32);
+    }
+}

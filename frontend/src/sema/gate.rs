@@ -1,0 +1,69 @@
+//! Feature gates: the language features kiln parses but cannot build yet, and those with no
+//! meaning on an FPGA. Each gate reports a stable code at the first place the feature is written.
+//! As later stages learn a feature, its gate moves out of here.
+
+use super::Sema;
+use crate::ast::{self, TypeWord};
+use crate::diag::{Diagnostic, codes};
+use crate::types::{Opaque, Type, builtin_type_name};
+
+impl Sema<'_> {
+    /// Reports unsupported types named by declaration specifiers.
+    pub(super) fn gate_specs(&mut self, specs: &ast::DeclSpecs) {
+        match &specs.ty {
+            ast::TypeSpec::Words(words) => {
+                for (w, span) in words {
+                    let name = match w {
+                        TypeWord::Float => "float",
+                        TypeWord::Double => "double",
+                        TypeWord::Half => "half",
+                        _ => continue,
+                    };
+                    self.err(
+                        Diagnostic::error(codes::UNSUPPORTED_FLOAT, format!("floating-point type `{name}` is not yet supported by kiln"))
+                            .at(*span)
+                            .with_note("kiln currently builds integer kernels only"),
+                    );
+                }
+            }
+            ast::TypeSpec::Named(name, span) => {
+                if self.lookup(name).is_some() {
+                    return; // a typedef: gated where it was declared
+                }
+                match builtin_type_name(name) {
+                    Some(Type::Vector(..)) => self.err(
+                        Diagnostic::error(codes::UNSUPPORTED_VECTOR, format!("vector type `{name}` is not yet supported by kiln"))
+                            .at(*span),
+                    ),
+                    Some(Type::Opaque(Opaque::Image(_) | Opaque::Sampler | Opaque::Queue | Opaque::ClkEvent | Opaque::NdRange)) => {
+                        self.err(
+                            Diagnostic::error(codes::NOT_ON_FPGA, format!("`{name}` is not supported on FPGA targets"))
+                                .at(*span)
+                                .with_note("images, samplers and device-side enqueue have no hardware meaning in kiln"),
+                        )
+                    }
+                    Some(Type::Opaque(Opaque::ReserveId)) => self.err(
+                        Diagnostic::error(codes::UNSUPPORTED_PIPE, "pipe reservations are not yet supported by kiln").at(*span),
+                    ),
+                    Some(Type::Opaque(_)) => self.err(
+                        Diagnostic::error(codes::UNSUPPORTED_BUILTIN, format!("`{name}` is not yet supported by kiln")).at(*span),
+                    ),
+                    _ => {}
+                }
+            }
+            ast::TypeSpec::Struct(r) | ast::TypeSpec::Union(r) => {
+                let kw = if matches!(specs.ty, ast::TypeSpec::Struct(_)) { "structs" } else { "unions" };
+                self.err(
+                    Diagnostic::error(codes::UNSUPPORTED_AGGREGATE, format!("{kw} are not yet supported by kiln")).at(r.span),
+                );
+            }
+            ast::TypeSpec::Pipe(_, span) => self.err(
+                Diagnostic::error(codes::UNSUPPORTED_PIPE, "pipes are not yet supported by kiln").at(*span),
+            ),
+            ast::TypeSpec::Atomic(_, span) => self.err(
+                Diagnostic::error(codes::UNSUPPORTED_ATOMIC, "atomic types are not yet supported by kiln").at(*span),
+            ),
+            ast::TypeSpec::Enum(_) => {}
+        }
+    }
+}

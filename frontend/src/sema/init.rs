@@ -1,0 +1,193 @@
+//! Initializers: brace elision (C99 6.7.8), array designators, zero-filling of missing
+//! elements, size inference for `T a[] = {...}`, and constant checking for `__constant` data.
+
+use super::Sema;
+use crate::ast;
+use crate::diag::{Diagnostic, codes};
+use crate::hir::{Expr, Init};
+use crate::source::Span;
+use crate::types::Type;
+use std::rc::Rc;
+
+pub(super) fn zero_init(ty: &Type, span: Span) -> Init {
+    match ty {
+        Type::Array(elem, Some(n)) => Init::List((0..*n).map(|_| zero_init(elem, span)).collect()),
+        _ => Init::Expr(Expr::int(0, ty.clone(), span)),
+    }
+}
+
+type Items<'a> = &'a [(Vec<ast::Designator>, ast::Initializer)];
+
+impl Sema<'_> {
+    /// Checks an initializer against `ty`, completing an incomplete array type from it.
+    pub(super) fn initializer(&mut self, ty: &mut Type, init: &ast::Initializer, constant: bool) -> Init {
+        if let (Type::Array(elem, None), ast::Initializer::List(items, span)) = (&*ty, init) {
+            let elem = (**elem).clone();
+            let count = self.count_elements(&elem, items);
+            if count == 0 {
+                self.err(Diagnostic::error(codes::BAD_ARRAY_SIZE, "an array cannot have zero elements").at(*span));
+                *ty = Type::Error;
+                return Init::List(vec![]);
+            }
+            *ty = Type::Array(Rc::new(elem), Some(count));
+        }
+        if let Type::Array(_, None) = ty {
+            self.err(Diagnostic::error(codes::INCOMPLETE_TYPE, "an array of unknown size needs a brace-enclosed initializer").at(init.span()));
+            *ty = Type::Error;
+            return Init::List(vec![]);
+        }
+        let ty = ty.clone();
+        self.init_object(&ty, init, constant)
+    }
+
+    /// Number of top-level elements a list provides for an array of `elem` (with brace elision).
+    fn count_elements(&mut self, elem: &Type, items: Items) -> u32 {
+        let slots = scalar_slots(elem).max(1);
+        let mut pos: u32 = 0;
+        let mut max: u32 = 0;
+        let mut flat_in_elem = 0u32;
+        for (desig, it) in items {
+            if let Some(ast::Designator::Index(e)) = desig.first() {
+                if let Some(v) = self.const_u32(e) {
+                    pos = v;
+                    flat_in_elem = 0;
+                }
+            }
+            match it {
+                ast::Initializer::List(..) => {
+                    if flat_in_elem > 0 {
+                        pos += 1;
+                        flat_in_elem = 0;
+                    }
+                    pos += 1;
+                }
+                ast::Initializer::Expr(_) => {
+                    flat_in_elem += 1;
+                    if flat_in_elem == slots {
+                        pos += 1;
+                        flat_in_elem = 0;
+                    }
+                }
+            }
+            max = max.max(pos + (flat_in_elem > 0) as u32);
+        }
+        max
+    }
+
+    fn init_object(&mut self, ty: &Type, init: &ast::Initializer, constant: bool) -> Init {
+        match (ty, init) {
+            (Type::Array(elem, Some(n)), ast::Initializer::List(items, span)) => {
+                let mut pos = 0usize;
+                self.init_array(elem, *n, items, &mut pos, constant, *span, true)
+            }
+            (Type::Array(..), ast::Initializer::Expr(e)) => {
+                self.err(Diagnostic::error(codes::BAD_INITIALIZER, "an array must be initialized with a brace-enclosed list").at(e.span));
+                Init::List(vec![])
+            }
+            (_, ast::Initializer::List(items, span)) => {
+                // A scalar may be initialized from a one-element list.
+                match items.as_slice() {
+                    [(d, inner)] if d.is_empty() => self.init_object(ty, inner, constant),
+                    [] => {
+                        self.err(Diagnostic::error(codes::BAD_INITIALIZER, "empty initializer for a scalar").at(*span));
+                        zero_init(ty, *span)
+                    }
+                    _ => {
+                        self.err(Diagnostic::error(codes::BAD_INITIALIZER, "too many initializers for a scalar").at(*span));
+                        zero_init(ty, *span)
+                    }
+                }
+            }
+            (_, ast::Initializer::Expr(e)) => self.init_scalar(ty, e, constant),
+        }
+    }
+
+    fn init_scalar(&mut self, ty: &Type, e: &ast::Expr, constant: bool) -> Init {
+        let x = self.rvalue(e);
+        let x = self.assign_convert(x, ty, "initializer");
+        if constant && !x.ty.is_error() {
+            match self.const_value(&x) {
+                Some(v) => return Init::Expr(Expr::int(v, ty.clone(), x.span)),
+                None => {
+                    self.err(
+                        Diagnostic::error(codes::NOT_CONSTANT, "the initializer of a `__constant` variable must be a constant")
+                            .at(e.span),
+                    );
+                }
+            }
+        }
+        Init::Expr(x)
+    }
+
+    /// Initializes an array of `n` `elem`s from `items[*pos..]`. With `braced`, the items are the
+    /// whole brace-enclosed list of this array (extra items are an error); without, the array is
+    /// a sub-object filled by brace elision and stops when full.
+    #[allow(clippy::too_many_arguments)]
+    fn init_array(&mut self, elem: &Type, n: u32, items: Items, pos: &mut usize, constant: bool, span: Span, braced: bool) -> Init {
+        let mut slots: Vec<Option<Init>> = (0..n).map(|_| None).collect();
+        let mut index = 0u32;
+        while *pos < items.len() {
+            let (desig, it) = &items[*pos];
+            if !desig.is_empty() {
+                if !braced {
+                    break;
+                }
+                match desig.as_slice() {
+                    [ast::Designator::Index(e)] => match self.const_u32(e) {
+                        Some(v) if v < n => index = v,
+                        _ => {
+                            self.err(
+                                Diagnostic::error(codes::BAD_INITIALIZER, format!("array designator is not a constant in 0..{n}"))
+                                    .at(e.span),
+                            );
+                            *pos += 1;
+                            continue;
+                        }
+                    },
+                    [ast::Designator::Field(name, s), ..] => {
+                        self.err(Diagnostic::error(codes::BAD_INITIALIZER, format!("field designator `.{name}` in an array initializer")).at(*s));
+                        *pos += 1;
+                        continue;
+                    }
+                    _ => {
+                        self.err(Diagnostic::error(codes::BAD_INITIALIZER, "nested designators are not supported").at(it.span()));
+                        *pos += 1;
+                        continue;
+                    }
+                }
+            }
+            if index >= n {
+                if braced {
+                    self.err(Diagnostic::error(codes::BAD_INITIALIZER, format!("too many initializers for an array of {n}")).at(it.span()));
+                    *pos = items.len();
+                }
+                break;
+            }
+            let value = match (elem, it) {
+                (Type::Array(e2, Some(m)), ast::Initializer::List(sub, s)) => {
+                    *pos += 1;
+                    let mut p2 = 0;
+                    self.init_array(e2, *m, sub, &mut p2, constant, *s, true)
+                }
+                (Type::Array(e2, Some(m)), ast::Initializer::Expr(_)) => {
+                    // Brace elision: the sub-array takes as many items as it needs.
+                    self.init_array(e2, *m, items, pos, constant, span, false)
+                }
+                _ => {
+                    *pos += 1;
+                    self.init_object(elem, it, constant)
+                }
+            };
+            slots[index as usize] = Some(value);
+            index += 1;
+        }
+        Init::List(slots.into_iter().map(|s| s.unwrap_or_else(|| zero_init(elem, span))).collect())
+    }
+}
+
+fn scalar_slots(ty: &Type) -> u32 {
+    match ty {
+        Type::Array(e, Some(n)) => scalar_slots(e) * n,
+        _ => 1,
+    }
+}

@@ -1,0 +1,621 @@
+//! Semantic analysis: name resolution, type checking and the OpenCL C language rules, turning the
+//! [`ast`] into the typed [`hir`].
+//!
+//! Sema reports every problem it finds and keeps going (an expression with an error gets
+//! [`Type::Error`], which is accepted everywhere afterwards), so one mistake gives one diagnostic.
+//! It does not know about hardware: the checks for features kiln cannot build yet are gathered in
+//! [`gate`] so that they can move to later stages as those stages learn the features.
+
+mod consteval;
+mod decl;
+mod expr;
+mod gate;
+mod init;
+mod stmt;
+
+use crate::ast::{self, AddrSpace, Quals, StorageClass};
+use crate::diag::{Diagnostic, codes};
+use crate::hir::{self, FuncId, GlobalId, KernelAttrs, Local, LocalId, Program};
+use crate::options::Options;
+use crate::source::Span;
+use crate::types::{FnSig, Opaque, RecordId, Scalar, Type, TypeDisplay};
+use std::collections::HashMap;
+use std::rc::Rc;
+
+/// What a name in scope refers to.
+#[derive(Clone, Debug)]
+enum Sym {
+    Local(LocalId),
+    Global(GlobalId),
+    Func(FuncId),
+    Typedef { ty: Type, quals: Quals, space: Option<AddrSpace> },
+    EnumConst(u64),
+}
+
+/// Per-function state while checking a body.
+struct FnCtx {
+    id: FuncId,
+    locals: Vec<Local>,
+    ret: Type,
+    is_kernel: bool,
+    /// Number of enclosing loops / breakable statements.
+    loops: u32,
+    breakables: u32,
+    /// Scope depth of the function's outermost block.
+    body_scope: usize,
+}
+
+pub struct Sema<'o> {
+    opts: &'o Options,
+    diags: Vec<Diagnostic>,
+    prog: Program,
+    scopes: Vec<HashMap<Rc<str>, Sym>>,
+    fcx: Option<FnCtx>,
+    /// Call edges per function: (callee, call site).
+    calls: HashMap<FuncId, Vec<(FuncId, Span)>>,
+    /// Extensions enabled with `#pragma OPENCL EXTENSION`.
+    enabled_extensions: Vec<String>,
+}
+
+/// The result of analysis.
+pub struct Analysis {
+    pub program: Program,
+    pub diags: Vec<Diagnostic>,
+}
+
+/// Analyses a parsed translation unit.
+pub fn analyze(tu: &ast::TranslationUnit, opts: &Options) -> Analysis {
+    let mut s = Sema {
+        opts,
+        diags: Vec::new(),
+        prog: Program::default(),
+        scopes: vec![HashMap::new()],
+        fcx: None,
+        calls: HashMap::new(),
+        enabled_extensions: Vec::new(),
+    };
+    for item in &tu.items {
+        match item {
+            ast::ExternalDecl::Function(f) => s.function_def(f),
+            ast::ExternalDecl::Declaration(d) => s.file_declaration(d),
+            ast::ExternalDecl::Pragma(p) => s.file_pragma(p),
+        }
+    }
+    s.check_call_graph();
+    Analysis { program: s.prog, diags: s.diags }
+}
+
+impl Sema<'_> {
+    fn err(&mut self, d: Diagnostic) {
+        self.diags.push(d);
+    }
+
+    fn show(&self, ty: &Type) -> String {
+        let records = &self.prog.records;
+        let name = |r: RecordId| -> String {
+            let rec = &records[r.0 as usize];
+            let kw = if rec.is_union { "union" } else { "struct" };
+            match &rec.name {
+                Some(n) => format!("{kw} {n}"),
+                None => format!("{kw} <anonymous>"),
+            }
+        };
+        TypeDisplay { ty, record_name: &name }.to_string()
+    }
+
+    // ----- scopes -----
+
+    fn push_scope(&mut self) {
+        self.scopes.push(HashMap::new());
+    }
+
+    fn pop_scope(&mut self) {
+        self.scopes.pop();
+    }
+
+    fn lookup(&self, name: &str) -> Option<&Sym> {
+        self.scopes.iter().rev().find_map(|s| s.get(name))
+    }
+
+    /// Declares a name in the innermost scope, reporting a redefinition there.
+    fn bind(&mut self, name: &Rc<str>, span: Span, sym: Sym) {
+        if crate::types::is_reserved_type_name(name) {
+            self.err(
+                Diagnostic::error(codes::RESERVED_TYPE, format!("`{name}` is a reserved type name in OpenCL C")).at(span),
+            );
+        }
+        let scope = self.scopes.last_mut().map(|s| s.insert(name.clone(), sym));
+        if let Some(Some(prev)) = scope {
+            // Redeclaring a function or typedef with a compatible meaning is fine; callers check.
+            if !matches!(prev, Sym::Func(_)) {
+                self.err(Diagnostic::error(codes::REDEFINITION, format!("redefinition of `{name}`")).at(span));
+            }
+        }
+    }
+
+    fn new_local(&mut self, local: Local) -> LocalId {
+        let Some(f) = self.fcx.as_mut() else { return LocalId(0) };
+        f.locals.push(local);
+        LocalId(f.locals.len() as u32 - 1)
+    }
+
+    fn local(&self, id: LocalId) -> Option<&Local> {
+        self.fcx.as_ref().and_then(|f| f.locals.get(id.0 as usize))
+    }
+
+    /// The default address space of a pointee written without one.
+    fn default_pointee_space(&self) -> AddrSpace {
+        if self.opts.std >= crate::options::ClStd::Cl2_0 { AddrSpace::Generic } else { AddrSpace::Private }
+    }
+
+    // ----- file scope -----
+
+    fn file_pragma(&mut self, p: &ast::Pragma) {
+        let words: Vec<&str> = p.words.iter().map(|(w, _)| &**w).collect();
+        if let ["OPENCL", "EXTENSION", name, ":", action] = words.as_slice() {
+            if *action == "enable" {
+                self.enabled_extensions.push(name.to_string());
+            } else {
+                self.enabled_extensions.retain(|e| e != name);
+            }
+        }
+    }
+
+    fn file_declaration(&mut self, d: &ast::Declaration) {
+        self.gate_specs(&d.specs);
+        let base = self.base_type(&d.specs);
+        if d.declarators.is_empty() {
+            return;
+        }
+        for id in &d.declarators {
+            let info = self.declarator_type(&base, &d.specs, &id.declarator);
+            let Some((name, nspan)) = info.name.clone() else { continue };
+            match d.specs.storage {
+                Some((StorageClass::Typedef, _)) => {
+                    if let Some(init) = &id.init {
+                        self.err(Diagnostic::error(codes::BAD_INITIALIZER, "a typedef cannot have an initializer").at(init.span()));
+                    }
+                    self.bind(&name, nspan, Sym::Typedef { ty: info.ty, quals: info.quals, space: info.space });
+                    continue;
+                }
+                Some((StorageClass::Auto | StorageClass::Register, s)) => {
+                    self.err(
+                        Diagnostic::error(codes::STORAGE_CLASS, "`auto` and `register` are not allowed at program scope").at(s),
+                    );
+                }
+                _ => {}
+            }
+            if let Type::Function(sig) = &info.ty {
+                if id.init.is_some() {
+                    self.err(Diagnostic::error(codes::BAD_INITIALIZER, "a function cannot have an initializer").at(nspan));
+                }
+                self.declare_function(&name, nspan, sig.clone(), &d.specs, &id.declarator, None);
+                continue;
+            }
+            self.program_scope_variable(&name, nspan, info, &d.specs, id.init.as_ref());
+        }
+    }
+
+    fn program_scope_variable(
+        &mut self,
+        name: &Rc<str>,
+        span: Span,
+        info: decl::DeclInfo,
+        specs: &ast::DeclSpecs,
+        init: Option<&ast::Initializer>,
+    ) {
+        let space = info.space.unwrap_or(AddrSpace::Private);
+        match space {
+            AddrSpace::Constant => {}
+            AddrSpace::Global => {
+                self.err(
+                    Diagnostic::error(
+                        codes::PROGRAM_SCOPE_VAR,
+                        format!("program-scope variable `{name}` in the `__global` address space is not supported"),
+                    )
+                    .at(span)
+                    .with_note("kiln does not implement `__opencl_c_program_scope_global_variables`")
+                    .with_help("declare it `__constant` if it is read-only, or pass a buffer to the kernel"),
+                );
+                return;
+            }
+            AddrSpace::Local => {
+                self.err(
+                    Diagnostic::error(codes::ADDRESS_SPACE, format!("`__local` variable `{name}` must be declared inside a kernel"))
+                        .at(span),
+                );
+                return;
+            }
+            _ => {
+                self.err(
+                    Diagnostic::error(
+                        codes::PROGRAM_SCOPE_VAR,
+                        format!("program-scope variable `{name}` must be declared in the `__constant` address space"),
+                    )
+                    .at(span)
+                    .with_help(format!("write `__constant {}`", self.show(&info.ty))),
+                );
+                return;
+            }
+        }
+        let _ = specs;
+        let mut ty = info.ty;
+        let init = match init {
+            Some(i) => Some(self.initializer(&mut ty, i, true)),
+            None => {
+                if matches!(specs.storage, Some((StorageClass::Extern, _))) {
+                    None
+                } else {
+                    self.err(
+                        Diagnostic::error(codes::CONSTANT_RULE, format!("`__constant` variable `{name}` needs an initializer"))
+                            .at(span),
+                    );
+                    None
+                }
+            }
+        };
+        let id = GlobalId(self.prog.globals.len() as u32);
+        self.prog.globals.push(hir::Global { name: name.clone(), ty, space, init, span });
+        self.bind(name, span, Sym::Global(id));
+    }
+
+    /// Declares (or re-declares) a function and returns its id.
+    fn declare_function(
+        &mut self,
+        name: &Rc<str>,
+        span: Span,
+        sig: Rc<FnSig>,
+        specs: &ast::DeclSpecs,
+        declarator: &ast::Declarator,
+        _def: Option<()>,
+    ) -> FuncId {
+        if &**name == "main" {
+            self.err(Diagnostic::error(codes::MAIN_FUNCTION, "a function cannot be named `main` in OpenCL C").at(span));
+        }
+        if let Some(ast::DerivedPart::Function { variadic: true, span: vs, .. }) = declarator.derived.last() {
+            self.err(
+                Diagnostic::error(codes::VARIADIC_FUNCTION, format!("function `{name}` is variadic; OpenCL C does not allow it"))
+                    .at(*vs),
+            );
+        }
+        let is_kernel = specs.kernel.is_some();
+        if let Some(Sym::Func(prev)) = self.scopes[0].get(name).cloned() {
+            let pf = &self.prog.functions[prev.0 as usize];
+            let prev_sig = FnSig { ret: pf.ret.clone(), params: pf.params.iter().map(|p| pf.locals[p.0 as usize].ty.clone()).collect() };
+            if prev_sig != *sig || pf.is_kernel != is_kernel {
+                let prev_span = pf.span;
+                self.err(
+                    Diagnostic::error(codes::CONFLICTING_DECL, format!("conflicting declarations of `{name}`"))
+                        .at(span)
+                        .with_label(prev_span, "previous declaration"),
+                );
+            }
+            return prev;
+        }
+        if let Some(existing) = self.scopes[0].get(name) {
+            if !matches!(existing, Sym::Func(_)) {
+                self.err(Diagnostic::error(codes::REDEFINITION, format!("redefinition of `{name}` as a function")).at(span));
+            }
+        }
+        let params = self.param_locals(&sig, declarator);
+        let attrs = self.kernel_attrs(specs, declarator, is_kernel);
+        let id = FuncId(self.prog.functions.len() as u32);
+        self.prog.functions.push(hir::Function {
+            name: name.clone(),
+            span,
+            is_kernel,
+            ret: sig.ret.clone(),
+            params: (0..params.len() as u32).map(LocalId).collect(),
+            locals: params,
+            body: None,
+            attrs,
+        });
+        if let Some(s) = self.scopes.first_mut() {
+            s.insert(name.clone(), Sym::Func(id));
+        }
+        if is_kernel {
+            self.check_kernel_signature(id, declarator);
+        }
+        id
+    }
+
+    fn param_locals(&mut self, sig: &FnSig, declarator: &ast::Declarator) -> Vec<Local> {
+        let Some(ast::DerivedPart::Function { params, .. }) = declarator.derived.last() else { return vec![] };
+        params
+            .iter()
+            .zip(&sig.params)
+            .map(|(p, ty)| {
+                let (name, span) = p.declarator.name.clone().unwrap_or_else(|| ("".into(), p.span));
+                let mut quals = p.specs.quals;
+                if let Some(ast::DerivedPart::Pointer { quals: q, .. }) = p.declarator.derived.iter().rev().find(|d| matches!(d, ast::DerivedPart::Pointer { .. })) {
+                    if !p.declarator.derived.is_empty() {
+                        quals = *q;
+                    }
+                }
+                Local { name, ty: ty.clone(), space: AddrSpace::Private, quals, is_param: true, span }
+            })
+            .collect()
+    }
+
+    fn kernel_attrs(&mut self, specs: &ast::DeclSpecs, declarator: &ast::Declarator, is_kernel: bool) -> KernelAttrs {
+        let mut attrs = KernelAttrs::default();
+        for a in specs.attrs.iter().chain(&declarator.attrs) {
+            match &*a.name {
+                "reqd_work_group_size" | "work_group_size_hint" => {
+                    if !is_kernel {
+                        self.err(
+                            Diagnostic::error(codes::ATTRIBUTE_PLACEMENT, format!("`{}` applies only to kernel functions", a.name))
+                                .at(a.span),
+                        );
+                        continue;
+                    }
+                    let mut vals = [0u32; 3];
+                    let mut ok = a.args.len() == 3;
+                    for (i, arg) in a.args.iter().enumerate().take(3) {
+                        match arg {
+                            ast::AttrArg::Expr(e) => match self.const_u32(e) {
+                                Some(v) if v > 0 => vals[i] = v,
+                                _ => ok = false,
+                            },
+                            ast::AttrArg::Type(_) => ok = false,
+                        }
+                    }
+                    if !ok {
+                        self.err(
+                            Diagnostic::error(codes::WORK_GROUP_SIZE, format!("`{}` needs three positive integer constants", a.name))
+                                .at(a.span),
+                        );
+                        continue;
+                    }
+                    if &*a.name == "reqd_work_group_size" {
+                        attrs.reqd_work_group_size = Some(vals);
+                    } else {
+                        attrs.work_group_size_hint = Some(vals);
+                    }
+                }
+                "vec_type_hint" | "max_work_group_size" | "max_global_work_dim" | "num_compute_units"
+                | "num_simd_work_items" | "autorun" | "task" | "uses_global_work_offset" | "xcl_dataflow"
+                | "xcl_zero_global_work_offset" | "always_inline" | "noinline" | "overloadable" | "const" | "pure"
+                | "nosvm" | "scheduler_target_fmax_mhz" => {}
+                _ => self.err(
+                    Diagnostic::warning(codes::UNKNOWN_ATTRIBUTE, format!("unknown attribute `{}` ignored", a.name)).at(a.span),
+                ),
+            }
+        }
+        attrs
+    }
+
+    fn check_kernel_signature(&mut self, id: FuncId, declarator: &ast::Declarator) {
+        let f = &self.prog.functions[id.0 as usize];
+        let mut errs = Vec::new();
+        if !f.ret.is_void() && !f.ret.is_error() {
+            errs.push(
+                Diagnostic::error(codes::KERNEL_RETURN, format!("kernel `{}` must return `void`", f.name)).at(f.span),
+            );
+        }
+        let params = match declarator.derived.last() {
+            Some(ast::DerivedPart::Function { params, .. }) => params.clone(),
+            _ => vec![],
+        };
+        for (pid, pdecl) in f.params.iter().zip(&params) {
+            let p = &f.locals[pid.0 as usize];
+            let span = pdecl.span;
+            let named_type = match &pdecl.specs.ty {
+                ast::TypeSpec::Named(n, _) if pdecl.declarator.derived.is_empty() => Some(n.clone()),
+                _ => None,
+            };
+            match &p.ty {
+                Type::Scalar(Scalar::Bool) => errs.push(
+                    Diagnostic::error(codes::KERNEL_ARG, format!("kernel parameter `{}` cannot have type `bool`", p.name)).at(span),
+                ),
+                Type::Scalar(_) if named_type.as_deref().is_some_and(|n| matches!(n, "size_t" | "ptrdiff_t" | "intptr_t" | "uintptr_t")) => {
+                    errs.push(
+                        Diagnostic::error(
+                            codes::KERNEL_ARG,
+                            format!("kernel parameter `{}` cannot have type `{}`", p.name, named_type.as_deref().unwrap_or("size_t")),
+                        )
+                        .at(span)
+                        .with_note("its size differs between host and device"),
+                    )
+                }
+                Type::Scalar(Scalar::F16) => errs.push(
+                    Diagnostic::error(codes::KERNEL_ARG, format!("kernel parameter `{}` cannot have type `half`", p.name)).at(span),
+                ),
+                Type::Pointer(pt) => {
+                    if matches!(pt.space, AddrSpace::Private | AddrSpace::Generic) {
+                        errs.push(
+                            Diagnostic::error(
+                                codes::KERNEL_ARG,
+                                format!("pointer parameter `{}` of a kernel must point to `__global`, `__constant` or `__local` memory", p.name),
+                            )
+                            .at(span)
+                            .with_help("add `__global` to the parameter's type"),
+                        );
+                    } else if pt.ty.is_pointer() {
+                        errs.push(
+                            Diagnostic::error(codes::KERNEL_ARG, format!("kernel parameter `{}` is a pointer to a pointer", p.name)).at(span),
+                        );
+                    } else if matches!(pt.ty, Type::Scalar(Scalar::Bool)) {
+                        errs.push(
+                            Diagnostic::error(codes::KERNEL_ARG, format!("kernel parameter `{}` points to `bool`", p.name)).at(span),
+                        );
+                    }
+                }
+                Type::Opaque(Opaque::Event | Opaque::ReserveId | Opaque::ClkEvent | Opaque::Queue | Opaque::NdRange) => {
+                    errs.push(
+                        Diagnostic::error(codes::KERNEL_ARG, format!("kernel parameter `{}` cannot have this type", p.name)).at(span),
+                    )
+                }
+                _ => {}
+            }
+        }
+        for e in errs {
+            self.err(e);
+        }
+    }
+
+    fn function_def(&mut self, fd: &ast::FunctionDef) {
+        self.gate_specs(&fd.specs);
+        let base = self.base_type(&fd.specs);
+        let info = self.declarator_type(&base, &fd.specs, &fd.declarator);
+        let Some((name, nspan)) = info.name.clone() else { return };
+        let Type::Function(sig) = &info.ty else {
+            self.err(Diagnostic::error(codes::BAD_DECLARATOR, "a function body needs a function declarator").at(nspan));
+            return;
+        };
+        if let Some((sc, s)) = fd.specs.storage {
+            if !matches!(sc, StorageClass::Static | StorageClass::Extern) {
+                self.err(Diagnostic::error(codes::STORAGE_CLASS, "invalid storage class on a function definition").at(s));
+            }
+        }
+        let id = self.declare_function(&name, nspan, sig.clone(), &fd.specs, &fd.declarator, Some(()));
+        if self.prog.functions[id.0 as usize].body.is_some() {
+            let prev = self.prog.functions[id.0 as usize].span;
+            self.err(
+                Diagnostic::error(codes::REDEFINITION, format!("redefinition of function `{name}`"))
+                    .at(nspan)
+                    .with_label(prev, "previous definition"),
+            );
+            return;
+        }
+        // The definition's parameter names and spans win over a prototype's.
+        let params = self.param_locals(sig, &fd.declarator);
+        let f = &mut self.prog.functions[id.0 as usize];
+        f.span = nspan;
+        f.locals = params;
+        let locals = f.locals.clone();
+        let is_kernel = f.is_kernel;
+        self.fcx = Some(FnCtx {
+            id,
+            locals,
+            ret: sig.ret.clone(),
+            is_kernel,
+            loops: 0,
+            breakables: 0,
+            body_scope: self.scopes.len() + 1,
+        });
+        self.push_scope();
+        let nparams = self.prog.functions[id.0 as usize].params.len();
+        for i in 0..nparams {
+            let l = self.fcx.as_ref().map(|f| f.locals[i].clone());
+            if let Some(l) = l {
+                if !l.name.is_empty() {
+                    self.bind(&l.name, l.span, Sym::Local(LocalId(i as u32)));
+                }
+            }
+        }
+        let body = match &fd.body.kind {
+            ast::StmtKind::Compound(items) => self.block_items(items),
+            _ => vec![],
+        };
+        self.pop_scope();
+        if !sig.ret.is_void() && !sig.ret.is_error() && !stmt::always_returns(&body) {
+            self.err(
+                Diagnostic::warning(codes::MISSING_RETURN, format!("non-void function `{name}` may not return a value"))
+                    .at(fd.body.span.to(Span::new(fd.body.span.file, fd.body.span.hi.saturating_sub(1), fd.body.span.hi))),
+            );
+        }
+        if let Some(fcx) = self.fcx.take() {
+            let f = &mut self.prog.functions[id.0 as usize];
+            f.locals = fcx.locals;
+            f.body = Some(body);
+        }
+    }
+
+    /// Reports recursion (a cycle in the call graph) and calls of functions without a body.
+    fn check_call_graph(&mut self) {
+        let mut ids: Vec<FuncId> = self.calls.keys().copied().collect();
+        ids.sort();
+        // Undefined callees.
+        for caller in &ids {
+            let edges = self.calls.get(caller).cloned().unwrap_or_default();
+            for (callee, site) in edges {
+                let f = &self.prog.functions[callee.0 as usize];
+                if f.body.is_none() {
+                    let name = f.name.clone();
+                    let decl = f.span;
+                    self.err(
+                        Diagnostic::error(codes::UNDEFINED_FUNCTION, format!("function `{name}` is called but never defined"))
+                            .at(site)
+                            .with_label(decl, "declared here"),
+                    );
+                }
+            }
+        }
+        // Cycles, found by depth-first search; each cycle reported once at its first call edge.
+        #[derive(Clone, Copy, PartialEq)]
+        enum Mark {
+            New,
+            Active,
+            Done,
+        }
+        let n = self.prog.functions.len();
+        let mut mark = vec![Mark::New; n];
+        let mut reported = std::collections::HashSet::new();
+        let mut errs = Vec::new();
+        fn dfs(
+            f: FuncId,
+            calls: &HashMap<FuncId, Vec<(FuncId, Span)>>,
+            mark: &mut Vec<Mark>,
+            stack: &mut Vec<(FuncId, Span)>,
+            found: &mut Vec<Vec<(FuncId, Span)>>,
+        ) {
+            mark[f.0 as usize] = Mark::Active;
+            for &(g, site) in calls.get(&f).map(|v| v.as_slice()).unwrap_or(&[]) {
+                stack.push((g, site));
+                match mark[g.0 as usize] {
+                    Mark::New => dfs(g, calls, mark, stack, found),
+                    Mark::Active => {
+                        let start = stack.iter().position(|(h, _)| *h == g).map(|p| p + 1).unwrap_or(0);
+                        let mut cyc: Vec<(FuncId, Span)> = stack[start..].to_vec();
+                        if cyc.is_empty() {
+                            cyc = vec![(g, site)];
+                        }
+                        found.push(cyc);
+                    }
+                    Mark::Done => {}
+                }
+                stack.pop();
+            }
+            mark[f.0 as usize] = Mark::Done;
+        }
+        let mut found = Vec::new();
+        for i in 0..n {
+            if mark[i] == Mark::New {
+                let mut stack = vec![(FuncId(i as u32), Span::default())];
+                dfs(FuncId(i as u32), &self.calls, &mut mark, &mut stack, &mut found);
+            }
+        }
+        for cyc in found {
+            let mut members: Vec<u32> = cyc.iter().map(|(f, _)| f.0).collect();
+            members.sort();
+            if !reported.insert(members) {
+                continue;
+            }
+            let names: Vec<String> = cyc.iter().map(|(f, _)| self.prog.functions[f.0 as usize].name.to_string()).collect();
+            let (_, site) = cyc[cyc.len() - 1];
+            let chain = if names.len() == 1 {
+                format!("`{}` calls itself", names[0])
+            } else {
+                let mut c: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+                c.push(format!("`{}`", names[0]));
+                format!("call cycle: {}", c.join(" -> "))
+            };
+            let mut d = Diagnostic::error(codes::RECURSION, format!("recursion is not allowed in OpenCL C ({chain})"))
+                .at_labeled(site, "recursive call");
+            for (_, s) in cyc.iter().take(cyc.len() - 1) {
+                d = d.with_label(*s, "call in the cycle");
+            }
+            errs.push(d.with_help("rewrite the recursion as a loop with an explicit stack in a private array"));
+        }
+        for e in errs {
+            self.err(e);
+        }
+    }
+
+    fn record_call(&mut self, callee: FuncId, site: Span) {
+        if let Some(f) = &self.fcx {
+            self.calls.entry(f.id).or_default().push((callee, site));
+        }
+    }
+}
