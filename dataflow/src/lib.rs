@@ -1,1 +1,20 @@
-//! placeholder
+//! kiln's dataflow IR: kernels as control-flow graphs of dataflow blocks over SSA bit-vector
+//! values, with explicit memories.
+//!
+//! Owns: the IR ([`ir`]) and its exact operation semantics ([`ir::op::eval`]), lowering from the
+//! front end's typed program ([`lower`]), the IR verifier ([`verify`]), CFG analyses
+//! ([`analysis`]), optimization passes ([`passes`]) and the functional emulator ([`emu`]), the
+//! golden model every other engine is checked against.
+//!
+//! Must not: know about clock cycles, schedules, Verilog or files; panic on any kernel the front
+//! end accepts (problems become diagnostics).
+
+pub mod analysis;
+pub mod compact;
+pub mod emu;
+pub mod ir;
+pub mod lower;
+pub mod passes;
+pub mod verify;
+
+pub use ir::{Kernel, Module};

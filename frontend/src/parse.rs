@@ -644,6 +644,19 @@ impl<'a> Parser<'a> {
             name = Some(self.expect_ident("a name")?);
         } else if !abstract_ok {
             let t = self.tok().clone();
+            // `int global = 1;`: the would-be name was taken as a qualifier keyword.
+            let prev = self.toks[self.pos.saturating_sub(1)].clone();
+            if self.pos > 0
+                && prev.kind == TokKind::Ident
+                && is_keyword(&prev.text, self.std)
+                && (t.is_punct(P::Assign) || t.is_punct(P::Semi) || t.is_punct(P::Comma) || t.is_punct(P::LBracket))
+            {
+                self.error(
+                    Diagnostic::error(codes::RESERVED_IDENT, format!("`{}` is a keyword and cannot be used as a name", prev.text))
+                        .at(prev.span),
+                );
+                return Err(());
+            }
             let found = if t.is_eof() { "end of file".to_string() } else { format!("`{}`", t.text) };
             self.error(Diagnostic::error(codes::BAD_DECLARATOR, format!("expected a name in declaration, found {found}")).at(t.span));
             return Err(());

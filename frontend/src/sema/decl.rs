@@ -182,7 +182,13 @@ impl Sema<'_> {
                     }
                     let n = match size {
                         None => None,
-                        Some(e) => self.array_size(e),
+                        Some(e) => match self.array_size(e) {
+                            Some(n) => Some(n),
+                            None => {
+                                ty = Type::Error;
+                                continue;
+                            }
+                        },
                     };
                     ty = Type::Array(Rc::new(ty), n);
                 }

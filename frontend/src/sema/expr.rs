@@ -592,7 +592,8 @@ impl Sema<'_> {
             }
             (BinOp::Add, t, Type::Pointer(_)) if t.is_integer() => return self.ptr_add(r, l, false, span),
             (BinOp::Sub, Type::Pointer(a), Type::Pointer(b)) => {
-                if a.ty != b.ty || a.space != b.space {
+                let spaces_ok = a.space == b.space || a.space == AddrSpace::Generic || b.space == AddrSpace::Generic;
+                if a.ty != b.ty || !spaces_ok {
                     let msg = format!("cannot subtract pointers of types `{}` and `{}`", self.show(&l.ty), self.show(&r.ty));
                     self.err(Diagnostic::error(codes::BAD_OPERANDS, msg).at(span));
                     return err_expr(span);

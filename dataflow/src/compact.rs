@@ -1,0 +1,101 @@
+//! Rebuilds a kernel with only its reachable blocks and live ops, numbered in reverse
+//! post-order. Every later stage sees dense, canonically numbered entities, so names derived
+//! from them (Verilog signals, report entries) depend only on the program, never on the history
+//! of transformations.
+
+use crate::ir::*;
+use cranelift_entity::{EntityRef, PrimaryMap};
+use std::collections::HashMap;
+
+pub fn compact(k: &Kernel) -> Kernel {
+    let rpo = k.rpo();
+    let mut out = Kernel::new(k.name.clone(), k.span);
+    out.params = k.params.clone();
+    // Memories: keep those still used, plus every port (ports are the kernel's interface).
+    let mut used_mems: Vec<Mem> = Vec::new();
+    for &b in &rpo {
+        for &op in &k.blocks[b].ops {
+            if let Some(m) = k.ops[op].kind.mem() {
+                if !used_mems.contains(&m) {
+                    used_mems.push(m);
+                }
+            }
+        }
+    }
+    let mut mem_map: HashMap<Mem, Mem> = HashMap::new();
+    let mut mems = PrimaryMap::new();
+    for (m, d) in k.mems.iter() {
+        if d.is_port() || used_mems.contains(&m) {
+            mem_map.insert(m, mems.push(d.clone()));
+        }
+    }
+    out.mems = mems;
+    let mut block_map: HashMap<Block, Block> = HashMap::new();
+    out.blocks = PrimaryMap::new();
+    for &b in &rpo {
+        let nb = out.blocks.push(BlockData {
+            params: vec![],
+            ops: vec![],
+            term: Terminator::Unterminated,
+            span: k.blocks[b].span,
+        });
+        block_map.insert(b, nb);
+    }
+    out.entry = block_map[&k.entry];
+    let mut val_map: HashMap<Value, Value> = HashMap::new();
+    // Parameters first, so that every value is numbered before any use in a later block.
+    for &b in &rpo {
+        let nb = block_map[&b];
+        for &p in &k.blocks[b].params {
+            let np = out.add_param(nb, k.width(p), k.values[p].name.clone());
+            val_map.insert(p, np);
+        }
+    }
+    let map_v = |v: &Value, m: &HashMap<Value, Value>| -> Value { m.get(v).copied().unwrap_or(*v) };
+    for &b in &rpo {
+        let nb = block_map[&b];
+        for &op in &k.blocks[b].ops {
+            let o = &k.ops[op];
+            let args: Vec<Value> = o.args.iter().map(|a| map_v(a, &val_map)).collect();
+            let kind = match &o.kind {
+                OpKind::Load(m) => OpKind::Load(mem_map[m]),
+                OpKind::Store(m) => OpKind::Store(mem_map[m]),
+                other => other.clone(),
+            };
+            let width = o.result.map(|r| k.width(r));
+            let nop = out.push_op(nb, kind, args, width, o.span);
+            if let (Some(r), Some(nr)) = (o.result, out.ops[nop].result) {
+                out.values[nr].name = k.values[r].name.clone();
+                val_map.insert(r, nr);
+            }
+        }
+    }
+    for &b in &rpo {
+        let nb = block_map[&b];
+        let mut term = k.blocks[b].term.clone();
+        match &mut term {
+            Terminator::Branch { cond, .. } => *cond = map_v(cond, &val_map),
+            Terminator::Switch { value, .. } => *value = map_v(value, &val_map),
+            _ => {}
+        }
+        for t in term.targets_mut() {
+            t.block = block_map[&t.block];
+            for a in &mut t.args {
+                *a = map_v(a, &val_map);
+            }
+        }
+        out.blocks[nb].term = term;
+    }
+    for p in &mut out.params {
+        match &mut p.kind {
+            ParamKind::Scalar { value, .. } => *value = map_v(value, &val_map),
+            ParamKind::Buffer { mem } => *mem = mem_map.get(mem).copied().unwrap_or(Mem::new(0)),
+        }
+    }
+    out.loops = k
+        .loops
+        .iter()
+        .filter_map(|l| block_map.get(&l.header).map(|h| LoopInfo { header: *h, ..l.clone() }))
+        .collect();
+    out
+}

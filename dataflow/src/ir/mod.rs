@@ -1,0 +1,383 @@
+//! The dataflow IR.
+//!
+//! A [`Kernel`] is a control-flow graph of [`Block`]s; each block holds an ordered list of
+//! [`Op`]s forming a dataflow graph over SSA [`Value`]s, and ends in a [`Terminator`]. Values
+//! flowing between blocks are passed as block parameters (no phi nodes).
+//!
+//! Invariants (checked by [`verify`](crate::verify)):
+//! - every value is defined exactly once, by an op result or a block parameter, and every use is
+//!   dominated by its definition;
+//! - values are bit vectors of 1..=64 bits; signedness is a property of operations, not values;
+//! - operand widths match what each op requires (see [`op::OpKind`]);
+//! - memory operations of one block execute in list order; memories are distinct objects that
+//!   never alias;
+//! - the entry block has no predecessors; its parameters are the kernel's scalar arguments.
+//!
+//! Data is kept apart from order: op data lives in a table, the order of ops is each block's
+//! `ops` list.
+
+pub mod op;
+mod print;
+
+use cranelift_entity::{PrimaryMap, entity_impl};
+use kiln_frontend::Span;
+pub use op::{BinOp, CastOp, CmpOp, OpKind, UnOp};
+use std::rc::Rc;
+
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Value(u32);
+entity_impl!(Value, "v");
+
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Op(u32);
+entity_impl!(Op, "op");
+
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Block(u32);
+entity_impl!(Block, "b");
+
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Mem(u32);
+entity_impl!(Mem, "m");
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ValueDef {
+    /// Result of an op.
+    Op(Op),
+    /// The `n`th parameter of a block.
+    Param(Block, u32),
+}
+
+#[derive(Clone, Debug)]
+pub struct ValueData {
+    pub width: u32,
+    pub def: ValueDef,
+    /// A source name, for readability of dumps, Verilog and VCD traces.
+    pub name: Option<Rc<str>>,
+}
+
+#[derive(Clone, Debug)]
+pub struct OpData {
+    pub kind: OpKind,
+    pub args: Vec<Value>,
+    pub result: Option<Value>,
+    pub block: Block,
+    /// The source construct this op implements.
+    pub span: Span,
+}
+
+/// A jump target with the values passed to its parameters.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Target {
+    pub block: Block,
+    pub args: Vec<Value>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Terminator {
+    Jump(Target),
+    /// On a 1-bit condition.
+    Branch { cond: Value, then_to: Target, else_to: Target },
+    /// Multi-way branch on an integer value; case values are compared on the value's width.
+    Switch { value: Value, cases: Vec<(u64, Target)>, default: Target },
+    Return,
+    /// Placeholder while a block is being built; never present in a finished kernel.
+    Unterminated,
+}
+
+impl Terminator {
+    pub fn targets(&self) -> Vec<&Target> {
+        match self {
+            Terminator::Jump(t) => vec![t],
+            Terminator::Branch { then_to, else_to, .. } => vec![then_to, else_to],
+            Terminator::Switch { cases, default, .. } => cases.iter().map(|(_, t)| t).chain(Some(default)).collect(),
+            Terminator::Return | Terminator::Unterminated => vec![],
+        }
+    }
+
+    pub fn targets_mut(&mut self) -> Vec<&mut Target> {
+        match self {
+            Terminator::Jump(t) => vec![t],
+            Terminator::Branch { then_to, else_to, .. } => vec![then_to, else_to],
+            Terminator::Switch { cases, default, .. } => {
+                cases.iter_mut().map(|(_, t)| t).chain(Some(default)).collect()
+            }
+            Terminator::Return | Terminator::Unterminated => vec![],
+        }
+    }
+
+    /// Values the terminator reads (condition and jump arguments).
+    pub fn uses(&self) -> Vec<Value> {
+        let mut v = Vec::new();
+        match self {
+            Terminator::Branch { cond, .. } => v.push(*cond),
+            Terminator::Switch { value, .. } => v.push(*value),
+            _ => {}
+        }
+        for t in self.targets() {
+            v.extend(t.args.iter().copied());
+        }
+        v
+    }
+
+    pub fn successors(&self) -> Vec<Block> {
+        self.targets().into_iter().map(|t| t.block).collect()
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct BlockData {
+    pub params: Vec<Value>,
+    pub ops: Vec<Op>,
+    pub term: Terminator,
+    pub span: Span,
+}
+
+/// Where a memory lives and who can see it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MemKind {
+    /// A `__global` pointer argument: a memory port to host-visible memory.
+    Global { param: u32 },
+    /// A `__constant` pointer argument: a read-only memory port.
+    ConstantArg { param: u32 },
+    /// On-chip read-only memory (program-scope `__constant` arrays, constant private tables).
+    Rom,
+    /// On-chip private memory (private arrays, address-taken private scalars).
+    Private,
+}
+
+#[derive(Clone, Debug)]
+pub struct MemData {
+    pub name: Rc<str>,
+    pub kind: MemKind,
+    /// Bits per element.
+    pub elem_width: u32,
+    /// Whether elements are signed integers (for printing results; hardware does not care).
+    pub elem_signed: bool,
+    /// Number of elements of on-chip memories; `None` for ports (size known at run time).
+    pub len: Option<u32>,
+    /// Initial contents of ROMs.
+    pub init: Option<Vec<u64>>,
+    /// Declared `volatile`: every access is kept and ordered.
+    pub volatile: bool,
+    /// Declared `restrict` (pointer arguments).
+    pub restrict: bool,
+    pub span: Span,
+}
+
+impl MemData {
+    pub fn is_port(&self) -> bool {
+        matches!(self.kind, MemKind::Global { .. } | MemKind::ConstantArg { .. })
+    }
+
+    pub fn is_on_chip(&self) -> bool {
+        !self.is_port()
+    }
+
+    pub fn is_read_only(&self) -> bool {
+        matches!(self.kind, MemKind::ConstantArg { .. } | MemKind::Rom)
+    }
+}
+
+/// A kernel argument.
+#[derive(Clone, Debug)]
+pub enum ParamKind {
+    /// A scalar passed by value: the entry block's parameter at this position.
+    Scalar { value: Value, signed: bool },
+    /// A pointer to a buffer.
+    Buffer { mem: Mem },
+}
+
+#[derive(Clone, Debug)]
+pub struct Param {
+    pub name: Rc<str>,
+    /// The OpenCL C type as written (for reports and run specs), e.g. `int`, `__global uint *`.
+    pub c_type: String,
+    pub kind: ParamKind,
+    pub span: Span,
+}
+
+/// Loop annotations from the source, keyed by the loop's header block.
+#[derive(Clone, Debug)]
+pub struct LoopInfo {
+    pub header: Block,
+    pub span: Span,
+    pub pragmas: kiln_frontend::hir::LoopPragmas,
+}
+
+#[derive(Clone, Debug)]
+pub struct Kernel {
+    pub name: Rc<str>,
+    pub span: Span,
+    pub params: Vec<Param>,
+    pub values: PrimaryMap<Value, ValueData>,
+    pub ops: PrimaryMap<Op, OpData>,
+    pub blocks: PrimaryMap<Block, BlockData>,
+    pub mems: PrimaryMap<Mem, MemData>,
+    pub entry: Block,
+    pub loops: Vec<LoopInfo>,
+}
+
+impl Kernel {
+    pub fn new(name: Rc<str>, span: Span) -> Kernel {
+        let mut blocks = PrimaryMap::new();
+        let entry = blocks.push(BlockData { params: vec![], ops: vec![], term: Terminator::Unterminated, span });
+        Kernel {
+            name,
+            span,
+            params: vec![],
+            values: PrimaryMap::new(),
+            ops: PrimaryMap::new(),
+            blocks,
+            mems: PrimaryMap::new(),
+            entry,
+            loops: vec![],
+        }
+    }
+
+    pub fn width(&self, v: Value) -> u32 {
+        self.values[v].width
+    }
+
+    pub fn new_block(&mut self, span: Span) -> Block {
+        self.blocks.push(BlockData { params: vec![], ops: vec![], term: Terminator::Unterminated, span })
+    }
+
+    pub fn add_param(&mut self, block: Block, width: u32, name: Option<Rc<str>>) -> Value {
+        let idx = self.blocks[block].params.len() as u32;
+        let v = self.values.push(ValueData { width, def: ValueDef::Param(block, idx), name });
+        self.blocks[block].params.push(v);
+        v
+    }
+
+    /// Appends an op to a block. `width` is the result width, `None` for ops without a result.
+    pub fn push_op(&mut self, block: Block, kind: OpKind, args: Vec<Value>, width: Option<u32>, span: Span) -> Op {
+        let op = self.ops.push(OpData { kind, args, result: None, block, span });
+        if let Some(w) = width {
+            let v = self.values.push(ValueData { width: w, def: ValueDef::Op(op), name: None });
+            self.ops[op].result = Some(v);
+        }
+        self.blocks[block].ops.push(op);
+        op
+    }
+
+    /// Appends an op and returns its result.
+    pub fn push_value(&mut self, block: Block, kind: OpKind, args: Vec<Value>, width: u32, span: Span) -> Value {
+        let op = self.push_op(block, kind, args, Some(width), span);
+        self.ops[op].result.unwrap_or_else(|| unreachable!("push_op with a width always creates a result"))
+    }
+
+    pub fn result(&self, op: Op) -> Option<Value> {
+        self.ops[op].result
+    }
+
+    /// The op defining a value, if it is an op result.
+    pub fn def_op(&self, v: Value) -> Option<Op> {
+        match self.values[v].def {
+            ValueDef::Op(op) => Some(op),
+            ValueDef::Param(..) => None,
+        }
+    }
+
+    /// The constant a value is, if it is defined by a `Const` op.
+    pub fn as_const(&self, v: Value) -> Option<u64> {
+        match self.def_op(v).map(|op| &self.ops[op].kind) {
+            Some(OpKind::Const(c)) => Some(*c),
+            _ => None,
+        }
+    }
+
+    /// Blocks reachable from the entry, in reverse post-order.
+    pub fn rpo(&self) -> Vec<Block> {
+        let mut seen = cranelift_entity::EntitySet::with_capacity(self.blocks.len());
+        let mut post = Vec::new();
+        let mut stack: Vec<(Block, usize)> = vec![(self.entry, 0)];
+        seen.insert(self.entry);
+        while let Some((b, i)) = stack.pop() {
+            let succs = self.blocks[b].term.successors();
+            if i < succs.len() {
+                stack.push((b, i + 1));
+                let s = succs[i];
+                if !seen.contains(s) {
+                    seen.insert(s);
+                    stack.push((s, 0));
+                }
+            } else {
+                post.push(b);
+            }
+        }
+        post.reverse();
+        post
+    }
+
+    /// Predecessor lists of all blocks (reachable or not).
+    pub fn predecessors(&self) -> cranelift_entity::SecondaryMap<Block, Vec<Block>> {
+        let mut preds: cranelift_entity::SecondaryMap<Block, Vec<Block>> = cranelift_entity::SecondaryMap::new();
+        for (b, data) in self.blocks.iter() {
+            for s in data.term.successors() {
+                if !preds[s].contains(&b) {
+                    preds[s].push(b);
+                }
+            }
+        }
+        preds
+    }
+
+    /// Replaces every use of `from` by `to` (in ops and terminators).
+    pub fn replace_uses(&mut self, from: Value, to: Value) {
+        for (_, op) in self.ops.iter_mut() {
+            for a in &mut op.args {
+                if *a == from {
+                    *a = to;
+                }
+            }
+        }
+        for (_, b) in self.blocks.iter_mut() {
+            match &mut b.term {
+                Terminator::Branch { cond, .. } if *cond == from => *cond = to,
+                Terminator::Switch { value, .. } if *value == from => *value = to,
+                _ => {}
+            }
+            for t in b.term.targets_mut() {
+                for a in &mut t.args {
+                    if *a == from {
+                        *a = to;
+                    }
+                }
+            }
+        }
+    }
+
+    /// The scalar-argument parameter values, in kernel parameter order.
+    pub fn scalar_params(&self) -> impl Iterator<Item = (usize, &Param, Value)> {
+        self.params.iter().enumerate().filter_map(|(i, p)| match p.kind {
+            ParamKind::Scalar { value, .. } => Some((i, p, value)),
+            ParamKind::Buffer { .. } => None,
+        })
+    }
+
+    /// Memory ports (pointer arguments), in kernel parameter order.
+    pub fn ports(&self) -> impl Iterator<Item = (usize, &Param, Mem)> {
+        self.params.iter().enumerate().filter_map(|(i, p)| match p.kind {
+            ParamKind::Buffer { mem } => Some((i, p, mem)),
+            ParamKind::Scalar { .. } => None,
+        })
+    }
+
+    /// The loop annotation whose header is `b`.
+    pub fn loop_at(&self, b: Block) -> Option<&LoopInfo> {
+        self.loops.iter().find(|l| l.header == b)
+    }
+}
+
+/// All kernels of one translation unit, lowered.
+#[derive(Clone, Debug, Default)]
+pub struct Module {
+    pub kernels: Vec<Kernel>,
+}
+
+impl Module {
+    pub fn kernel(&self, name: &str) -> Option<&Kernel> {
+        self.kernels.iter().find(|k| &*k.name == name)
+    }
+}

@@ -1,0 +1,286 @@
+//! Operations and their exact semantics.
+//!
+//! [`eval`] is the single definition of what every operation computes, bit for bit. The emulator
+//! and the cycle-accurate simulator both call it; the Verilog emitter implements the same
+//! semantics independently, which is what co-simulation checks.
+//!
+//! Deterministic conventions where C leaves values unspecified (documented in README):
+//! - shifts use the count modulo the operand width (OpenCL C 6.5.10);
+//! - `x / 0` is all ones (`-1` signed, `UINT_MAX` unsigned) and `x % 0` is `x`;
+//! - signed `MIN / -1` is `MIN` and `MIN % -1` is `0`.
+
+use super::Mem;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    UDiv,
+    SDiv,
+    URem,
+    SRem,
+    And,
+    Or,
+    Xor,
+    /// `a << (b mod width(a))`.
+    Shl,
+    /// Logical right shift by `b mod width(a)`.
+    LShr,
+    /// Arithmetic right shift by `b mod width(a)`.
+    AShr,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CmpOp {
+    Eq,
+    Ne,
+    Ult,
+    Ule,
+    Ugt,
+    Uge,
+    Slt,
+    Sle,
+    Sgt,
+    Sge,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UnOp {
+    Neg,
+    Not,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CastOp {
+    Zext,
+    Sext,
+    Trunc,
+}
+
+/// What an operation does. Operand and result widths are in the kernel's value table.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum OpKind {
+    /// A constant (the low `width` bits of the value).
+    Const(u64),
+    Unary(UnOp),
+    Binary(BinOp),
+    /// Compares two operands of equal width; the result is 1 bit.
+    Cmp(CmpOp),
+    /// `args[0] ? args[1] : args[2]` with a 1-bit condition.
+    Select,
+    Cast(CastOp),
+    /// Reads element `args[0]` of a memory; the result has the memory's element width.
+    Load(Mem),
+    /// Writes `args[1]` to element `args[0]` of a memory. No result.
+    Store(Mem),
+}
+
+impl OpKind {
+    pub fn has_side_effect(&self) -> bool {
+        matches!(self, OpKind::Store(_))
+    }
+
+    pub fn is_memory(&self) -> bool {
+        matches!(self, OpKind::Load(_) | OpKind::Store(_))
+    }
+
+    pub fn mem(&self) -> Option<Mem> {
+        match self {
+            OpKind::Load(m) | OpKind::Store(m) => Some(*m),
+            _ => None,
+        }
+    }
+
+    pub fn mnemonic(&self) -> &'static str {
+        match self {
+            OpKind::Const(_) => "const",
+            OpKind::Unary(UnOp::Neg) => "neg",
+            OpKind::Unary(UnOp::Not) => "not",
+            OpKind::Binary(b) => match b {
+                BinOp::Add => "add",
+                BinOp::Sub => "sub",
+                BinOp::Mul => "mul",
+                BinOp::UDiv => "udiv",
+                BinOp::SDiv => "sdiv",
+                BinOp::URem => "urem",
+                BinOp::SRem => "srem",
+                BinOp::And => "and",
+                BinOp::Or => "or",
+                BinOp::Xor => "xor",
+                BinOp::Shl => "shl",
+                BinOp::LShr => "lshr",
+                BinOp::AShr => "ashr",
+            },
+            OpKind::Cmp(c) => match c {
+                CmpOp::Eq => "eq",
+                CmpOp::Ne => "ne",
+                CmpOp::Ult => "ult",
+                CmpOp::Ule => "ule",
+                CmpOp::Ugt => "ugt",
+                CmpOp::Uge => "uge",
+                CmpOp::Slt => "slt",
+                CmpOp::Sle => "sle",
+                CmpOp::Sgt => "sgt",
+                CmpOp::Sge => "sge",
+            },
+            OpKind::Select => "select",
+            OpKind::Cast(CastOp::Zext) => "zext",
+            OpKind::Cast(CastOp::Sext) => "sext",
+            OpKind::Cast(CastOp::Trunc) => "trunc",
+            OpKind::Load(_) => "load",
+            OpKind::Store(_) => "store",
+        }
+    }
+}
+
+/// A mask of the low `w` bits.
+pub fn mask(w: u32) -> u64 {
+    if w >= 64 { u64::MAX } else { (1u64 << w) - 1 }
+}
+
+/// Interprets the low `w` bits of `v` as a signed number.
+pub fn sext(v: u64, w: u32) -> i64 {
+    if w >= 64 || w == 0 {
+        return v as i64;
+    }
+    let shift = 64 - w;
+    ((v << shift) as i64) >> shift
+}
+
+/// Evaluates a pure operation. `args` are the operand values (low bits significant) with their
+/// widths in `arg_w`; `w` is the result width. Returns the result masked to `w` bits.
+///
+/// Memory operations are not pure and must not be passed here.
+pub fn eval(kind: &OpKind, args: &[u64], arg_w: &[u32], w: u32) -> u64 {
+    let m = mask(w);
+    let a = |i: usize| args.get(i).copied().unwrap_or(0);
+    let aw = |i: usize| arg_w.get(i).copied().unwrap_or(w);
+    let r = match kind {
+        OpKind::Const(v) => *v,
+        OpKind::Unary(UnOp::Neg) => a(0).wrapping_neg(),
+        OpKind::Unary(UnOp::Not) => !a(0),
+        OpKind::Binary(op) => {
+            let (x, y) = (a(0) & m, a(1));
+            let yw = aw(1);
+            let y_m = y & mask(yw);
+            match op {
+                BinOp::Add => x.wrapping_add(y),
+                BinOp::Sub => x.wrapping_sub(y),
+                BinOp::Mul => x.wrapping_mul(y),
+                BinOp::And => x & y,
+                BinOp::Or => x | y,
+                BinOp::Xor => x ^ y,
+                BinOp::UDiv => {
+                    let y = y & m;
+                    if y == 0 { u64::MAX } else { x / y }
+                }
+                BinOp::URem => {
+                    let y = y & m;
+                    if y == 0 { x } else { x % y }
+                }
+                BinOp::SDiv => {
+                    let (sx, sy) = (sext(x, w), sext(y & m, w));
+                    if sy == 0 {
+                        u64::MAX
+                    } else if sy == -1 {
+                        // MIN / -1 wraps to MIN at any width.
+                        sx.wrapping_neg() as u64
+                    } else {
+                        (sx / sy) as u64
+                    }
+                }
+                BinOp::SRem => {
+                    let (sx, sy) = (sext(x, w), sext(y & m, w));
+                    if sy == 0 {
+                        x
+                    } else if sy == -1 {
+                        0
+                    } else {
+                        (sx % sy) as u64
+                    }
+                }
+                BinOp::Shl => {
+                    let c = (y_m % w as u64) as u32;
+                    x.wrapping_shl(c)
+                }
+                BinOp::LShr => {
+                    let c = (y_m % w as u64) as u32;
+                    x.wrapping_shr(c)
+                }
+                BinOp::AShr => {
+                    let c = (y_m % w as u64) as u32;
+                    sext(x, w).wrapping_shr(c) as u64
+                }
+            }
+        }
+        OpKind::Cmp(c) => {
+            let ow = aw(0);
+            let om = mask(ow);
+            let (x, y) = (a(0) & om, a(1) & om);
+            let (sx, sy) = (sext(x, ow), sext(y, ow));
+            (match c {
+                CmpOp::Eq => x == y,
+                CmpOp::Ne => x != y,
+                CmpOp::Ult => x < y,
+                CmpOp::Ule => x <= y,
+                CmpOp::Ugt => x > y,
+                CmpOp::Uge => x >= y,
+                CmpOp::Slt => sx < sy,
+                CmpOp::Sle => sx <= sy,
+                CmpOp::Sgt => sx > sy,
+                CmpOp::Sge => sx >= sy,
+            }) as u64
+        }
+        OpKind::Select => {
+            if a(0) & 1 == 1 {
+                a(1)
+            } else {
+                a(2)
+            }
+        }
+        OpKind::Cast(CastOp::Zext) | OpKind::Cast(CastOp::Trunc) => a(0) & mask(aw(0)),
+        OpKind::Cast(CastOp::Sext) => sext(a(0), aw(0)) as u64,
+        OpKind::Load(_) | OpKind::Store(_) => 0,
+    };
+    r & m
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bin(op: BinOp, x: u64, y: u64, w: u32) -> u64 {
+        eval(&OpKind::Binary(op), &[x, y], &[w, w], w)
+    }
+
+    #[test]
+    fn division_conventions() {
+        assert_eq!(bin(BinOp::UDiv, 7, 0, 32), 0xffff_ffff);
+        assert_eq!(bin(BinOp::URem, 7, 0, 32), 7);
+        assert_eq!(bin(BinOp::SDiv, 7, 0, 8), 0xff);
+        assert_eq!(bin(BinOp::SDiv, 0x80, 0xff, 8), 0x80, "MIN / -1 == MIN");
+        assert_eq!(bin(BinOp::SRem, 0x80, 0xff, 8), 0);
+        assert_eq!(bin(BinOp::SDiv, (-7i64) as u64, 2, 32), (-3i32) as u32 as u64);
+        assert_eq!(bin(BinOp::SRem, (-7i64) as u64, 2, 32), (-1i32) as u32 as u64);
+        assert_eq!(bin(BinOp::SDiv, i64::MIN as u64, u64::MAX, 64), i64::MIN as u64);
+    }
+
+    #[test]
+    fn shifts_mask_their_count() {
+        assert_eq!(bin(BinOp::Shl, 1, 33, 32), 2);
+        assert_eq!(bin(BinOp::AShr, (-16i32) as u32 as u64, 34, 32), (-4i32) as u32 as u64);
+        assert_eq!(bin(BinOp::LShr, 0x8000, 17, 16), 0x4000);
+        assert_eq!(eval(&OpKind::Binary(BinOp::Shl), &[1, 0xffff_ffff], &[32, 32], 32), 0x8000_0000);
+        assert_eq!(eval(&OpKind::Binary(BinOp::Shl), &[1, 9], &[8, 32], 8), 2);
+    }
+
+    #[test]
+    fn casts_and_compares() {
+        assert_eq!(eval(&OpKind::Cast(CastOp::Sext), &[0x80], &[8], 32), 0xffff_ff80);
+        assert_eq!(eval(&OpKind::Cast(CastOp::Zext), &[0x80], &[8], 32), 0x80);
+        assert_eq!(eval(&OpKind::Cast(CastOp::Trunc), &[0x1234], &[32], 8), 0x34);
+        assert_eq!(eval(&OpKind::Cmp(CmpOp::Slt), &[0xff, 1], &[8, 8], 1), 1);
+        assert_eq!(eval(&OpKind::Cmp(CmpOp::Ult), &[0xff, 1], &[8, 8], 1), 0);
+    }
+}

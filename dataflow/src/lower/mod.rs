@@ -1,0 +1,633 @@
+//! Lowering of the typed program ([`kiln_frontend::hir`]) to the dataflow IR.
+//!
+//! - Scalar local variables become SSA values. SSA is built structurally: every join block
+//!   (if-merge, loop header, loop exit, `continue` target, `switch` arm) gets one parameter per
+//!   variable in scope, in a canonical order; `simplify-params` later removes the redundant ones.
+//! - Arrays, address-taken scalars and `__constant` data become memories. A pointer is lowered to
+//!   a (memory, element index) pair known at compile time; a pointer that may refer to two
+//!   memories is diagnosed when it is used.
+//! - Calls are inlined; each inlined call gets fresh copies of the callee's locals and memories.
+//! - `&&`, `||` and `?:` become control flow unless both sides can be evaluated speculatively.
+
+mod expr;
+mod stmt;
+
+use crate::ir::*;
+use kiln_frontend::ast::AddrSpace;
+use kiln_frontend::diag::{Diagnostic, codes};
+use kiln_frontend::hir::{self, FuncId, GlobalId, LocalId, Program};
+use kiln_frontend::types::{Scalar, Type};
+use kiln_frontend::Span;
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::rc::Rc;
+
+/// Width of pointer indices.
+pub const INDEX_WIDTH: u32 = 32;
+
+/// A local variable of one inlined instance of a function.
+type VarKey = (u32, LocalId);
+
+/// A pointer value: a memory and an index into it (in elements of the memory).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct PtrVal {
+    /// `None` for the null pointer.
+    mem: Option<Mem>,
+    index: Value,
+}
+
+/// The current value of a variable.
+#[derive(Clone, Debug)]
+enum EnvVal {
+    Val(Value),
+    Ptr(PtrVal),
+    /// Never assigned on some path reaching here.
+    Undef,
+    /// A pointer that refers to different memories on different paths.
+    Ambiguous(Vec<Rc<str>>),
+}
+
+/// How a local variable is stored.
+#[derive(Clone, Copy, Debug)]
+enum Storage {
+    /// An SSA value (or pointer) tracked in the environment.
+    Ssa,
+    /// A memory (arrays, address-taken scalars).
+    Mem(Mem),
+}
+
+/// The lowered value of an expression.
+#[derive(Clone, Copy, Debug)]
+enum RV {
+    Val(Value),
+    Ptr(PtrVal),
+    Void,
+}
+
+/// An l-value.
+#[derive(Clone, Debug)]
+enum Place {
+    Var(VarKey),
+    Mem { mem: Mem, index: Value },
+}
+
+/// A block that several control paths join, with one parameter per variable in `vars`.
+#[derive(Clone, Debug)]
+struct Join {
+    block: Block,
+    vars: Vec<VarKey>,
+    /// For pointer variables: the memory the parameter's index refers to.
+    ptr_mems: HashMap<VarKey, Option<Mem>>,
+    /// Pointer variables that got different memories on different incoming edges.
+    conflicts: HashMap<VarKey, Vec<Rc<str>>>,
+    /// Whether any edge reached this join yet.
+    reached: bool,
+}
+
+struct LoopCtx {
+    break_to: usize,
+    continue_to: usize,
+}
+
+/// One inlined function activation.
+struct Frame {
+    func: FuncId,
+    instance: u32,
+    /// Join index receiving `return`s (for inlined calls), or `None` for the kernel itself.
+    ret_join: Option<usize>,
+    ret_ptr_mem: Option<Option<Mem>>,
+    storage: HashMap<LocalId, Storage>,
+    address_taken: HashSet<LocalId>,
+    rom_candidates: HashSet<LocalId>,
+}
+
+pub(crate) struct Lowerer<'p> {
+    prog: &'p Program,
+    k: Kernel,
+    cur: Block,
+    env: BTreeMap<VarKey, EnvVal>,
+    /// Variables declared in each open lexical scope.
+    scopes: Vec<Vec<VarKey>>,
+    joins: Vec<Join>,
+    loops: Vec<LoopCtx>,
+    frames: Vec<Frame>,
+    next_instance: u32,
+    globals: HashMap<GlobalId, Mem>,
+    diags: Vec<Diagnostic>,
+    /// Names of kernel-visible variables, for value naming.
+    var_names: HashMap<VarKey, Rc<str>>,
+    /// The ret join parameter holding the return value, per join index.
+    ret_value_param: HashMap<usize, Value>,
+}
+
+/// Lowers every kernel of a program. Returns the module and diagnostics (lowering errors make
+/// the affected kernel absent).
+pub fn lower_program(prog: &Program) -> (Module, Vec<Diagnostic>) {
+    let mut module = Module::default();
+    let mut diags = Vec::new();
+    for (id, _) in prog.kernels() {
+        match lower_kernel(prog, id) {
+            Ok(k) => module.kernels.push(k),
+            Err(d) => diags.extend(d),
+        }
+    }
+    (module, diags)
+}
+
+/// Lowers one kernel.
+pub fn lower_kernel(prog: &Program, id: FuncId) -> Result<Kernel, Vec<Diagnostic>> {
+    let f = prog.func(id);
+    let mut l = Lowerer {
+        prog,
+        k: Kernel::new(f.name.clone(), f.span),
+        cur: Block::from_u32(0),
+        env: BTreeMap::new(),
+        scopes: vec![vec![]],
+        joins: vec![],
+        loops: vec![],
+        frames: vec![],
+        next_instance: 0,
+        globals: HashMap::new(),
+        diags: vec![],
+        var_names: HashMap::new(),
+        ret_value_param: HashMap::new(),
+    };
+    l.cur = l.k.entry;
+    l.kernel_body(id);
+    if l.diags.iter().any(Diagnostic::is_error) {
+        return Err(l.diags);
+    }
+    Ok(l.k)
+}
+
+
+/// Bits of a scalar type in registers (`bool` is 1 bit).
+pub(crate) fn scalar_width(s: Scalar) -> u32 {
+    s.bits()
+}
+
+/// Number of scalar elements in a type stored in memory.
+fn elem_count(ty: &Type) -> u32 {
+    match ty {
+        Type::Array(t, Some(n)) => elem_count(t) * n,
+        _ => 1,
+    }
+}
+
+/// The innermost scalar element type of an (array) type.
+fn base_scalar(ty: &Type) -> Option<Scalar> {
+    match ty {
+        Type::Scalar(s) => Some(*s),
+        Type::Array(t, _) => base_scalar(t),
+        _ => None,
+    }
+}
+
+fn flatten_init(init: &hir::Init, out: &mut Vec<hir::Expr>) {
+    match init {
+        hir::Init::Expr(e) => out.push(e.clone()),
+        hir::Init::List(items) => {
+            for i in items {
+                flatten_init(i, out);
+            }
+        }
+    }
+}
+
+impl<'p> Lowerer<'p> {
+    fn error(&mut self, d: Diagnostic) {
+        self.diags.push(d);
+    }
+
+    fn frame(&self) -> &Frame {
+        self.frames.last().unwrap_or_else(|| unreachable!("lowering always runs inside a frame"))
+    }
+
+    fn func(&self) -> &'p hir::Function {
+        self.prog.func(self.frame().func)
+    }
+
+    fn key(&self, id: LocalId) -> VarKey {
+        (self.frame().instance, id)
+    }
+
+    // ----- emission helpers -----
+
+    fn emit(&mut self, kind: OpKind, args: Vec<Value>, width: u32, span: Span) -> Value {
+        self.k.push_value(self.cur, kind, args, width, span)
+    }
+
+    fn konst(&mut self, v: u64, width: u32, span: Span) -> Value {
+        self.emit(OpKind::Const(v & op::mask(width)), vec![], width, span)
+    }
+
+    /// Resizes an integer value, extending by `signed`.
+    fn resize(&mut self, v: Value, to: u32, signed: bool, span: Span) -> Value {
+        let from = self.k.width(v);
+        if from == to {
+            v
+        } else if from > to {
+            self.emit(OpKind::Cast(CastOp::Trunc), vec![v], to, span)
+        } else if signed {
+            self.emit(OpKind::Cast(CastOp::Sext), vec![v], to, span)
+        } else {
+            self.emit(OpKind::Cast(CastOp::Zext), vec![v], to, span)
+        }
+    }
+
+    fn set_term(&mut self, t: Terminator) {
+        self.k.blocks[self.cur].term = t;
+    }
+
+    /// Ends the current block with `t` and continues in a fresh block with no predecessors
+    /// (code after `break`/`return` is unreachable and removed later).
+    fn terminate(&mut self, t: Terminator, span: Span) {
+        self.set_term(t);
+        self.cur = self.k.new_block(span);
+    }
+
+    // ----- joins -----
+
+    /// Creates a join block with parameters for every variable currently in scope.
+    fn new_join(&mut self, span: Span) -> usize {
+        let block = self.k.new_block(span);
+        let vars: Vec<VarKey> = self.env.keys().copied().collect();
+        let mut ptr_mems = HashMap::new();
+        for v in &vars {
+            let name = self.var_names.get(v).cloned();
+            self.k.add_param(block, INDEX_WIDTH.max(1), name);
+            if let Some(EnvVal::Ptr(p)) = self.env.get(v) {
+                ptr_mems.insert(*v, p.mem);
+            }
+        }
+        // Parameter widths are fixed once the variables' kinds are known; see `fix_param_widths`.
+        self.joins.push(Join { block, vars, ptr_mems, conflicts: HashMap::new(), reached: false });
+        let j = self.joins.len() - 1;
+        self.fix_param_widths(j);
+        j
+    }
+
+    /// Gives each join parameter the width of its variable's current value.
+    fn fix_param_widths(&mut self, j: usize) {
+        let join = self.joins[j].clone();
+        for (i, v) in join.vars.iter().enumerate() {
+            let w = self.var_width(*v);
+            let p = self.k.blocks[join.block].params[i];
+            self.k.values[p].width = w;
+        }
+    }
+
+    fn var_width(&self, v: VarKey) -> u32 {
+        match self.env.get(&v) {
+            Some(EnvVal::Val(x)) => self.k.width(*x),
+            Some(EnvVal::Ptr(_)) | Some(EnvVal::Ambiguous(_)) => INDEX_WIDTH,
+            _ => self.declared_width(v),
+        }
+    }
+
+    fn declared_width(&self, v: VarKey) -> u32 {
+        // The variable's declared type decides the width of an undefined value.
+        let f = self.frames.iter().rev().find(|f| f.instance == v.0).map(|f| f.func);
+        let ty = f.map(|f| self.prog.func(f).local(v.1).ty.clone());
+        match ty {
+            Some(Type::Scalar(s)) => scalar_width(s),
+            _ => INDEX_WIDTH,
+        }
+    }
+
+    /// The jump arguments for entering join `j` from the current block with the current
+    /// environment. Records pointer-memory conflicts.
+    fn join_args(&mut self, j: usize, span: Span) -> Vec<Value> {
+        let vars = self.joins[j].vars.clone();
+        let mut args = Vec::with_capacity(vars.len());
+        for v in &vars {
+            let w = {
+                let p = self.k.blocks[self.joins[j].block].params[args.len()];
+                self.k.width(p)
+            };
+            let val = match self.env.get(v).cloned() {
+                Some(EnvVal::Val(x)) => {
+                    if self.k.width(x) != w {
+                        // A variable's width never changes; mismatches only happen for Undef
+                        // params created before the first assignment.
+                        self.resize(x, w, false, span)
+                    } else {
+                        x
+                    }
+                }
+                Some(EnvVal::Ptr(p)) => {
+                    match self.joins[j].ptr_mems.get(v).copied() {
+                        None => {
+                            self.joins[j].ptr_mems.insert(*v, p.mem);
+                        }
+                        Some(m) if m != p.mem => {
+                            let names = self.mem_names(&[m, p.mem]);
+                            self.joins[j].conflicts.insert(*v, names);
+                        }
+                        Some(_) => {}
+                    }
+                    p.index
+                }
+                Some(EnvVal::Ambiguous(names)) => {
+                    self.joins[j].conflicts.insert(*v, names);
+                    self.konst(0, w, span)
+                }
+                Some(EnvVal::Undef) | None => self.konst(0, w, span),
+            };
+            args.push(val);
+        }
+        self.joins[j].reached = true;
+        args
+    }
+
+    fn mem_names(&self, mems: &[Option<Mem>]) -> Vec<Rc<str>> {
+        mems.iter()
+            .map(|m| match m {
+                Some(m) => self.k.mems[*m].name.clone(),
+                None => "NULL".into(),
+            })
+            .collect()
+    }
+
+    /// Jumps from the current block to join `j`.
+    fn jump_to_join(&mut self, j: usize, span: Span) {
+        let args = self.join_args(j, span);
+        let block = self.joins[j].block;
+        self.terminate(Terminator::Jump(Target { block, args }), span);
+    }
+
+    /// Continues emission in join `j`: the environment becomes its parameters.
+    fn enter_join(&mut self, j: usize) {
+        let join = self.joins[j].clone();
+        self.cur = join.block;
+        let params = self.k.blocks[join.block].params.clone();
+        for (i, v) in join.vars.iter().enumerate() {
+            let p = params[i];
+            let val = if let Some(names) = join.conflicts.get(v) {
+                EnvVal::Ambiguous(names.clone())
+            } else if let Some(m) = join.ptr_mems.get(v) {
+                EnvVal::Ptr(PtrVal { mem: *m, index: p })
+            } else {
+                EnvVal::Val(p)
+            };
+            self.env.insert(*v, val);
+        }
+    }
+
+    // ----- memories -----
+
+    fn new_mem(&mut self, name: Rc<str>, kind: MemKind, s: Scalar, len: Option<u32>, span: Span) -> Mem {
+        self.k.mems.push(MemData {
+            name,
+            kind,
+            elem_width: scalar_width(s),
+            elem_signed: s.is_signed(),
+            len,
+            init: None,
+            volatile: false,
+            restrict: false,
+            span,
+        })
+    }
+
+    /// The ROM holding a program-scope `__constant` array.
+    fn global_mem(&mut self, g: GlobalId, span: Span) -> Option<Mem> {
+        if let Some(m) = self.globals.get(&g) {
+            return Some(*m);
+        }
+        let gl = self.prog.global(g);
+        let Some(s) = base_scalar(&gl.ty) else {
+            self.error(Diagnostic::error(codes::UNSUPPORTED_AGGREGATE, "this constant's type is not supported").at(span));
+            return None;
+        };
+        let len = elem_count(&gl.ty);
+        let m = self.new_mem(gl.name.clone(), MemKind::Rom, s, Some(len), gl.span);
+        let mut values = Vec::new();
+        if let Some(init) = &gl.init {
+            let mut exprs = Vec::new();
+            flatten_init(init, &mut exprs);
+            values = exprs.iter().map(|e| e.as_int().unwrap_or(0) & op::mask(scalar_width(s))).collect();
+        }
+        values.resize(len as usize, 0);
+        self.k.mems[m].init = Some(values);
+        self.globals.insert(g, m);
+        Some(m)
+    }
+
+    // ----- kernel entry -----
+
+    fn kernel_body(&mut self, id: FuncId) {
+        let f = self.prog.func(id);
+        let instance = self.next_instance;
+        self.next_instance += 1;
+        let (address_taken, rom_candidates) = scan_function(f);
+        self.frames.push(Frame {
+            func: id,
+            instance,
+            ret_join: None,
+            ret_ptr_mem: None,
+            storage: HashMap::new(),
+            address_taken,
+            rom_candidates,
+        });
+        let entry = self.k.entry;
+        for (i, pid) in f.params.iter().enumerate() {
+            let p = f.local(*pid);
+            let key = (instance, *pid);
+            self.var_names.insert(key, p.name.clone());
+            let c_type = kiln_frontend::types::TypeDisplay { ty: &p.ty, record_name: &|_| "struct".into() }.to_string();
+            match &p.ty {
+                Type::Scalar(s) => {
+                    let v = self.k.add_param(entry, scalar_width(*s), Some(p.name.clone()));
+                    self.k.params.push(Param {
+                        name: p.name.clone(),
+                        c_type,
+                        kind: ParamKind::Scalar { value: v, signed: s.is_signed() },
+                        span: p.span,
+                    });
+                    self.frames[0].storage.insert(*pid, Storage::Ssa);
+                    if self.frames[0].address_taken.contains(pid) {
+                        let m = self.new_mem(p.name.clone(), MemKind::Private, *s, Some(1), p.span);
+                        let z = self.konst(0, INDEX_WIDTH, p.span);
+                        self.k.push_op(self.cur, OpKind::Store(m), vec![z, v], None, p.span);
+                        self.frames[0].storage.insert(*pid, Storage::Mem(m));
+                    } else {
+                        self.env.insert(key, EnvVal::Val(v));
+                    }
+                }
+                Type::Pointer(pt) => {
+                    let Some(s) = base_scalar(&pt.ty).filter(|_| !pt.ty.is_pointer()) else {
+                        self.error(
+                            Diagnostic::error(codes::KERNEL_ARG, format!("parameter `{}` points to a type kiln cannot build", p.name))
+                                .at(p.span),
+                        );
+                        continue;
+                    };
+                    let kind = match pt.space {
+                        AddrSpace::Global => MemKind::Global { param: i as u32 },
+                        AddrSpace::Constant => MemKind::ConstantArg { param: i as u32 },
+                        AddrSpace::Local => {
+                            self.error(
+                                Diagnostic::error(codes::UNSUPPORTED_LOCAL, format!("`__local` pointer parameter `{}` is not yet supported by kiln", p.name))
+                                    .at(p.span),
+                            );
+                            continue;
+                        }
+                        _ => continue, // rejected by sema
+                    };
+                    let m = self.new_mem(p.name.clone(), kind, s, None, p.span);
+                    self.k.mems[m].volatile = pt.quals.is_volatile;
+                    self.k.mems[m].restrict = p.quals.is_restrict || pt.quals.is_restrict;
+                    self.k.params.push(Param { name: p.name.clone(), c_type, kind: ParamKind::Buffer { mem: m }, span: p.span });
+                    let zero = self.konst(0, INDEX_WIDTH, p.span);
+                    self.frames[0].storage.insert(*pid, Storage::Ssa);
+                    if self.frames[0].address_taken.contains(pid) {
+                        self.error(
+                            Diagnostic::error(codes::POINTER_ESCAPE, format!("the address of pointer parameter `{}` cannot be taken", p.name))
+                                .at(p.span),
+                        );
+                    }
+                    self.env.insert(key, EnvVal::Ptr(PtrVal { mem: Some(m), index: zero }));
+                }
+                _ => {
+                    self.error(
+                        Diagnostic::error(codes::KERNEL_ARG, format!("parameter `{}` has a type kiln cannot build", p.name)).at(p.span),
+                    );
+                }
+            }
+        }
+        if let Some(body) = &f.body {
+            self.block(body);
+        }
+        // Falling off the end of the kernel returns.
+        self.set_term(Terminator::Return);
+        self.frames.pop();
+    }
+}
+
+/// Finds locals whose address is taken (they need memory) and private arrays that are only
+/// read after their constant initializer (they can become ROMs).
+fn scan_function(f: &hir::Function) -> (HashSet<LocalId>, HashSet<LocalId>) {
+    let mut taken = HashSet::new();
+    let mut array_uses_ok: HashMap<LocalId, bool> = HashMap::new();
+    fn walk_expr(e: &hir::Expr, taken: &mut HashSet<LocalId>, ok: &mut HashMap<LocalId, bool>, read_ctx: bool) {
+        use hir::ExprKind as K;
+        match &e.kind {
+            K::AddrOf(inner) => {
+                if let K::Local(id) = inner.kind {
+                    taken.insert(id);
+                }
+                walk_expr(inner, taken, ok, false);
+            }
+            K::Local(id) => {
+                if matches!(e.ty, Type::Array(..)) && !read_ctx {
+                    ok.insert(*id, false);
+                }
+            }
+            // `a[i]` read: Deref(PtrAdd(Decay(Local a), i)).
+            K::Deref(p) => {
+                if let K::PtrAdd(base, idx) = &p.kind {
+                    if let K::Decay(arr) = &base.kind {
+                        if matches!(arr.kind, K::Local(_) | K::Deref(_)) {
+                            walk_expr(arr, taken, ok, read_ctx);
+                            walk_expr(idx, taken, ok, true);
+                            return;
+                        }
+                    }
+                }
+                if let K::Decay(arr) = &p.kind {
+                    walk_expr(arr, taken, ok, read_ctx);
+                    return;
+                }
+                walk_expr(p, taken, ok, false);
+            }
+            K::Assign(l, r) | K::CompoundAssign { lhs: l, rhs: r, .. } | K::PtrCompoundAssign { lhs: l, rhs: r, .. } => {
+                walk_expr(l, taken, ok, false);
+                walk_expr(r, taken, ok, true);
+            }
+            K::IncDec { target, .. } => walk_expr(target, taken, ok, false),
+            K::Member(b, _) => walk_expr(b, taken, ok, read_ctx),
+            K::Unary(_, a) | K::Convert(a) | K::PtrCast(a) => walk_expr(a, taken, ok, true),
+            K::Decay(a) => walk_expr(a, taken, ok, false),
+            K::Binary(_, a, b) | K::LogAnd(a, b) | K::LogOr(a, b) | K::PtrDiff(a, b) | K::PtrCmp(_, a, b) => {
+                walk_expr(a, taken, ok, true);
+                walk_expr(b, taken, ok, true);
+            }
+            K::PtrAdd(a, b) => {
+                walk_expr(a, taken, ok, true);
+                walk_expr(b, taken, ok, true);
+            }
+            K::Cond(c, a, b) => {
+                walk_expr(c, taken, ok, true);
+                walk_expr(a, taken, ok, true);
+                walk_expr(b, taken, ok, true);
+            }
+            K::Call(_, args) | K::Comma(args) => {
+                for a in args {
+                    walk_expr(a, taken, ok, true);
+                }
+            }
+            K::Int(_) | K::Float(_) | K::Global(_) => {}
+        }
+    }
+    fn walk_block(b: &hir::Block, taken: &mut HashSet<LocalId>, ok: &mut HashMap<LocalId, bool>, init_const: &mut HashMap<LocalId, bool>) {
+        for s in b {
+            match s {
+                hir::Stmt::Expr(e) => walk_expr(e, taken, ok, true),
+                hir::Stmt::Decl(id, init, _) => {
+                    if let Some(i) = init {
+                        let mut exprs = Vec::new();
+                        flatten_init(i, &mut exprs);
+                        init_const.insert(*id, exprs.iter().all(|e| e.as_int().is_some()));
+                        for e in &exprs {
+                            walk_expr(e, taken, ok, true);
+                        }
+                    } else {
+                        init_const.insert(*id, false);
+                    }
+                }
+                hir::Stmt::If(c, t, e, _) => {
+                    walk_expr(c, taken, ok, true);
+                    walk_block(t, taken, ok, init_const);
+                    walk_block(e, taken, ok, init_const);
+                }
+                hir::Stmt::Loop(l) => {
+                    walk_block(&l.init, taken, ok, init_const);
+                    if let Some(c) = &l.cond {
+                        walk_expr(c, taken, ok, true);
+                    }
+                    if let Some(s) = &l.step {
+                        walk_expr(s, taken, ok, true);
+                    }
+                    walk_block(&l.body, taken, ok, init_const);
+                }
+                hir::Stmt::Switch(v, arms, _) => {
+                    walk_expr(v, taken, ok, true);
+                    for a in arms {
+                        walk_block(&a.body, taken, ok, init_const);
+                    }
+                }
+                hir::Stmt::Return(Some(e), _) => walk_expr(e, taken, ok, true),
+                hir::Stmt::Block(b) => walk_block(b, taken, ok, init_const),
+                _ => {}
+            }
+        }
+    }
+    let mut init_const = HashMap::new();
+    if let Some(body) = &f.body {
+        walk_block(body, &mut taken, &mut array_uses_ok, &mut init_const);
+    }
+    let roms = f
+        .locals
+        .iter()
+        .enumerate()
+        .map(|(i, _)| LocalId(i as u32))
+        .filter(|id| {
+            let l = f.local(*id);
+            matches!(l.ty, Type::Array(..))
+                && !l.is_param
+                && init_const.get(id).copied().unwrap_or(false)
+                && array_uses_ok.get(id).copied().unwrap_or(true)
+        })
+        .collect();
+    (taken, roms)
+}

@@ -1,0 +1,125 @@
+//! `const-fold`: evaluates operations whose operands are constants, applies a few identities
+//! that are always legal on bit vectors (`x + 0`, `x * 1`, `x & 0`, `select c, x, x`, ...), and
+//! turns branches on constants into jumps.
+//!
+//! Folding uses [`crate::ir::op::eval`], the same definition the emulator uses, so a folded
+//! kernel computes exactly what the unfolded one did.
+
+use super::Pass;
+use crate::ir::op::{eval, mask};
+use crate::ir::*;
+
+pub struct ConstFold;
+
+enum Rewrite {
+    Const(u64),
+    Alias(Value),
+}
+
+fn simplify(k: &Kernel, op: Op) -> Option<Rewrite> {
+    let o = &k.ops[op];
+    let r = o.result?;
+    let w = k.width(r);
+    if matches!(o.kind, OpKind::Const(_) | OpKind::Load(_) | OpKind::Store(_)) {
+        return None;
+    }
+    let consts: Vec<Option<u64>> = o.args.iter().map(|a| k.as_const(*a)).collect();
+    if consts.iter().all(Option::is_some) {
+        let args: Vec<u64> = consts.iter().map(|c| c.unwrap_or(0)).collect();
+        let aw: Vec<u32> = o.args.iter().map(|a| k.width(*a)).collect();
+        return Some(Rewrite::Const(eval(&o.kind, &args, &aw, w)));
+    }
+    let c = |i: usize| consts.get(i).copied().flatten();
+    let a = |i: usize| o.args[i];
+    use BinOp::*;
+    match &o.kind {
+        OpKind::Binary(b) => match b {
+            Add | Or | Xor if c(1) == Some(0) => Some(Rewrite::Alias(a(0))),
+            Add | Or | Xor if c(0) == Some(0) => Some(Rewrite::Alias(a(1))),
+            Sub | Shl | LShr | AShr if c(1) == Some(0) => Some(Rewrite::Alias(a(0))),
+            Mul if c(1) == Some(1) => Some(Rewrite::Alias(a(0))),
+            Mul if c(0) == Some(1) => Some(Rewrite::Alias(a(1))),
+            Mul | And if c(1) == Some(0) || c(0) == Some(0) => Some(Rewrite::Const(0)),
+            And if c(1) == Some(mask(w)) => Some(Rewrite::Alias(a(0))),
+            And if c(0) == Some(mask(w)) => Some(Rewrite::Alias(a(1))),
+            Or if c(1) == Some(mask(w)) || c(0) == Some(mask(w)) => Some(Rewrite::Const(mask(w))),
+            UDiv | SDiv if c(1) == Some(1) => Some(Rewrite::Alias(a(0))),
+            Sub | Xor if a(0) == a(1) => Some(Rewrite::Const(0)),
+            And | Or if a(0) == a(1) => Some(Rewrite::Alias(a(0))),
+            _ => None,
+        },
+        OpKind::Select => {
+            if let Some(cv) = c(0) {
+                return Some(Rewrite::Alias(if cv & 1 == 1 { a(1) } else { a(2) }));
+            }
+            if a(1) == a(2) {
+                return Some(Rewrite::Alias(a(1)));
+            }
+            None
+        }
+        OpKind::Cast(_) if k.width(a(0)) == w => Some(Rewrite::Alias(a(0))),
+        OpKind::Cmp(CmpOp::Eq | CmpOp::Ule | CmpOp::Uge | CmpOp::Sle | CmpOp::Sge) if a(0) == a(1) => {
+            Some(Rewrite::Const(1))
+        }
+        OpKind::Cmp(CmpOp::Ne | CmpOp::Ult | CmpOp::Ugt | CmpOp::Slt | CmpOp::Sgt) if a(0) == a(1) => {
+            Some(Rewrite::Const(0))
+        }
+        _ => None,
+    }
+}
+
+impl Pass for ConstFold {
+    fn name(&self) -> &'static str {
+        "const-fold"
+    }
+    fn description(&self) -> &'static str {
+        "folds constant operations and always-legal identities; branches on constants become jumps"
+    }
+    fn run(&self, k: &mut Kernel) -> bool {
+        let mut changed = false;
+        for b in k.rpo() {
+            let ops = k.blocks[b].ops.clone();
+            for op in ops {
+                match simplify(k, op) {
+                    Some(Rewrite::Const(v)) => {
+                        let w = k.ops[op].result.map(|r| k.width(r)).unwrap_or(1);
+                        k.ops[op].kind = OpKind::Const(v & mask(w));
+                        k.ops[op].args.clear();
+                        changed = true;
+                    }
+                    Some(Rewrite::Alias(v)) => {
+                        if let Some(r) = k.ops[op].result {
+                            if k.values[v].name.is_none() {
+                                k.values[v].name = k.values[r].name.clone();
+                            }
+                            k.replace_uses(r, v);
+                            changed = true;
+                        }
+                    }
+                    None => {}
+                }
+            }
+            let new_term = match &k.blocks[b].term {
+                Terminator::Branch { cond, then_to, else_to } => match k.as_const(*cond) {
+                    Some(c) => Some(Terminator::Jump(if c & 1 == 1 { then_to.clone() } else { else_to.clone() })),
+                    None if then_to == else_to => Some(Terminator::Jump(then_to.clone())),
+                    None => None,
+                },
+                Terminator::Switch { value, cases, default } => match k.as_const(*value) {
+                    Some(c) => {
+                        let t = cases.iter().find(|(v, _)| *v == c).map(|(_, t)| t.clone()).unwrap_or_else(|| default.clone());
+                        Some(Terminator::Jump(t))
+                    }
+                    None if cases.is_empty() => Some(Terminator::Jump(default.clone())),
+                    None => None,
+                },
+                _ => None,
+            };
+            if let Some(t) = new_term {
+                k.blocks[b].term = t;
+                changed = true;
+            }
+        }
+        changed
+    }
+}

@@ -1,0 +1,121 @@
+use kiln_dataflow::emu::{Arg, emulate};
+use kiln_dataflow::ir::Kernel;
+use kiln_dataflow::passes::{PipelineOptions, optimize};
+use kiln_frontend::{Options, check_source, diag};
+
+fn compile(src: &str, name: &str) -> (Kernel, Kernel) {
+    let out = check_source("t.cl", src, &Options::default());
+    let prog = out.program.unwrap_or_else(|| panic!("{}", diag::render(&out.sources, &out.diags)));
+    let id = prog.kernel_by_name(name).expect("kernel");
+    let k = kiln_dataflow::lower::lower_kernel(&prog, id)
+        .unwrap_or_else(|d| panic!("{}", diag::render(&out.sources, &d)));
+    if let Err(e) = kiln_dataflow::verify::verify(&k) {
+        panic!("lowered IR invalid: {e:?}\n{k}");
+    }
+    let mut opt = k.clone();
+    optimize(&mut opt, &PipelineOptions { verify_each: true, disabled: false }).unwrap_or_else(|f| panic!("{f:?}\n{k}"));
+    (k, opt)
+}
+
+/// Runs both the lowered and the optimized kernel; they must agree. Returns the optimized run's buffers.
+fn run(src: &str, name: &str, args: Vec<Arg>) -> Vec<Option<Vec<u64>>> {
+    let (k, opt) = compile(src, name);
+    let a = emulate(&k, &args, 100_000_000).unwrap_or_else(|e| panic!("{e:?}"));
+    let b = emulate(&opt, &args, 100_000_000).unwrap_or_else(|e| panic!("{e:?}"));
+    assert_eq!(a.buffers, b.buffers, "optimization changed the result\n{opt}");
+    b.buffers
+}
+
+#[test]
+fn vadd() {
+    let src = "kernel void vadd(global const int *a, global const int *b, global int *c, int n) {
+        for (int i = 0; i < n; i++) c[i] = a[i] + b[i]; }";
+    let r = run(src, "vadd", vec![Arg::Buffer(vec![1, 2, 3]), Arg::Buffer(vec![10, 20, 30]), Arg::Buffer(vec![0; 3]), Arg::Scalar(3)]);
+    assert_eq!(r[2], Some(vec![11, 22, 33]));
+}
+
+#[test]
+fn gcd_and_helpers() {
+    let src = "uint gcd(uint a, uint b) { while (b != 0) { uint t = a % b; a = b; b = t; } return a; }
+        kernel void k(global uint *out, global const uint *x, global const uint *y, int n) {
+            for (int i = 0; i < n; i++) out[i] = gcd(x[i], y[i]); }";
+    let r = run(src, "k", vec![Arg::Buffer(vec![0; 3]), Arg::Buffer(vec![12, 17, 100]), Arg::Buffer(vec![18, 5, 75]), Arg::Scalar(3)]);
+    assert_eq!(r[0], Some(vec![6, 1, 25]));
+}
+
+#[test]
+fn wraparound_shifts_and_switch() {
+    let src = "kernel void k(global char *c, global short *s, global int *o) {
+        char x = 127; x++; c[0] = x;              // -128
+        uchar u = 250; u += 10; c[1] = u;         // 4
+        short t = -32768; t--; s[0] = t;          // 32767
+        int n = -16; o[0] = n >> 34;              // -4
+        uint one = 1; o[1] = one << 33;           // 2
+        int acc = 0;
+        for (int i = 0; i < 6; i++) {
+            switch (i % 4) { case 0: acc += 1; case 1: acc += 10; break; case 2: acc += 100; break; default: acc += 1000; }
+        }
+        o[2] = acc;                               // i=0:11 1:10 2:100 3:1000 4:11 5:10 => 1142
+        o[3] = 7 / 0 == -1;                       // division by zero convention: 1
+        o[4] = (-7) % 2;                          // -1
+        int arr[4] = {3, 1, 4, 1};
+        int m = 0; for (int i = 0; i < 4; i++) m = arr[i] > m ? arr[i] : m;
+        o[5] = m;                                 // 4
+        o[6] = (o[1] == 2 && o[0] < 0) || c[0] > 0;   // 1
+        o[7] = sizeof(long) + sizeof(arr);        // 24
+    }";
+    let r = run(src, "k", vec![Arg::Buffer(vec![0; 2]), Arg::Buffer(vec![0; 1]), Arg::Buffer(vec![0; 8])]);
+    assert_eq!(r[0], Some(vec![0x80, 4]));
+    assert_eq!(r[1], Some(vec![0x7fff]));
+    let o: Vec<i32> = r[2].as_ref().unwrap().iter().map(|v| *v as u32 as i32).collect();
+    assert_eq!(o, vec![-4, 2, 1142, 1, -1, 4, 1, 24]);
+}
+
+#[test]
+fn pointers_into_private_arrays_and_inlining() {
+    let src = "void fill(int *p, int n, int v) { for (int i = 0; i < n; i++) *p++ = v + i; }
+        int sum(const int *p, int n) { int s = 0; while (n--) s += p[n]; return s; }
+        kernel void k(global int *out) {
+            int buf[8];
+            fill(buf, 8, 5);
+            int *mid = &buf[4];
+            out[0] = sum(buf, 8);     // 5..12 = 68
+            out[1] = mid[-1] + *mid;  // 8 + 9
+            out[2] = mid - buf;       // 4
+            int x = 3; int *px = &x; *px += 4; out[3] = x;   // 7
+        }";
+    let r = run(src, "k", vec![Arg::Buffer(vec![0; 4])]);
+    assert_eq!(r[0], Some(vec![68, 17, 4, 7]));
+}
+
+#[test]
+fn out_of_bounds_is_reported() {
+    let src = "kernel void k(global int *a) { a[4] = 1; }";
+    let (k, _) = compile(src, "k");
+    let e = emulate(&k, &[Arg::Buffer(vec![0; 4])], 1000).unwrap_err();
+    assert!(matches!(e, kiln_dataflow::emu::RunError::OutOfBounds { index: 4, len: 4, write: true, .. }), "{e:?}");
+}
+
+#[test]
+fn crc32_with_constant_table() {
+    let src = "constant uint poly = 0xEDB88320u;
+        kernel void crc(global const uchar *data, global uint *out, int n) {
+            uint crc = 0xFFFFFFFFu;
+            for (int i = 0; i < n; i++) {
+                crc ^= data[i];
+                for (int b = 0; b < 8; b++) crc = (crc >> 1) ^ (poly & (0u - (crc & 1u)));
+            }
+            out[0] = ~crc;
+        }";
+    let data: Vec<u64> = b"123456789".iter().map(|b| *b as u64).collect();
+    let r = run(src, "crc", vec![Arg::Buffer(data), Arg::Buffer(vec![0]), Arg::Scalar(9)]);
+    assert_eq!(r[1], Some(vec![0xCBF43926]));
+}
+
+#[test]
+fn print_vadd_ir() {
+    let src = "kernel void vadd(global const int *a, global const int *b, global int *c, int n) {
+        for (int i = 0; i < n; i++) c[i] = a[i] + b[i]; }";
+    let (_, opt) = compile(src, "vadd");
+    println!("{opt}");
+}
