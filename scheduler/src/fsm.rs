@@ -1,0 +1,318 @@
+//! Sequential (FSM) scheduling: each block is list-scheduled into steps, in program order, as
+//! early as its dependences, the clock period and the resources allow.
+//!
+//! Constraints (one block at a time; every op starts and ends inside its block):
+//! - data: an op starts no earlier than the end step of each operand; in the same step only if
+//!   the chained combinational delay fits the clock period;
+//! - ports: at most one request per port per step; requests and response consumptions of a port
+//!   keep program order; a load's response is consumed at least one step after its request;
+//! - on-chip memories: one read and one write per step; reads are registered (data one step
+//!   later); a write is visible to reads in later steps; reads see the old value in the step of
+//!   a write;
+//! - divider units: one operation in flight per unit; the result appears `latency` steps after
+//!   the start.
+
+use crate::schedule::*;
+use crate::target::Target;
+use cranelift_entity::SecondaryMap;
+use kiln_dataflow::ir::{Block, Kernel, Mem, Op, OpKind, Terminator, Value, ValueDef};
+use std::collections::HashMap;
+
+#[derive(Default)]
+struct MemOrder {
+    last_load_start: Option<u32>,
+    last_store_start: Option<u32>,
+    last_request: Option<u32>,
+    last_consume: Option<u32>,
+}
+
+/// Schedules every block of a kernel as an FSM.
+pub fn schedule_fsm(k: Kernel, target: Target, clock_mhz: f64) -> Schedule {
+    let period = 1000.0 / clock_mhz;
+    let mut s = Schedule {
+        target,
+        clock_mhz,
+        steps: SecondaryMap::new(),
+        class: SecondaryMap::new(),
+        time: SecondaryMap::new(),
+        registered: SecondaryMap::new(),
+        ports: SecondaryMap::new(),
+        units: Vec::new(),
+        timing_violations: Vec::new(),
+        kernel: k,
+    };
+    assign_units(&mut s);
+    for b in s.kernel.rpo() {
+        schedule_block(&mut s, b, period);
+    }
+    mark_registers(&mut s);
+    size_response_buffers(&mut s);
+    s
+}
+
+/// One divider per (width, signedness), shared by all blocks (only one block runs at a time).
+fn assign_units(s: &mut Schedule) {
+    let mut by_key: HashMap<(u32, bool), UnitId> = HashMap::new();
+    let ops: Vec<Op> = s.kernel.rpo().iter().flat_map(|b| s.kernel.blocks[*b].ops.clone()).collect();
+    for op in ops {
+        let mut class = classify(&s.kernel, op);
+        if let OpClass::Unit(_) = class {
+            let o = &s.kernel.ops[op];
+            let w = o.result.map(|r| s.kernel.width(r)).unwrap_or(32);
+            let signed = matches!(o.kind, OpKind::Binary(kiln_dataflow::ir::BinOp::SDiv | kiln_dataflow::ir::BinOp::SRem));
+            let id = *by_key.entry((w, signed)).or_insert_with(|| {
+                s.units.push(Unit { kind: UnitKind::Divider { signed }, width: w, latency: s.target.divider_latency(w) });
+                UnitId(s.units.len() as u32 - 1)
+            });
+            class = OpClass::Unit(id);
+        }
+        s.class[op] = Some(class);
+    }
+}
+
+fn schedule_block(s: &mut Schedule, b: Block, period: f64) {
+    let ops = s.kernel.blocks[b].ops.clone();
+    let k = &s.kernel;
+    let mut order: HashMap<Mem, MemOrder> = HashMap::new();
+    let mut unit_free: HashMap<UnitId, u32> = HashMap::new();
+    let mut last_step = 0u32;
+    let mut any = false;
+    // Port requests and memory accesses already placed per step (resource tables).
+    let mut port_req: HashMap<(Mem, u32), ()> = HashMap::new();
+    let mut mem_read: HashMap<(Mem, u32), ()> = HashMap::new();
+    let mut mem_write: HashMap<(Mem, u32), ()> = HashMap::new();
+    let mut times: Vec<(Op, OpTime)> = Vec::new();
+    // Ops whose result, in its end step, depends on a port response consumed in that step. A
+    // port request must not use such a value in the same step: while the state waits for the
+    // response, the request's address and data would not be stable.
+    let mut unstable: std::collections::HashSet<Op> = std::collections::HashSet::new();
+    let mut violations = Vec::new();
+    let time_of = |times: &Vec<(Op, OpTime)>, op: Op| times.iter().rev().find(|(o, _)| *o == op).map(|(_, t)| *t);
+    for &op in &ops {
+        let class = s.class[op].unwrap_or(OpClass::Constant);
+        if class == OpClass::Constant {
+            times.push((op, OpTime::default()));
+            continue;
+        }
+        let o = &k.ops[op];
+        let rw = o.result.map(|r| k.width(r)).unwrap_or(1);
+        let iw = o.args.first().map(|a| k.width(*a)).unwrap_or(rw);
+        let delay = match class {
+            OpClass::Comb | OpClass::PortLoad(_) | OpClass::PortStore(_) | OpClass::MemLoad(_) | OpClass::MemStore(_) => {
+                s.target.delay_ns(&o.kind, rw, iw)
+            }
+            OpClass::Unit(_) => s.target.lut_delay(),
+            OpClass::Constant => 0.0,
+        };
+        // Earliest step from operands.
+        let mut earliest = 0u32;
+        let mut preds: Vec<OpTime> = Vec::new();
+        for a in &o.args {
+            if let ValueDef::Op(p) = k.values[*a].def {
+                if k.ops[p].block == b {
+                    if let Some(t) = time_of(&times, p) {
+                        if s.class[p] != Some(OpClass::Constant) {
+                            earliest = earliest.max(t.end);
+                            preds.push(t);
+                        }
+                    }
+                }
+            }
+        }
+        // Memory order and unit availability.
+        match class {
+            OpClass::PortLoad(m) | OpClass::PortStore(m) => {
+                let mo = order.entry(m).or_default();
+                if let Some(r) = mo.last_request {
+                    earliest = earliest.max(r + 1);
+                }
+            }
+            OpClass::MemLoad(m) => {
+                let mo = order.entry(m).or_default();
+                if let Some(st) = mo.last_store_start {
+                    earliest = earliest.max(st + 1);
+                }
+                if let Some(l) = mo.last_load_start {
+                    earliest = earliest.max(l + 1);
+                }
+            }
+            OpClass::MemStore(m) => {
+                let mo = order.entry(m).or_default();
+                if let Some(l) = mo.last_load_start {
+                    earliest = earliest.max(l);
+                }
+                if let Some(st) = mo.last_store_start {
+                    earliest = earliest.max(st + 1);
+                }
+            }
+            OpClass::Unit(u) => {
+                if let Some(f) = unit_free.get(&u) {
+                    earliest = earliest.max(*f);
+                }
+            }
+            _ => {}
+        }
+        let same_block_preds: Vec<(Op, OpTime)> = o
+            .args
+            .iter()
+            .filter_map(|a| match k.values[*a].def {
+                ValueDef::Op(p) if k.ops[p].block == b && s.class[p] != Some(OpClass::Constant) => {
+                    time_of(&times, p).map(|t| (p, t))
+                }
+                _ => None,
+            })
+            .collect();
+        let is_request = matches!(class, OpClass::PortLoad(_) | OpClass::PortStore(_));
+        let mut step = earliest;
+        let (start, arrival) = loop {
+            if is_request && same_block_preds.iter().any(|(p, t)| t.end == step && unstable.contains(p)) {
+                step += 1;
+                continue;
+            }
+            let arrival = preds.iter().filter(|t| t.end == step).map(|t| t.ready_ns).fold(0.0, f64::max);
+            let chained = arrival > 0.0;
+            if chained && arrival + delay > period {
+                step += 1;
+                continue;
+            }
+            let free = match class {
+                OpClass::PortLoad(m) | OpClass::PortStore(m) => !port_req.contains_key(&(m, step)),
+                OpClass::MemLoad(m) => !mem_read.contains_key(&(m, step)),
+                OpClass::MemStore(m) => !mem_write.contains_key(&(m, step)),
+                _ => true,
+            };
+            if free {
+                break (step, arrival);
+            }
+            step += 1;
+        };
+        let out = s.target.clock_to_out_ns();
+        let time = match class {
+            OpClass::Comb => {
+                let ready = arrival.max(out) + delay;
+                if ready > period {
+                    violations.push((op, ready));
+                }
+                OpTime { start, end: start, ready_ns: ready }
+            }
+            OpClass::PortLoad(m) => {
+                port_req.insert((m, start), ());
+                let mo = order.entry(m).or_default();
+                mo.last_request = Some(start);
+                let end = (start + 1).max(mo.last_consume.map(|c| c + 1).unwrap_or(0));
+                mo.last_consume = Some(end);
+                mo.last_load_start = Some(start);
+                OpTime { start, end, ready_ns: out }
+            }
+            OpClass::PortStore(m) => {
+                port_req.insert((m, start), ());
+                let mo = order.entry(m).or_default();
+                mo.last_request = Some(start);
+                mo.last_store_start = Some(start);
+                OpTime { start, end: start, ready_ns: 0.0 }
+            }
+            OpClass::MemLoad(m) => {
+                mem_read.insert((m, start), ());
+                order.entry(m).or_default().last_load_start = Some(start);
+                OpTime { start, end: start + 1, ready_ns: out }
+            }
+            OpClass::MemStore(m) => {
+                mem_write.insert((m, start), ());
+                order.entry(m).or_default().last_store_start = Some(start);
+                OpTime { start, end: start, ready_ns: 0.0 }
+            }
+            OpClass::Unit(u) => {
+                let lat = s.units[u.0 as usize].latency;
+                unit_free.insert(u, start + lat);
+                OpTime { start, end: start + lat, ready_ns: out + s.target.lut_delay() }
+            }
+            OpClass::Constant => OpTime::default(),
+        };
+        let depends_on_unstable =
+            same_block_preds.iter().any(|(p, t)| t.end == time.start && unstable.contains(p));
+        if matches!(class, OpClass::PortLoad(_)) || (class == OpClass::Comb && depends_on_unstable) {
+            unstable.insert(op);
+        }
+        any = true;
+        last_step = last_step.max(time.end);
+        times.push((op, time));
+    }
+    let empty_return = !any && matches!(s.kernel.blocks[b].term, Terminator::Return) && b != s.kernel.entry;
+    s.steps[b] = if empty_return { 0 } else { last_step + 1 };
+    for (op, t) in times {
+        s.time[op] = t;
+    }
+    s.timing_violations.extend(violations);
+}
+
+/// Marks the values that must be held in registers.
+fn mark_registers(s: &mut Schedule) {
+    let k = &s.kernel;
+    let mut reg: SecondaryMap<Value, bool> = SecondaryMap::new();
+    // Block parameters (including scalar arguments) are registers.
+    for b in k.rpo() {
+        for &p in &k.blocks[b].params {
+            reg[p] = true;
+        }
+    }
+    let def_site = |v: Value| -> Option<(Block, u32)> {
+        match k.values[v].def {
+            ValueDef::Op(op) => {
+                if s.class[op] == Some(OpClass::Constant) {
+                    None
+                } else {
+                    Some((k.ops[op].block, s.time[op].end))
+                }
+            }
+            ValueDef::Param(..) => None,
+        }
+    };
+    for b in k.rpo() {
+        let last = s.steps[b].saturating_sub(1);
+        for &op in &k.blocks[b].ops {
+            let use_step = s.time[op].start;
+            for &a in &k.ops[op].args {
+                if let Some((db, de)) = def_site(a) {
+                    if db != b || de < use_step {
+                        reg[a] = true;
+                    }
+                }
+            }
+        }
+        for a in k.blocks[b].term.uses() {
+            if let Some((db, de)) = def_site(a) {
+                if db != b || de < last {
+                    reg[a] = true;
+                }
+            }
+        }
+    }
+    s.registered = reg;
+}
+
+/// The response buffer of each port holds every load that can be outstanding at once.
+fn size_response_buffers(s: &mut Schedule) {
+    let k = &s.kernel;
+    let mut depth: HashMap<Mem, u32> = HashMap::new();
+    for b in k.rpo() {
+        let mut intervals: HashMap<Mem, Vec<(u32, u32)>> = HashMap::new();
+        for &op in &k.blocks[b].ops {
+            if let Some(OpClass::PortLoad(m)) = s.class[op] {
+                let t = s.time[op];
+                intervals.entry(m).or_default().push((t.start, t.end));
+            }
+        }
+        for (m, iv) in intervals {
+            let max_t = iv.iter().map(|(_, e)| *e).max().unwrap_or(0);
+            for t in 0..=max_t {
+                let live = iv.iter().filter(|(st, en)| *st <= t && t <= *en).count() as u32;
+                let d = depth.entry(m).or_insert(1);
+                *d = (*d).max(live);
+            }
+        }
+    }
+    let ports: Vec<Mem> = k.ports().map(|(_, _, m)| m).collect();
+    for m in ports {
+        s.ports[m] = PortSched { resp_depth: depth.get(&m).copied().unwrap_or(1) };
+    }
+}

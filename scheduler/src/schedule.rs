@@ -1,0 +1,183 @@
+//! The schedule: when every operation of a kernel runs, and the hardware resources it uses.
+//!
+//! This is the contract between the scheduler, the cycle-accurate simulator and the RTL
+//! generator. Its timing meaning is defined in `docs/timing.md`:
+//!
+//! - the kernel is a finite-state machine; block `b` with `steps(b) = n > 0` owns states
+//!   `(b, 0) .. (b, n-1)`; a block with `n = 0` is an empty `return` block that transitions
+//!   straight to `DONE`;
+//! - in state `(b, i)` every op with `start == i` begins and every op with `end == i` delivers
+//!   its result; a state *fires* when all of its memory requests have been accepted and all of
+//!   its memory responses are available, otherwise it stalls and nothing changes;
+//! - a result used after its `end` step (or in another block) lives in a register written when
+//!   its end state fires; block parameters are registers written on the transition into the
+//!   block.
+
+use crate::target::Target;
+use cranelift_entity::SecondaryMap;
+use kiln_dataflow::ir::{BinOp, Block, Kernel, Mem, Op, OpKind, Value};
+use std::fmt;
+
+/// How an operation uses time and hardware.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OpClass {
+    /// A constant: no hardware, available everywhere.
+    Constant,
+    /// Combinational logic: result in the step it starts.
+    Comb,
+    /// A read through a memory port: request at `start`, response consumed at `end > start`.
+    PortLoad(Mem),
+    /// A write through a memory port at `start`.
+    PortStore(Mem),
+    /// A read of an on-chip memory: address at `start`, registered data at `end = start + 1`.
+    MemLoad(Mem),
+    /// A write to an on-chip memory at the end of `start`.
+    MemStore(Mem),
+    /// An operation on a shared multi-cycle unit: operands at `start`, result at `end`.
+    Unit(UnitId),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct UnitId(pub u32);
+
+/// A shared multi-cycle functional unit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unit {
+    pub kind: UnitKind,
+    pub width: u32,
+    pub latency: u32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnitKind {
+    /// Sequential divider computing quotient and remainder, signed or unsigned.
+    Divider { signed: bool },
+}
+
+impl Unit {
+    pub fn name(&self, id: UnitId) -> String {
+        match self.kind {
+            UnitKind::Divider { signed } => format!("div{}_{}{}", id.0, if signed { "s" } else { "u" }, self.width),
+        }
+    }
+}
+
+/// Timing of one operation.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct OpTime {
+    pub start: u32,
+    pub end: u32,
+    /// Estimated arrival time of the result within its end step, in ns.
+    pub ready_ns: f64,
+}
+
+/// A memory port (a pointer argument).
+#[derive(Clone, Debug, Default)]
+pub struct PortSched {
+    /// Entries of the response buffer: the most loads that can be outstanding at once.
+    pub resp_depth: u32,
+}
+
+#[derive(Clone, Debug)]
+pub struct Schedule {
+    pub kernel: Kernel,
+    pub target: Target,
+    pub clock_mhz: f64,
+    /// Steps (FSM states) per block; 0 only for empty `return` blocks.
+    pub steps: SecondaryMap<Block, u32>,
+    pub class: SecondaryMap<Op, Option<OpClass>>,
+    pub time: SecondaryMap<Op, OpTime>,
+    /// Values that live in a register.
+    pub registered: SecondaryMap<Value, bool>,
+    pub ports: SecondaryMap<Mem, PortSched>,
+    pub units: Vec<Unit>,
+    /// Ops whose estimated combinational path exceeds the clock period.
+    pub timing_violations: Vec<(Op, f64)>,
+}
+
+impl Schedule {
+    pub fn period_ns(&self) -> f64 {
+        1000.0 / self.clock_mhz
+    }
+
+    pub fn class(&self, op: Op) -> OpClass {
+        self.class[op].unwrap_or(OpClass::Constant)
+    }
+
+    /// The states of the FSM in order: (block, step).
+    pub fn states(&self) -> Vec<(Block, u32)> {
+        let mut v = Vec::new();
+        for b in self.kernel.rpo() {
+            for i in 0..self.steps[b] {
+                v.push((b, i));
+            }
+        }
+        v
+    }
+
+    /// Ops of block `b` that start or end in step `i`, in program order.
+    pub fn ops_at(&self, b: Block, i: u32) -> impl Iterator<Item = Op> + '_ {
+        self.kernel.blocks[b]
+            .ops
+            .iter()
+            .copied()
+            .filter(move |op| {
+                let t = self.time[*op];
+                self.class(*op) != OpClass::Constant && (t.start == i || t.end == i)
+            })
+    }
+
+    /// Estimated critical path among all chained operations, in ns.
+    pub fn critical_path_ns(&self) -> f64 {
+        self.kernel
+            .ops
+            .keys()
+            .filter(|op| self.class(*op) == OpClass::Comb)
+            .map(|op| self.time[op].ready_ns)
+            .fold(0.0, f64::max)
+    }
+}
+
+/// Classifies an op for scheduling. `unit` is assigned by the scheduler for divisions.
+pub fn classify(k: &Kernel, op: Op) -> OpClass {
+    let o = &k.ops[op];
+    match &o.kind {
+        OpKind::Const(_) => OpClass::Constant,
+        OpKind::Load(m) => {
+            if k.mems[*m].is_port() {
+                OpClass::PortLoad(*m)
+            } else {
+                OpClass::MemLoad(*m)
+            }
+        }
+        OpKind::Store(m) => {
+            if k.mems[*m].is_port() {
+                OpClass::PortStore(*m)
+            } else {
+                OpClass::MemStore(*m)
+            }
+        }
+        OpKind::Binary(BinOp::UDiv | BinOp::SDiv | BinOp::URem | BinOp::SRem) => OpClass::Unit(UnitId(u32::MAX)),
+        _ => OpClass::Comb,
+    }
+}
+
+impl fmt::Display for Schedule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "schedule {} @ {} MHz ({})", self.kernel.name, self.clock_mhz, self.target.name)?;
+        for b in self.kernel.rpo() {
+            writeln!(f, "{b}: {} step(s)", self.steps[b])?;
+            for &op in &self.kernel.blocks[b].ops {
+                let o = &self.kernel.ops[op];
+                let t = self.time[op];
+                if self.class(op) == OpClass::Constant {
+                    continue;
+                }
+                let res = o.result.map(|r| format!("{r} = ")).unwrap_or_default();
+                let reg = o.result.filter(|r| self.registered[*r]).map(|_| " [reg]").unwrap_or("");
+                writeln!(f, "  [{}..{}] {res}{}{reg}", t.start, t.end, o.kind.mnemonic())?;
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,108 @@
+//! Target models: default clock and the delay and latency of each operator.
+//!
+//! Delays are estimates in nanoseconds for an operator of a given width, including typical
+//! routing. They decide which operations chain within one clock cycle. The numbers are a first
+//! model (carry chains grow with width, multipliers map to DSP blocks); the bitstream flow
+//! reports the real critical path next to the scheduler's estimate so the model can be fitted.
+
+use kiln_dataflow::ir::{BinOp, OpKind};
+use serde::Serialize;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TargetKind {
+    Generic,
+    Ice40Up5k,
+    Ecp5,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Target {
+    pub kind: TargetKind,
+    pub name: &'static str,
+    pub default_clock_mhz: f64,
+    /// Delay of one LUT level plus local routing.
+    lut_ns: f64,
+    /// Carry-chain delay per bit.
+    carry_ns_per_bit: f64,
+    /// Combinational delay of a 16x16 multiply in a DSP block.
+    dsp_ns: f64,
+}
+
+impl Target {
+    pub fn by_name(name: &str) -> Option<Target> {
+        Some(match name {
+            "generic" => Target {
+                kind: TargetKind::Generic,
+                name: "generic",
+                default_clock_mhz: 100.0,
+                lut_ns: 0.6,
+                carry_ns_per_bit: 0.05,
+                dsp_ns: 3.0,
+            },
+            "ice40-up5k" | "ice40" => Target {
+                kind: TargetKind::Ice40Up5k,
+                name: "ice40-up5k",
+                default_clock_mhz: 24.0,
+                lut_ns: 2.5,
+                carry_ns_per_bit: 0.15,
+                dsp_ns: 9.0,
+            },
+            "ecp5" => Target {
+                kind: TargetKind::Ecp5,
+                name: "ecp5",
+                default_clock_mhz: 50.0,
+                lut_ns: 1.2,
+                carry_ns_per_bit: 0.06,
+                dsp_ns: 5.0,
+            },
+            _ => return None,
+        })
+    }
+
+    pub fn names() -> &'static [&'static str] {
+        &["generic", "ice40-up5k", "ecp5"]
+    }
+
+    /// Combinational delay of an operator producing `width` bits (inputs of `in_width` bits).
+    pub fn delay_ns(&self, kind: &OpKind, width: u32, in_width: u32) -> f64 {
+        let lut = self.lut_ns;
+        let carry = |w: u32| lut + self.carry_ns_per_bit * w as f64;
+        let levels = |n: u32| (n.max(2) as f64).log2().ceil();
+        match kind {
+            OpKind::Const(_) => 0.0,
+            OpKind::Unary(_) => carry(width),
+            OpKind::Binary(b) => match b {
+                BinOp::Add | BinOp::Sub => carry(width),
+                BinOp::And | BinOp::Or | BinOp::Xor => lut,
+                BinOp::Shl | BinOp::LShr | BinOp::AShr => lut * levels(width),
+                BinOp::Mul => {
+                    let tiles = width.div_ceil(16);
+                    self.dsp_ns * tiles as f64 + carry(width)
+                }
+                // Division runs in a multi-cycle unit; this is its per-cycle delay.
+                BinOp::UDiv | BinOp::SDiv | BinOp::URem | BinOp::SRem => carry(width) + lut,
+            },
+            OpKind::Cmp(_) => carry(in_width),
+            OpKind::Select => lut,
+            OpKind::Cast(_) => 0.0,
+            // Address decode and write-enable logic in front of the memory or port.
+            OpKind::Load(_) | OpKind::Store(_) => lut,
+        }
+    }
+
+    /// Delay from a register or unit output to the first logic input.
+    pub fn clock_to_out_ns(&self) -> f64 {
+        self.lut_ns * 0.5
+    }
+
+    /// Delay of one level of LUT logic (a mux).
+    pub fn lut_delay(&self) -> f64 {
+        self.lut_ns
+    }
+
+    /// Cycles a divider of `width` bits needs (one quotient bit per cycle).
+    pub fn divider_latency(&self, width: u32) -> u32 {
+        width
+    }
+}

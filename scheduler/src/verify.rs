@@ -1,0 +1,80 @@
+//! The schedule verifier (run after scheduling in tests and debug builds).
+//!
+//! Checks, per block: every non-constant op has a class and `start <= end < steps`; operands end
+//! no later than their user starts; port requests are at most one per port per step and in
+//! program order, with responses consumed in order after their requests; on-chip memories have
+//! at most one read and one write per step and respect read/write order; divider operations do
+//! not overlap on a unit.
+
+use crate::schedule::*;
+use kiln_dataflow::ir::{Mem, ValueDef};
+use std::collections::{HashMap, HashSet};
+
+pub fn verify_schedule(s: &Schedule) -> Result<(), Vec<String>> {
+    let k = &s.kernel;
+    let mut errs = Vec::new();
+    for b in k.rpo() {
+        let steps = s.steps[b];
+        let mut port_req: HashSet<(Mem, u32)> = HashSet::new();
+        let mut mem_rd: HashSet<(Mem, u32)> = HashSet::new();
+        let mut mem_wr: HashSet<(Mem, u32)> = HashSet::new();
+        let mut last_req: HashMap<Mem, u32> = HashMap::new();
+        let mut last_consume: HashMap<Mem, u32> = HashMap::new();
+        let mut unit_busy: HashMap<UnitId, u32> = HashMap::new();
+        for &op in &k.blocks[b].ops {
+            let Some(class) = s.class[op] else {
+                errs.push(format!("{op} has no class"));
+                continue;
+            };
+            if class == OpClass::Constant {
+                continue;
+            }
+            let t = s.time[op];
+            if t.start > t.end || t.end >= steps {
+                errs.push(format!("{op} in {b}: steps {}..{} outside 0..{steps}", t.start, t.end));
+            }
+            for a in &k.ops[op].args {
+                if let ValueDef::Op(p) = k.values[*a].def {
+                    if k.ops[p].block == b && s.class[p] != Some(OpClass::Constant) && s.time[p].end > t.start {
+                        errs.push(format!("{op} starts at {} before its operand {p} ends at {}", t.start, s.time[p].end));
+                    }
+                }
+            }
+            match class {
+                OpClass::PortLoad(m) | OpClass::PortStore(m) => {
+                    if !port_req.insert((m, t.start)) {
+                        errs.push(format!("two requests on port {m} in step {} of {b}", t.start));
+                    }
+                    if last_req.get(&m).is_some_and(|r| *r >= t.start) {
+                        errs.push(format!("request {op} on {m} out of program order"));
+                    }
+                    last_req.insert(m, t.start);
+                    if let OpClass::PortLoad(_) = class {
+                        if t.end <= t.start || last_consume.get(&m).is_some_and(|c| *c >= t.end) {
+                            errs.push(format!("response of {op} on {m} consumed out of order"));
+                        }
+                        last_consume.insert(m, t.end);
+                    }
+                }
+                OpClass::MemLoad(m) => {
+                    if !mem_rd.insert((m, t.start)) || t.end != t.start + 1 {
+                        errs.push(format!("bad on-chip read {op} on {m}"));
+                    }
+                }
+                OpClass::MemStore(m) => {
+                    if !mem_wr.insert((m, t.start)) {
+                        errs.push(format!("two writes to {m} in step {}", t.start));
+                    }
+                }
+                OpClass::Unit(u) => {
+                    if unit_busy.get(&u).is_some_and(|f| *f > t.start) {
+                        errs.push(format!("{op} starts on busy unit {}", u.0));
+                    }
+                    unit_busy.insert(u, t.end);
+                }
+                _ => {}
+            }
+        }
+    }
+    if errs.is_empty() { Ok(()) } else { Err(errs) }
+}
