@@ -101,8 +101,9 @@ impl Target {
         self.lut_ns
     }
 
-    /// Cycles a divider of `width` bits needs (one quotient bit per cycle).
+    /// Steps from the start of a division to its result: the operands are loaded at the start
+    /// edge, then one quotient bit is computed per cycle.
     pub fn divider_latency(&self, width: u32) -> u32 {
-        width
+        width + 1
     }
 }
