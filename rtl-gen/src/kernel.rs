@@ -181,6 +181,27 @@ fn one_hot_mux(cases: Vec<(Expr, Expr)>, default: Expr) -> Expr {
     cases.into_iter().rev().fold(default, |acc, (c, v)| cond(c, v, acc))
 }
 
+/// The ports of the module [`kernel_module`] builds.
+pub fn interface(s: &Schedule) -> crate::Interface {
+    let k = &s.kernel;
+    crate::Interface {
+        module: sanitize(&k.name),
+        scalars: k
+            .scalar_params()
+            .map(|(i, p, v)| crate::ScalarPort { name: format!("arg_{}", sanitize(&p.name)), width: k.width(v), param: i })
+            .collect(),
+        memories: k
+            .ports()
+            .map(|(i, _, m)| crate::MemoryPort {
+                prefix: sanitize(&k.mems[m].name),
+                data_width: k.mems[m].elem_width,
+                read_only: matches!(k.mems[m].kind, MemKind::ConstantArg { .. }),
+                param: i,
+            })
+            .collect(),
+    }
+}
+
 /// Builds the Verilog module of a scheduled kernel.
 pub fn kernel_module(s: &Schedule, locate: &dyn Fn(Span) -> String) -> Module {
     let k = &s.kernel;

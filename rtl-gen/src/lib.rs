@@ -21,8 +21,36 @@ pub struct VerilogFile {
     pub module: String,
 }
 
+/// A scalar-argument input port.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScalarPort {
+    pub name: String,
+    pub width: u32,
+    /// Position of the argument in the kernel's parameter list.
+    pub param: usize,
+}
+
+/// A memory port (one pointer argument): signals `<prefix>_req_valid`, ...
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MemoryPort {
+    pub prefix: String,
+    pub data_width: u32,
+    /// `__constant` ports have no write channel.
+    pub read_only: bool,
+    pub param: usize,
+}
+
+/// The ports of a generated kernel module, in declaration order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Interface {
+    pub module: String,
+    pub scalars: Vec<ScalarPort>,
+    pub memories: Vec<MemoryPort>,
+}
+
 /// Generates the Verilog of one scheduled kernel. `locate` turns spans into `file:line:col`.
-pub fn emit_kernel(s: &Schedule, locate: &dyn Fn(Span) -> String) -> VerilogFile {
+pub fn emit_kernel(s: &Schedule, locate: &dyn Fn(Span) -> String) -> (VerilogFile, Interface) {
     let m = kernel::kernel_module(s, locate);
-    VerilogFile { name: format!("{}.v", m.name), module: m.name.clone(), text: m.print() }
+    let iface = kernel::interface(s);
+    (VerilogFile { name: format!("{}.v", m.name), module: m.name.clone(), text: m.print() }, iface)
 }

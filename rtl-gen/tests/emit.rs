@@ -9,7 +9,7 @@ pub fn verilog_of(src: &str, name: &str) -> kiln_rtl_gen::VerilogFile {
     optimize(&mut k, &PipelineOptions { verify_each: true, disabled: false }).unwrap();
     let s = schedule(k, Target::by_name("generic").unwrap(), 100.0);
     let sm = &out.sources;
-    kiln_rtl_gen::emit_kernel(&s, &|sp| sm.location(sp).to_string())
+    kiln_rtl_gen::emit_kernel(&s, &|sp| sm.location(sp).to_string()).0
 }
 
 #[test]
