@@ -1,1 +1,222 @@
+//! The `kiln` command-line tool.
+//!
+//! Owns: argument parsing, reading and writing files, run specs and results JSON, and the
+//! commands (`check`, `build`, `emu`, `sim`, `cosim`, `explain`) that drive the other crates.
+//!
+//! Must not: contain compiler logic of its own; every decision about the language, the IR, the
+//! schedule or the hardware belongs to the crate that owns that stage. [`run`] is the whole tool
+//! as a function so that tests can call it in-process.
 
+mod commands;
+pub mod driver;
+pub mod results;
+pub mod runspec;
+
+use clap::{Args, Parser, Subcommand};
+use kiln_frontend::diag::{self, Diagnostic};
+use kiln_frontend::{Options, SourceMap};
+use std::ffi::OsString;
+use std::io::Write;
+use std::path::PathBuf;
+
+#[derive(Parser, Debug)]
+#[command(name = "kiln", version, about = "OpenCL C kernels to FPGA hardware", long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Args, Debug, Clone)]
+struct CompileArgs {
+    /// Define a macro: `-D NAME` or `-D NAME=VALUE`.
+    #[arg(short = 'D', value_name = "NAME[=VALUE]")]
+    defines: Vec<String>,
+    /// Add a directory to the `#include "..."` search path.
+    #[arg(short = 'I', value_name = "DIR")]
+    include: Vec<PathBuf>,
+    /// OpenCL C options such as `-cl-std=CL2.0` or `-cl-fast-relaxed-math` (also accepted bare).
+    #[arg(long = "cl-option", value_name = "FLAG", hide = true)]
+    cl_options: Vec<String>,
+    /// How to print diagnostics.
+    #[arg(long = "message-format", value_enum, default_value = "human")]
+    message_format: MessageFormat,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum MessageFormat {
+    Human,
+    Json,
+}
+
+#[derive(Args, Debug, Clone)]
+struct HwArgs {
+    /// Target device model: generic, ice40-up5k or ecp5.
+    #[arg(long, default_value = "generic")]
+    target: String,
+    /// Target clock in MHz (default: the target's).
+    #[arg(long = "clock-mhz")]
+    clock_mhz: Option<f64>,
+    /// Disable the dataflow optimizations.
+    #[arg(long = "no-opt")]
+    no_opt: bool,
+}
+
+#[derive(Args, Debug, Clone)]
+struct MemArgs {
+    /// Test-bench memory latency in cycles (at least 1).
+    #[arg(long = "mem-latency", default_value_t = 1)]
+    mem_latency: u32,
+    /// Seed of random memory back-pressure (no stalls without it).
+    #[arg(long = "stall-seed")]
+    stall_seed: Option<u64>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Check a kernel file and print its diagnostics.
+    Check {
+        file: PathBuf,
+        #[command(flatten)]
+        compile: CompileArgs,
+    },
+    /// Compile kernels to Verilog and write a report.
+    Build {
+        file: PathBuf,
+        /// Build only this kernel (default: all kernels).
+        #[arg(long)]
+        kernel: Option<String>,
+        /// Output directory.
+        #[arg(short = 'o', long = "output", default_value = "kiln-out")]
+        out_dir: PathBuf,
+        /// Also write the optimized IR and the schedule of each kernel.
+        #[arg(long = "dump")]
+        dump: bool,
+        #[command(flatten)]
+        compile: CompileArgs,
+        #[command(flatten)]
+        hw: HwArgs,
+    },
+    /// Run a kernel in the functional emulator.
+    Emu {
+        file: PathBuf,
+        /// The run spec (TOML).
+        #[arg(long)]
+        spec: PathBuf,
+        /// Write the results JSON here.
+        #[arg(long)]
+        json: Option<PathBuf>,
+        #[command(flatten)]
+        compile: CompileArgs,
+    },
+    /// Run a kernel in the cycle-accurate simulator.
+    Sim {
+        file: PathBuf,
+        #[arg(long)]
+        spec: PathBuf,
+        #[arg(long)]
+        json: Option<PathBuf>,
+        /// Write a VCD waveform here.
+        #[arg(long)]
+        vcd: Option<PathBuf>,
+        #[command(flatten)]
+        compile: CompileArgs,
+        #[command(flatten)]
+        hw: HwArgs,
+        #[command(flatten)]
+        mem: MemArgs,
+    },
+    /// Run the emitted Verilog in Verilator and compare with the simulator and the emulator.
+    Cosim {
+        file: PathBuf,
+        #[arg(long)]
+        spec: PathBuf,
+        #[arg(long)]
+        json: Option<PathBuf>,
+        #[command(flatten)]
+        compile: CompileArgs,
+        #[command(flatten)]
+        hw: HwArgs,
+        #[command(flatten)]
+        mem: MemArgs,
+    },
+    /// Explain a diagnostic code (e.g. `kiln explain E0401`), or list all codes.
+    Explain { code: Option<String> },
+}
+
+/// Where a command writes.
+pub struct Io<'a> {
+    pub out: &'a mut dyn Write,
+    pub err: &'a mut dyn Write,
+    json_diags: bool,
+}
+
+impl Io<'_> {
+    fn diags(&mut self, sources: &SourceMap, diags: &[Diagnostic]) {
+        if diags.is_empty() {
+            return;
+        }
+        let text = if self.json_diags { diag::render_json(sources, diags) } else { diag::render(sources, diags) };
+        let _ = self.err.write_all(text.as_bytes());
+    }
+}
+
+/// `-cl-std=CL2.0` and friends are single-dash long options; clap gets them as `--cl-option`.
+fn normalize_args(args: Vec<OsString>) -> Vec<OsString> {
+    args.into_iter()
+        .map(|a| match a.to_str() {
+            Some(s) if s.starts_with("-cl-") => OsString::from(format!("--cl-option={s}")),
+            _ => a,
+        })
+        .collect()
+}
+
+fn options(c: &CompileArgs) -> Result<Options, Diagnostic> {
+    let mut o = Options::default();
+    for d in &c.defines {
+        o.add_define(d);
+    }
+    o.include_dirs = c.include.clone();
+    for f in &c.cl_options {
+        if !o.apply_cl_flag(f) {
+            return Err(Diagnostic::error(kiln_frontend::diag::codes::BAD_OPTION, format!("unknown or invalid OpenCL option `{f}`"))
+                .with_note("kiln accepts -cl-std=CL1.2|CL2.0|CL3.0 and the -cl-* math options"));
+        }
+    }
+    Ok(o)
+}
+
+/// Runs kiln with command-line arguments (including the program name). Returns the exit code:
+/// 0 success, 1 errors or mismatches, 2 invalid usage.
+pub fn run(args: Vec<OsString>, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
+    let cli = match Cli::try_parse_from(normalize_args(args)) {
+        Ok(c) => c,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let text = e.render().to_string();
+            let _ = if code == 0 { out.write_all(text.as_bytes()) } else { err.write_all(text.as_bytes()) };
+            return code;
+        }
+    };
+    let json_diags = match &cli.command {
+        Command::Check { compile, .. }
+        | Command::Build { compile, .. }
+        | Command::Emu { compile, .. }
+        | Command::Sim { compile, .. }
+        | Command::Cosim { compile, .. } => compile.message_format == MessageFormat::Json,
+        Command::Explain { .. } => false,
+    };
+    let mut io = Io { out, err, json_diags };
+    match commands::dispatch(cli.command, &mut io) {
+        Ok(()) => 0,
+        Err((sources, failure)) => {
+            let mut diags = failure.diags;
+            diags.sort_by_key(|d| d.span().map(|s| (s.file, s.lo)));
+            io.diags(&sources, &diags);
+            let errors = diags.iter().filter(|d| d.is_error()).count();
+            if !json_diags && errors > 0 {
+                let _ = writeln!(io.err, "error: kiln stopped with {errors} error(s)");
+            }
+            1
+        }
+    }
+}

@@ -1,0 +1,387 @@
+//! The commands. Each returns `Err((sources, failure))` with the diagnostics that stopped it;
+//! `lib.rs` renders them.
+
+use crate::driver::{self, Failure, Frontend, HwOptions};
+use crate::results::{RunOutput, first_difference};
+use crate::runspec::{self, RunSpec};
+use crate::{Command, CompileArgs, HwArgs, Io, MemArgs, options};
+use kiln_dataflow::emu;
+use kiln_frontend::diag::{Diagnostic, codes};
+use kiln_frontend::{Options, SourceMap};
+use kiln_scheduler::Target;
+use kiln_simulator::cosim::{self, ModelFault};
+use kiln_simulator::{MemConfig, SimConfig};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+type CmdResult = Result<(), (SourceMap, Failure)>;
+
+/// Operations the emulator may execute before it reports a runaway kernel.
+const EMU_STEP_LIMIT: u64 = 1 << 32;
+const DEFAULT_MAX_CYCLES: u64 = 100_000_000;
+
+fn fail(sources: SourceMap, d: impl Into<Failure>) -> (SourceMap, Failure) {
+    (sources, d.into())
+}
+
+pub(crate) fn dispatch(cmd: Command, io: &mut Io) -> CmdResult {
+    match cmd {
+        Command::Check { file, compile } => check(&file, &compile, io),
+        Command::Build { file, kernel, out_dir, dump, compile, hw } => build(&file, kernel.as_deref(), &out_dir, dump, &compile, &hw, io),
+        Command::Emu { file, spec, json, compile } => emulate(&file, &spec, json.as_deref(), &compile, io),
+        Command::Sim { file, spec, json, vcd, compile, hw, mem } => {
+            simulate(&file, &spec, json.as_deref(), vcd.as_deref(), &compile, &hw, &mem, io)
+        }
+        Command::Cosim { file, spec, json, compile, hw, mem } => cosimulate(&file, &spec, json.as_deref(), &compile, &hw, &mem, io),
+        Command::Explain { code } => explain(code.as_deref(), io),
+    }
+}
+
+fn compile_options(c: &CompileArgs, extra_defines: &[(String, String)]) -> Result<Options, (SourceMap, Failure)> {
+    let mut o = options(c).map_err(|d| fail(SourceMap::new(), d))?;
+    for (n, v) in extra_defines {
+        o.defines.push((n.clone(), Some(v.clone())));
+    }
+    Ok(o)
+}
+
+fn front(sources: SourceMap, path: &Path, opts: &Options, io: &mut Io) -> Result<Frontend, (SourceMap, Failure)> {
+    let mut sources = sources;
+    let file = match driver::read_source(path, &mut sources) {
+        Ok(f) => f,
+        Err(e) => return Err((sources, e)),
+    };
+    let fe = driver::frontend(sources, file, opts)?;
+    io.diags(&fe.sources, &fe.diags);
+    Ok(fe)
+}
+
+fn hw_options(hw: &HwArgs) -> Result<HwOptions, Diagnostic> {
+    let target = Target::by_name(&hw.target).ok_or_else(|| {
+        Diagnostic::error(codes::BAD_OPTION, format!("unknown target `{}`", hw.target))
+            .with_note(format!("targets: {}", Target::names().join(", ")))
+    })?;
+    let clock_mhz = hw.clock_mhz.unwrap_or(target.default_clock_mhz);
+    if !(clock_mhz > 0.0 && clock_mhz <= 2000.0) {
+        return Err(Diagnostic::error(codes::BAD_OPTION, format!("clock {clock_mhz} MHz is outside 0..2000 MHz")));
+    }
+    Ok(HwOptions { target, clock_mhz, optimize: !hw.no_opt })
+}
+
+/// Writes a file through a temporary name, so that a failed write never leaves half a file.
+fn write_atomic(path: &Path, contents: &[u8]) -> Result<(), Diagnostic> {
+    let tmp = path.with_extension(format!("kiln-tmp-{}", std::process::id()));
+    let err = |e: std::io::Error| Diagnostic::error(codes::IO_WRITE, format!("cannot write `{}`: {e}", path.display()));
+    std::fs::write(&tmp, contents).map_err(err)?;
+    std::fs::rename(&tmp, path).map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        err(e)
+    })
+}
+
+fn check(file: &Path, compile: &CompileArgs, io: &mut Io) -> CmdResult {
+    let opts = compile_options(compile, &[])?;
+    let fe = front(SourceMap::new(), file, &opts, io)?;
+    let mut diags = Vec::new();
+    for (id, _) in fe.program.kernels() {
+        if let Err(f) = driver::lower(&fe.program, id) {
+            diags.extend(f.diags);
+        }
+    }
+    if diags.iter().any(Diagnostic::is_error) {
+        return Err(fail(fe.sources, diags));
+    }
+    io.diags(&fe.sources, &diags);
+    let names = driver::kernel_names(&fe.program);
+    let _ = if names.is_empty() {
+        writeln!(io.out, "ok: {} (no kernels)", file.display())
+    } else {
+        writeln!(io.out, "ok: {}: {} kernel(s): {}", file.display(), names.len(), names.join(", "))
+    };
+    Ok(())
+}
+
+fn build(file: &Path, kernel: Option<&str>, out_dir: &Path, dump: bool, compile: &CompileArgs, hw: &HwArgs, io: &mut Io) -> CmdResult {
+    let opts = compile_options(compile, &[])?;
+    let hw = hw_options(hw).map_err(|d| fail(SourceMap::new(), d))?;
+    let fe = front(SourceMap::new(), file, &opts, io)?;
+    let names = match kernel {
+        Some(k) => vec![k.to_string()],
+        None => driver::kernel_names(&fe.program),
+    };
+    if names.is_empty() {
+        let d = Diagnostic::error(codes::NO_KERNEL, format!("`{}` defines no kernel", file.display()));
+        return Err(fail(fe.sources, d));
+    }
+    let mut files: Vec<(PathBuf, String)> = Vec::new();
+    let mut reports = Vec::new();
+    let mut summary = String::new();
+    let mut failures = Vec::new();
+    for name in &names {
+        let (_, s) = match driver::build_schedule(&fe, name, None, &hw) {
+            Ok(x) => x,
+            Err(f) => {
+                failures.extend(f.diags);
+                continue;
+            }
+        };
+        let (v, _) = driver::emit_verilog(&s, &fe.sources);
+        let sources = &fe.sources;
+        let report = kiln_scheduler::report::kernel_report(&s, &|sp| sources.location(sp).to_string());
+        summary.push_str(&format!(
+            "{}: {} FSM states, {} memory port(s), {} scalar argument(s), ~{} register bits, critical path ~{:.1} ns of {:.1} ns -> {}\n",
+            name,
+            report.states,
+            report.ports.len(),
+            report.scalar_args.len(),
+            report.resources.register_bits,
+            report.timing.estimated_critical_path_ns,
+            report.timing.clock_period_ns,
+            out_dir.join(&v.name).display()
+        ));
+        files.push((out_dir.join(&v.name), v.text));
+        if dump {
+            files.push((out_dir.join(format!("{name}.ir.txt")), s.kernel.to_string()));
+            files.push((out_dir.join(format!("{name}.schedule.txt")), s.to_string()));
+        }
+        reports.push(report);
+    }
+    if !failures.is_empty() {
+        return Err(fail(fe.sources, failures));
+    }
+    let report = serde_json::json!({
+        "kiln_version": env!("CARGO_PKG_VERSION"),
+        "source": file.display().to_string(),
+        "target": hw.target.name,
+        "clock_mhz": hw.clock_mhz,
+        "kernels": reports,
+    });
+    let report_text = serde_json::to_string_pretty(&report).unwrap_or_default() + "\n";
+    files.push((out_dir.join("report.json"), report_text));
+    if let Err(e) = std::fs::create_dir_all(out_dir) {
+        let d = Diagnostic::error(codes::IO_WRITE, format!("cannot create `{}`: {e}", out_dir.display()));
+        return Err(fail(fe.sources, d));
+    }
+    for (path, text) in &files {
+        if let Err(d) = write_atomic(path, text.as_bytes()) {
+            return Err(fail(fe.sources, d));
+        }
+    }
+    let _ = io.out.write_all(summary.as_bytes());
+    let _ = writeln!(io.out, "report: {}", out_dir.join("report.json").display());
+    Ok(())
+}
+
+/// Loads a run spec, compiles the kernel file with its defines, and materializes the arguments.
+struct Prepared {
+    fe: Frontend,
+    spec: RunSpec,
+}
+
+fn prepare(file: &Path, spec_path: &Path, compile: &CompileArgs, io: &mut Io) -> Result<Prepared, (SourceMap, Failure)> {
+    let mut sources = SourceMap::new();
+    let spec = match runspec::load(spec_path, &mut sources) {
+        Ok(s) => s,
+        Err(d) => return Err(fail(sources, d)),
+    };
+    let opts = compile_options(compile, &spec.defines)?;
+    let fe = front(sources, file, &opts, io)?;
+    Ok(Prepared { fe, spec })
+}
+
+fn write_json(path: Option<&Path>, out: &RunOutput, sources: &SourceMap) -> Result<(), (SourceMap, Failure)> {
+    if let Some(p) = path {
+        let text = serde_json::to_string_pretty(&out.to_json()).unwrap_or_default() + "\n";
+        write_atomic(p, text.as_bytes()).map_err(|d| fail(clone_sources(sources), d))?;
+    }
+    Ok(())
+}
+
+/// Source maps are not `Clone` (they own large texts); failures after a run rebuild a minimal
+/// one for rendering. Diagnostics here carry no spans into it.
+fn clone_sources(s: &SourceMap) -> SourceMap {
+    let mut n = SourceMap::new();
+    for (_, f) in s.files() {
+        n.add(f.name.clone(), f.path.clone(), f.text.clone());
+    }
+    n
+}
+
+fn lowered_kernel(p: &Prepared) -> Result<(kiln_dataflow::Kernel, runspec::Materialized), Failure> {
+    let id = driver::find_kernel(&p.fe.program, &p.spec.kernel, Some(p.spec.kernel_span))?;
+    let (k, _) = driver::lower(&p.fe.program, id)?;
+    let m = runspec::materialize(&p.spec, &k)?;
+    Ok((k, m))
+}
+
+fn emulate(file: &Path, spec: &Path, json: Option<&Path>, compile: &CompileArgs, io: &mut Io) -> CmdResult {
+    let p = prepare(file, spec, compile, io)?;
+    let (k, m) = match lowered_kernel(&p) {
+        Ok(x) => x,
+        Err(f) => return Err((p.fe.sources, f)),
+    };
+    let r = match emu::emulate(&k, &m.args, EMU_STEP_LIMIT) {
+        Ok(r) => r,
+        Err(e) => return Err(fail(p.fe.sources, e.to_diagnostic())),
+    };
+    let out = RunOutput { kernel: &k, engine: "emu", cycles: None, buffers: r.buffers, elem_types: m.elem_types };
+    let _ = writeln!(io.out, "emu: {} finished ({} operations)", k.name, r.steps);
+    let _ = io.out.write_all(out.summary().as_bytes());
+    write_json(json, &out, &p.fe.sources)
+}
+
+fn mem_config(m: &MemArgs) -> MemConfig {
+    MemConfig { latency: m.mem_latency.max(1), stall_seed: m.stall_seed }
+}
+
+fn describe_mem(m: &MemConfig) -> String {
+    match m.stall_seed {
+        Some(s) => format!("memory latency {}, random stalls (seed {s})", m.latency),
+        None => format!("memory latency {}, no stalls", m.latency),
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn simulate(file: &Path, spec: &Path, json: Option<&Path>, vcd: Option<&Path>, compile: &CompileArgs, hw: &HwArgs, mem: &MemArgs, io: &mut Io) -> CmdResult {
+    let hw = hw_options(hw).map_err(|d| fail(SourceMap::new(), d))?;
+    let p = prepare(file, spec, compile, io)?;
+    let built = driver::build_schedule(&p.fe, &p.spec.kernel, Some(p.spec.kernel_span), &hw)
+        .and_then(|(lowered, s)| runspec::materialize(&p.spec, &lowered).map(|m| (s, m)).map_err(Failure::from));
+    let (s, m) = match built {
+        Ok(x) => x,
+        Err(f) => return Err((p.fe.sources, f)),
+    };
+    let cfg = SimConfig { mem: mem_config(mem), max_cycles: p.spec.max_cycles.unwrap_or(DEFAULT_MAX_CYCLES) };
+    let mut trace = match vcd {
+        Some(path) => match std::fs::File::create(path) {
+            Ok(f) => {
+                let w: Box<dyn Write> = Box::new(std::io::BufWriter::new(f));
+                match kiln_simulator::trace::Trace::new(w, &s) {
+                    Ok(t) => Some(t),
+                    Err(e) => return Err(fail(p.fe.sources, Diagnostic::error(codes::IO_WRITE, format!("cannot write `{}`: {e}", path.display())))),
+                }
+            }
+            Err(e) => return Err(fail(p.fe.sources, Diagnostic::error(codes::IO_WRITE, format!("cannot create `{}`: {e}", path.display())))),
+        },
+        None => None,
+    };
+    let r = match kiln_simulator::simulate(&s, &m.args, &cfg, trace.as_mut()) {
+        Ok(r) => r,
+        Err(e) => return Err(fail(p.fe.sources, e.to_diagnostic())),
+    };
+    drop(trace);
+    let out = RunOutput { kernel: &s.kernel, engine: "sim", cycles: Some(r.cycles), buffers: r.buffers, elem_types: m.elem_types };
+    let _ = writeln!(io.out, "sim: {} finished in {} cycles ({}; {} stall cycles)", s.kernel.name, r.cycles, describe_mem(&cfg.mem), r.stall_cycles);
+    let _ = io.out.write_all(out.summary().as_bytes());
+    if let Some(v) = vcd {
+        let _ = writeln!(io.out, "waveform: {}", v.display());
+    }
+    write_json(json, &out, &p.fe.sources)
+}
+
+/// Where cached Verilator models live: `$KILN_CACHE_DIR`, else `~/.cache/kiln`, else the
+/// temporary directory.
+pub fn cache_dir() -> PathBuf {
+    if let Some(d) = std::env::var_os("KILN_CACHE_DIR") {
+        return PathBuf::from(d).join("cosim");
+    }
+    if let Some(h) = std::env::var_os("HOME") {
+        return PathBuf::from(h).join(".cache").join("kiln").join("cosim");
+    }
+    std::env::temp_dir().join("kiln").join("cosim")
+}
+
+fn cosimulate(file: &Path, spec: &Path, json: Option<&Path>, compile: &CompileArgs, hw: &HwArgs, mem: &MemArgs, io: &mut Io) -> CmdResult {
+    let hw = hw_options(hw).map_err(|d| fail(SourceMap::new(), d))?;
+    let p = prepare(file, spec, compile, io)?;
+    let built = driver::build_schedule(&p.fe, &p.spec.kernel, Some(p.spec.kernel_span), &hw)
+        .and_then(|(lowered, s)| runspec::materialize(&p.spec, &lowered).map(|m| (lowered, s, m)).map_err(Failure::from));
+    let (lowered, s, m) = match built {
+        Ok(x) => x,
+        Err(f) => return Err((p.fe.sources, f)),
+    };
+    let sources = p.fe.sources;
+    let name = s.kernel.name.to_string();
+    let golden = match emu::emulate(&lowered, &m.args, EMU_STEP_LIMIT) {
+        Ok(r) => r,
+        Err(e) => return Err(fail(sources, e.to_diagnostic())),
+    };
+    let cfg = SimConfig { mem: mem_config(mem), max_cycles: p.spec.max_cycles.unwrap_or(DEFAULT_MAX_CYCLES) };
+    let sim = match kiln_simulator::simulate(&s, &m.args, &cfg, None) {
+        Ok(r) => r,
+        Err(e) => return Err(fail(sources, e.to_diagnostic())),
+    };
+    if let Some(diff) = first_difference(&s.kernel, &golden.buffers, &sim.buffers, &m.elem_types) {
+        let d = Diagnostic::error(codes::ENGINE_MISMATCH, format!("kernel `{name}`: the simulator disagrees with the emulator: {diff}"))
+            .with_note("this is a kiln bug: the optimized, scheduled kernel computes something else than the source");
+        return Err(fail(sources, d));
+    }
+    let (v, iface) = driver::emit_verilog(&s, &sources);
+    let model = match cosim::build_model(&v, &iface, &cache_dir()) {
+        Ok(m) => m,
+        Err(e) => {
+            return Err(fail(sources, Diagnostic::error(codes::TOOL_FAILED, e.to_string())));
+        }
+    };
+    let work = std::env::temp_dir().join("kiln-cosim-runs");
+    let vl = match cosim::run_model(&model, &m.args, &cfg.mem, cfg.max_cycles, &work) {
+        Ok(Ok(r)) => r,
+        Ok(Err(ModelFault::Timeout(c))) => {
+            let d = Diagnostic::error(codes::ENGINE_MISMATCH, format!("kernel `{name}`: the Verilator model did not finish within {c} cycles, but the simulator finished in {}", sim.cycles));
+            return Err(fail(sources, d));
+        }
+        Ok(Err(ModelFault::OutOfBounds(port, idx, write))) => {
+            let pname = iface.memories.get(port).map(|p| p.prefix.clone()).unwrap_or_default();
+            let d = Diagnostic::error(
+                codes::ENGINE_MISMATCH,
+                format!("kernel `{name}`: the Verilator model {} `{pname}[{idx}]` out of bounds, but the simulator did not", if write { "wrote" } else { "read" }),
+            );
+            return Err(fail(sources, d));
+        }
+        Err(e) => return Err(fail(sources, Diagnostic::error(codes::TOOL_FAILED, e.to_string()))),
+    };
+    let mut problems = Vec::new();
+    if let Some(diff) = first_difference(&s.kernel, &sim.buffers, &vl.buffers, &m.elem_types) {
+        problems.push(format!("outputs differ: {diff} (simulator vs Verilator)"));
+    }
+    if vl.cycles != sim.cycles {
+        problems.push(format!("cycle counts differ: simulator {} vs Verilator {}", sim.cycles, vl.cycles));
+    }
+    if !problems.is_empty() {
+        let mut d = Diagnostic::error(codes::ENGINE_MISMATCH, format!("kernel `{name}`: Verilator disagrees with the simulator"))
+            .with_note(describe_mem(&cfg.mem));
+        for pr in problems {
+            d = d.with_note(pr);
+        }
+        return Err(fail(sources, d));
+    }
+    let out = RunOutput { kernel: &s.kernel, engine: "verilator", cycles: Some(vl.cycles), buffers: vl.buffers, elem_types: m.elem_types };
+    let _ = writeln!(
+        io.out,
+        "cosim: {name}: emulator, simulator and Verilator agree; {} cycles ({})",
+        vl.cycles,
+        describe_mem(&cfg.mem)
+    );
+    let _ = io.out.write_all(out.summary().as_bytes());
+    write_json(json, &out, &sources)
+}
+
+fn explain(code: Option<&str>, io: &mut Io) -> CmdResult {
+    use kiln_frontend::diag::codes::{ALL, describe};
+    match code {
+        Some(c) => match describe(&c.to_ascii_uppercase()) {
+            Some(d) => {
+                let _ = writeln!(io.out, "{}: {d}", c.to_ascii_uppercase());
+                Ok(())
+            }
+            None => Err(fail(SourceMap::new(), Diagnostic::error(codes::BAD_OPTION, format!("unknown diagnostic code `{c}`")))),
+        },
+        None => {
+            for (c, d) in ALL {
+                let _ = writeln!(io.out, "{c}  {d}");
+            }
+            Ok(())
+        }
+    }
+}
+

@@ -1,0 +1,137 @@
+//! The compilation pipeline, stage by stage:
+//!
+//! `read_source` → `frontend` (preprocess, parse, check) → `lower` (dataflow IR, verified) →
+//! `optimize` (passes, verified after each) → `schedule` (verified) → `emit_verilog`.
+//!
+//! Each stage returns diagnostics instead of failing; a verifier failure is an internal error
+//! reported as a diagnostic, never a panic.
+
+use kiln_dataflow::Kernel;
+use kiln_dataflow::passes::{PipelineOptions, optimize as run_passes};
+use kiln_frontend::diag::{Diagnostic, codes};
+use kiln_frontend::hir::Program;
+use kiln_frontend::{FileId, Options, SourceMap};
+use kiln_rtl_gen::{Interface, VerilogFile};
+use kiln_scheduler::{Schedule, Target};
+use std::path::Path;
+
+/// Diagnostics that ended a command.
+pub struct Failure {
+    pub diags: Vec<Diagnostic>,
+}
+
+impl From<Diagnostic> for Failure {
+    fn from(d: Diagnostic) -> Failure {
+        Failure { diags: vec![d] }
+    }
+}
+
+impl From<Vec<Diagnostic>> for Failure {
+    fn from(diags: Vec<Diagnostic>) -> Failure {
+        Failure { diags }
+    }
+}
+
+/// The source files of a session and the checked program.
+pub struct Frontend {
+    pub sources: SourceMap,
+    pub program: Program,
+    /// Warnings and notes (errors end the session).
+    pub diags: Vec<Diagnostic>,
+}
+
+/// Reads a kernel file into a source map.
+pub fn read_source(path: &Path, sources: &mut SourceMap) -> Result<FileId, Failure> {
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        Diagnostic::error(codes::IO_READ, format!("cannot read `{}`: {e}", path.display()))
+    })?;
+    let abs = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    Ok(sources.add(path.display().to_string(), Some(abs), text))
+}
+
+/// Runs the front end on `file` of `sources`. On errors, returns every diagnostic with the
+/// source map so that the caller can render them.
+pub fn frontend(sources: SourceMap, file: FileId, opts: &Options) -> Result<Frontend, (SourceMap, Failure)> {
+    let out = kiln_frontend::check(sources, file, &kiln_frontend::pp::FsLoader, opts);
+    match out.program {
+        Some(program) => Ok(Frontend { sources: out.sources, program, diags: out.diags }),
+        None => Err((out.sources, Failure { diags: out.diags })),
+    }
+}
+
+/// Names of the kernels in a program, in source order.
+pub fn kernel_names(prog: &Program) -> Vec<String> {
+    prog.kernels().map(|(_, f)| f.name.to_string()).collect()
+}
+
+/// Finds a kernel by name, with a helpful error listing the available ones.
+pub fn find_kernel(prog: &Program, name: &str, at: Option<kiln_frontend::Span>) -> Result<kiln_frontend::hir::FuncId, Failure> {
+    if let Some(id) = prog.kernel_by_name(name) {
+        return Ok(id);
+    }
+    let names = kernel_names(prog);
+    let mut d = Diagnostic::error(codes::UNKNOWN_KERNEL, format!("no kernel named `{name}`"));
+    if let Some(s) = at {
+        d = d.at(s);
+    }
+    d = if names.is_empty() {
+        d.with_note("the file defines no kernel")
+    } else {
+        d.with_note(format!("kernels in the file: {}", names.join(", ")))
+    };
+    Err(d.into())
+}
+
+fn internal_error(stage: &str, details: String) -> Failure {
+    Diagnostic::error(codes::SCHEDULE_FAILED, format!("internal error: {stage} produced invalid output"))
+        .with_note(details)
+        .with_help("please report this as a kiln bug with the kernel that triggered it")
+        .into()
+}
+
+/// Lowers one kernel to the dataflow IR and verifies it.
+pub fn lower(prog: &Program, kernel: kiln_frontend::hir::FuncId) -> Result<(Kernel, Vec<Diagnostic>), Failure> {
+    let k = kiln_dataflow::lower::lower_kernel(prog, kernel)?;
+    kiln_dataflow::verify::verify(&k)
+        .map_err(|e| internal_error("lowering", e.iter().map(|x| x.to_string()).collect::<Vec<_>>().join("\n")))?;
+    Ok((k, vec![]))
+}
+
+/// Runs the optimization pipeline, verifying the IR after every pass.
+pub fn optimize(k: &mut Kernel, enabled: bool) -> Result<(), Failure> {
+    run_passes(k, &PipelineOptions { verify_each: true, disabled: !enabled }).map_err(|f| {
+        internal_error(&format!("pass `{}`", f.pass), f.errors.iter().map(|x| x.to_string()).collect::<Vec<_>>().join("\n"))
+    })
+}
+
+/// Schedules a kernel and verifies the schedule.
+pub fn schedule(k: Kernel, target: &Target, clock_mhz: f64) -> Result<Schedule, Failure> {
+    let s = kiln_scheduler::schedule(k, target.clone(), clock_mhz);
+    kiln_scheduler::verify::verify_schedule(&s).map_err(|e| internal_error("scheduling", e.join("\n")))?;
+    Ok(s)
+}
+
+/// Emits the Verilog of a scheduled kernel.
+pub fn emit_verilog(s: &Schedule, sources: &SourceMap) -> (VerilogFile, Interface) {
+    kiln_rtl_gen::emit_kernel(s, &|span| sources.location(span).to_string())
+}
+
+/// Compilation settings shared by the commands that build hardware.
+#[derive(Clone, Debug)]
+pub struct HwOptions {
+    pub target: Target,
+    pub clock_mhz: f64,
+    pub optimize: bool,
+}
+
+/// Front end to schedule for one kernel. Also returns the kernel as lowered, before any
+/// optimization: the emulator runs that form, so that comparing it with the simulator checks the
+/// optimizer as well as the scheduler.
+pub fn build_schedule(fe: &Frontend, kernel: &str, at: Option<kiln_frontend::Span>, hw: &HwOptions) -> Result<(Kernel, Schedule), Failure> {
+    let id = find_kernel(&fe.program, kernel, at)?;
+    let (mut k, _) = lower(&fe.program, id)?;
+    let lowered = k.clone();
+    optimize(&mut k, hw.optimize)?;
+    let s = schedule(k, &hw.target, hw.clock_mhz)?;
+    Ok((lowered, s))
+}

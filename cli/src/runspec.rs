@@ -1,0 +1,373 @@
+//! Run spec v1: the TOML file that says which kernel to run and with what data.
+//!
+//! ```toml
+//! kernel = "vadd"              # kernel function name (required)
+//! global_size = [1024]         # NDRange global size, 1-3 dims; default [1]
+//! local_size  = [64]           # optional
+//! max_cycles  = 10000000       # optional cycle limit for timed runs
+//! defines     = { N = "16" }   # optional -D macros
+//!
+//! [args]                       # one entry per kernel parameter, by name
+//! a = { len = 1024, fill = "random", seed = 1, min = -1000, max = 1000 }
+//! b = { data = [1, 2, 3, 4] }  # explicit contents
+//! c = { len = 1024 }           # zero-filled buffer
+//! n = 1024                     # scalar parameter
+//! ```
+//!
+//! Random fill is splitmix64 with one generator per argument (state = seed) and
+//! `min + next() % (max - min + 1)` in 128-bit arithmetic, so any tool can regenerate the data.
+//! Every problem is a diagnostic located in the spec file.
+
+use kiln_dataflow::Kernel;
+use kiln_dataflow::emu::Arg;
+use kiln_dataflow::ir::ParamKind;
+use kiln_frontend::diag::{Diagnostic, codes};
+use kiln_frontend::{FileId, SourceMap, Span};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::Path;
+use toml::Spanned;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Raw {
+    kernel: Spanned<String>,
+    global_size: Option<Spanned<Vec<i64>>>,
+    local_size: Option<Spanned<Vec<i64>>>,
+    max_cycles: Option<Spanned<i64>>,
+    #[serde(default)]
+    defines: BTreeMap<String, Spanned<toml::Value>>,
+    #[serde(default)]
+    args: BTreeMap<Spanned<String>, Spanned<toml::Value>>,
+}
+
+/// A parsed run spec; spans point into the spec file.
+#[derive(Clone, Debug)]
+pub struct RunSpec {
+    pub file: FileId,
+    pub kernel: String,
+    pub kernel_span: Span,
+    pub global_size: Vec<u64>,
+    pub global_span: Option<Span>,
+    pub local_size: Option<Vec<u64>>,
+    pub local_span: Option<Span>,
+    pub max_cycles: Option<u64>,
+    pub defines: Vec<(String, String)>,
+    /// name → (key span, value span, value).
+    pub args: BTreeMap<String, (Span, Span, toml::Value)>,
+}
+
+fn span(file: FileId, r: std::ops::Range<usize>) -> Span {
+    Span::new(file, r.start as u32, r.end as u32)
+}
+
+/// Reads and parses a run spec file into `sources`.
+pub fn load(path: &Path, sources: &mut SourceMap) -> Result<RunSpec, Diagnostic> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Diagnostic::error(codes::IO_READ, format!("cannot read run spec `{}`: {e}", path.display())))?;
+    let file = sources.add(path.display().to_string(), Some(path.to_path_buf()), text);
+    parse(file, sources)
+}
+
+pub fn parse(file: FileId, sources: &SourceMap) -> Result<RunSpec, Diagnostic> {
+    let text = &sources.file(file).text;
+    let raw: Raw = toml::from_str(text).map_err(|e| {
+        let d = Diagnostic::error(codes::SPEC_PARSE, format!("invalid run spec: {}", e.message().trim()));
+        match e.span() {
+            Some(r) => d.at(span(file, r)),
+            None => d,
+        }
+    })?;
+    let dims = |v: &Spanned<Vec<i64>>, what: &str| -> Result<Vec<u64>, Diagnostic> {
+        let s = span(file, v.span());
+        let vals = v.get_ref();
+        if vals.is_empty() || vals.len() > 3 || vals.iter().any(|x| *x < 1) {
+            return Err(Diagnostic::error(codes::SPEC_BAD_LAUNCH, format!("`{what}` must list 1 to 3 positive sizes")).at(s));
+        }
+        Ok(vals.iter().map(|x| *x as u64).collect())
+    };
+    let global_size = match &raw.global_size {
+        Some(g) => dims(g, "global_size")?,
+        None => vec![1],
+    };
+    let local_size = match &raw.local_size {
+        Some(l) => Some(dims(l, "local_size")?),
+        None => None,
+    };
+    let max_cycles = match &raw.max_cycles {
+        Some(m) if *m.get_ref() < 1 => {
+            return Err(Diagnostic::error(codes::SPEC_PARSE, "`max_cycles` must be positive").at(span(file, m.span())));
+        }
+        Some(m) => Some(*m.get_ref() as u64),
+        None => None,
+    };
+    let mut defines = Vec::new();
+    for (k, v) in &raw.defines {
+        let val = match v.get_ref() {
+            toml::Value::String(s) => s.clone(),
+            toml::Value::Integer(i) => i.to_string(),
+            toml::Value::Boolean(b) => (*b as i32).to_string(),
+            _ => {
+                return Err(Diagnostic::error(codes::SPEC_PARSE, format!("define `{k}` must be a string or an integer")).at(span(file, v.span())));
+            }
+        };
+        defines.push((k.clone(), val));
+    }
+    let args = raw
+        .args
+        .iter()
+        .map(|(k, v)| (k.get_ref().clone(), (span(file, k.span()), span(file, v.span()), v.get_ref().clone())))
+        .collect();
+    Ok(RunSpec {
+        file,
+        kernel: raw.kernel.get_ref().clone(),
+        kernel_span: span(file, raw.kernel.span()),
+        global_span: raw.global_size.as_ref().map(|g| span(file, g.span())),
+        global_size,
+        local_span: raw.local_size.as_ref().map(|g| span(file, g.span())),
+        local_size,
+        max_cycles,
+        defines,
+        args,
+    })
+}
+
+/// splitmix64, as specified for random fills.
+pub struct SplitMix64 {
+    state: u64,
+}
+
+impl SplitMix64 {
+    pub fn new(seed: u64) -> SplitMix64 {
+        SplitMix64 { state: seed }
+    }
+
+    #[allow(clippy::should_implement_trait)]
+    pub fn next(&mut self) -> u64 {
+        self.state = self.state.wrapping_add(0x9E3779B97F4A7C15);
+        let mut z = self.state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58476D1CE4E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D049BB133111EB);
+        z ^ (z >> 31)
+    }
+}
+
+/// An integer element or scalar type as the run spec sees it.
+#[derive(Clone, Copy, Debug)]
+pub struct IntType {
+    pub width: u32,
+    pub signed: bool,
+}
+
+impl IntType {
+    pub fn range(self) -> (i128, i128) {
+        if self.signed {
+            (-(1i128 << (self.width - 1)), (1i128 << (self.width - 1)) - 1)
+        } else {
+            (0, (1i128 << self.width) - 1)
+        }
+    }
+
+    /// The default range of random fills: the type's, clipped to 32-bit signed for 64-bit types.
+    pub fn fill_range(self) -> (i128, i128) {
+        let (lo, hi) = self.range();
+        if self.width == 64 { (lo.max(-(1i128 << 31)), hi.min((1i128 << 31) - 1)) } else { (lo, hi) }
+    }
+
+    pub fn bits(self, v: i128) -> u64 {
+        (v as u64) & kiln_dataflow::ir::op::mask(self.width)
+    }
+
+    /// The value of stored bits as a number of this type.
+    pub fn value(self, bits: u64) -> i128 {
+        if self.signed { kiln_dataflow::ir::op::sext(bits, self.width) as i128 } else { (bits & kiln_dataflow::ir::op::mask(self.width)) as i128 }
+    }
+}
+
+fn int_of(v: &toml::Value) -> Option<i128> {
+    match v {
+        toml::Value::Integer(i) => Some(*i as i128),
+        _ => None,
+    }
+}
+
+/// Kernel arguments built from a spec, in parameter order.
+pub struct Materialized {
+    pub args: Vec<Arg>,
+    /// Element type of each buffer parameter (by parameter index).
+    pub elem_types: Vec<Option<IntType>>,
+}
+
+/// Builds the argument values of `kernel` from a spec, checking every argument against the
+/// kernel's parameters.
+pub fn materialize(spec: &RunSpec, kernel: &Kernel) -> Result<Materialized, Vec<Diagnostic>> {
+    let mut errs = Vec::new();
+    let mut args = Vec::new();
+    let mut elem_types = Vec::new();
+    let kernel_span = spec.kernel_span;
+    if spec.global_size.iter().product::<u64>() != 1 || spec.local_size.as_ref().is_some_and(|l| l.iter().product::<u64>() != 1) {
+        let at = spec.global_span.or(spec.local_span).unwrap_or(kernel_span);
+        errs.push(
+            Diagnostic::error(codes::SPEC_BAD_LAUNCH, "NDRange launches are not yet supported by kiln; use `global_size = [1]`")
+                .at(at)
+                .with_note("kiln currently runs single work-item kernels"),
+        );
+    }
+    for p in &kernel.params {
+        let Some((_, vspan, value)) = spec.args.get(&*p.name) else {
+            errs.push(
+                Diagnostic::error(codes::SPEC_MISSING_ARG, format!("the run spec has no value for parameter `{}` ({})", p.name, p.c_type))
+                    .at(kernel_span)
+                    .with_help(format!("add `{} = ...` under `[args]`", p.name)),
+            );
+            args.push(Arg::Scalar(0));
+            elem_types.push(None);
+            continue;
+        };
+        let vspan = *vspan;
+        match &p.kind {
+            ParamKind::Scalar { value: v, signed } => {
+                let ty = IntType { width: kernel.width(*v), signed: *signed };
+                elem_types.push(None);
+                match int_of(value) {
+                    Some(x) => {
+                        let (lo, hi) = ty.range();
+                        if x < lo || x > hi {
+                            errs.push(
+                                Diagnostic::error(codes::SPEC_BAD_ARG, format!("{x} does not fit parameter `{}` ({})", p.name, p.c_type))
+                                    .at(vspan)
+                                    .with_note(format!("the range of `{}` is {lo}..={hi}", p.c_type)),
+                            );
+                        }
+                        args.push(Arg::Scalar(ty.bits(x)));
+                    }
+                    None => {
+                        errs.push(
+                            Diagnostic::error(codes::SPEC_BAD_ARG, format!("parameter `{}` is a scalar ({}); give an integer", p.name, p.c_type))
+                                .at(vspan),
+                        );
+                        args.push(Arg::Scalar(0));
+                    }
+                }
+            }
+            ParamKind::Buffer { mem } => {
+                let d = &kernel.mems[*mem];
+                let ty = IntType { width: d.elem_width, signed: d.elem_signed };
+                elem_types.push(Some(ty));
+                match buffer(value, ty, &p.name, &p.c_type, vspan) {
+                    Ok(b) => args.push(Arg::Buffer(b)),
+                    Err(d) => {
+                        errs.push(d);
+                        args.push(Arg::Buffer(vec![]));
+                    }
+                }
+            }
+        }
+    }
+    for (name, (kspan, _, _)) in &spec.args {
+        if !kernel.params.iter().any(|p| &*p.name == name) {
+            let params: Vec<String> = kernel.params.iter().map(|p| p.name.to_string()).collect();
+            errs.push(
+                Diagnostic::error(codes::SPEC_EXTRA_ARG, format!("kernel `{}` has no parameter `{name}`", kernel.name))
+                    .at(*kspan)
+                    .with_note(format!("its parameters are: {}", params.join(", "))),
+            );
+        }
+    }
+    if errs.is_empty() { Ok(Materialized { args, elem_types }) } else { Err(errs) }
+}
+
+fn buffer(value: &toml::Value, ty: IntType, name: &str, c_type: &str, at: Span) -> Result<Vec<u64>, Diagnostic> {
+    let bad = |msg: String| Diagnostic::error(codes::SPEC_BAD_ARG, msg).at(at);
+    let toml::Value::Table(t) = value else {
+        return Err(bad(format!("parameter `{name}` is a buffer ({c_type}); give `{{ len = N }}` or `{{ data = [...] }}`")));
+    };
+    for k in t.keys() {
+        if !matches!(k.as_str(), "len" | "data" | "fill" | "seed" | "min" | "max" | "local") {
+            return Err(bad(format!("unknown buffer field `{k}` (expected len, data, fill, seed, min, max)")));
+        }
+    }
+    if t.contains_key("local") {
+        return Err(bad(format!("`local` sizes are for `__local` pointer parameters; `{name}` is {c_type}")));
+    }
+    let (lo, hi) = ty.range();
+    let mut data: Vec<u64> = Vec::new();
+    if let Some(d) = t.get("data") {
+        let toml::Value::Array(items) = d else { return Err(bad("`data` must be an array of integers".into())) };
+        for (i, item) in items.iter().enumerate() {
+            let Some(x) = int_of(item) else {
+                return Err(bad(format!("`data[{i}]` is not an integer")));
+            };
+            if x < lo || x > hi {
+                return Err(bad(format!("`data[{i}]` = {x} does not fit the element type of {c_type} ({lo}..={hi})")));
+            }
+            data.push(ty.bits(x));
+        }
+    }
+    let len = match t.get("len") {
+        Some(v) => match int_of(v) {
+            Some(n) if n >= 0 && n <= (1 << 28) => n as usize,
+            _ => return Err(bad("`len` must be an integer between 0 and 2^28".into())),
+        },
+        None => data.len(),
+    };
+    if t.get("len").is_none() && t.get("data").is_none() {
+        return Err(bad(format!("buffer `{name}` needs `len` or `data`")));
+    }
+    if len < data.len() {
+        return Err(bad(format!("`len` = {len} is smaller than `data`, which has {} elements", data.len())));
+    }
+    let fill = match t.get("fill") {
+        None => "zero".to_string(),
+        Some(toml::Value::String(s)) => s.clone(),
+        Some(_) => return Err(Diagnostic::error(codes::SPEC_BAD_FILL, "`fill` must be \"random\" or \"zero\"").at(at)),
+    };
+    match fill.as_str() {
+        "zero" => data.resize(len, 0),
+        "random" => {
+            if !data.is_empty() {
+                return Err(Diagnostic::error(codes::SPEC_BAD_FILL, "`fill = \"random\"` cannot be combined with `data`").at(at));
+            }
+            let (dlo, dhi) = ty.fill_range();
+            let get = |k: &str, default: i128| -> Result<i128, Diagnostic> {
+                match t.get(k) {
+                    None => Ok(default),
+                    Some(v) => int_of(v).ok_or_else(|| Diagnostic::error(codes::SPEC_BAD_FILL, format!("`{k}` must be an integer")).at(at)),
+                }
+            };
+            let min = get("min", dlo)?;
+            let max = get("max", dhi)?;
+            let seed = get("seed", 0)?;
+            if min > max || min < lo || max > hi {
+                return Err(Diagnostic::error(
+                    codes::SPEC_BAD_FILL,
+                    format!("random fill range {min}..={max} is empty or outside the element type ({lo}..={hi})"),
+                )
+                .at(at));
+            }
+            if seed < 0 || seed > u64::MAX as i128 {
+                return Err(Diagnostic::error(codes::SPEC_BAD_FILL, "`seed` must be a non-negative integer").at(at));
+            }
+            let mut g = SplitMix64::new(seed as u64);
+            let span = (max - min + 1) as u128;
+            data = (0..len).map(|_| ty.bits(min + ((g.next() as u128) % span) as i128)).collect();
+        }
+        other => {
+            return Err(Diagnostic::error(codes::SPEC_BAD_FILL, format!("unknown fill `{other}` (expected \"random\" or \"zero\")")).at(at));
+        }
+    }
+    Ok(data)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splitmix_reference_values() {
+        // splitmix64 with seed 1234567 (reference sequence of the published algorithm).
+        let mut g = SplitMix64::new(1234567);
+        assert_eq!(g.next(), 6457827717110365317);
+        assert_eq!(g.next(), 3203168211198807973);
+    }
+}
