@@ -1,0 +1,5 @@
+// Vector addition.
+__kernel void vadd(__global const int *a, __global const int *b, __global int *c, int n) {
+    for (int i = 0; i < n; i++)
+        c[i] = a[i] + b[i];
+}
