@@ -978,6 +978,15 @@ impl<'a> Parser<'a> {
             let s = self.bump().span;
             return Ok(Stmt { kind: StmtKind::Expr(None), span: s });
         }
+        if t.kind == TokKind::Ident
+            && !is_keyword(&t.text, self.std)
+            && self.nth(1).kind == TokKind::Ident
+            && !is_keyword(&self.nth(1).text, self.std)
+            && !self.is_typedef_name(&t.text)
+        {
+            self.error(Diagnostic::error(codes::EXPECTED_TYPE, format!("unknown type name `{}`", t.text)).at(t.span));
+            return Err(());
+        }
         if self.starts_decl() {
             // A declaration where a statement is required (`if (x) int y;`).
             self.error(

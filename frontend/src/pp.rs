@@ -826,7 +826,13 @@ impl<'a> Preprocessor<'a> {
                     return false;
                 }
                 self.next();
-                let Some((args, rparen)) = self.read_args(tok, params.len(), m.variadic) else { return true };
+                let Some((args, rparen)) = self.read_args(tok, params.len(), m.variadic) else {
+                    // The invocation was reported; stand in a `0` so that parsing goes on quietly.
+                    let mut zero = Token::new(TokKind::Number, "0", tok.span);
+                    zero.leading_space = tok.leading_space;
+                    self.input.push(zero);
+                    return true;
+                };
                 let hs = intersect(&tok.hideset, &rparen.hideset);
                 let body = self.substitute(&m, params, args, tok);
                 body.into_iter().map(|t| with_hideset(t, &hs, &name)).collect()

@@ -1,1 +1,119 @@
+//! Shared helpers of kiln's workspace tests: the kernel corpus, running the `kiln` tool
+//! in-process, and checks that required external tools are installed.
+//!
+//! Tests that need a tool (Verilator, Yosys, gcc) fail when it is missing; they never skip.
 
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::sync::Once;
+
+/// The `tests/` directory.
+pub fn tests_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A corpus kernel: `tests/kernels/NAME.cl` with its run spec `NAME.toml`.
+#[derive(Clone, Debug)]
+pub struct Case {
+    pub name: String,
+    pub source: PathBuf,
+    pub spec: PathBuf,
+    pub text: String,
+}
+
+impl Case {
+    /// A header line `// key: value` of the kernel file.
+    pub fn directive(&self, key: &str) -> Option<String> {
+        let prefix = format!("// {key}:");
+        self.text.lines().find_map(|l| l.trim().strip_prefix(&prefix).map(|v| v.trim().to_string()))
+    }
+}
+
+/// Every corpus kernel, sorted by name.
+pub fn corpus() -> Vec<Case> {
+    let dir = tests_dir().join("kernels");
+    let mut cases: Vec<Case> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "cl"))
+        .map(|source| {
+            let name = source.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+            let spec = source.with_extension("toml");
+            assert!(spec.exists(), "corpus kernel {name} has no run spec {}", spec.display());
+            let text = std::fs::read_to_string(&source).unwrap_or_default();
+            Case { name, source, spec, text }
+        })
+        .collect();
+    cases.sort_by(|a, b| a.name.cmp(&b.name));
+    cases
+}
+
+/// The result of one `kiln` invocation.
+#[derive(Debug)]
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+/// Points the co-simulation model cache into the build directory (shared by all tests).
+fn set_cache() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        let target = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..").join("target").join("kiln-test-cache");
+        // SAFETY: called once, before any test thread reads the environment through kiln.
+        unsafe { std::env::set_var("KILN_CACHE_DIR", target) };
+    });
+}
+
+/// Runs `kiln ARGS...` in-process. A panic inside kiln is a test failure with the arguments.
+pub fn kiln<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Run {
+    set_cache();
+    let mut argv: Vec<OsString> = vec!["kiln".into()];
+    argv.extend(args.iter().map(|a| a.as_ref().to_os_string()));
+    let shown: Vec<String> = argv.iter().map(|a| a.to_string_lossy().into_owned()).collect();
+    let mut out = Vec::new();
+    let mut err = Vec::new();
+    let code = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| kiln_cli::run(argv.clone(), &mut out, &mut err)))
+        .unwrap_or_else(|_| panic!("kiln panicked on: {}", shown.join(" ")));
+    Run { code, stdout: String::from_utf8_lossy(&out).into_owned(), stderr: String::from_utf8_lossy(&err).into_owned() }
+}
+
+/// Fails the test unless `tool` can be run (`tool --version` or `tool -V`).
+pub fn require_tool(tool: &str) {
+    let ok = ["--version", "-V"].iter().any(|flag| {
+        std::process::Command::new(tool).arg(flag).output().map(|o| o.status.success()).unwrap_or(false)
+    });
+    assert!(ok, "`{tool}` is required by this test but is not installed; run scripts/test.sh, which installs it");
+}
+
+/// A fresh scratch directory under the build directory.
+pub fn scratch(name: &str) -> PathBuf {
+    let d = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..").join("target").join("kiln-test-scratch").join(name);
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap_or_else(|e| panic!("cannot create {}: {e}", d.display()));
+    d
+}
+
+/// The `args` object of a results JSON file.
+pub fn result_args(path: &Path) -> serde_json::Value {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("bad JSON in {}: {e}", path.display()));
+    v["args"].clone()
+}
+
+/// Runs `f` on every item with two worker threads (the CI machine has two cores).
+pub fn par_each<T: Sync>(items: &[T], f: impl Fn(&T) + Sync) {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    std::thread::scope(|s| {
+        for _ in 0..2 {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                match items.get(i) {
+                    Some(item) => f(item),
+                    None => break,
+                }
+            });
+        }
+    });
+}

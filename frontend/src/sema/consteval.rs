@@ -108,6 +108,7 @@ impl Sema<'_> {
             Err(Fail::NotConstant) => None,
             Err(Fail::DivZero(span)) => {
                 self.err(Diagnostic::error(codes::CONST_DIV_ZERO, "division by zero in a constant expression").at(span));
+                self.const_error_reported = true;
                 None
             }
         }

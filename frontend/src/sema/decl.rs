@@ -262,6 +262,7 @@ impl Sema<'_> {
     }
 
     fn array_size(&mut self, e: &ast::Expr) -> Option<u32> {
+        self.const_error_reported = false;
         let he = self.rvalue(e);
         if he.ty.is_error() {
             return None;
@@ -285,6 +286,7 @@ impl Sema<'_> {
                     Some(v as u32)
                 }
             }
+            None if self.const_error_reported => None,
             None => {
                 self.err(
                     Diagnostic::error(codes::VLA, "variable-length arrays are not allowed in OpenCL C")

@@ -52,6 +52,18 @@ impl Sema<'_> {
                 }
             }
             ast::TypeSpec::Struct(r) | ast::TypeSpec::Union(r) => {
+                // Bit-fields are an OpenCL C language error, whatever kiln supports.
+                for f in r.fields.iter().flatten() {
+                    for (d, width) in &f.declarators {
+                        if let Some(w) = width {
+                            let name = d.name.as_ref().map(|n| n.0.to_string()).unwrap_or_default();
+                            self.err(
+                                Diagnostic::error(codes::BIT_FIELD, format!("bit-field `{name}` is not allowed in OpenCL C"))
+                                    .at(d.span.to(w.span)),
+                            );
+                        }
+                    }
+                }
                 let kw = if matches!(specs.ty, ast::TypeSpec::Struct(_)) { "structs" } else { "unions" };
                 self.err(
                     Diagnostic::error(codes::UNSUPPORTED_AGGREGATE, format!("{kw} are not yet supported by kiln")).at(r.span),

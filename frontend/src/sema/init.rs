@@ -21,6 +21,13 @@ type Items<'a> = &'a [(Vec<ast::Designator>, ast::Initializer)];
 impl Sema<'_> {
     /// Checks an initializer against `ty`, completing an incomplete array type from it.
     pub(super) fn initializer(&mut self, ty: &mut Type, init: &ast::Initializer, constant: bool) -> Init {
+        if let ast::Initializer::Expr(e) = init {
+            if matches!(e.kind, ast::ExprKind::Str(_)) {
+                self.err(Diagnostic::error(codes::UNSUPPORTED_STRING, "string literals are not yet supported by kiln").at(e.span));
+                *ty = Type::Error;
+                return Init::List(vec![]);
+            }
+        }
         if let (Type::Array(elem, None), ast::Initializer::List(items, span)) = (&*ty, init) {
             let elem = (**elem).clone();
             let count = self.count_elements(&elem, items);

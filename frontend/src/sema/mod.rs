@@ -55,6 +55,8 @@ pub struct Sema<'o> {
     calls: HashMap<FuncId, Vec<(FuncId, Span)>>,
     /// Extensions enabled with `#pragma OPENCL EXTENSION`.
     enabled_extensions: Vec<String>,
+    /// Set when constant evaluation reported its own error (so callers add no second one).
+    const_error_reported: bool,
 }
 
 /// The result of analysis.
@@ -73,6 +75,7 @@ pub fn analyze(tu: &ast::TranslationUnit, opts: &Options) -> Analysis {
         fcx: None,
         calls: HashMap::new(),
         enabled_extensions: Vec::new(),
+        const_error_reported: false,
     };
     for item in &tu.items {
         match item {
@@ -204,6 +207,15 @@ impl Sema<'_> {
         specs: &ast::DeclSpecs,
         init: Option<&ast::Initializer>,
     ) {
+        if info.ty.is_error() {
+            return;
+        }
+        if crate::types::is_reserved_type_name(name) {
+            self.err(
+                Diagnostic::error(codes::RESERVED_TYPE, format!("`{name}` is a reserved type name in OpenCL C")).at(span),
+            );
+            return;
+        }
         let space = info.space.unwrap_or(AddrSpace::Private);
         match space {
             AddrSpace::Constant => {}
@@ -368,6 +380,16 @@ impl Sema<'_> {
                         continue;
                     }
                     if &*a.name == "reqd_work_group_size" {
+                        if vals != [1, 1, 1] {
+                            self.err(
+                                Diagnostic::error(
+                                    codes::UNSUPPORTED_WORK_GROUP,
+                                    format!("work-group size ({}, {}, {}) is not yet supported by kiln", vals[0], vals[1], vals[2]),
+                                )
+                                .at(a.span)
+                                .with_note("kiln currently builds single work-item kernels: use reqd_work_group_size(1, 1, 1)"),
+                            );
+                        }
                         attrs.reqd_work_group_size = Some(vals);
                     } else {
                         attrs.work_group_size_hint = Some(vals);

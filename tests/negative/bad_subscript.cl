@@ -1,0 +1,2 @@
+// expect: E0311
+kernel void k(global int *a) { int x = 1; a[0] = x[2]; }

@@ -1,0 +1,3 @@
+// expect: E0404 E0508
+struct S { int x : 3; };
+kernel void k(global int *o) { }

@@ -1,0 +1,2 @@
+// expect: E0408
+kernel void k(bool b) { }

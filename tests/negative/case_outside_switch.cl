@@ -1,0 +1,2 @@
+// expect: E0327
+kernel void k(global int *a) { case 1: a[0] = 1; }

@@ -1,0 +1,2 @@
+// expect: E0321
+kernel void k(global int *a) { int v[4 / 0]; }

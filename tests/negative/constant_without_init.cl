@@ -1,0 +1,3 @@
+// expect: E0410
+constant int d;
+kernel void k(global int *a) { }

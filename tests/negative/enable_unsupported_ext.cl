@@ -1,0 +1,3 @@
+// expect: E0117
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+kernel void k(global int *a) { }

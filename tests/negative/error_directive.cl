@@ -1,0 +1,2 @@
+// expect: E0105
+#error this configuration is not supported

@@ -1,0 +1,3 @@
+// expect: E0402
+void (*fp)(int);
+kernel void k(global int *o) { }

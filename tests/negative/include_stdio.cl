@@ -1,0 +1,3 @@
+// expect: E0104
+#include <stdio.h>
+kernel void k(global int *a) { }

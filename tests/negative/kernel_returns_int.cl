@@ -1,0 +1,2 @@
+// expect: E0407
+kernel int k(void) { return 0; }

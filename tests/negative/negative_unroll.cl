@@ -1,0 +1,2 @@
+// expect: E0421
+kernel void k(global int *a, int x) { __attribute__((opencl_unroll_hint(-1))) while (x) { x--; } }

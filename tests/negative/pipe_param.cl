@@ -1,0 +1,2 @@
+// expect: E0506
+kernel void k(read_only pipe int p) { }

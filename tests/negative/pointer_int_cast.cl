@@ -1,0 +1,2 @@
+// expect: E0510
+kernel void k(global int *a) { long v = (long)a; }

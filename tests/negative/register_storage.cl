@@ -1,0 +1,2 @@
+// expect: E0416
+kernel void k(global int *a) { register int r = 0; a[0] = r; }

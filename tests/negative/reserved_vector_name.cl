@@ -1,0 +1,2 @@
+// expect: E0412
+constant int float5 = 0;

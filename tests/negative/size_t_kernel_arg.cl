@@ -1,0 +1,2 @@
+// expect: E0408
+kernel void k(size_t n) { }

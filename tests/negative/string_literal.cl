@@ -1,0 +1,2 @@
+// expect: E0513
+kernel void k(global char *a) { char s[] = "abc"; }

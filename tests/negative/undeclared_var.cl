@@ -1,0 +1,2 @@
+// expect: E0301
+kernel void k(global int *a) { a[0] = nothere; }

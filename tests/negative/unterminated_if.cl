@@ -1,0 +1,3 @@
+// expect: E0107
+#if 1
+kernel void k(global int *a) { }

@@ -1,0 +1,2 @@
+// expect: E0503
+kernel void k(global int4 *a) { }

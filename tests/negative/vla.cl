@@ -1,0 +1,2 @@
+// expect: E0403
+kernel void k(global int *a, int n) { int v[n]; a[0] = 1; }

@@ -1,0 +1,159 @@
+//! Bad input to the `kiln` command: clear diagnostics, non-zero exits, nothing written, no panic.
+
+use kiln_tests::{kiln, scratch, tests_dir};
+
+fn vadd() -> String {
+    tests_dir().join("kernels").join("vadd.cl").display().to_string()
+}
+
+fn spec(dir: &std::path::Path, name: &str, text: &str) -> String {
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p.display().to_string()
+}
+
+fn expect_error(args: &[&str], code: &str) -> String {
+    let r = kiln(args);
+    assert_eq!(r.code, 1, "{args:?} should fail:\n{}{}", r.stdout, r.stderr);
+    assert!(r.stderr.contains(&format!("[{code}]")), "{args:?}: expected {code}:\n{}", r.stderr);
+    r.stderr
+}
+
+#[test]
+fn missing_file() {
+    expect_error(&["check", "/nonexistent/k.cl"], "E0001");
+    expect_error(&["build", "/nonexistent/k.cl"], "E0001");
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    assert_eq!(kiln(&["frobnicate"]).code, 2);
+    assert_eq!(kiln(&["sim", &vadd()]).code, 2, "--spec is required");
+    assert_eq!(kiln(&["--version"]).code, 0);
+}
+
+#[test]
+fn unknown_kernel_points_into_the_spec() {
+    let d = scratch("cli-unknown-kernel");
+    let s = spec(&d, "s.toml", "kernel = \"vsub\"\n[args]\n");
+    let err = expect_error(&["emu", &vadd(), "--spec", &s], "E0002");
+    assert!(err.contains("s.toml:1:10") && err.contains("kernels in the file: vadd"), "{err}");
+}
+
+#[test]
+fn spec_argument_problems() {
+    let d = scratch("cli-spec-args");
+    let ok_args = "a = { len = 4 }\nb = { len = 4 }\nc = { len = 4 }\nn = 4\n";
+    let missing = spec(&d, "missing.toml", "kernel = \"vadd\"\n[args]\na = { len = 4 }\nb = { len = 4 }\nn = 4\n");
+    expect_error(&["emu", &vadd(), "--spec", &missing], "E0802");
+    let extra = spec(&d, "extra.toml", &format!("kernel = \"vadd\"\n[args]\n{ok_args}m = 3\n"));
+    expect_error(&["emu", &vadd(), "--spec", &extra], "E0803");
+    let shape = spec(&d, "shape.toml", "kernel = \"vadd\"\n[args]\na = 4\nb = { len = 4 }\nc = { len = 4 }\nn = { len = 1 }\n");
+    let err = expect_error(&["sim", &vadd(), "--spec", &shape], "E0804");
+    assert!(err.matches("E0804").count() == 2, "both bad arguments are reported:\n{err}");
+    let range = spec(&d, "range.toml", "kernel = \"vadd\"\n[args]\na = { data = [1, 2, 3000000000] }\nb = { len = 4 }\nc = { len = 4 }\nn = 4\n");
+    expect_error(&["emu", &vadd(), "--spec", &range], "E0804");
+    let fill = spec(&d, "fill.toml", "kernel = \"vadd\"\n[args]\na = { len = 4, fill = \"random\", min = 5, max = 1 }\nb = { len = 4 }\nc = { len = 4 }\nn = 4\n");
+    expect_error(&["emu", &vadd(), "--spec", &fill], "E0805");
+    let launch = spec(&d, "launch.toml", &format!("kernel = \"vadd\"\nglobal_size = [64]\n[args]\n{ok_args}"));
+    expect_error(&["emu", &vadd(), "--spec", &launch], "E0806");
+    let toml_err = spec(&d, "syntax.toml", "kernel = \"vadd\"\n[args\n");
+    expect_error(&["emu", &vadd(), "--spec", &toml_err], "E0801");
+    let unknown = spec(&d, "unknown.toml", "kernel = \"vadd\"\nglobal = 1\n");
+    expect_error(&["emu", &vadd(), "--spec", &unknown], "E0801");
+}
+
+#[test]
+fn buffer_too_small_is_reported_with_the_source_line_in_every_engine() {
+    let d = scratch("cli-oob");
+    let s = spec(&d, "small.toml", "kernel = \"vadd\"\n[args]\na = { len = 8 }\nb = { len = 8 }\nc = { len = 5 }\nn = 8\n");
+    for cmd in ["emu", "sim", "cosim"] {
+        let err = expect_error(&[cmd, &vadd(), "--spec", &s], "E0901");
+        assert!(err.contains("`c[5]`") && err.contains("vadd.cl:4:9"), "{cmd}: {err}");
+    }
+}
+
+#[test]
+fn cycle_limit() {
+    let d = scratch("cli-cycles");
+    let s = spec(&d, "limit.toml", "kernel = \"vadd\"\nmax_cycles = 50\n[args]\na = { len = 64 }\nb = { len = 64 }\nc = { len = 64 }\nn = 64\n");
+    expect_error(&["sim", &vadd(), "--spec", &s], "E0902");
+}
+
+#[test]
+fn build_writes_nothing_on_error() {
+    let d = scratch("cli-build-error");
+    let bad = d.join("bad.cl");
+    std::fs::write(&bad, "kernel void k(global float *x) { }\n").unwrap();
+    let out = d.join("out");
+    expect_error(&["build", &bad.display().to_string(), "-o", &out.display().to_string()], "E0502");
+    assert!(!out.exists(), "no output directory after a failed build");
+}
+
+#[test]
+fn bad_options() {
+    expect_error(&["build", &vadd(), "--target", "fpga9000"], "E0004");
+    expect_error(&["check", &vadd(), "-cl-std=CL9.9"], "E0004");
+    let r = kiln(&["check", &vadd(), "-cl-std=CL1.2", "-DFOO=1"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+}
+
+#[test]
+fn explain_codes() {
+    let r = kiln(&["explain", "E0401"]);
+    assert_eq!(r.code, 0);
+    assert!(r.stdout.contains("recursion"));
+    assert_eq!(kiln(&["explain", "E9999"]).code, 1);
+}
+
+/// Random garbage and mutated kernels never make the front end panic.
+#[test]
+fn front_end_never_panics_on_mutations() {
+    let corpus: Vec<String> = std::fs::read_dir(tests_dir().join("kernels"))
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.path().extension().is_some_and(|x| x == "cl"))
+        .map(|e| std::fs::read_to_string(e.path()).unwrap())
+        .collect();
+    let mut state = 0x1234_5678_9abc_def0u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let tokens = ["(", ")", "{", "}", ";", "*", "&", "#define X(", "#if", "\"", "'", "/*", "global", "int", "[", "]", "++", "<<=", "0x", "..."];
+    for round in 0..600 {
+        let base = &corpus[(next() as usize) % corpus.len()];
+        let mut bytes: Vec<u8> = base.clone().into_bytes();
+        for _ in 0..(1 + next() % 4) {
+            let pos = (next() as usize) % (bytes.len() + 1);
+            match next() % 3 {
+                0 if !bytes.is_empty() => {
+                    let end = (pos + (next() as usize % 12)).min(bytes.len());
+                    bytes.drain(pos.min(end)..end);
+                }
+                1 => {
+                    let t = tokens[(next() as usize) % tokens.len()];
+                    bytes.splice(pos..pos, t.bytes());
+                }
+                _ => {
+                    let p = pos.min(bytes.len().saturating_sub(1));
+                    if !bytes.is_empty() {
+                        bytes[p] = (next() % 128) as u8;
+                    }
+                }
+            }
+        }
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        let result = std::panic::catch_unwind(|| {
+            let out = kiln_frontend::check_source("m.cl", &text, &kiln_frontend::Options::default());
+            if let Some(p) = &out.program {
+                for (id, _) in p.kernels() {
+                    let _ = kiln_dataflow::lower::lower_kernel(p, id);
+                }
+            }
+        });
+        assert!(result.is_ok(), "round {round}: the front end panicked on:\n{text}");
+    }
+}

@@ -1,0 +1,190 @@
+//! The kernel corpus through every engine: the emulator, the cycle-accurate simulator and
+//! Verilator must produce the same buffers, and the simulator and Verilator the same cycle
+//! count, without and with random memory stalls. gcc, compiling the same kernels as C, is an
+//! independent reference for the results.
+
+use kiln_tests::{Case, corpus, kiln, par_each, require_tool, result_args, scratch};
+use std::fmt::Write as _;
+
+fn cosim(case: &Case, dir: &std::path::Path, extra: &[&str], tag: &str) -> serde_json::Value {
+    let json = dir.join(format!("{}-{tag}.json", case.name));
+    let mut args: Vec<String> = vec!["cosim".into(), case.source.display().to_string(), "--spec".into(), case.spec.display().to_string()];
+    args.extend(extra.iter().map(|s| s.to_string()));
+    args.extend(["--json".into(), json.display().to_string()]);
+    let r = kiln(&args);
+    assert_eq!(r.code, 0, "{} ({tag}): cosim failed\n{}{}", case.name, r.stdout, r.stderr);
+    assert!(r.stdout.contains("emulator, simulator and Verilator agree"), "{}: {}", case.name, r.stdout);
+    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(v["engine"], "verilator");
+    assert!(v["cycles"].as_u64().is_some_and(|c| c > 0), "{}: no cycle count", case.name);
+    v
+}
+
+fn emu_args(case: &Case, dir: &std::path::Path) -> serde_json::Value {
+    let json = dir.join(format!("{}-emu.json", case.name));
+    let r = kiln(&["emu", &case.source.display().to_string(), "--spec", &case.spec.display().to_string(), "--json", &json.display().to_string()]);
+    assert_eq!(r.code, 0, "{}: emu failed\n{}", case.name, r.stderr);
+    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert!(v.get("cycles").is_none(), "emu results have no cycle count");
+    v["args"].clone()
+}
+
+#[test]
+fn corpus_has_at_least_twenty_kernels() {
+    assert!(corpus().len() >= 20, "the corpus must hold at least 20 kernels");
+}
+
+#[test]
+fn corpus_agrees_in_all_engines_without_and_with_stalls() {
+    require_tool("verilator");
+    let dir = scratch("corpus-cosim");
+    let cases = corpus();
+    par_each(&cases, |case| {
+        let emu = emu_args(case, &dir);
+        let plain = cosim(case, &dir, &[], "plain");
+        let stalled = cosim(case, &dir, &["--stall-seed", "7", "--mem-latency", "3"], "stall");
+        let stalled2 = cosim(case, &dir, &["--stall-seed", "12345"], "stall2");
+        assert_eq!(plain["args"], emu, "{}: Verilator outputs differ from the emulator", case.name);
+        assert_eq!(stalled["args"], emu, "{}: outputs changed under stalls", case.name);
+        assert_eq!(stalled2["args"], emu, "{}: outputs changed under stalls", case.name);
+        let (c0, c1) = (plain["cycles"].as_u64().unwrap_or(0), stalled["cycles"].as_u64().unwrap_or(0));
+        assert!(c1 >= c0, "{}: stalls cannot make a kernel faster ({c1} < {c0})", case.name);
+    });
+}
+
+/// Generates a C program that runs `case` on the inputs kiln materializes from its run spec.
+fn c_program(case: &Case, emu_inputs: &serde_json::Value) -> String {
+    let spec_text = std::fs::read_to_string(&case.spec).unwrap();
+    let spec: toml::Table = toml::from_str(&spec_text).unwrap();
+    let kernel = spec["kernel"].as_str().unwrap().to_string();
+    // Parameter list from the kernel source, via kiln's front end.
+    let mut opts = kiln_frontend::Options::default();
+    if let Some(toml::Value::Table(d)) = spec.get("defines") {
+        for (k, v) in d {
+            opts.defines.push((k.clone(), Some(v.as_str().map(str::to_string).unwrap_or_else(|| v.to_string()))));
+        }
+    }
+    let mut sm = kiln_frontend::SourceMap::new();
+    let file = sm.add(case.source.display().to_string(), Some(case.source.clone()), case.text.clone());
+    let fe = kiln_frontend::check(sm, file, &kiln_frontend::pp::FsLoader, &opts);
+    let prog = fe.program.expect("corpus kernels compile");
+    let f = prog.func(prog.kernel_by_name(&kernel).unwrap());
+    let mut c = String::new();
+    for (n, v) in &opts.defines {
+        let _ = writeln!(c, "#define {n} {}", v.as_deref().unwrap_or("1"));
+    }
+    let _ = writeln!(c, "#include \"{}\"", case.source.display());
+    c.push_str("int printf(const char *, ...);\nint main(void) {\n");
+    let mut call = Vec::new();
+    let mut prints = Vec::new();
+    for pid in &f.params {
+        let p = f.local(*pid);
+        let name = &p.name;
+        match &p.ty {
+            kiln_frontend::types::Type::Pointer(pt) => {
+                let s = pt.ty.scalar().unwrap();
+                let cty = c_type(s);
+                let vals = &emu_inputs[&**name];
+                let items: Vec<String> = vals.as_array().unwrap().iter().map(|x| format!("({cty}){x}LL")).collect();
+                let _ = writeln!(c, "  static {cty} buf_{name}[{}] = {{{}}};", items.len().max(1), items.join(", "));
+                call.push(format!("buf_{name}"));
+                if pt.space == kiln_frontend::ast::AddrSpace::Global {
+                    prints.push((name.to_string(), items.len(), s.is_signed()));
+                }
+            }
+            kiln_frontend::types::Type::Scalar(s) => {
+                let v = spec["args"][&**name].as_integer().unwrap();
+                call.push(format!("({}){v}LL", c_type(*s)));
+            }
+            other => panic!("unexpected parameter type {other:?}"),
+        }
+    }
+    let _ = writeln!(c, "  {kernel}({});", call.join(", "));
+    for (name, len, signed) in prints {
+        let fmt = if signed { "%lld" } else { "%llu" };
+        let cast = if signed { "long long" } else { "unsigned long long" };
+        let _ = writeln!(c, "  printf(\"{name}\");\n  for (int i = 0; i < {len}; i++) printf(\" {fmt}\", ({cast})buf_{name}[i]);\n  printf(\"\\n\");");
+    }
+    c.push_str("  return 0;\n}\n");
+    c
+}
+
+fn c_type(s: kiln_frontend::types::Scalar) -> &'static str {
+    use kiln_frontend::types::Scalar::*;
+    match s {
+        Bool => "bool",
+        I8 => "signed char",
+        U8 => "unsigned char",
+        I16 => "short",
+        U16 => "unsigned short",
+        I32 => "int",
+        U32 => "unsigned int",
+        I64 => "long",
+        U64 => "unsigned long",
+        _ => panic!("integer corpus only"),
+    }
+}
+
+/// kiln's emulator against gcc compiling the same kernel as C (the inputs are the spec's
+/// materialized buffers, which the emulator reports unchanged for read-only buffers).
+#[test]
+fn corpus_matches_gcc_reference() {
+    require_tool("gcc");
+    let dir = scratch("corpus-gcc");
+    let shim = kiln_tests::tests_dir().join("c_reference").join("kiln_shim.h");
+    let cases: Vec<Case> = corpus().into_iter().filter(|c| !c.directive("c-reference").is_some_and(|v| v.starts_with("no"))).collect();
+    assert!(cases.len() >= 20, "the gcc reference must cover most of the corpus");
+    par_each(&cases, |case| {
+        // Inputs: run the emulator on a spec whose outputs are the inputs (kernel not run yet),
+        // i.e. take the materialized buffers from a run with the kernel's own spec, then compare
+        // results buffer by buffer.
+        let inputs_json = dir.join(format!("{}-inputs.json", case.name));
+        let r = kiln(&["emu", &case.source.display().to_string(), "--spec", &case.spec.display().to_string(), "--json", &inputs_json.display().to_string()]);
+        assert_eq!(r.code, 0, "{}: {}", case.name, r.stderr);
+        let inputs = materialized_inputs(case);
+        let program = c_program(case, &inputs);
+        let c_file = dir.join(format!("{}.c", case.name));
+        std::fs::write(&c_file, program).unwrap();
+        let exe = dir.join(&case.name);
+        let out = std::process::Command::new("gcc")
+            .args(["-std=gnu99", "-O1", "-w", "-include"])
+            .arg(&shim)
+            .arg(&c_file)
+            .arg("-o")
+            .arg(&exe)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}: gcc failed:\n{}", case.name, String::from_utf8_lossy(&out.stderr));
+        let run = std::process::Command::new(&exe).output().unwrap();
+        assert!(run.status.success(), "{}: the C reference crashed", case.name);
+        let kiln_args = result_args(&inputs_json);
+        for line in String::from_utf8_lossy(&run.stdout).lines() {
+            let mut w = line.split_whitespace();
+            let name = w.next().unwrap();
+            let expect: Vec<serde_json::Value> = w.map(|x| serde_json::from_str(x).unwrap()).collect();
+            assert_eq!(kiln_args[name], serde_json::Value::Array(expect), "{}: buffer `{name}` differs from gcc", case.name);
+        }
+    });
+}
+
+/// The buffers a run spec describes, before the kernel runs: kiln's materialization of the spec.
+fn materialized_inputs(case: &Case) -> serde_json::Value {
+    let mut sm = kiln_frontend::SourceMap::new();
+    let spec = kiln_cli::runspec::load(&case.spec, &mut sm).unwrap();
+    let mut opts = kiln_frontend::Options::default();
+    for (n, v) in &spec.defines {
+        opts.defines.push((n.clone(), Some(v.clone())));
+    }
+    let file = sm.add(case.source.display().to_string(), Some(case.source.clone()), case.text.clone());
+    let fe = kiln_frontend::check(sm, file, &kiln_frontend::pp::FsLoader, &opts);
+    let prog = fe.program.unwrap();
+    let k = kiln_dataflow::lower::lower_kernel(&prog, prog.kernel_by_name(&spec.kernel).unwrap()).unwrap();
+    let m = kiln_cli::runspec::materialize(&spec, &k).unwrap_or_else(|_| panic!("bad spec"));
+    let mut obj = serde_json::Map::new();
+    for (i, p) in k.params.iter().enumerate() {
+        if let (kiln_dataflow::emu::Arg::Buffer(b), Some(Some(ty))) = (&m.args[i], m.elem_types.get(i)) {
+            obj.insert(p.name.to_string(), serde_json::Value::Array(b.iter().map(|x| serde_json::json!(ty.value(*x) as i64)).collect()));
+        }
+    }
+    serde_json::Value::Object(obj)
+}
