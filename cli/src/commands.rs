@@ -27,12 +27,16 @@ fn fail(sources: SourceMap, d: impl Into<Failure>) -> (SourceMap, Failure) {
 pub(crate) fn dispatch(cmd: Command, io: &mut Io) -> CmdResult {
     match cmd {
         Command::Check { file, compile } => check(&file, &compile, io),
-        Command::Build { file, kernel, out_dir, dump, compile, hw } => build(&file, kernel.as_deref(), &out_dir, dump, &compile, &hw, io),
+        Command::Build { file, kernel, out_dir, dump, compile, hw } => {
+            build(&file, kernel.as_deref(), &out_dir, dump, &compile, &hw, io)
+        }
         Command::Emu { file, spec, json, compile } => emulate(&file, &spec, json.as_deref(), &compile, io),
         Command::Sim { file, spec, json, vcd, compile, hw, mem } => {
             simulate(&file, &spec, json.as_deref(), vcd.as_deref(), &compile, &hw, &mem, io)
         }
-        Command::Cosim { file, spec, json, compile, hw, mem } => cosimulate(&file, &spec, json.as_deref(), &compile, &hw, &mem, io),
+        Command::Cosim { file, spec, json, compile, hw, mem } => {
+            cosimulate(&file, &spec, json.as_deref(), &compile, &hw, &mem, io)
+        }
         Command::Explain { code } => explain(code.as_deref(), io),
     }
 }
@@ -101,7 +105,15 @@ fn check(file: &Path, compile: &CompileArgs, io: &mut Io) -> CmdResult {
     Ok(())
 }
 
-fn build(file: &Path, kernel: Option<&str>, out_dir: &Path, dump: bool, compile: &CompileArgs, hw: &HwArgs, io: &mut Io) -> CmdResult {
+fn build(
+    file: &Path,
+    kernel: Option<&str>,
+    out_dir: &Path,
+    dump: bool,
+    compile: &CompileArgs,
+    hw: &HwArgs,
+    io: &mut Io,
+) -> CmdResult {
     let opts = compile_options(compile, &[])?;
     let hw = hw_options(hw).map_err(|d| fail(SourceMap::new(), d))?;
     let fe = front(SourceMap::new(), file, &opts, io)?;
@@ -178,7 +190,12 @@ struct Prepared {
     spec: RunSpec,
 }
 
-fn prepare(file: &Path, spec_path: &Path, compile: &CompileArgs, io: &mut Io) -> Result<Prepared, (SourceMap, Failure)> {
+fn prepare(
+    file: &Path,
+    spec_path: &Path,
+    compile: &CompileArgs,
+    io: &mut Io,
+) -> Result<Prepared, (SourceMap, Failure)> {
     let mut sources = SourceMap::new();
     let spec = match runspec::load(spec_path, &mut sources) {
         Ok(s) => s,
@@ -242,7 +259,16 @@ fn describe_mem(m: &MemConfig) -> String {
 }
 
 #[allow(clippy::too_many_arguments)]
-fn simulate(file: &Path, spec: &Path, json: Option<&Path>, vcd: Option<&Path>, compile: &CompileArgs, hw: &HwArgs, mem: &MemArgs, io: &mut Io) -> CmdResult {
+fn simulate(
+    file: &Path,
+    spec: &Path,
+    json: Option<&Path>,
+    vcd: Option<&Path>,
+    compile: &CompileArgs,
+    hw: &HwArgs,
+    mem: &MemArgs,
+    io: &mut Io,
+) -> CmdResult {
     let hw = hw_options(hw).map_err(|d| fail(SourceMap::new(), d))?;
     let p = prepare(file, spec, compile, io)?;
     let built = driver::build_schedule(&p.fe, &p.spec.kernel, Some(p.spec.kernel_span), &hw)
@@ -258,10 +284,20 @@ fn simulate(file: &Path, spec: &Path, json: Option<&Path>, vcd: Option<&Path>, c
                 let w: Box<dyn Write> = Box::new(std::io::BufWriter::new(f));
                 match kiln_simulator::trace::Trace::new(w, &s) {
                     Ok(t) => Some(t),
-                    Err(e) => return Err(fail(p.fe.sources, Diagnostic::error(codes::IO_WRITE, format!("cannot write `{}`: {e}", path.display())))),
+                    Err(e) => {
+                        return Err(fail(
+                            p.fe.sources,
+                            Diagnostic::error(codes::IO_WRITE, format!("cannot write `{}`: {e}", path.display())),
+                        ));
+                    }
                 }
             }
-            Err(e) => return Err(fail(p.fe.sources, Diagnostic::error(codes::IO_WRITE, format!("cannot create `{}`: {e}", path.display())))),
+            Err(e) => {
+                return Err(fail(
+                    p.fe.sources,
+                    Diagnostic::error(codes::IO_WRITE, format!("cannot create `{}`: {e}", path.display())),
+                ));
+            }
         },
         None => None,
     };
@@ -270,8 +306,21 @@ fn simulate(file: &Path, spec: &Path, json: Option<&Path>, vcd: Option<&Path>, c
         Err(e) => return Err(fail(p.fe.sources, e.to_diagnostic())),
     };
     drop(trace);
-    let out = RunOutput { kernel: &s.kernel, engine: "sim", cycles: Some(r.cycles), buffers: r.buffers, elem_types: m.elem_types };
-    let _ = writeln!(io.out, "sim: {} finished in {} cycles ({}; {} stall cycles)", s.kernel.name, r.cycles, describe_mem(&cfg.mem), r.stall_cycles);
+    let out = RunOutput {
+        kernel: &s.kernel,
+        engine: "sim",
+        cycles: Some(r.cycles),
+        buffers: r.buffers,
+        elem_types: m.elem_types,
+    };
+    let _ = writeln!(
+        io.out,
+        "sim: {} finished in {} cycles ({}; {} stall cycles)",
+        s.kernel.name,
+        r.cycles,
+        describe_mem(&cfg.mem),
+        r.stall_cycles
+    );
     let _ = io.out.write_all(out.summary().as_bytes());
     if let Some(v) = vcd {
         let _ = writeln!(io.out, "waveform: {}", v.display());
@@ -291,11 +340,21 @@ pub fn cache_dir() -> PathBuf {
     std::env::temp_dir().join("kiln").join("cosim")
 }
 
-fn cosimulate(file: &Path, spec: &Path, json: Option<&Path>, compile: &CompileArgs, hw: &HwArgs, mem: &MemArgs, io: &mut Io) -> CmdResult {
+fn cosimulate(
+    file: &Path,
+    spec: &Path,
+    json: Option<&Path>,
+    compile: &CompileArgs,
+    hw: &HwArgs,
+    mem: &MemArgs,
+    io: &mut Io,
+) -> CmdResult {
     let hw = hw_options(hw).map_err(|d| fail(SourceMap::new(), d))?;
     let p = prepare(file, spec, compile, io)?;
-    let built = driver::build_schedule(&p.fe, &p.spec.kernel, Some(p.spec.kernel_span), &hw)
-        .and_then(|(lowered, s)| runspec::materialize(&p.spec, &lowered).map(|m| (lowered, s, m)).map_err(Failure::from));
+    let built =
+        driver::build_schedule(&p.fe, &p.spec.kernel, Some(p.spec.kernel_span), &hw).and_then(|(lowered, s)| {
+            runspec::materialize(&p.spec, &lowered).map(|m| (lowered, s, m)).map_err(Failure::from)
+        });
     let (lowered, s, m) = match built {
         Ok(x) => x,
         Err(f) => return Err((p.fe.sources, f)),
@@ -312,8 +371,11 @@ fn cosimulate(file: &Path, spec: &Path, json: Option<&Path>, compile: &CompileAr
         Err(e) => return Err(fail(sources, e.to_diagnostic())),
     };
     if let Some(diff) = first_difference(&s.kernel, &golden.buffers, &sim.buffers, &m.elem_types) {
-        let d = Diagnostic::error(codes::ENGINE_MISMATCH, format!("kernel `{name}`: the simulator disagrees with the emulator: {diff}"))
-            .with_note("this is a kiln bug: the optimized, scheduled kernel computes something else than the source");
+        let d = Diagnostic::error(
+            codes::ENGINE_MISMATCH,
+            format!("kernel `{name}`: the simulator disagrees with the emulator: {diff}"),
+        )
+        .with_note("this is a kiln bug: the optimized, scheduled kernel computes something else than the source");
         return Err(fail(sources, d));
     }
     let (v, iface) = driver::emit_verilog(&s, &sources);
@@ -327,14 +389,23 @@ fn cosimulate(file: &Path, spec: &Path, json: Option<&Path>, compile: &CompileAr
     let vl = match cosim::run_model(&model, &m.args, &cfg.mem, cfg.max_cycles, &work) {
         Ok(Ok(r)) => r,
         Ok(Err(ModelFault::Timeout(c))) => {
-            let d = Diagnostic::error(codes::ENGINE_MISMATCH, format!("kernel `{name}`: the Verilator model did not finish within {c} cycles, but the simulator finished in {}", sim.cycles));
+            let d = Diagnostic::error(
+                codes::ENGINE_MISMATCH,
+                format!(
+                    "kernel `{name}`: the Verilator model did not finish within {c} cycles, but the simulator finished in {}",
+                    sim.cycles
+                ),
+            );
             return Err(fail(sources, d));
         }
         Ok(Err(ModelFault::OutOfBounds(port, idx, write))) => {
             let pname = iface.memories.get(port).map(|p| p.prefix.clone()).unwrap_or_default();
             let d = Diagnostic::error(
                 codes::ENGINE_MISMATCH,
-                format!("kernel `{name}`: the Verilator model {} `{pname}[{idx}]` out of bounds, but the simulator did not", if write { "wrote" } else { "read" }),
+                format!(
+                    "kernel `{name}`: the Verilator model {} `{pname}[{idx}]` out of bounds, but the simulator did not",
+                    if write { "wrote" } else { "read" }
+                ),
             );
             return Err(fail(sources, d));
         }
@@ -348,14 +419,23 @@ fn cosimulate(file: &Path, spec: &Path, json: Option<&Path>, compile: &CompileAr
         problems.push(format!("cycle counts differ: simulator {} vs Verilator {}", sim.cycles, vl.cycles));
     }
     if !problems.is_empty() {
-        let mut d = Diagnostic::error(codes::ENGINE_MISMATCH, format!("kernel `{name}`: Verilator disagrees with the simulator"))
-            .with_note(describe_mem(&cfg.mem));
+        let mut d = Diagnostic::error(
+            codes::ENGINE_MISMATCH,
+            format!("kernel `{name}`: Verilator disagrees with the simulator"),
+        )
+        .with_note(describe_mem(&cfg.mem));
         for pr in problems {
             d = d.with_note(pr);
         }
         return Err(fail(sources, d));
     }
-    let out = RunOutput { kernel: &s.kernel, engine: "verilator", cycles: Some(vl.cycles), buffers: vl.buffers, elem_types: m.elem_types };
+    let out = RunOutput {
+        kernel: &s.kernel,
+        engine: "verilator",
+        cycles: Some(vl.cycles),
+        buffers: vl.buffers,
+        elem_types: m.elem_types,
+    };
     let _ = writeln!(
         io.out,
         "cosim: {name}: emulator, simulator and Verilator agree; {} cycles ({})",
@@ -374,7 +454,10 @@ fn explain(code: Option<&str>, io: &mut Io) -> CmdResult {
                 let _ = writeln!(io.out, "{}: {d}", c.to_ascii_uppercase());
                 Ok(())
             }
-            None => Err(fail(SourceMap::new(), Diagnostic::error(codes::BAD_OPTION, format!("unknown diagnostic code `{c}`")))),
+            None => Err(fail(
+                SourceMap::new(),
+                Diagnostic::error(codes::BAD_OPTION, format!("unknown diagnostic code `{c}`")),
+            )),
         },
         None => {
             for (c, d) in ALL {
@@ -384,4 +467,3 @@ fn explain(code: Option<&str>, io: &mut Io) -> CmdResult {
         }
     }
 }
-

@@ -42,9 +42,8 @@ pub struct Frontend {
 
 /// Reads a kernel file into a source map.
 pub fn read_source(path: &Path, sources: &mut SourceMap) -> Result<FileId, Failure> {
-    let text = std::fs::read_to_string(path).map_err(|e| {
-        Diagnostic::error(codes::IO_READ, format!("cannot read `{}`: {e}", path.display()))
-    })?;
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Diagnostic::error(codes::IO_READ, format!("cannot read `{}`: {e}", path.display())))?;
     let abs = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
     Ok(sources.add(path.display().to_string(), Some(abs), text))
 }
@@ -65,7 +64,11 @@ pub fn kernel_names(prog: &Program) -> Vec<String> {
 }
 
 /// Finds a kernel by name, with a helpful error listing the available ones.
-pub fn find_kernel(prog: &Program, name: &str, at: Option<kiln_frontend::Span>) -> Result<kiln_frontend::hir::FuncId, Failure> {
+pub fn find_kernel(
+    prog: &Program,
+    name: &str,
+    at: Option<kiln_frontend::Span>,
+) -> Result<kiln_frontend::hir::FuncId, Failure> {
     if let Some(id) = prog.kernel_by_name(name) {
         return Ok(id);
     }
@@ -100,7 +103,10 @@ pub fn lower(prog: &Program, kernel: kiln_frontend::hir::FuncId) -> Result<(Kern
 /// Runs the optimization pipeline, verifying the IR after every pass.
 pub fn optimize(k: &mut Kernel, enabled: bool) -> Result<(), Failure> {
     run_passes(k, &PipelineOptions { verify_each: true, disabled: !enabled }).map_err(|f| {
-        internal_error(&format!("pass `{}`", f.pass), f.errors.iter().map(|x| x.to_string()).collect::<Vec<_>>().join("\n"))
+        internal_error(
+            &format!("pass `{}`", f.pass),
+            f.errors.iter().map(|x| x.to_string()).collect::<Vec<_>>().join("\n"),
+        )
     })
 }
 
@@ -127,7 +133,12 @@ pub struct HwOptions {
 /// Front end to schedule for one kernel. Also returns the kernel as lowered, before any
 /// optimization: the emulator runs that form, so that comparing it with the simulator checks the
 /// optimizer as well as the scheduler.
-pub fn build_schedule(fe: &Frontend, kernel: &str, at: Option<kiln_frontend::Span>, hw: &HwOptions) -> Result<(Kernel, Schedule), Failure> {
+pub fn build_schedule(
+    fe: &Frontend,
+    kernel: &str,
+    at: Option<kiln_frontend::Span>,
+    hw: &HwOptions,
+) -> Result<(Kernel, Schedule), Failure> {
     let id = find_kernel(&fe.program, kernel, at)?;
     let (mut k, _) = lower(&fe.program, id)?;
     let lowered = k.clone();

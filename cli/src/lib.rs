@@ -7,6 +7,9 @@
 //! schedule or the hardware belongs to the crate that owns that stage. [`run`] is the whole tool
 //! as a function so that tests can call it in-process.
 
+// Diagnostics are large, and errors end commands: boxing them would buy nothing.
+#![allow(clippy::result_large_err)]
+
 mod commands;
 pub mod driver;
 pub mod results;
@@ -178,8 +181,11 @@ fn options(c: &CompileArgs) -> Result<Options, Diagnostic> {
     o.include_dirs = c.include.clone();
     for f in &c.cl_options {
         if !o.apply_cl_flag(f) {
-            return Err(Diagnostic::error(kiln_frontend::diag::codes::BAD_OPTION, format!("unknown or invalid OpenCL option `{f}`"))
-                .with_note("kiln accepts -cl-std=CL1.2|CL2.0|CL3.0 and the -cl-* math options"));
+            return Err(Diagnostic::error(
+                kiln_frontend::diag::codes::BAD_OPTION,
+                format!("unknown or invalid OpenCL option `{f}`"),
+            )
+            .with_note("kiln accepts -cl-std=CL1.2|CL2.0|CL3.0 and the -cl-* math options"));
         }
     }
     Ok(o)

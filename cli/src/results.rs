@@ -36,10 +36,8 @@ impl RunOutput<'_> {
     pub fn to_json(&self) -> Value {
         let mut args = Map::new();
         for (name, vals) in self.globals() {
-            let arr: Vec<Value> = vals
-                .iter()
-                .map(|x| if *x < 0 { json!(*x as i64) } else { json!(*x as u64) })
-                .collect();
+            let arr: Vec<Value> =
+                vals.iter().map(|x| if *x < 0 { json!(*x as i64) } else { json!(*x as u64) }).collect();
             args.insert(name, Value::Array(arr));
         }
         let mut o = Map::new();
@@ -71,7 +69,12 @@ impl RunOutput<'_> {
 }
 
 /// The first difference between two runs' buffers, described for a diagnostic.
-pub fn first_difference(kernel: &Kernel, a: &[Option<Vec<u64>>], b: &[Option<Vec<u64>>], types: &[Option<IntType>]) -> Option<String> {
+pub fn first_difference(
+    kernel: &Kernel,
+    a: &[Option<Vec<u64>>],
+    b: &[Option<Vec<u64>>],
+    types: &[Option<IntType>],
+) -> Option<String> {
     for (i, p) in kernel.params.iter().enumerate() {
         let (Some(Some(x)), Some(Some(y))) = (a.get(i), b.get(i)) else { continue };
         if x.len() != y.len() {

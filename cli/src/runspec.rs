@@ -82,7 +82,9 @@ pub fn parse(file: FileId, sources: &SourceMap) -> Result<RunSpec, Diagnostic> {
         let s = span(file, v.span());
         let vals = v.get_ref();
         if vals.is_empty() || vals.len() > 3 || vals.iter().any(|x| *x < 1) {
-            return Err(Diagnostic::error(codes::SPEC_BAD_LAUNCH, format!("`{what}` must list 1 to 3 positive sizes")).at(s));
+            return Err(
+                Diagnostic::error(codes::SPEC_BAD_LAUNCH, format!("`{what}` must list 1 to 3 positive sizes")).at(s)
+            );
         }
         Ok(vals.iter().map(|x| *x as u64).collect())
     };
@@ -108,7 +110,11 @@ pub fn parse(file: FileId, sources: &SourceMap) -> Result<RunSpec, Diagnostic> {
             toml::Value::Integer(i) => i.to_string(),
             toml::Value::Boolean(b) => (*b as i32).to_string(),
             _ => {
-                return Err(Diagnostic::error(codes::SPEC_PARSE, format!("define `{k}` must be a string or an integer")).at(span(file, v.span())));
+                return Err(Diagnostic::error(
+                    codes::SPEC_PARSE,
+                    format!("define `{k}` must be a string or an integer"),
+                )
+                .at(span(file, v.span())));
             }
         };
         defines.push((k.clone(), val));
@@ -180,7 +186,11 @@ impl IntType {
 
     /// The value of stored bits as a number of this type.
     pub fn value(self, bits: u64) -> i128 {
-        if self.signed { kiln_dataflow::ir::op::sext(bits, self.width) as i128 } else { (bits & kiln_dataflow::ir::op::mask(self.width)) as i128 }
+        if self.signed {
+            kiln_dataflow::ir::op::sext(bits, self.width) as i128
+        } else {
+            (bits & kiln_dataflow::ir::op::mask(self.width)) as i128
+        }
     }
 }
 
@@ -205,20 +215,28 @@ pub fn materialize(spec: &RunSpec, kernel: &Kernel) -> Result<Materialized, Vec<
     let mut args = Vec::new();
     let mut elem_types = Vec::new();
     let kernel_span = spec.kernel_span;
-    if spec.global_size.iter().product::<u64>() != 1 || spec.local_size.as_ref().is_some_and(|l| l.iter().product::<u64>() != 1) {
+    if spec.global_size.iter().product::<u64>() != 1
+        || spec.local_size.as_ref().is_some_and(|l| l.iter().product::<u64>() != 1)
+    {
         let at = spec.global_span.or(spec.local_span).unwrap_or(kernel_span);
         errs.push(
-            Diagnostic::error(codes::SPEC_BAD_LAUNCH, "NDRange launches are not yet supported by kiln; use `global_size = [1]`")
-                .at(at)
-                .with_note("kiln currently runs single work-item kernels"),
+            Diagnostic::error(
+                codes::SPEC_BAD_LAUNCH,
+                "NDRange launches are not yet supported by kiln; use `global_size = [1]`",
+            )
+            .at(at)
+            .with_note("kiln currently runs single work-item kernels"),
         );
     }
     for p in &kernel.params {
         let Some((_, vspan, value)) = spec.args.get(&*p.name) else {
             errs.push(
-                Diagnostic::error(codes::SPEC_MISSING_ARG, format!("the run spec has no value for parameter `{}` ({})", p.name, p.c_type))
-                    .at(kernel_span)
-                    .with_help(format!("add `{} = ...` under `[args]`", p.name)),
+                Diagnostic::error(
+                    codes::SPEC_MISSING_ARG,
+                    format!("the run spec has no value for parameter `{}` ({})", p.name, p.c_type),
+                )
+                .at(kernel_span)
+                .with_help(format!("add `{} = ...` under `[args]`", p.name)),
             );
             args.push(Arg::Scalar(0));
             elem_types.push(None);
@@ -234,17 +252,23 @@ pub fn materialize(spec: &RunSpec, kernel: &Kernel) -> Result<Materialized, Vec<
                         let (lo, hi) = ty.range();
                         if x < lo || x > hi {
                             errs.push(
-                                Diagnostic::error(codes::SPEC_BAD_ARG, format!("{x} does not fit parameter `{}` ({})", p.name, p.c_type))
-                                    .at(vspan)
-                                    .with_note(format!("the range of `{}` is {lo}..={hi}", p.c_type)),
+                                Diagnostic::error(
+                                    codes::SPEC_BAD_ARG,
+                                    format!("{x} does not fit parameter `{}` ({})", p.name, p.c_type),
+                                )
+                                .at(vspan)
+                                .with_note(format!("the range of `{}` is {lo}..={hi}", p.c_type)),
                             );
                         }
                         args.push(Arg::Scalar(ty.bits(x)));
                     }
                     None => {
                         errs.push(
-                            Diagnostic::error(codes::SPEC_BAD_ARG, format!("parameter `{}` is a scalar ({}); give an integer", p.name, p.c_type))
-                                .at(vspan),
+                            Diagnostic::error(
+                                codes::SPEC_BAD_ARG,
+                                format!("parameter `{}` is a scalar ({}); give an integer", p.name, p.c_type),
+                            )
+                            .at(vspan),
                         );
                         args.push(Arg::Scalar(0));
                     }
@@ -280,7 +304,9 @@ pub fn materialize(spec: &RunSpec, kernel: &Kernel) -> Result<Materialized, Vec<
 fn buffer(value: &toml::Value, ty: IntType, name: &str, c_type: &str, at: Span) -> Result<Vec<u64>, Diagnostic> {
     let bad = |msg: String| Diagnostic::error(codes::SPEC_BAD_ARG, msg).at(at);
     let toml::Value::Table(t) = value else {
-        return Err(bad(format!("parameter `{name}` is a buffer ({c_type}); give `{{ len = N }}` or `{{ data = [...] }}`")));
+        return Err(bad(format!(
+            "parameter `{name}` is a buffer ({c_type}); give `{{ len = N }}` or `{{ data = [...] }}`"
+        )));
     };
     for k in t.keys() {
         if !matches!(k.as_str(), "len" | "data" | "fill" | "seed" | "min" | "max" | "local") {
@@ -306,7 +332,7 @@ fn buffer(value: &toml::Value, ty: IntType, name: &str, c_type: &str, at: Span) 
     }
     let len = match t.get("len") {
         Some(v) => match int_of(v) {
-            Some(n) if n >= 0 && n <= (1 << 28) => n as usize,
+            Some(n) if (0..=(1 << 28)).contains(&n) => n as usize,
             _ => return Err(bad("`len` must be an integer between 0 and 2^28".into())),
         },
         None => data.len(),
@@ -326,13 +352,19 @@ fn buffer(value: &toml::Value, ty: IntType, name: &str, c_type: &str, at: Span) 
         "zero" => data.resize(len, 0),
         "random" => {
             if !data.is_empty() {
-                return Err(Diagnostic::error(codes::SPEC_BAD_FILL, "`fill = \"random\"` cannot be combined with `data`").at(at));
+                return Err(Diagnostic::error(
+                    codes::SPEC_BAD_FILL,
+                    "`fill = \"random\"` cannot be combined with `data`",
+                )
+                .at(at));
             }
             let (dlo, dhi) = ty.fill_range();
             let get = |k: &str, default: i128| -> Result<i128, Diagnostic> {
                 match t.get(k) {
                     None => Ok(default),
-                    Some(v) => int_of(v).ok_or_else(|| Diagnostic::error(codes::SPEC_BAD_FILL, format!("`{k}` must be an integer")).at(at)),
+                    Some(v) => int_of(v).ok_or_else(|| {
+                        Diagnostic::error(codes::SPEC_BAD_FILL, format!("`{k}` must be an integer")).at(at)
+                    }),
                 }
             };
             let min = get("min", dlo)?;
@@ -353,7 +385,11 @@ fn buffer(value: &toml::Value, ty: IntType, name: &str, c_type: &str, at: Span) 
             data = (0..len).map(|_| ty.bits(min + ((g.next() as u128) % span) as i128)).collect();
         }
         other => {
-            return Err(Diagnostic::error(codes::SPEC_BAD_FILL, format!("unknown fill `{other}` (expected \"random\" or \"zero\")")).at(at));
+            return Err(Diagnostic::error(
+                codes::SPEC_BAD_FILL,
+                format!("unknown fill `{other}` (expected \"random\" or \"zero\")"),
+            )
+            .at(at));
         }
     }
     Ok(data)

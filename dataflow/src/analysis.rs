@@ -23,10 +23,10 @@ impl Cfg {
         }
         for &b in &rpo {
             for s in k.blocks[b].term.successors() {
-                if let (Some(&from), Some(&to)) = (node.get(&b), node.get(&s)) {
-                    if graph.find_edge(from, to).is_none() {
-                        graph.add_edge(from, to, ());
-                    }
+                if let (Some(&from), Some(&to)) = (node.get(&b), node.get(&s))
+                    && graph.find_edge(from, to).is_none()
+                {
+                    graph.add_edge(from, to, ());
                 }
             }
         }
@@ -94,9 +94,12 @@ pub fn natural_loops(k: &Kernel) -> Vec<NaturalLoop> {
     for b in k.rpo() {
         for s in k.blocks[b].term.successors() {
             if doms.dominates(s, b) {
-                let l = by_header
-                    .entry(s)
-                    .or_insert_with(|| NaturalLoop { header: s, blocks: BTreeSet::from([s]), latches: vec![], parent: None });
+                let l = by_header.entry(s).or_insert_with(|| NaturalLoop {
+                    header: s,
+                    blocks: BTreeSet::from([s]),
+                    latches: vec![],
+                    parent: None,
+                });
                 l.latches.push(b);
                 // Walk backwards from the latch to the header.
                 let mut stack = vec![b];
@@ -111,7 +114,9 @@ pub fn natural_loops(k: &Kernel) -> Vec<NaturalLoop> {
     let mut loops: Vec<NaturalLoop> = by_header.into_values().collect();
     loops.sort_by_key(|l| (std::cmp::Reverse(l.blocks.len()), l.header));
     for i in 0..loops.len() {
-        let parent = (0..i).rev().find(|&j| loops[j].blocks.contains(&loops[i].header) && loops[j].blocks.len() > loops[i].blocks.len());
+        let parent = (0..i)
+            .rev()
+            .find(|&j| loops[j].blocks.contains(&loops[i].header) && loops[j].blocks.len() > loops[i].blocks.len());
         loops[i].parent = parent;
     }
     loops

@@ -15,10 +15,10 @@ pub fn compact(k: &Kernel) -> Kernel {
     let mut used_mems: Vec<Mem> = Vec::new();
     for &b in &rpo {
         for &op in &k.blocks[b].ops {
-            if let Some(m) = k.ops[op].kind.mem() {
-                if !used_mems.contains(&m) {
-                    used_mems.push(m);
-                }
+            if let Some(m) = k.ops[op].kind.mem()
+                && !used_mems.contains(&m)
+            {
+                used_mems.push(m);
             }
         }
     }
@@ -92,10 +92,7 @@ pub fn compact(k: &Kernel) -> Kernel {
             ParamKind::Buffer { mem } => *mem = mem_map.get(mem).copied().unwrap_or(Mem::new(0)),
         }
     }
-    out.loops = k
-        .loops
-        .iter()
-        .filter_map(|l| block_map.get(&l.header).map(|h| LoopInfo { header: *h, ..l.clone() }))
-        .collect();
+    out.loops =
+        k.loops.iter().filter_map(|l| block_map.get(&l.header).map(|h| LoopInfo { header: *h, ..l.clone() })).collect();
     out
 }

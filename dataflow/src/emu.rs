@@ -48,11 +48,10 @@ impl RunError {
             )
             .at(*span)
             .with_note("reading an uninitialized private array element is undefined behaviour"),
-            RunError::StepLimit { kernel, limit, what } => Diagnostic::error(
-                codes::CYCLE_LIMIT,
-                format!("kernel `{kernel}` did not finish within {limit} {what}"),
-            )
-            .with_help("raise `max_cycles` in the run spec if the kernel is just slow"),
+            RunError::StepLimit { kernel, limit, what } => {
+                Diagnostic::error(codes::CYCLE_LIMIT, format!("kernel `{kernel}` did not finish within {limit} {what}"))
+                    .with_help("raise `max_cycles` in the run spec if the kernel is just slow")
+            }
         }
     }
 }
@@ -108,21 +107,28 @@ pub fn load(k: &Kernel, mems: &SecondaryMap<Mem, MemState>, m: Mem, index: u64, 
             span,
         });
     }
-    if let Some(w) = &st.written {
-        if !w[i] {
-            return Err(RunError::UninitializedRead {
-                kernel: k.name.to_string(),
-                array: k.mems[m].name.to_string(),
-                index,
-                span,
-            });
-        }
+    if let Some(w) = &st.written
+        && !w[i]
+    {
+        return Err(RunError::UninitializedRead {
+            kernel: k.name.to_string(),
+            array: k.mems[m].name.to_string(),
+            index,
+            span,
+        });
     }
     Ok(st.data[i])
 }
 
 /// Performs a store, checking bounds.
-pub fn store(k: &Kernel, mems: &mut SecondaryMap<Mem, MemState>, m: Mem, index: u64, value: u64, span: Span) -> Result<(), RunError> {
+pub fn store(
+    k: &Kernel,
+    mems: &mut SecondaryMap<Mem, MemState>,
+    m: Mem,
+    index: u64,
+    value: u64,
+    span: Span,
+) -> Result<(), RunError> {
     let w = k.mems[m].elem_width;
     let st = &mut mems[m];
     let i = index as usize;

@@ -100,10 +100,10 @@ pub fn verify(k: &Kernel) -> Result<(), Vec<VerifierError>> {
             if bad {
                 err(loc.clone(), format!("malformed operands or widths: args {argw:?}, result {rw:?}"));
             }
-            if let Some(r) = rw {
-                if r == 0 || r > 64 {
-                    err(loc, format!("result width {r} is outside 1..=64"));
-                }
+            if let Some(r) = rw
+                && (r == 0 || r > 64)
+            {
+                err(loc, format!("result width {r} is outside 1..=64"));
             }
         }
         let nops = data.ops.len();

@@ -1,3 +1,4 @@
+#![allow(clippy::unwrap_used)]
 use kiln_dataflow::emu::{Arg, emulate};
 use kiln_dataflow::ir::Kernel;
 use kiln_dataflow::passes::{PipelineOptions, optimize};
@@ -7,13 +8,14 @@ fn compile(src: &str, name: &str) -> (Kernel, Kernel) {
     let out = check_source("t.cl", src, &Options::default());
     let prog = out.program.unwrap_or_else(|| panic!("{}", diag::render(&out.sources, &out.diags)));
     let id = prog.kernel_by_name(name).expect("kernel");
-    let k = kiln_dataflow::lower::lower_kernel(&prog, id)
-        .unwrap_or_else(|d| panic!("{}", diag::render(&out.sources, &d)));
+    let k =
+        kiln_dataflow::lower::lower_kernel(&prog, id).unwrap_or_else(|d| panic!("{}", diag::render(&out.sources, &d)));
     if let Err(e) = kiln_dataflow::verify::verify(&k) {
         panic!("lowered IR invalid: {e:?}\n{k}");
     }
     let mut opt = k.clone();
-    optimize(&mut opt, &PipelineOptions { verify_each: true, disabled: false }).unwrap_or_else(|f| panic!("{f:?}\n{k}"));
+    optimize(&mut opt, &PipelineOptions { verify_each: true, disabled: false })
+        .unwrap_or_else(|f| panic!("{f:?}\n{k}"));
     (k, opt)
 }
 
@@ -30,7 +32,11 @@ fn run(src: &str, name: &str, args: Vec<Arg>) -> Vec<Option<Vec<u64>>> {
 fn vadd() {
     let src = "kernel void vadd(global const int *a, global const int *b, global int *c, int n) {
         for (int i = 0; i < n; i++) c[i] = a[i] + b[i]; }";
-    let r = run(src, "vadd", vec![Arg::Buffer(vec![1, 2, 3]), Arg::Buffer(vec![10, 20, 30]), Arg::Buffer(vec![0; 3]), Arg::Scalar(3)]);
+    let r = run(
+        src,
+        "vadd",
+        vec![Arg::Buffer(vec![1, 2, 3]), Arg::Buffer(vec![10, 20, 30]), Arg::Buffer(vec![0; 3]), Arg::Scalar(3)],
+    );
     assert_eq!(r[2], Some(vec![11, 22, 33]));
 }
 
@@ -39,7 +45,11 @@ fn gcd_and_helpers() {
     let src = "uint gcd(uint a, uint b) { while (b != 0) { uint t = a % b; a = b; b = t; } return a; }
         kernel void k(global uint *out, global const uint *x, global const uint *y, int n) {
             for (int i = 0; i < n; i++) out[i] = gcd(x[i], y[i]); }";
-    let r = run(src, "k", vec![Arg::Buffer(vec![0; 3]), Arg::Buffer(vec![12, 17, 100]), Arg::Buffer(vec![18, 5, 75]), Arg::Scalar(3)]);
+    let r = run(
+        src,
+        "k",
+        vec![Arg::Buffer(vec![0; 3]), Arg::Buffer(vec![12, 17, 100]), Arg::Buffer(vec![18, 5, 75]), Arg::Scalar(3)],
+    );
     assert_eq!(r[0], Some(vec![6, 1, 25]));
 }
 

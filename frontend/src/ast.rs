@@ -3,6 +3,9 @@
 //! It mirrors the source closely (declaration specifiers and declarators stay separate, casts are
 //! not yet resolved into vector literals) and keeps a span on every node. Meaning is assigned by
 //! `sema`, which turns it into the typed [`crate::hir`].
+// AST nodes are built once per compilation and walked a few times; boxing large variants would
+// only add indirection.
+#![allow(clippy::large_enum_variant)]
 
 use crate::source::Span;
 use std::rc::Rc;
@@ -137,11 +140,24 @@ pub struct DeclSpecs {
 
 #[derive(Clone, Debug)]
 pub enum DerivedPart {
-    Pointer { quals: Quals, addr_space: Option<(AddrSpace, Span)>, span: Span },
+    Pointer {
+        quals: Quals,
+        addr_space: Option<(AddrSpace, Span)>,
+        span: Span,
+    },
     /// `^` — a clang block pointer.
-    Block { span: Span },
-    Array { size: Option<Box<Expr>>, span: Span },
-    Function { params: Vec<ParamDecl>, variadic: bool, span: Span },
+    Block {
+        span: Span,
+    },
+    Array {
+        size: Option<Box<Expr>>,
+        span: Span,
+    },
+    Function {
+        params: Vec<ParamDecl>,
+        variadic: bool,
+        span: Span,
+    },
 }
 
 #[derive(Clone, Debug)]

@@ -171,17 +171,13 @@ impl<'a> codespan_reporting::files::Files<'a> for Files<'a> {
             Err(i) => i - 1,
         })
     }
-    fn line_range(
-        &'a self,
-        id: u32,
-        line: usize,
-    ) -> Result<std::ops::Range<usize>, codespan_reporting::files::Error> {
+    fn line_range(&'a self, id: u32, line: usize) -> Result<std::ops::Range<usize>, codespan_reporting::files::Error> {
         let f = self.0.file(crate::source::FileId(id));
         let starts = f.line_starts();
-        let start = *starts.get(line).ok_or(codespan_reporting::files::Error::LineTooLarge {
-            given: line,
-            max: starts.len() - 1,
-        })? as usize;
+        let start = *starts
+            .get(line)
+            .ok_or(codespan_reporting::files::Error::LineTooLarge { given: line, max: starts.len() - 1 })?
+            as usize;
         let end = starts.get(line + 1).map(|&e| e as usize).unwrap_or(f.text.len());
         Ok(start..end)
     }
@@ -196,14 +192,12 @@ fn to_codespan(d: &Diagnostic) -> cs::Diagnostic<u32> {
     let mut labels = Vec::new();
     if let Some(p) = &d.primary {
         labels.push(
-            cs::Label::primary(p.span.file.0, p.span.lo as usize..p.span.hi as usize)
-                .with_message(p.message.clone()),
+            cs::Label::primary(p.span.file.0, p.span.lo as usize..p.span.hi as usize).with_message(p.message.clone()),
         );
     }
     for l in &d.secondary {
         labels.push(
-            cs::Label::secondary(l.span.file.0, l.span.lo as usize..l.span.hi as usize)
-                .with_message(l.message.clone()),
+            cs::Label::secondary(l.span.file.0, l.span.lo as usize..l.span.hi as usize).with_message(l.message.clone()),
         );
     }
     let mut notes: Vec<String> = d.notes.iter().map(|n| format!("note: {n}")).collect();

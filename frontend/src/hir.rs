@@ -37,7 +37,11 @@ impl Program {
         &self.globals[id.0 as usize]
     }
     pub fn kernels(&self) -> impl Iterator<Item = (FuncId, &Function)> {
-        self.functions.iter().enumerate().filter(|(_, f)| f.is_kernel && f.body.is_some()).map(|(i, f)| (FuncId(i as u32), f))
+        self.functions
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| f.is_kernel && f.body.is_some())
+            .map(|(i, f)| (FuncId(i as u32), f))
     }
     pub fn kernel_by_name(&self, name: &str) -> Option<FuncId> {
         self.kernels().find(|(_, f)| &*f.name == name).map(|(i, _)| i)
@@ -245,11 +249,24 @@ pub enum ExprKind {
     Assign(Box<Expr>, Box<Expr>),
     /// `lhs op= rhs`: `lhs = (T)((OpT)lhs op rhs)` where `op_ty` is the operation type and
     /// `rhs` has been converted to it (shift counts: to their promoted type).
-    CompoundAssign { op: BinaryOp, lhs: Box<Expr>, rhs: Box<Expr>, op_ty: Type },
+    CompoundAssign {
+        op: BinaryOp,
+        lhs: Box<Expr>,
+        rhs: Box<Expr>,
+        op_ty: Type,
+    },
     /// Compound assignment on a pointer: `p += i` / `p -= i`.
-    PtrCompoundAssign { sub: bool, lhs: Box<Expr>, rhs: Box<Expr> },
+    PtrCompoundAssign {
+        sub: bool,
+        lhs: Box<Expr>,
+        rhs: Box<Expr>,
+    },
     /// `++x`, `x++`, `--x`, `x--` on integers and pointers.
-    IncDec { target: Box<Expr>, increment: bool, prefix: bool },
+    IncDec {
+        target: Box<Expr>,
+        increment: bool,
+        prefix: bool,
+    },
     Cond(Box<Expr>, Box<Expr>, Box<Expr>),
     /// Converts the operand's value to `ty` with C semantics (integer truncation/extension,
     /// `!= 0` for bool, splat for vectors, float conversions).

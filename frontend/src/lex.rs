@@ -304,11 +304,11 @@ impl<'a> Lexer<'a> {
                     self.bump();
                     text.push(c);
                     if c == b'\\' {
-                        if let Some(n) = self.peek() {
-                            if n != b'\n' {
-                                self.bump();
-                                text.push(n);
-                            }
+                        if let Some(n) = self.peek()
+                            && n != b'\n'
+                        {
+                            self.bump();
+                            text.push(n);
                         }
                     } else if c == quote {
                         break;
@@ -373,8 +373,11 @@ impl<'a> Lexer<'a> {
                     self.pos = (lo + len).min(self.src.len());
                     let shown = String::from_utf8_lossy(&self.src[lo..self.pos]).into_owned();
                     self.diags.push(
-                        Diagnostic::error(codes::INVALID_CHAR, format!("invalid character `{}` in source", shown.escape_default()))
-                            .at(self.span(lo)),
+                        Diagnostic::error(
+                            codes::INVALID_CHAR,
+                            format!("invalid character `{}` in source", shown.escape_default()),
+                        )
+                        .at(self.span(lo)),
                     );
                     return self.next_token();
                 }

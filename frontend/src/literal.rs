@@ -48,7 +48,8 @@ pub fn parse_int(text: &str) -> Result<IntLiteral, String> {
     let value = if num.is_empty() {
         0
     } else {
-        u64::from_str_radix(num, radix).map_err(|_| format!("integer literal `{text}` is too large for any integer type"))?
+        u64::from_str_radix(num, radix)
+            .map_err(|_| format!("integer literal `{text}` is too large for any integer type"))?
     };
     Ok(IntLiteral { value, suffix, non_decimal })
 }
@@ -138,7 +139,9 @@ pub fn is_float(text: &str) -> bool {
 /// Parses a floating literal into an `f64` (correctly rounded) and its suffix.
 pub fn parse_float(text: &str) -> Result<(f64, FloatSuffix), String> {
     let (body, suffix) = match text.as_bytes().last() {
-        Some(b'f' | b'F') if !text.to_ascii_lowercase().starts_with("0x") || text.to_ascii_lowercase().contains('p') => {
+        Some(b'f' | b'F')
+            if !text.to_ascii_lowercase().starts_with("0x") || text.to_ascii_lowercase().contains('p') =>
+        {
             (&text[..text.len() - 1], FloatSuffix::F)
         }
         Some(b'h' | b'H') => (&text[..text.len() - 1], FloatSuffix::H),

@@ -16,14 +16,77 @@ use std::rc::Rc;
 
 /// Keywords that can never be identifiers.
 const KEYWORDS: &[&str] = &[
-    "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else", "enum", "extern",
-    "float", "for", "goto", "if", "inline", "int", "long", "register", "restrict", "return", "short", "signed",
-    "sizeof", "static", "struct", "switch", "typedef", "union", "unsigned", "void", "volatile", "while", "_Bool",
-    "_Complex", "_Imaginary", "bool", "half", "__kernel", "kernel", "__global", "global", "__local", "local",
-    "__constant", "constant", "__private", "private", "__generic", "generic", "__read_only", "read_only",
-    "__write_only", "write_only", "__read_write", "read_write", "__attribute__", "uniform", "complex",
-    "imaginary", "vec_step", "__inline", "__inline__", "__restrict", "__restrict__", "__const", "__volatile",
-    "_Alignof", "__alignof__", "_Atomic",
+    "auto",
+    "break",
+    "case",
+    "char",
+    "const",
+    "continue",
+    "default",
+    "do",
+    "double",
+    "else",
+    "enum",
+    "extern",
+    "float",
+    "for",
+    "goto",
+    "if",
+    "inline",
+    "int",
+    "long",
+    "register",
+    "restrict",
+    "return",
+    "short",
+    "signed",
+    "sizeof",
+    "static",
+    "struct",
+    "switch",
+    "typedef",
+    "union",
+    "unsigned",
+    "void",
+    "volatile",
+    "while",
+    "_Bool",
+    "_Complex",
+    "_Imaginary",
+    "bool",
+    "half",
+    "__kernel",
+    "kernel",
+    "__global",
+    "global",
+    "__local",
+    "local",
+    "__constant",
+    "constant",
+    "__private",
+    "private",
+    "__generic",
+    "generic",
+    "__read_only",
+    "read_only",
+    "__write_only",
+    "write_only",
+    "__read_write",
+    "read_write",
+    "__attribute__",
+    "uniform",
+    "complex",
+    "imaginary",
+    "vec_step",
+    "__inline",
+    "__inline__",
+    "__restrict",
+    "__restrict__",
+    "__const",
+    "__volatile",
+    "_Alignof",
+    "__alignof__",
+    "_Atomic",
 ];
 
 pub struct Parser<'a> {
@@ -37,6 +100,9 @@ pub struct Parser<'a> {
     recovering: bool,
 }
 
+/// Parse errors are recorded in `Parser::diags` when they happen; `Err(())` only unwinds to the
+/// nearest recovery point.
+#[allow(clippy::result_unit_err)]
 type PResult<T> = Result<T, ()>;
 
 fn is_keyword(s: &str, std: ClStd) -> bool {
@@ -113,8 +179,11 @@ impl<'a> Parser<'a> {
         if t.kind == TokKind::Ident {
             if is_keyword(&t.text, self.std) {
                 self.error(
-                    Diagnostic::error(codes::RESERVED_IDENT, format!("`{}` is a keyword and cannot be used as {what}", t.text))
-                        .at(t.span),
+                    Diagnostic::error(
+                        codes::RESERVED_IDENT,
+                        format!("`{}` is a keyword and cannot be used as {what}", t.text),
+                    )
+                    .at(t.span),
                 );
                 return Err(());
             }
@@ -243,14 +312,20 @@ impl<'a> Parser<'a> {
             if t.kind == TokKind::Ident && self.nth(1).is_punct(P::LParen) {
                 // `foo(...) {` — a function without a return type (implicit int).
                 self.error(
-                    Diagnostic::error(codes::EXPECTED_TYPE, format!("`{}` needs a return type (implicit int is not allowed)", t.text))
-                        .at(t.span),
+                    Diagnostic::error(
+                        codes::EXPECTED_TYPE,
+                        format!("`{}` needs a return type (implicit int is not allowed)", t.text),
+                    )
+                    .at(t.span),
                 );
             } else if t.kind == TokKind::Ident && !is_keyword(&t.text, self.std) && self.nth(1).kind == TokKind::Ident {
-                self.error(Diagnostic::error(codes::EXPECTED_TYPE, format!("unknown type name `{}`", t.text)).at(t.span));
+                self.error(
+                    Diagnostic::error(codes::EXPECTED_TYPE, format!("unknown type name `{}`", t.text)).at(t.span),
+                );
             } else {
                 self.error(
-                    Diagnostic::error(codes::EXPECTED_TYPE, format!("expected a declaration, found `{}`", t.text)).at(t.span),
+                    Diagnostic::error(codes::EXPECTED_TYPE, format!("expected a declaration, found `{}`", t.text))
+                        .at(t.span),
                 );
             }
             return Err(());
@@ -337,13 +412,13 @@ impl<'a> Parser<'a> {
                 break;
             }
             let set_as = |s: &mut DeclSpecs, a: AddrSpace, p: &mut Self| {
-                if let Some((prev, _)) = s.addr_space {
-                    if prev != a {
-                        p.diags.push(
-                            Diagnostic::error(codes::ADDRESS_SPACE, "multiple address spaces specified for one type")
-                                .at(t.span),
-                        );
-                    }
+                if let Some((prev, _)) = s.addr_space
+                    && prev != a
+                {
+                    p.diags.push(
+                        Diagnostic::error(codes::ADDRESS_SPACE, "multiple address spaces specified for one type")
+                            .at(t.span),
+                    );
                 }
                 s.addr_space = Some((a, t.span));
             };
@@ -358,7 +433,8 @@ impl<'a> Parser<'a> {
                     };
                     if s.storage.is_some() {
                         self.diags.push(
-                            Diagnostic::error(codes::BAD_SPECIFIERS, "more than one storage class specified").at(t.span),
+                            Diagnostic::error(codes::BAD_SPECIFIERS, "more than one storage class specified")
+                                .at(t.span),
                         );
                     }
                     s.storage = Some((sc, t.span));
@@ -402,8 +478,11 @@ impl<'a> Parser<'a> {
                         TypeSpec::Words(ws) if !have_type || !ws.is_empty() => ws.push((w, t.span)),
                         _ => {
                             self.diags.push(
-                                Diagnostic::error(codes::BAD_SPECIFIERS, format!("`{}` cannot be combined with the previous type", t.text))
-                                    .at(t.span),
+                                Diagnostic::error(
+                                    codes::BAD_SPECIFIERS,
+                                    format!("`{}` cannot be combined with the previous type", t.text),
+                                )
+                                .at(t.span),
                             );
                         }
                     }
@@ -411,9 +490,8 @@ impl<'a> Parser<'a> {
                 }
                 "struct" | "union" => {
                     if have_type {
-                        self.diags.push(
-                            Diagnostic::error(codes::BAD_SPECIFIERS, "two types in one declaration").at(t.span),
-                        );
+                        self.diags
+                            .push(Diagnostic::error(codes::BAD_SPECIFIERS, "two types in one declaration").at(t.span));
                     }
                     let r = self.record_spec()?;
                     s.ty = if &*t.text == "struct" { TypeSpec::Struct(r) } else { TypeSpec::Union(r) };
@@ -422,9 +500,8 @@ impl<'a> Parser<'a> {
                 }
                 "enum" => {
                     if have_type {
-                        self.diags.push(
-                            Diagnostic::error(codes::BAD_SPECIFIERS, "two types in one declaration").at(t.span),
-                        );
+                        self.diags
+                            .push(Diagnostic::error(codes::BAD_SPECIFIERS, "two types in one declaration").at(t.span));
                     }
                     let e = self.enum_spec()?;
                     s.ty = TypeSpec::Enum(e);
@@ -485,8 +562,11 @@ impl<'a> Parser<'a> {
                 if !self.starts_decl() {
                     let t = self.tok().clone();
                     self.error(
-                        Diagnostic::error(codes::EXPECTED_TYPE, format!("expected a member declaration, found `{}`", t.text))
-                            .at(t.span),
+                        Diagnostic::error(
+                            codes::EXPECTED_TYPE,
+                            format!("expected a member declaration, found `{}`", t.text),
+                        )
+                        .at(t.span),
                     );
                     self.sync_stmt();
                     continue;
@@ -637,10 +717,7 @@ impl<'a> Parser<'a> {
             name = d.name;
             inner = d.derived;
             attrs = d.attrs;
-        } else if self.tok().kind == TokKind::Ident
-            && !self.is_typedef_name_strict()
-            && !self.at_kw("__attribute__")
-        {
+        } else if self.tok().kind == TokKind::Ident && !self.is_typedef_name_strict() && !self.at_kw("__attribute__") {
             name = Some(self.expect_ident("a name")?);
         } else if !abstract_ok {
             let t = self.tok().clone();
@@ -652,13 +729,19 @@ impl<'a> Parser<'a> {
                 && (t.is_punct(P::Assign) || t.is_punct(P::Semi) || t.is_punct(P::Comma) || t.is_punct(P::LBracket))
             {
                 self.error(
-                    Diagnostic::error(codes::RESERVED_IDENT, format!("`{}` is a keyword and cannot be used as a name", prev.text))
-                        .at(prev.span),
+                    Diagnostic::error(
+                        codes::RESERVED_IDENT,
+                        format!("`{}` is a keyword and cannot be used as a name", prev.text),
+                    )
+                    .at(prev.span),
                 );
                 return Err(());
             }
             let found = if t.is_eof() { "end of file".to_string() } else { format!("`{}`", t.text) };
-            self.error(Diagnostic::error(codes::BAD_DECLARATOR, format!("expected a name in declaration, found {found}")).at(t.span));
+            self.error(
+                Diagnostic::error(codes::BAD_DECLARATOR, format!("expected a name in declaration, found {found}"))
+                    .at(t.span),
+            );
             return Err(());
         }
         let mut suffixes = Vec::new();
@@ -693,7 +776,10 @@ impl<'a> Parser<'a> {
     /// parameter list (as in an abstract function type)?
     fn paren_starts_declarator(&self) -> bool {
         let n = self.nth(1);
-        n.is_punct(P::Star) || n.is_punct(P::Caret) || n.is_punct(P::LParen) || n.is_punct(P::LBracket)
+        n.is_punct(P::Star)
+            || n.is_punct(P::Caret)
+            || n.is_punct(P::LParen)
+            || n.is_punct(P::LBracket)
             || (n.kind == TokKind::Ident && !self.is_typedef_name(&n.text) && !is_keyword(&n.text, self.std))
     }
 
@@ -819,7 +905,10 @@ impl<'a> Parser<'a> {
             return Ok(Some(BlockItem::Pragma(self.pragma())));
         }
         // `name:` is a label even when `name` is a typedef name.
-        if self.tok().kind == TokKind::Ident && self.nth(1).is_punct(P::Colon) && !is_keyword(&self.tok().text, self.std) {
+        if self.tok().kind == TokKind::Ident
+            && self.nth(1).is_punct(P::Colon)
+            && !is_keyword(&self.tok().text, self.std)
+        {
             return Ok(Some(BlockItem::Stmt(self.stmt()?)));
         }
         if self.starts_decl() && !self.attribute_starts_stmt() {
@@ -908,7 +997,10 @@ impl<'a> Parser<'a> {
                     self.bump();
                     let body = self.stmt()?;
                     if !self.at_kw("while") {
-                        self.error(Diagnostic::error(codes::EXPECTED_TOKEN, "expected `while` after the `do` body").at(self.tok().span));
+                        self.error(
+                            Diagnostic::error(codes::EXPECTED_TOKEN, "expected `while` after the `do` body")
+                                .at(self.tok().span),
+                        );
                         return Err(());
                     }
                     self.bump();
@@ -916,7 +1008,10 @@ impl<'a> Parser<'a> {
                     let c = self.expr()?;
                     self.expect(P::RParen, "after the `do`-`while` condition")?;
                     let end = self.expect(P::Semi, "after `do`-`while`")?;
-                    return Ok(Stmt { kind: StmtKind::DoWhile(Box::new(body), c, LoopAttrs::default()), span: start.to(end) });
+                    return Ok(Stmt {
+                        kind: StmtKind::DoWhile(Box::new(body), c, LoopAttrs::default()),
+                        span: start.to(end),
+                    });
                 }
                 "for" => {
                     self.bump();
@@ -990,7 +1085,8 @@ impl<'a> Parser<'a> {
         if self.starts_decl() {
             // A declaration where a statement is required (`if (x) int y;`).
             self.error(
-                Diagnostic::error(codes::EXPECTED_EXPR, "a declaration is not allowed here; wrap it in `{ }`").at(t.span),
+                Diagnostic::error(codes::EXPECTED_EXPR, "a declaration is not allowed here; wrap it in `{ }`")
+                    .at(t.span),
             );
             return Err(());
         }
@@ -1047,9 +1143,12 @@ impl<'a> Parser<'a> {
             }
             _ => {
                 self.diags.push(
-                    Diagnostic::error(codes::PRAGMA_NOT_BEFORE_LOOP, "loop pragma or attribute is not followed by a loop")
-                        .at(at)
-                        .with_label(s.span, "this statement is not a `for`, `while` or `do` loop"),
+                    Diagnostic::error(
+                        codes::PRAGMA_NOT_BEFORE_LOOP,
+                        "loop pragma or attribute is not followed by a loop",
+                    )
+                    .at(at)
+                    .with_label(s.span, "this statement is not a `for`, `while` or `do` loop"),
                 );
             }
         }
@@ -1145,8 +1244,11 @@ impl<'a> Parser<'a> {
             "ivdep" => attrs.ivdep = Some((arg(&a), a.span)),
             _ => {
                 self.diags.push(
-                    Diagnostic::error(codes::ATTRIBUTE_PLACEMENT, format!("attribute `{}` cannot be applied to a statement", a.name))
-                        .at(a.span),
+                    Diagnostic::error(
+                        codes::ATTRIBUTE_PLACEMENT,
+                        format!("attribute `{}` cannot be applied to a statement", a.name),
+                    )
+                    .at(a.span),
                 );
             }
         }
@@ -1155,7 +1257,7 @@ impl<'a> Parser<'a> {
 
     // ----- expressions -----
 
-    pub fn expr(&mut self) -> PResult<Expr> {
+    pub(crate) fn expr(&mut self) -> PResult<Expr> {
         let first = self.assign_expr()?;
         if !self.at(P::Comma) {
             return Ok(first);
@@ -1430,11 +1532,17 @@ impl<'a> Parser<'a> {
                 Ok(Expr { kind: ExprKind::Paren(Box::new(inner)), span: t.span.to(end) })
             }
             TokKind::Eof => {
-                self.error(Diagnostic::error(codes::UNEXPECTED_EOF, "expected an expression, found end of file").at(self.prev_span()));
+                self.error(
+                    Diagnostic::error(codes::UNEXPECTED_EOF, "expected an expression, found end of file")
+                        .at(self.prev_span()),
+                );
                 Err(())
             }
             _ => {
-                self.error(Diagnostic::error(codes::EXPECTED_EXPR, format!("expected an expression, found `{}`", t.text)).at(t.span));
+                self.error(
+                    Diagnostic::error(codes::EXPECTED_EXPR, format!("expected an expression, found `{}`", t.text))
+                        .at(t.span),
+                );
                 Err(())
             }
         }
@@ -1453,7 +1561,17 @@ fn merge_loop_attrs(into: &mut LoopAttrs, from: LoopAttrs) {
     macro_rules! take {
         ($($f:ident),*) => { $( if from.$f.is_some() { into.$f = from.$f; } )* };
     }
-    take!(unroll, ivdep, ii, loop_coalesce, disable_pipelining, max_concurrency, speculated_iterations, xcl_pipeline, xcl_dataflow);
+    take!(
+        unroll,
+        ivdep,
+        ii,
+        loop_coalesce,
+        disable_pipelining,
+        max_concurrency,
+        speculated_iterations,
+        xcl_pipeline,
+        xcl_dataflow
+    );
 }
 
 /// Parses preprocessed tokens.

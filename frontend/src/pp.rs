@@ -376,7 +376,8 @@ impl<'a> Preprocessor<'a> {
                     Some(t) if t.kind == TokKind::Ident => self.macros.contains_key(&*t.text),
                     _ => {
                         self.diags.push(
-                            Diagnostic::error(codes::BAD_DIRECTIVE, format!("#{} needs a macro name", name.text)).at(span),
+                            Diagnostic::error(codes::BAD_DIRECTIVE, format!("#{} needs a macro name", name.text))
+                                .at(span),
                         );
                         false
                     }
@@ -425,14 +426,19 @@ impl<'a> Preprocessor<'a> {
                 let ok = match line.as_slice() {
                     [n] => n.kind == TokKind::Number && n.text.parse::<u32>().is_ok_and(|v| v > 0),
                     [n, f] => {
-                        n.kind == TokKind::Number && n.text.parse::<u32>().is_ok_and(|v| v > 0) && f.kind == TokKind::Str
+                        n.kind == TokKind::Number
+                            && n.text.parse::<u32>().is_ok_and(|v| v > 0)
+                            && f.kind == TokKind::Str
                     }
                     _ => false,
                 };
                 if !ok {
                     self.diags.push(
-                        Diagnostic::error(codes::BAD_LINE_DIRECTIVE, "#line needs a positive line number and an optional file name")
-                            .at(span),
+                        Diagnostic::error(
+                            codes::BAD_LINE_DIRECTIVE,
+                            "#line needs a positive line number and an optional file name",
+                        )
+                        .at(span),
                     );
                 }
             }
@@ -533,7 +539,8 @@ impl<'a> Preprocessor<'a> {
             return;
         };
         if &*name.text == "defined" {
-            self.diags.push(Diagnostic::error(codes::BAD_MACRO_DEF, "`defined` cannot be defined as a macro").at(name.span));
+            self.diags
+                .push(Diagnostic::error(codes::BAD_MACRO_DEF, "`defined` cannot be defined as a macro").at(name.span));
             return;
         }
         let mut params = None;
@@ -581,15 +588,19 @@ impl<'a> Preprocessor<'a> {
             }
             if !ok {
                 self.diags.push(
-                    Diagnostic::error(codes::BAD_MACRO_DEF, format!("malformed parameter list for macro `{}`", name.text))
-                        .at(span.to(name.span)),
+                    Diagnostic::error(
+                        codes::BAD_MACRO_DEF,
+                        format!("malformed parameter list for macro `{}`", name.text),
+                    )
+                    .at(span.to(name.span)),
                 );
                 return;
             }
             params = Some(ps);
         }
         let body: Vec<Token> = it.collect();
-        if body.first().is_some_and(|t| t.is_punct(P::HashHash)) || body.last().is_some_and(|t| t.is_punct(P::HashHash)) {
+        if body.first().is_some_and(|t| t.is_punct(P::HashHash)) || body.last().is_some_and(|t| t.is_punct(P::HashHash))
+        {
             self.diags.push(
                 Diagnostic::error(codes::BAD_PASTE, "`##` cannot appear at either end of a macro body").at(name.span),
             );
@@ -598,7 +609,8 @@ impl<'a> Preprocessor<'a> {
         if let Some(ps) = &params {
             for (i, t) in body.iter().enumerate() {
                 if t.is_punct(P::Hash) {
-                    let next_is_param = body.get(i + 1).is_some_and(|n| n.kind == TokKind::Ident && ps.contains(&n.text));
+                    let next_is_param =
+                        body.get(i + 1).is_some_and(|n| n.kind == TokKind::Ident && ps.contains(&n.text));
                     if !next_is_param {
                         self.diags.push(
                             Diagnostic::error(codes::BAD_PASTE, "`#` must be followed by a macro parameter").at(t.span),
@@ -608,16 +620,18 @@ impl<'a> Preprocessor<'a> {
                 }
             }
         }
-        if let Some(old) = self.macros.get(&name.text) {
-            if old.builtin.is_none() && !same_definition(old, &params, &body) {
-                self.diags.push(
-                    Diagnostic::warning(codes::MACRO_REDEFINED, format!("macro `{}` redefined", name.text))
-                        .at(name.span)
-                        .with_label(old.span, "previous definition"),
-                );
-            }
+        if let Some(old) = self.macros.get(&name.text)
+            && old.builtin.is_none()
+            && !same_definition(old, &params, &body)
+        {
+            self.diags.push(
+                Diagnostic::warning(codes::MACRO_REDEFINED, format!("macro `{}` redefined", name.text))
+                    .at(name.span)
+                    .with_label(old.span, "previous definition"),
+            );
         }
-        self.macros.insert(name.text.clone(), Rc::new(Macro { params, variadic, body, span: name.span, builtin: None }));
+        self.macros
+            .insert(name.text.clone(), Rc::new(Macro { params, variadic, body, span: name.span, builtin: None }));
     }
 
     fn include(&mut self, line: Vec<Token>, span: Span) {
@@ -637,7 +651,8 @@ impl<'a> Preprocessor<'a> {
         };
         if self.file_stack.len() > MAX_INCLUDE_DEPTH {
             self.diags.push(
-                Diagnostic::error(codes::INCLUDE_DEPTH, format!("#include nested too deeply including \"{name}\"")).at(span),
+                Diagnostic::error(codes::INCLUDE_DEPTH, format!("#include nested too deeply including \"{name}\""))
+                    .at(span),
             );
             return;
         }
@@ -651,10 +666,10 @@ impl<'a> Preprocessor<'a> {
             candidates.push(d.join(&name));
         }
         for path in candidates {
-            if let Some(id) = self.sm.find_path(&path) {
-                if self.pragma_once.contains(&id) {
-                    return;
-                }
+            if let Some(id) = self.sm.find_path(&path)
+                && self.pragma_once.contains(&id)
+            {
+                return;
             }
             if let Ok(text) = self.loader.load(&path) {
                 let shown = path.to_string_lossy().into_owned();
@@ -760,9 +775,8 @@ impl<'a> Preprocessor<'a> {
                         i = next;
                     }
                     None => {
-                        self.diags.push(
-                            Diagnostic::error(codes::BAD_IF_EXPR, "`defined` needs a macro name").at(t.span),
-                        );
+                        self.diags
+                            .push(Diagnostic::error(codes::BAD_IF_EXPR, "`defined` needs a macro name").at(t.span));
                         return false;
                     }
                 }
@@ -862,15 +876,21 @@ impl<'a> Preprocessor<'a> {
         loop {
             let Some(t) = self.next() else {
                 self.diags.push(
-                    Diagnostic::error(codes::UNTERMINATED_MACRO_CALL, format!("unterminated invocation of macro `{}`", name.text))
-                        .at(name.span),
+                    Diagnostic::error(
+                        codes::UNTERMINATED_MACRO_CALL,
+                        format!("unterminated invocation of macro `{}`", name.text),
+                    )
+                    .at(name.span),
                 );
                 return None;
             };
             if t.is_eof() {
                 self.diags.push(
-                    Diagnostic::error(codes::UNTERMINATED_MACRO_CALL, format!("unterminated invocation of macro `{}`", name.text))
-                        .at(name.span),
+                    Diagnostic::error(
+                        codes::UNTERMINATED_MACRO_CALL,
+                        format!("unterminated invocation of macro `{}`", name.text),
+                    )
+                    .at(name.span),
                 );
                 self.input.push(t);
                 return None;
@@ -894,7 +914,12 @@ impl<'a> Preprocessor<'a> {
                         self.diags.push(
                             Diagnostic::error(
                                 codes::MACRO_ARG_COUNT,
-                                format!("macro `{}` takes {} argument(s), {} given", name.text, nparams, if nparams == 0 && args[0].is_empty() { 0 } else { n }),
+                                format!(
+                                    "macro `{}` takes {} argument(s), {} given",
+                                    name.text,
+                                    nparams,
+                                    if nparams == 0 && args[0].is_empty() { 0 } else { n }
+                                ),
                             )
                             .at(name.span.to(t.span)),
                         );
@@ -928,16 +953,16 @@ impl<'a> Preprocessor<'a> {
         let mut i = 0;
         while i < body.len() {
             let t = &body[i];
-            if t.is_punct(P::Hash) {
-                if let Some(pi) = body.get(i + 1).and_then(param_index) {
-                    let s = stringize(&args[pi]);
-                    let mut st = Token::new(TokKind::Str, s, site.span);
-                    st.leading_space = t.leading_space;
-                    st.origin = Some(t.span);
-                    out.push(st);
-                    i += 2;
-                    continue;
-                }
+            if t.is_punct(P::Hash)
+                && let Some(pi) = body.get(i + 1).and_then(param_index)
+            {
+                let s = stringize(&args[pi]);
+                let mut st = Token::new(TokKind::Str, s, site.span);
+                st.leading_space = t.leading_space;
+                st.origin = Some(t.span);
+                out.push(st);
+                i += 2;
+                continue;
             }
             if t.is_punct(P::HashHash) {
                 let Some(rhs) = body.get(i + 1) else { break };
@@ -1072,7 +1097,8 @@ mod tests {
     fn pp_with(src: &str, opts: &Options) -> (String, Vec<&'static str>) {
         let mut sm = SourceMap::new();
         let f = sm.add("t.cl", Some(PathBuf::from("/t.cl")), src.to_string());
-        let loader = MemLoader(HashMap::from([(PathBuf::from("/inc.h"), "#define FROM_INC 7\nint inc;\n".to_string())]));
+        let loader =
+            MemLoader(HashMap::from([(PathBuf::from("/inc.h"), "#define FROM_INC 7\nint inc;\n".to_string())]));
         let r = preprocess(&mut sm, &loader, opts, f);
         let text = r.tokens.iter().filter(|t| !t.is_eof()).map(|t| t.text.to_string()).collect::<Vec<_>>().join(" ");
         (text, r.diags.iter().map(|d| d.code.0).collect())
@@ -1084,7 +1110,10 @@ mod tests {
 
     #[test]
     fn object_and_function_macros() {
-        assert_eq!(pp("#define N 4\n#define SQ(x) ((x)*(x))\nint a = SQ(N+1);").0, "int a = ( ( 4 + 1 ) * ( 4 + 1 ) ) ;");
+        assert_eq!(
+            pp("#define N 4\n#define SQ(x) ((x)*(x))\nint a = SQ(N+1);").0,
+            "int a = ( ( 4 + 1 ) * ( 4 + 1 ) ) ;"
+        );
     }
 
     #[test]
@@ -1095,7 +1124,10 @@ mod tests {
 
     #[test]
     fn stringize_and_paste() {
-        assert_eq!(pp("#define S(x) #x\n#define C(a,b) a##b\nS(a \"b\") C(in,t) C(,x) C(1,)").0, "\"a \\\"b\\\"\" int x 1");
+        assert_eq!(
+            pp("#define S(x) #x\n#define C(a,b) a##b\nS(a \"b\") C(in,t) C(,x) C(1,)").0,
+            "\"a \\\"b\\\"\" int x 1"
+        );
     }
 
     #[test]
@@ -1120,8 +1152,7 @@ mod tests {
 
     #[test]
     fn version_macros_follow_std() {
-        let mut o = Options::default();
-        o.std = ClStd::Cl1_2;
+        let o = Options { std: ClStd::Cl1_2, ..Options::default() };
         assert_eq!(pp_with("__OPENCL_C_VERSION__ __opencl_c_int64", &o).0, "120 __opencl_c_int64");
         assert_eq!(pp("__OPENCL_C_VERSION__ __opencl_c_int64").0, "300 1");
     }
@@ -1156,14 +1187,14 @@ mod tests {
     #[test]
     fn variadic_macros_need_cl3() {
         assert_eq!(pp("#define V(...) f(__VA_ARGS__)\nV(1,2)"), ("f ( 1 , 2 )".to_string(), vec![]));
-        let mut o = Options::default();
-        o.std = ClStd::Cl1_2;
+        let o = Options { std: ClStd::Cl1_2, ..Options::default() };
         assert_eq!(pp_with("#define V(...) f(__VA_ARGS__)\n", &o).1, ["E0115"]);
     }
 
     #[test]
     fn pragmas() {
-        let (text, codes) = pp("#define U 4\n#pragma unroll U\n#pragma acme thing\n#pragma OPENCL EXTENSION all : enable\n");
+        let (text, codes) =
+            pp("#define U 4\n#pragma unroll U\n#pragma acme thing\n#pragma OPENCL EXTENSION all : enable\n");
         assert_eq!(text, "unroll 4 OPENCL EXTENSION all : enable");
         assert_eq!(codes, ["N0101", "E0117"]);
     }

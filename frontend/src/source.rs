@@ -92,10 +92,7 @@ impl SourceMap {
     }
 
     pub fn find_path(&self, path: &Path) -> Option<FileId> {
-        self.files
-            .iter()
-            .position(|f| f.path.as_deref() == Some(path))
-            .map(|i| FileId(i as u32))
+        self.files.iter().position(|f| f.path.as_deref() == Some(path)).map(|i| FileId(i as u32))
     }
 
     /// `file:line:col` of the start of a span.

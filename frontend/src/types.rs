@@ -354,9 +354,18 @@ pub fn builtin_type_name(name: &str) -> Option<Type> {
         "uchar" | "ushort" | "uint" | "ulong" => return scalar(name).map(Type::Scalar),
         "size_t" | "uintptr_t" => return Some(SIZE_T),
         "ptrdiff_t" | "intptr_t" => return Some(PTRDIFF_T),
-        "image1d_t" | "image1d_array_t" | "image1d_buffer_t" | "image2d_t" | "image2d_array_t" | "image3d_t"
-        | "image2d_depth_t" | "image2d_array_depth_t" | "image2d_msaa_t" | "image2d_array_msaa_t"
-        | "image2d_msaa_depth_t" | "image2d_array_msaa_depth_t" => {
+        "image1d_t"
+        | "image1d_array_t"
+        | "image1d_buffer_t"
+        | "image2d_t"
+        | "image2d_array_t"
+        | "image3d_t"
+        | "image2d_depth_t"
+        | "image2d_array_depth_t"
+        | "image2d_msaa_t"
+        | "image2d_array_msaa_t"
+        | "image2d_msaa_depth_t"
+        | "image2d_array_msaa_depth_t" => {
             let n: &'static str = IMAGE_NAMES.iter().find(|n| **n == name).copied().unwrap_or("image2d_t");
             return Some(Type::Opaque(Opaque::Image(n)));
         }
@@ -401,7 +410,8 @@ const IMAGE_NAMES: &[&str] = &[
 /// Names OpenCL C reserves: vector type names with an invalid width (`float5`), `booln`,
 /// `halfn`-style names beyond the valid set, and the reserved `quad`/`complex` families.
 pub fn is_reserved_type_name(name: &str) -> bool {
-    let bases = ["bool", "char", "uchar", "short", "ushort", "int", "uint", "long", "ulong", "half", "float", "double", "quad"];
+    let bases =
+        ["bool", "char", "uchar", "short", "ushort", "int", "uint", "long", "ulong", "half", "float", "double", "quad"];
     let Some(split) = name.find(|c: char| c.is_ascii_digit()) else {
         return matches!(name, "quad" | "longlong" | "ulonglong");
     };

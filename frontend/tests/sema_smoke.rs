@@ -1,4 +1,5 @@
-use kiln_frontend::{check_source, diag, Options};
+#![allow(clippy::unwrap_used)]
+use kiln_frontend::{Options, check_source, diag};
 
 fn codes(src: &str) -> Vec<String> {
     let out = check_source("t.cl", src, &Options::default());
@@ -40,7 +41,10 @@ fn rejects_with_codes() {
     assert_eq!(codes("kernel void k(global float *p) {}"), ["E0502"]);
     assert_eq!(codes("kernel void k(global int *p) { p[0] = get_global_id(0); }"), ["E0504"]);
     assert_eq!(codes("kernel void k(global int *p) { p[0] = undeclared_fn(1); }"), ["E0308"]);
-    assert_eq!(codes("int f(int n) { return n <= 1 ? 1 : n * f(n - 1); } kernel void k(global int *p) { p[0] = f(3); }"), ["E0401"]);
+    assert_eq!(
+        codes("int f(int n) { return n <= 1 ? 1 : n * f(n - 1); } kernel void k(global int *p) { p[0] = f(3); }"),
+        ["E0401"]
+    );
     assert_eq!(codes("kernel void k(global int *a, int n) { int v[n]; }"), ["E0403"]);
     assert_eq!(codes("kernel int k(void) { return 0; }"), ["E0407"]);
     assert_eq!(codes("kernel void k(bool b) { }"), ["E0408"]);
@@ -58,13 +62,18 @@ fn rejects_with_codes() {
     assert_eq!(codes("kernel void k(global int *p) { switch (p[0]) { case 1: case 1: break; } }"), ["E0317"]);
     assert_eq!(codes("kernel void k(global int *p) { register int r = 0; }"), ["E0416"]);
     assert_eq!(codes("kernel void k(global int *p) {\n#pragma unroll 4\n p[0] = 1; }"), ["E0210"]);
-    assert_eq!(codes("kernel void k(global int *p) { __attribute__((opencl_unroll_hint(-1))) while (p[0]) {} }"), ["E0421"]);
+    assert_eq!(
+        codes("kernel void k(global int *p) { __attribute__((opencl_unroll_hint(-1))) while (p[0]) {} }"),
+        ["E0421"]
+    );
     assert_eq!(codes("kernel void k(global int *p) { p[0] = 1 }"), ["E0201"]);
 }
 
 #[test]
 fn renders_like_rustc() {
-    let s = show("int f(int n) { return g(n); }\nint g(int n) {\n  return f(n);\n}\nkernel void k(global int *p) { p[0] = f(3); }");
+    let s = show(
+        "int f(int n) { return g(n); }\nint g(int n) {\n  return f(n);\n}\nkernel void k(global int *p) { p[0] = f(3); }",
+    );
     println!("{s}");
     assert!(s.contains("error[E0308]"), "{s}");
 }

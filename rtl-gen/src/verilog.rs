@@ -165,10 +165,26 @@ pub fn set(lhs: impl Into<String>, rhs: Expr) -> Stmt {
 pub enum Item {
     Comment(String),
     Blank,
-    Localparam { name: String, width: u32, value: u64 },
-    Wire { name: String, width: u32, value: Option<Expr>, comment: Option<String> },
-    Reg { name: String, width: u32 },
-    Memory { name: String, width: u32, depth: u32 },
+    Localparam {
+        name: String,
+        width: u32,
+        value: u64,
+    },
+    Wire {
+        name: String,
+        width: u32,
+        value: Option<Expr>,
+        comment: Option<String>,
+    },
+    Reg {
+        name: String,
+        width: u32,
+    },
+    Memory {
+        name: String,
+        width: u32,
+        depth: u32,
+    },
     Assign(String, Expr),
     /// `always @(posedge clk)`.
     Always(Vec<Stmt>),

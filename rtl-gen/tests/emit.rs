@@ -1,3 +1,4 @@
+#![allow(clippy::unwrap_used)]
 use kiln_dataflow::passes::{PipelineOptions, optimize};
 use kiln_frontend::{Options, check_source, diag};
 use kiln_scheduler::{Target, schedule};
@@ -16,8 +17,11 @@ pub fn verilog_of(src: &str, name: &str) -> kiln_rtl_gen::VerilogFile {
 fn dump() {
     let dir = std::env::var("KILN_DUMP_DIR").unwrap_or_else(|_| "/tmp/kiln_dump".into());
     std::fs::create_dir_all(&dir).unwrap();
-    let vadd = verilog_of("kernel void vadd(global const int *a, global const int *b, global int *c, int n) {
-        for (int i = 0; i < n; i++) c[i] = a[i] + b[i]; }", "vadd");
+    let vadd = verilog_of(
+        "kernel void vadd(global const int *a, global const int *b, global int *c, int n) {
+        for (int i = 0; i < n; i++) c[i] = a[i] + b[i]; }",
+        "vadd",
+    );
     std::fs::write(format!("{dir}/{}", vadd.name), &vadd.text).unwrap();
     let mixed = verilog_of("uint gcd(uint a, uint b) { while (b != 0) { uint t = a % b; a = b; b = t; } return a; }
         kernel void k(global uint *out, global const uint *x, global const uint *y, int n) {

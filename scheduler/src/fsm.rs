@@ -59,9 +59,14 @@ fn assign_units(s: &mut Schedule) {
         if let OpClass::Unit(_) = class {
             let o = &s.kernel.ops[op];
             let w = o.result.map(|r| s.kernel.width(r)).unwrap_or(32);
-            let signed = matches!(o.kind, OpKind::Binary(kiln_dataflow::ir::BinOp::SDiv | kiln_dataflow::ir::BinOp::SRem));
+            let signed =
+                matches!(o.kind, OpKind::Binary(kiln_dataflow::ir::BinOp::SDiv | kiln_dataflow::ir::BinOp::SRem));
             let id = *by_key.entry((w, signed)).or_insert_with(|| {
-                s.units.push(Unit { kind: UnitKind::Divider { signed }, width: w, latency: s.target.divider_latency(w) });
+                s.units.push(Unit {
+                    kind: UnitKind::Divider { signed },
+                    width: w,
+                    latency: s.target.divider_latency(w),
+                });
                 UnitId(s.units.len() as u32 - 1)
             });
             class = OpClass::Unit(id);
@@ -98,9 +103,11 @@ fn schedule_block(s: &mut Schedule, b: Block, period: f64) {
         let rw = o.result.map(|r| k.width(r)).unwrap_or(1);
         let iw = o.args.first().map(|a| k.width(*a)).unwrap_or(rw);
         let delay = match class {
-            OpClass::Comb | OpClass::PortLoad(_) | OpClass::PortStore(_) | OpClass::MemLoad(_) | OpClass::MemStore(_) => {
-                s.target.delay_ns(&o.kind, rw, iw)
-            }
+            OpClass::Comb
+            | OpClass::PortLoad(_)
+            | OpClass::PortStore(_)
+            | OpClass::MemLoad(_)
+            | OpClass::MemStore(_) => s.target.delay_ns(&o.kind, rw, iw),
             OpClass::Unit(_) => s.target.lut_delay(),
             OpClass::Constant => 0.0,
         };
@@ -108,15 +115,13 @@ fn schedule_block(s: &mut Schedule, b: Block, period: f64) {
         let mut earliest = 0u32;
         let mut preds: Vec<OpTime> = Vec::new();
         for a in &o.args {
-            if let ValueDef::Op(p) = k.values[*a].def {
-                if k.ops[p].block == b {
-                    if let Some(t) = time_of(&times, p) {
-                        if s.class[p] != Some(OpClass::Constant) {
-                            earliest = earliest.max(t.end);
-                            preds.push(t);
-                        }
-                    }
-                }
+            if let ValueDef::Op(p) = k.values[*a].def
+                && k.ops[p].block == b
+                && let Some(t) = time_of(&times, p)
+                && s.class[p] != Some(OpClass::Constant)
+            {
+                earliest = earliest.max(t.end);
+                preds.push(t);
             }
         }
         // Memory order and unit availability.
@@ -228,8 +233,7 @@ fn schedule_block(s: &mut Schedule, b: Block, period: f64) {
             }
             OpClass::Constant => OpTime::default(),
         };
-        let depends_on_unstable =
-            same_block_preds.iter().any(|(p, t)| t.end == time.start && unstable.contains(p));
+        let depends_on_unstable = same_block_preds.iter().any(|(p, t)| t.end == time.start && unstable.contains(p));
         if matches!(class, OpClass::PortLoad(_)) || (class == OpClass::Comb && depends_on_unstable) {
             unstable.insert(op);
         }
@@ -272,18 +276,18 @@ fn mark_registers(s: &mut Schedule) {
         for &op in &k.blocks[b].ops {
             let use_step = s.time[op].start;
             for &a in &k.ops[op].args {
-                if let Some((db, de)) = def_site(a) {
-                    if db != b || de < use_step {
-                        reg[a] = true;
-                    }
+                if let Some((db, de)) = def_site(a)
+                    && (db != b || de < use_step)
+                {
+                    reg[a] = true;
                 }
             }
         }
         for a in k.blocks[b].term.uses() {
-            if let Some((db, de)) = def_site(a) {
-                if db != b || de < last {
-                    reg[a] = true;
-                }
+            if let Some((db, de)) = def_site(a)
+                && (db != b || de < last)
+            {
+                reg[a] = true;
             }
         }
     }

@@ -160,10 +160,10 @@ pub fn kernel_report(s: &Schedule, locate: &dyn Fn(Span) -> String) -> KernelRep
                     res.multipliers += 1;
                 }
             }
-            if let Some(r) = o.result {
-                if s.registered[r] {
-                    res.register_bits += k.width(r);
-                }
+            if let Some(r) = o.result
+                && s.registered[r]
+            {
+                res.register_bits += k.width(r);
             }
         }
         for &p in &k.blocks[b].params {

@@ -117,14 +117,10 @@ impl Schedule {
 
     /// Ops of block `b` that start or end in step `i`, in program order.
     pub fn ops_at(&self, b: Block, i: u32) -> impl Iterator<Item = Op> + '_ {
-        self.kernel.blocks[b]
-            .ops
-            .iter()
-            .copied()
-            .filter(move |op| {
-                let t = self.time[*op];
-                self.class(*op) != OpClass::Constant && (t.start == i || t.end == i)
-            })
+        self.kernel.blocks[b].ops.iter().copied().filter(move |op| {
+            let t = self.time[*op];
+            self.class(*op) != OpClass::Constant && (t.start == i || t.end == i)
+        })
     }
 
     /// Estimated critical path among all chained operations, in ns.

@@ -34,10 +34,12 @@ pub fn verify_schedule(s: &Schedule) -> Result<(), Vec<String>> {
                 errs.push(format!("{op} in {b}: steps {}..{} outside 0..{steps}", t.start, t.end));
             }
             for a in &k.ops[op].args {
-                if let ValueDef::Op(p) = k.values[*a].def {
-                    if k.ops[p].block == b && s.class[p] != Some(OpClass::Constant) && s.time[p].end > t.start {
-                        errs.push(format!("{op} starts at {} before its operand {p} ends at {}", t.start, s.time[p].end));
-                    }
+                if let ValueDef::Op(p) = k.values[*a].def
+                    && k.ops[p].block == b
+                    && s.class[p] != Some(OpClass::Constant)
+                    && s.time[p].end > t.start
+                {
+                    errs.push(format!("{op} starts at {} before its operand {p} ends at {}", t.start, s.time[p].end));
                 }
             }
             match class {
@@ -56,15 +58,11 @@ pub fn verify_schedule(s: &Schedule) -> Result<(), Vec<String>> {
                         last_consume.insert(m, t.end);
                     }
                 }
-                OpClass::MemLoad(m) => {
-                    if !mem_rd.insert((m, t.start)) || t.end != t.start + 1 {
-                        errs.push(format!("bad on-chip read {op} on {m}"));
-                    }
+                OpClass::MemLoad(m) if (!mem_rd.insert((m, t.start)) || t.end != t.start + 1) => {
+                    errs.push(format!("bad on-chip read {op} on {m}"));
                 }
-                OpClass::MemStore(m) => {
-                    if !mem_wr.insert((m, t.start)) {
-                        errs.push(format!("two writes to {m} in step {}", t.start));
-                    }
+                OpClass::MemStore(m) if !mem_wr.insert((m, t.start)) => {
+                    errs.push(format!("two writes to {m} in step {}", t.start));
                 }
                 OpClass::Unit(u) => {
                     if unit_busy.get(&u).is_some_and(|f| *f > t.start) {

@@ -151,7 +151,11 @@ int main(int argc, char** argv) {
         let _ = writeln!(c, "    top->{} = scalars[{i}];", s.name);
     }
     for m in &iface.memories {
-        let _ = writeln!(c, "    top->{p}_req_ready = 0;\n    top->{p}_resp_valid = 0;\n    top->{p}_resp_rdata = 0;", p = m.prefix);
+        let _ = writeln!(
+            c,
+            "    top->{p}_req_ready = 0;\n    top->{p}_resp_valid = 0;\n    top->{p}_resp_rdata = 0;",
+            p = m.prefix
+        );
     }
     c.push_str(
         r#"    for (int i = 0; i < 4; i++) {
@@ -187,7 +191,11 @@ int main(int argc, char** argv) {
     for (p, m) in iface.memories.iter().enumerate() {
         let x = &m.prefix;
         let we = if m.read_only { "false".to_string() } else { format!("top->{x}_req_we") };
-        let (wdata, wstrb) = if m.read_only { ("0".to_string(), "0".to_string()) } else { (format!("top->{x}_req_wdata"), format!("top->{x}_req_wstrb")) };
+        let (wdata, wstrb) = if m.read_only {
+            ("0".to_string(), "0".to_string())
+        } else {
+            (format!("top->{x}_req_wdata"), format!("top->{x}_req_wstrb"))
+        };
         let _ = writeln!(
             c,
             r#"        {{
@@ -282,7 +290,13 @@ pub enum ModelFault {
 }
 
 /// Runs a model on kernel arguments (in parameter order) with a memory configuration.
-pub fn run_model(model: &Model, args: &[Arg], mem: &MemConfig, max_cycles: u64, work_dir: &Path) -> Result<Result<CosimResult, ModelFault>, CosimError> {
+pub fn run_model(
+    model: &Model,
+    args: &[Arg],
+    mem: &MemConfig,
+    max_cycles: u64,
+    work_dir: &Path,
+) -> Result<Result<CosimResult, ModelFault>, CosimError> {
     let iface = &model.interface;
     let mut input = String::new();
     let _ = writeln!(

@@ -93,7 +93,13 @@ impl PortMemory {
 
     /// Ends `cycle`: takes the presented response (the kernel always accepts it) and performs
     /// an accepted request.
-    pub fn clock(&mut self, cfg: &MemConfig, out: &PortOutputs, accepted: Option<Request>, cycle: u64) -> Result<(), OutOfBounds> {
+    pub fn clock(
+        &mut self,
+        cfg: &MemConfig,
+        out: &PortOutputs,
+        accepted: Option<Request>,
+        cycle: u64,
+    ) -> Result<(), OutOfBounds> {
         if out.resp_valid {
             self.pending.pop_front();
         }

@@ -80,7 +80,9 @@ impl<'s> Sim<'s> {
         let r = match self.s.class(op) {
             OpClass::PortLoad(_) => t.end == i,
             OpClass::Comb if t.start == i => o.args.iter().any(|a| match k.values[*a].def {
-                ValueDef::Op(p) if k.ops[p].block == o.block && self.s.time[p].end == i => self.depends_on_response(p, i, memo),
+                ValueDef::Op(p) if k.ops[p].block == o.block && self.s.time[p].end == i => {
+                    self.depends_on_response(p, i, memo)
+                }
                 _ => false,
             }),
             _ => false,
@@ -95,7 +97,10 @@ impl<'s> Sim<'s> {
         let ops: Vec<Op> = self.s.ops_at(b, i).collect();
         let mut memo = HashMap::new();
         for op in ops {
-            if self.s.class(op) == OpClass::Comb && self.s.time[op].start == i && !self.depends_on_response(op, i, &mut memo) {
+            if self.s.class(op) == OpClass::Comb
+                && self.s.time[op].start == i
+                && !self.depends_on_response(op, i, &mut memo)
+            {
                 self.eval_comb(op);
             }
         }
@@ -193,7 +198,12 @@ impl<'s> Sim<'s> {
 }
 
 /// Simulates a scheduled kernel. `args` are in kernel parameter order.
-pub fn simulate(s: &Schedule, args: &[Arg], cfg: &SimConfig, mut trace: Option<&mut Trace>) -> Result<SimResult, RunError> {
+pub fn simulate(
+    s: &Schedule,
+    args: &[Arg],
+    cfg: &SimConfig,
+    mut trace: Option<&mut Trace>,
+) -> Result<SimResult, RunError> {
     let k = &s.kernel;
     let mut sim = Sim {
         s,
@@ -270,12 +280,12 @@ pub fn simulate(s: &Schedule, args: &[Arg], cfg: &SimConfig, mut trace: Option<&
                         }
                         _ => {}
                     }
-                    if let OpClass::PortLoad(m) = s.class(op) {
-                        if t.end == i {
-                            let p = sim.port_index[&m] as usize;
-                            if sim.resp_buf[p].is_empty() && !outs[p].resp_valid {
-                                ok = false;
-                            }
+                    if let OpClass::PortLoad(m) = s.class(op)
+                        && t.end == i
+                    {
+                        let p = sim.port_index[&m] as usize;
+                        if sim.resp_buf[p].is_empty() && !outs[p].resp_valid {
+                            ok = false;
                         }
                     }
                 }

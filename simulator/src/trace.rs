@@ -74,7 +74,14 @@ impl Trace {
         }
     }
 
-    fn try_cycle(&mut self, cycle: u64, state: &str, vals: &SecondaryMap<Value, u64>, valid: &[bool], outs: &[PortOutputs]) -> std::io::Result<()> {
+    fn try_cycle(
+        &mut self,
+        cycle: u64,
+        state: &str,
+        vals: &SecondaryMap<Value, u64>,
+        valid: &[bool],
+        outs: &[PortOutputs],
+    ) -> std::io::Result<()> {
         self.w.timestamp(cycle * 10)?;
         let si = self.state_names.get(state).copied().unwrap_or(0) as u64;
         self.change(self.state, si, 16)?;
@@ -91,7 +98,15 @@ impl Trace {
     }
 
     /// Records the signals of one cycle. Write errors are remembered, not raised mid-run.
-    pub fn cycle(&mut self, cycle: u64, state: &str, vals: &SecondaryMap<Value, u64>, _s: &Schedule, valid: &[bool], outs: &[PortOutputs]) {
+    pub fn cycle(
+        &mut self,
+        cycle: u64,
+        state: &str,
+        vals: &SecondaryMap<Value, u64>,
+        _s: &Schedule,
+        valid: &[bool],
+        outs: &[PortOutputs],
+    ) {
         if !self.failed && self.try_cycle(cycle, state, vals, valid, outs).is_err() {
             self.failed = true;
         }

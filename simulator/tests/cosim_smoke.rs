@@ -1,3 +1,4 @@
+#![allow(clippy::unwrap_used)]
 use kiln_dataflow::emu::{Arg, emulate};
 use kiln_dataflow::passes::{PipelineOptions, optimize};
 use kiln_frontend::{Options, check_source, diag};

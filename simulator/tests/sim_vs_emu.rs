@@ -1,3 +1,4 @@
+#![allow(clippy::unwrap_used)]
 use kiln_dataflow::emu::{Arg, emulate};
 use kiln_dataflow::passes::{PipelineOptions, optimize};
 use kiln_frontend::{Options, check_source, diag};
@@ -29,7 +30,8 @@ fn vadd_sim_matches_emu() {
     let n = 20u64;
     let a: Vec<u64> = (0..n).map(|i| i * 3).collect();
     let b: Vec<u64> = (0..n).map(|i| 1000 - i).collect();
-    let cycles = check(src, "vadd", vec![Arg::Buffer(a), Arg::Buffer(b), Arg::Buffer(vec![0; n as usize]), Arg::Scalar(n)]);
+    let cycles =
+        check(src, "vadd", vec![Arg::Buffer(a), Arg::Buffer(b), Arg::Buffer(vec![0; n as usize]), Arg::Scalar(n)]);
     println!("vadd cycles: {cycles:?}");
     assert!(cycles[1] > cycles[0] && cycles[2] > cycles[0]);
 }
@@ -45,11 +47,15 @@ fn mixed_kernel_sim_matches_emu() {
                 switch (g & 3) { case 0: out[i] = g + tab[i & 7]; break; case 1: out[i] = g * 3; break; default: out[i] = g / 3 - (int)y[i] % 5; }
             }
         }";
-    let cycles = check(src, "k", vec![
-        Arg::Buffer(vec![0; 6]),
-        Arg::Buffer(vec![12, 17, 100, 81, 64, 0]),
-        Arg::Buffer(vec![18, 5, 75, 27, 48, 7]),
-        Arg::Scalar(6),
-    ]);
+    let cycles = check(
+        src,
+        "k",
+        vec![
+            Arg::Buffer(vec![0; 6]),
+            Arg::Buffer(vec![12, 17, 100, 81, 64, 0]),
+            Arg::Buffer(vec![18, 5, 75, 27, 48, 7]),
+            Arg::Scalar(6),
+        ],
+    );
     println!("gcd cycles: {cycles:?}");
 }

@@ -74,16 +74,17 @@ pub fn kiln<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Run {
     let shown: Vec<String> = argv.iter().map(|a| a.to_string_lossy().into_owned()).collect();
     let mut out = Vec::new();
     let mut err = Vec::new();
-    let code = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| kiln_cli::run(argv.clone(), &mut out, &mut err)))
-        .unwrap_or_else(|_| panic!("kiln panicked on: {}", shown.join(" ")));
+    let code =
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| kiln_cli::run(argv.clone(), &mut out, &mut err)))
+            .unwrap_or_else(|_| panic!("kiln panicked on: {}", shown.join(" ")));
     Run { code, stdout: String::from_utf8_lossy(&out).into_owned(), stderr: String::from_utf8_lossy(&err).into_owned() }
 }
 
 /// Fails the test unless `tool` can be run (`tool --version` or `tool -V`).
 pub fn require_tool(tool: &str) {
-    let ok = ["--version", "-V"].iter().any(|flag| {
-        std::process::Command::new(tool).arg(flag).output().map(|o| o.status.success()).unwrap_or(false)
-    });
+    let ok = ["--version", "-V"]
+        .iter()
+        .any(|flag| std::process::Command::new(tool).arg(flag).output().map(|o| o.status.success()).unwrap_or(false));
     assert!(ok, "`{tool}` is required by this test but is not installed; run scripts/test.sh, which installs it");
 }
 
@@ -98,7 +99,8 @@ pub fn scratch(name: &str) -> PathBuf {
 /// The `args` object of a results JSON file.
 pub fn result_args(path: &Path) -> serde_json::Value {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
-    let v: serde_json::Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("bad JSON in {}: {e}", path.display()));
+    let v: serde_json::Value =
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("bad JSON in {}: {e}", path.display()));
     v["args"].clone()
 }
 
@@ -107,11 +109,13 @@ pub fn par_each<T: Sync>(items: &[T], f: impl Fn(&T) + Sync) {
     let next = std::sync::atomic::AtomicUsize::new(0);
     std::thread::scope(|s| {
         for _ in 0..2 {
-            s.spawn(|| loop {
-                let i = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-                match items.get(i) {
-                    Some(item) => f(item),
-                    None => break,
+            s.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                    match items.get(i) {
+                        Some(item) => f(item),
+                        None => break,
+                    }
                 }
             });
         }

@@ -1,3 +1,4 @@
+#![allow(clippy::unwrap_used)]
 //! Bad input to the `kiln` command: clear diagnostics, non-zero exits, nothing written, no panic.
 
 use kiln_tests::{kiln, scratch, tests_dir};
@@ -48,12 +49,21 @@ fn spec_argument_problems() {
     expect_error(&["emu", &vadd(), "--spec", &missing], "E0802");
     let extra = spec(&d, "extra.toml", &format!("kernel = \"vadd\"\n[args]\n{ok_args}m = 3\n"));
     expect_error(&["emu", &vadd(), "--spec", &extra], "E0803");
-    let shape = spec(&d, "shape.toml", "kernel = \"vadd\"\n[args]\na = 4\nb = { len = 4 }\nc = { len = 4 }\nn = { len = 1 }\n");
+    let shape =
+        spec(&d, "shape.toml", "kernel = \"vadd\"\n[args]\na = 4\nb = { len = 4 }\nc = { len = 4 }\nn = { len = 1 }\n");
     let err = expect_error(&["sim", &vadd(), "--spec", &shape], "E0804");
     assert!(err.matches("E0804").count() == 2, "both bad arguments are reported:\n{err}");
-    let range = spec(&d, "range.toml", "kernel = \"vadd\"\n[args]\na = { data = [1, 2, 3000000000] }\nb = { len = 4 }\nc = { len = 4 }\nn = 4\n");
+    let range = spec(
+        &d,
+        "range.toml",
+        "kernel = \"vadd\"\n[args]\na = { data = [1, 2, 3000000000] }\nb = { len = 4 }\nc = { len = 4 }\nn = 4\n",
+    );
     expect_error(&["emu", &vadd(), "--spec", &range], "E0804");
-    let fill = spec(&d, "fill.toml", "kernel = \"vadd\"\n[args]\na = { len = 4, fill = \"random\", min = 5, max = 1 }\nb = { len = 4 }\nc = { len = 4 }\nn = 4\n");
+    let fill = spec(
+        &d,
+        "fill.toml",
+        "kernel = \"vadd\"\n[args]\na = { len = 4, fill = \"random\", min = 5, max = 1 }\nb = { len = 4 }\nc = { len = 4 }\nn = 4\n",
+    );
     expect_error(&["emu", &vadd(), "--spec", &fill], "E0805");
     let launch = spec(&d, "launch.toml", &format!("kernel = \"vadd\"\nglobal_size = [64]\n[args]\n{ok_args}"));
     expect_error(&["emu", &vadd(), "--spec", &launch], "E0806");
@@ -66,7 +76,8 @@ fn spec_argument_problems() {
 #[test]
 fn buffer_too_small_is_reported_with_the_source_line_in_every_engine() {
     let d = scratch("cli-oob");
-    let s = spec(&d, "small.toml", "kernel = \"vadd\"\n[args]\na = { len = 8 }\nb = { len = 8 }\nc = { len = 5 }\nn = 8\n");
+    let s =
+        spec(&d, "small.toml", "kernel = \"vadd\"\n[args]\na = { len = 8 }\nb = { len = 8 }\nc = { len = 5 }\nn = 8\n");
     for cmd in ["emu", "sim", "cosim"] {
         let err = expect_error(&[cmd, &vadd(), "--spec", &s], "E0901");
         assert!(err.contains("`c[5]`") && err.contains("vadd.cl:4:9"), "{cmd}: {err}");
@@ -76,7 +87,11 @@ fn buffer_too_small_is_reported_with_the_source_line_in_every_engine() {
 #[test]
 fn cycle_limit() {
     let d = scratch("cli-cycles");
-    let s = spec(&d, "limit.toml", "kernel = \"vadd\"\nmax_cycles = 50\n[args]\na = { len = 64 }\nb = { len = 64 }\nc = { len = 64 }\nn = 64\n");
+    let s = spec(
+        &d,
+        "limit.toml",
+        "kernel = \"vadd\"\nmax_cycles = 50\n[args]\na = { len = 64 }\nb = { len = 64 }\nc = { len = 64 }\nn = 64\n",
+    );
     expect_error(&["sim", &vadd(), "--spec", &s], "E0902");
 }
 
@@ -122,7 +137,28 @@ fn front_end_never_panics_on_mutations() {
         state ^= state << 17;
         state
     };
-    let tokens = ["(", ")", "{", "}", ";", "*", "&", "#define X(", "#if", "\"", "'", "/*", "global", "int", "[", "]", "++", "<<=", "0x", "..."];
+    let tokens = [
+        "(",
+        ")",
+        "{",
+        "}",
+        ";",
+        "*",
+        "&",
+        "#define X(",
+        "#if",
+        "\"",
+        "'",
+        "/*",
+        "global",
+        "int",
+        "[",
+        "]",
+        "++",
+        "<<=",
+        "0x",
+        "...",
+    ];
     for round in 0..600 {
         let base = &corpus[(next() as usize) % corpus.len()];
         let mut bytes: Vec<u8> = base.clone().into_bytes();

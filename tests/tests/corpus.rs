@@ -1,3 +1,4 @@
+#![allow(clippy::unwrap_used)]
 //! The kernel corpus through every engine: the emulator, the cycle-accurate simulator and
 //! Verilator must produce the same buffers, and the simulator and Verilator the same cycle
 //! count, without and with random memory stalls. gcc, compiling the same kernels as C, is an
@@ -8,7 +9,8 @@ use std::fmt::Write as _;
 
 fn cosim(case: &Case, dir: &std::path::Path, extra: &[&str], tag: &str) -> serde_json::Value {
     let json = dir.join(format!("{}-{tag}.json", case.name));
-    let mut args: Vec<String> = vec!["cosim".into(), case.source.display().to_string(), "--spec".into(), case.spec.display().to_string()];
+    let mut args: Vec<String> =
+        vec!["cosim".into(), case.source.display().to_string(), "--spec".into(), case.spec.display().to_string()];
     args.extend(extra.iter().map(|s| s.to_string()));
     args.extend(["--json".into(), json.display().to_string()]);
     let r = kiln(&args);
@@ -22,7 +24,14 @@ fn cosim(case: &Case, dir: &std::path::Path, extra: &[&str], tag: &str) -> serde
 
 fn emu_args(case: &Case, dir: &std::path::Path) -> serde_json::Value {
     let json = dir.join(format!("{}-emu.json", case.name));
-    let r = kiln(&["emu", &case.source.display().to_string(), "--spec", &case.spec.display().to_string(), "--json", &json.display().to_string()]);
+    let r = kiln(&[
+        "emu",
+        &case.source.display().to_string(),
+        "--spec",
+        &case.spec.display().to_string(),
+        "--json",
+        &json.display().to_string(),
+    ]);
     assert_eq!(r.code, 0, "{}: emu failed\n{}", case.name, r.stderr);
     let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     assert!(v.get("cycles").is_none(), "emu results have no cycle count");
@@ -103,7 +112,10 @@ fn c_program(case: &Case, emu_inputs: &serde_json::Value) -> String {
     for (name, len, signed) in prints {
         let fmt = if signed { "%lld" } else { "%llu" };
         let cast = if signed { "long long" } else { "unsigned long long" };
-        let _ = writeln!(c, "  printf(\"{name}\");\n  for (int i = 0; i < {len}; i++) printf(\" {fmt}\", ({cast})buf_{name}[i]);\n  printf(\"\\n\");");
+        let _ = writeln!(
+            c,
+            "  printf(\"{name}\");\n  for (int i = 0; i < {len}; i++) printf(\" {fmt}\", ({cast})buf_{name}[i]);\n  printf(\"\\n\");"
+        );
     }
     c.push_str("  return 0;\n}\n");
     c
@@ -132,14 +144,22 @@ fn corpus_matches_gcc_reference() {
     require_tool("gcc");
     let dir = scratch("corpus-gcc");
     let shim = kiln_tests::tests_dir().join("c_reference").join("kiln_shim.h");
-    let cases: Vec<Case> = corpus().into_iter().filter(|c| !c.directive("c-reference").is_some_and(|v| v.starts_with("no"))).collect();
+    let cases: Vec<Case> =
+        corpus().into_iter().filter(|c| !c.directive("c-reference").is_some_and(|v| v.starts_with("no"))).collect();
     assert!(cases.len() >= 20, "the gcc reference must cover most of the corpus");
     par_each(&cases, |case| {
         // Inputs: run the emulator on a spec whose outputs are the inputs (kernel not run yet),
         // i.e. take the materialized buffers from a run with the kernel's own spec, then compare
         // results buffer by buffer.
         let inputs_json = dir.join(format!("{}-inputs.json", case.name));
-        let r = kiln(&["emu", &case.source.display().to_string(), "--spec", &case.spec.display().to_string(), "--json", &inputs_json.display().to_string()]);
+        let r = kiln(&[
+            "emu",
+            &case.source.display().to_string(),
+            "--spec",
+            &case.spec.display().to_string(),
+            "--json",
+            &inputs_json.display().to_string(),
+        ]);
         assert_eq!(r.code, 0, "{}: {}", case.name, r.stderr);
         let inputs = materialized_inputs(case);
         let program = c_program(case, &inputs);
@@ -162,7 +182,12 @@ fn corpus_matches_gcc_reference() {
             let mut w = line.split_whitespace();
             let name = w.next().unwrap();
             let expect: Vec<serde_json::Value> = w.map(|x| serde_json::from_str(x).unwrap()).collect();
-            assert_eq!(kiln_args[name], serde_json::Value::Array(expect), "{}: buffer `{name}` differs from gcc", case.name);
+            assert_eq!(
+                kiln_args[name],
+                serde_json::Value::Array(expect),
+                "{}: buffer `{name}` differs from gcc",
+                case.name
+            );
         }
     });
 }
@@ -183,7 +208,10 @@ fn materialized_inputs(case: &Case) -> serde_json::Value {
     let mut obj = serde_json::Map::new();
     for (i, p) in k.params.iter().enumerate() {
         if let (kiln_dataflow::emu::Arg::Buffer(b), Some(Some(ty))) = (&m.args[i], m.elem_types.get(i)) {
-            obj.insert(p.name.to_string(), serde_json::Value::Array(b.iter().map(|x| serde_json::json!(ty.value(*x) as i64)).collect()));
+            obj.insert(
+                p.name.to_string(),
+                serde_json::Value::Array(b.iter().map(|x| serde_json::json!(ty.value(*x) as i64)).collect()),
+            );
         }
     }
     serde_json::Value::Object(obj)

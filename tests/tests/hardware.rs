@@ -1,3 +1,4 @@
+#![allow(clippy::unwrap_used)]
 //! The emitted Verilog of every corpus kernel is lint-clean under `verilator --lint-only
 //! -Wall`, byte-identical across builds, and synthesizable by `yosys synth_ice40 -dsp` without
 //! latches; `report.json` describes the interface that was emitted.
@@ -19,7 +20,11 @@ fn build(case: &kiln_tests::Case, out: &std::path::Path) {
 }
 
 fn verilog_files(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
-    let mut v: Vec<_> = std::fs::read_dir(dir).unwrap().filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "v")).collect();
+    let mut v: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "v"))
+        .collect();
     v.sort();
     v
 }
@@ -35,7 +40,12 @@ fn verilog_is_lint_clean_and_deterministic() {
         build(case, &b);
         for f in verilog_files(&a) {
             let other = b.join(f.file_name().unwrap());
-            assert_eq!(std::fs::read(&f).unwrap(), std::fs::read(&other).unwrap(), "{}: output differs between builds", f.display());
+            assert_eq!(
+                std::fs::read(&f).unwrap(),
+                std::fs::read(&other).unwrap(),
+                "{}: output differs between builds",
+                f.display()
+            );
             let out = Command::new("verilator").args(["--lint-only", "-Wall"]).arg(&f).output().unwrap();
             let log = String::from_utf8_lossy(&out.stderr);
             assert!(out.status.success() && log.trim().is_empty(), "{}: lint warnings:\n{log}", f.display());
@@ -55,13 +65,18 @@ fn verilog_synthesizes_for_ice40_without_latches() {
         for f in verilog_files(&out) {
             let top = f.file_stem().unwrap().to_string_lossy().into_owned();
             let stat = out.join(format!("{top}.stat.txt"));
-            let script = format!("read_verilog {}; synth_ice40 -dsp -top {top}; tee -q -o {} stat", f.display(), stat.display());
+            let script =
+                format!("read_verilog {}; synth_ice40 -dsp -top {top}; tee -q -o {} stat", f.display(), stat.display());
             let r = Command::new("yosys").args(["-q", "-p", &script]).output().unwrap();
             let log = String::from_utf8_lossy(&r.stdout).into_owned()
                 + &String::from_utf8_lossy(&r.stderr)
                 + &std::fs::read_to_string(&stat).unwrap_or_default();
             assert!(r.status.success(), "{}: yosys failed:\n{log}", case.name);
-            assert!(!log.contains("$dlatch") && !log.contains("SB_LATCH") && !log.to_lowercase().contains("latch inferred"), "{}: latch in design:\n{log}", case.name);
+            assert!(
+                !log.contains("$dlatch") && !log.contains("SB_LATCH") && !log.to_lowercase().contains("latch inferred"),
+                "{}: latch in design:\n{log}",
+                case.name
+            );
             assert!(log.contains("SB_LUT4") || log.contains("SB_DFF"), "{}: empty design?\n{log}", case.name);
         }
     });
@@ -72,7 +87,8 @@ fn report_describes_the_interface() {
     let dir = scratch("hw-report");
     let case = corpus().into_iter().find(|c| c.name == "lookup").expect("lookup kernel");
     build(&case, &dir);
-    let report: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.join("report.json")).unwrap()).unwrap();
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("report.json")).unwrap()).unwrap();
     let k = &report["kernels"][0];
     assert_eq!(k["name"], "lookup");
     let ports: Vec<&str> = k["ports"].as_array().unwrap().iter().map(|p| p["name"].as_str().unwrap()).collect();
@@ -81,7 +97,8 @@ fn report_describes_the_interface() {
     assert_eq!(k["ports"][0]["data_width"], 8);
     assert_eq!(k["scalar_args"][0]["port"], "arg_n");
     assert!(k["states"].as_u64().unwrap() > 2);
-    let mems: Vec<&str> = k["on_chip_memories"].as_array().unwrap().iter().map(|m| m["name"].as_str().unwrap()).collect();
+    let mems: Vec<&str> =
+        k["on_chip_memories"].as_array().unwrap().iter().map(|m| m["name"].as_str().unwrap()).collect();
     assert!(mems.contains(&"sbox") && mems.contains(&"scale"), "{mems:?}");
     let v = std::fs::read_to_string(dir.join("lookup.v")).unwrap();
     for sig in ["in_req_valid", "weights_resp_rdata", "out_req_wstrb", "arg_n", "done"] {

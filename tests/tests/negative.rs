@@ -1,3 +1,4 @@
+#![allow(clippy::unwrap_used)]
 //! Every invalid or not-yet-supported construct in `tests/negative/` gives exactly the error
 //! codes its first line expects (`// expect: E0401`), a non-zero exit, and no panic.
 
@@ -33,7 +34,12 @@ fn negative_kernels_give_their_codes() {
             d["spans"].as_array().is_some_and(|s| !s.is_empty() && s[0]["line"].as_u64().is_some_and(|x| x > 0))
         });
         if r.code != 1 || got != expected || !located {
-            failures.push(format!("{}: exit {}, expected {expected:?}, got {got:?}, all located: {located}\n{}", f.display(), r.code, r.stderr));
+            failures.push(format!(
+                "{}: exit {}, expected {expected:?}, got {got:?}, all located: {located}\n{}",
+                f.display(),
+                r.code,
+                r.stderr
+            ));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));

@@ -77,9 +77,17 @@ pub struct Target {
 pub enum Terminator {
     Jump(Target),
     /// On a 1-bit condition.
-    Branch { cond: Value, then_to: Target, else_to: Target },
+    Branch {
+        cond: Value,
+        then_to: Target,
+        else_to: Target,
+    },
     /// Multi-way branch on an integer value; case values are compared on the value's width.
-    Switch { value: Value, cases: Vec<(u64, Target)>, default: Target },
+    Switch {
+        value: Value,
+        cases: Vec<(u64, Target)>,
+        default: Target,
+    },
     Return,
     /// Placeholder while a block is being built; never present in a finished kernel.
     Unterminated,

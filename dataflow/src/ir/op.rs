@@ -171,10 +171,7 @@ pub fn eval(kind: &OpKind, args: &[u64], arg_w: &[u32], w: u32) -> u64 {
                 BinOp::And => x & y,
                 BinOp::Or => x | y,
                 BinOp::Xor => x ^ y,
-                BinOp::UDiv => {
-                    let y = y & m;
-                    if y == 0 { u64::MAX } else { x / y }
-                }
+                BinOp::UDiv => x.checked_div(y & m).unwrap_or(u64::MAX),
                 BinOp::URem => {
                     let y = y & m;
                     if y == 0 { x } else { x % y }

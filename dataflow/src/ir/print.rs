@@ -49,7 +49,11 @@ impl fmt::Display for Kernel {
                     _ => {}
                 }
                 for (i, a) in o.args.iter().enumerate() {
-                    write!(f, "{}{a}", if i == 0 && !matches!(o.kind, OpKind::Load(_) | OpKind::Store(_)) { " " } else { ", " })?;
+                    write!(
+                        f,
+                        "{}{a}",
+                        if i == 0 && !matches!(o.kind, OpKind::Load(_) | OpKind::Store(_)) { " " } else { ", " }
+                    )?;
                 }
                 if let Some(r) = o.result {
                     write!(f, " : i{}", self.width(r))?;

@@ -15,9 +15,12 @@ fn speculatable(e: &hir::Expr) -> bool {
         K::Int(_) | K::Float(_) | K::Local(_) => true,
         K::Global(_) => !matches!(e.ty, Type::Array(..)),
         K::Unary(_, a) | K::Convert(a) | K::PtrCast(a) => speculatable(a),
-        K::Binary(_, a, b) | K::LogAnd(a, b) | K::LogOr(a, b) | K::PtrAdd(a, b) | K::PtrDiff(a, b) | K::PtrCmp(_, a, b) => {
-            speculatable(a) && speculatable(b)
-        }
+        K::Binary(_, a, b)
+        | K::LogAnd(a, b)
+        | K::LogOr(a, b)
+        | K::PtrAdd(a, b)
+        | K::PtrDiff(a, b)
+        | K::PtrCmp(_, a, b) => speculatable(a) && speculatable(b),
         K::Cond(c, a, b) => speculatable(c) && speculatable(a) && speculatable(b),
         K::Decay(a) => matches!(a.kind, K::Local(_) | K::Global(_)),
         _ => false,
@@ -158,7 +161,9 @@ impl<'p> Lowerer<'p> {
             else_to: Target { block: else_b, args: vec![] },
         });
         let saved = self.env.clone();
-        for (block, f) in [(then_b, Box::new(then_f) as Box<dyn FnOnce(&mut Self) -> Option<Value>>), (else_b, Box::new(else_f))] {
+        for (block, f) in
+            [(then_b, Box::new(then_f) as Box<dyn FnOnce(&mut Self) -> Option<Value>>), (else_b, Box::new(else_f))]
+        {
             self.cur = block;
             let v = f(self);
             let mut args = self.join_args(merge, span);
@@ -194,7 +199,9 @@ impl<'p> Lowerer<'p> {
                 RV::Val(self.konst(*v, w, span))
             }
             ExprKind::Float(_) => {
-                self.error(Diagnostic::error(codes::UNSUPPORTED_FLOAT, "floating point is not yet supported by kiln").at(span));
+                self.error(
+                    Diagnostic::error(codes::UNSUPPORTED_FLOAT, "floating point is not yet supported by kiln").at(span),
+                );
                 RV::Void
             }
             ExprKind::Local(_) | ExprKind::Global(_) | ExprKind::Deref(_) | ExprKind::Member(..) => {
@@ -258,7 +265,8 @@ impl<'p> Lowerer<'p> {
                 let (Some(pa), Some(pb)) = (self.pointer(a), self.pointer(b)) else { return RV::Void };
                 if pa.mem != pb.mem {
                     self.error(
-                        Diagnostic::error(codes::AMBIGUOUS_POINTER, "subtracting pointers into different memories").at(span),
+                        Diagnostic::error(codes::AMBIGUOUS_POINTER, "subtracting pointers into different memories")
+                            .at(span),
                     );
                     return RV::Void;
                 }
@@ -348,7 +356,13 @@ impl<'p> Lowerer<'p> {
                 BinaryOp::Eq => self.konst(0, 1, span),
                 BinaryOp::Ne => self.konst(1, 1, span),
                 _ => {
-                    self.error(Diagnostic::error(codes::AMBIGUOUS_POINTER, "ordering comparison of pointers into different memories").at(span));
+                    self.error(
+                        Diagnostic::error(
+                            codes::AMBIGUOUS_POINTER,
+                            "ordering comparison of pointers into different memories",
+                        )
+                        .at(span),
+                    );
                     self.konst(0, 1, span)
                 }
             };
@@ -380,7 +394,19 @@ impl<'p> Lowerer<'p> {
     fn conditional(&mut self, c: &hir::Expr, a: &hir::Expr, b: &hir::Expr, ty: &Type, span: Span) -> RV {
         let cv = self.cond(c);
         if ty.is_void() {
-            self.diamond(cv, span, |l| { l.rvalue(a); None }, |l| { l.rvalue(b); None }, None);
+            self.diamond(
+                cv,
+                span,
+                |l| {
+                    l.rvalue(a);
+                    None
+                },
+                |l| {
+                    l.rvalue(b);
+                    None
+                },
+                None,
+            );
             return RV::Void;
         }
         if let Type::Pointer(_) = ty {
@@ -388,8 +414,11 @@ impl<'p> Lowerer<'p> {
             let (Some(pa), Some(pb)) = (self.pointer(a), self.pointer(b)) else { return RV::Void };
             if pa.mem != pb.mem {
                 self.error(
-                    Diagnostic::error(codes::AMBIGUOUS_POINTER, "a conditional expression selects between pointers into different memories")
-                        .at(span),
+                    Diagnostic::error(
+                        codes::AMBIGUOUS_POINTER,
+                        "a conditional expression selects between pointers into different memories",
+                    )
+                    .at(span),
                 );
                 return RV::Void;
             }
@@ -440,13 +469,17 @@ impl<'p> Lowerer<'p> {
                 match pv.mem {
                     Some(mem) => Some(Place::Mem { mem, index: pv.index }),
                     None => {
-                        self.error(Diagnostic::error(codes::AMBIGUOUS_POINTER, "dereference of a null pointer").at(span));
+                        self.error(
+                            Diagnostic::error(codes::AMBIGUOUS_POINTER, "dereference of a null pointer").at(span),
+                        );
                         None
                     }
                 }
             }
             _ => {
-                self.error(Diagnostic::error(codes::UNSUPPORTED_AGGREGATE, "this l-value is not supported by kiln").at(span));
+                self.error(
+                    Diagnostic::error(codes::UNSUPPORTED_AGGREGATE, "this l-value is not supported by kiln").at(span),
+                );
                 None
             }
         }
@@ -472,8 +505,11 @@ impl<'p> Lowerer<'p> {
                 Some(EnvVal::Undef) | None => {
                     let name = self.var_names.get(key).cloned().unwrap_or_else(|| "variable".into());
                     self.error(
-                        Diagnostic::warning(codes::UNINITIALIZED_USE, format!("`{name}` is used before it is assigned; kiln uses 0"))
-                            .at(span),
+                        Diagnostic::warning(
+                            codes::UNINITIALIZED_USE,
+                            format!("`{name}` is used before it is assigned; kiln uses 0"),
+                        )
+                        .at(span),
                     );
                     if ty.is_pointer() {
                         let z = self.konst(0, INDEX_WIDTH, span);
@@ -530,7 +566,15 @@ impl<'p> Lowerer<'p> {
         v
     }
 
-    fn compound_assign(&mut self, op: BinaryOp, l: &hir::Expr, r: &hir::Expr, op_ty: &Type, ty: &Type, span: Span) -> RV {
+    fn compound_assign(
+        &mut self,
+        op: BinaryOp,
+        l: &hir::Expr,
+        r: &hir::Expr,
+        op_ty: &Type,
+        ty: &Type,
+        span: Span,
+    ) -> RV {
         let Some(p) = self.place(l) else { return RV::Void };
         let RV::Val(old) = self.read_place(&p, ty, span) else { return RV::Void };
         let Some(rv) = self.value(r) else { return RV::Void };
@@ -607,7 +651,13 @@ impl<'p> Lowerer<'p> {
             Type::Pointer(_) => Some(self.k.add_param(cont, INDEX_WIDTH, None)),
             _ => None,
         };
-        self.joins.push(Join { block: cont, vars: vec![], ptr_mems: HashMap::new(), conflicts: HashMap::new(), reached: false });
+        self.joins.push(Join {
+            block: cont,
+            vars: vec![],
+            ptr_mems: HashMap::new(),
+            conflicts: HashMap::new(),
+            reached: false,
+        });
         let ret_join = self.joins.len() - 1;
         if let Some(p) = ret_param {
             self.ret_value_param.insert(ret_join, p);

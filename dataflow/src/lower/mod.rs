@@ -13,11 +13,11 @@ mod expr;
 mod stmt;
 
 use crate::ir::*;
+use kiln_frontend::Span;
 use kiln_frontend::ast::AddrSpace;
 use kiln_frontend::diag::{Diagnostic, codes};
 use kiln_frontend::hir::{self, FuncId, GlobalId, LocalId, Program};
 use kiln_frontend::types::{Scalar, Type};
-use kiln_frontend::Span;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::rc::Rc;
 
@@ -158,7 +158,6 @@ pub fn lower_kernel(prog: &Program, id: FuncId) -> Result<Kernel, Vec<Diagnostic
     }
     Ok(l.k)
 }
-
 
 /// Bits of a scalar type in registers (`bool` is 1 bit).
 pub(crate) fn scalar_width(s: Scalar) -> u32 {
@@ -396,7 +395,9 @@ impl<'p> Lowerer<'p> {
         }
         let gl = self.prog.global(g);
         let Some(s) = base_scalar(&gl.ty) else {
-            self.error(Diagnostic::error(codes::UNSUPPORTED_AGGREGATE, "this constant's type is not supported").at(span));
+            self.error(
+                Diagnostic::error(codes::UNSUPPORTED_AGGREGATE, "this constant's type is not supported").at(span),
+            );
             return None;
         };
         let len = elem_count(&gl.ty);
@@ -457,8 +458,11 @@ impl<'p> Lowerer<'p> {
                 Type::Pointer(pt) => {
                     let Some(s) = base_scalar(&pt.ty).filter(|_| !pt.ty.is_pointer()) else {
                         self.error(
-                            Diagnostic::error(codes::KERNEL_ARG, format!("parameter `{}` points to a type kiln cannot build", p.name))
-                                .at(p.span),
+                            Diagnostic::error(
+                                codes::KERNEL_ARG,
+                                format!("parameter `{}` points to a type kiln cannot build", p.name),
+                            )
+                            .at(p.span),
                         );
                         continue;
                     };
@@ -467,8 +471,11 @@ impl<'p> Lowerer<'p> {
                         AddrSpace::Constant => MemKind::ConstantArg { param: i as u32 },
                         AddrSpace::Local => {
                             self.error(
-                                Diagnostic::error(codes::UNSUPPORTED_LOCAL, format!("`__local` pointer parameter `{}` is not yet supported by kiln", p.name))
-                                    .at(p.span),
+                                Diagnostic::error(
+                                    codes::UNSUPPORTED_LOCAL,
+                                    format!("`__local` pointer parameter `{}` is not yet supported by kiln", p.name),
+                                )
+                                .at(p.span),
                             );
                             continue;
                         }
@@ -477,20 +484,32 @@ impl<'p> Lowerer<'p> {
                     let m = self.new_mem(p.name.clone(), kind, s, None, p.span);
                     self.k.mems[m].volatile = pt.quals.is_volatile;
                     self.k.mems[m].restrict = p.quals.is_restrict || pt.quals.is_restrict;
-                    self.k.params.push(Param { name: p.name.clone(), c_type, kind: ParamKind::Buffer { mem: m }, span: p.span });
+                    self.k.params.push(Param {
+                        name: p.name.clone(),
+                        c_type,
+                        kind: ParamKind::Buffer { mem: m },
+                        span: p.span,
+                    });
                     let zero = self.konst(0, INDEX_WIDTH, p.span);
                     self.frames[0].storage.insert(*pid, Storage::Ssa);
                     if self.frames[0].address_taken.contains(pid) {
                         self.error(
-                            Diagnostic::error(codes::POINTER_ESCAPE, format!("the address of pointer parameter `{}` cannot be taken", p.name))
-                                .at(p.span),
+                            Diagnostic::error(
+                                codes::POINTER_ESCAPE,
+                                format!("the address of pointer parameter `{}` cannot be taken", p.name),
+                            )
+                            .at(p.span),
                         );
                     }
                     self.env.insert(key, EnvVal::Ptr(PtrVal { mem: Some(m), index: zero }));
                 }
                 _ => {
                     self.error(
-                        Diagnostic::error(codes::KERNEL_ARG, format!("parameter `{}` has a type kiln cannot build", p.name)).at(p.span),
+                        Diagnostic::error(
+                            codes::KERNEL_ARG,
+                            format!("parameter `{}` has a type kiln cannot build", p.name),
+                        )
+                        .at(p.span),
                     );
                 }
             }
@@ -525,14 +544,13 @@ fn scan_function(f: &hir::Function) -> (HashSet<LocalId>, HashSet<LocalId>) {
             }
             // `a[i]` read: Deref(PtrAdd(Decay(Local a), i)).
             K::Deref(p) => {
-                if let K::PtrAdd(base, idx) = &p.kind {
-                    if let K::Decay(arr) = &base.kind {
-                        if matches!(arr.kind, K::Local(_) | K::Deref(_)) {
-                            walk_expr(arr, taken, ok, read_ctx);
-                            walk_expr(idx, taken, ok, true);
-                            return;
-                        }
-                    }
+                if let K::PtrAdd(base, idx) = &p.kind
+                    && let K::Decay(arr) = &base.kind
+                    && matches!(arr.kind, K::Local(_) | K::Deref(_))
+                {
+                    walk_expr(arr, taken, ok, read_ctx);
+                    walk_expr(idx, taken, ok, true);
+                    return;
                 }
                 if let K::Decay(arr) = &p.kind {
                     walk_expr(arr, taken, ok, read_ctx);
@@ -540,7 +558,9 @@ fn scan_function(f: &hir::Function) -> (HashSet<LocalId>, HashSet<LocalId>) {
                 }
                 walk_expr(p, taken, ok, false);
             }
-            K::Assign(l, r) | K::CompoundAssign { lhs: l, rhs: r, .. } | K::PtrCompoundAssign { lhs: l, rhs: r, .. } => {
+            K::Assign(l, r)
+            | K::CompoundAssign { lhs: l, rhs: r, .. }
+            | K::PtrCompoundAssign { lhs: l, rhs: r, .. } => {
                 walk_expr(l, taken, ok, false);
                 walk_expr(r, taken, ok, true);
             }
@@ -569,7 +589,12 @@ fn scan_function(f: &hir::Function) -> (HashSet<LocalId>, HashSet<LocalId>) {
             K::Int(_) | K::Float(_) | K::Global(_) => {}
         }
     }
-    fn walk_block(b: &hir::Block, taken: &mut HashSet<LocalId>, ok: &mut HashMap<LocalId, bool>, init_const: &mut HashMap<LocalId, bool>) {
+    fn walk_block(
+        b: &hir::Block,
+        taken: &mut HashSet<LocalId>,
+        ok: &mut HashMap<LocalId, bool>,
+        init_const: &mut HashMap<LocalId, bool>,
+    ) {
         for s in b {
             match s {
                 hir::Stmt::Expr(e) => walk_expr(e, taken, ok, true),

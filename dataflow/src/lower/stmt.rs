@@ -68,10 +68,10 @@ impl<'p> Lowerer<'p> {
                 };
                 let _ = s;
                 self.frames.last_mut().map(|f| f.storage.insert(id, Storage::Ssa));
-                if let EnvVal::Val(v) = &val {
-                    if self.k.values[*v].name.is_none() {
-                        self.k.values[*v].name = Some(local.name.clone());
-                    }
+                if let EnvVal::Val(v) = &val
+                    && self.k.values[*v].name.is_none()
+                {
+                    self.k.values[*v].name = Some(local.name.clone());
                 }
                 self.declare_var(key, local.name.clone(), val);
             }
@@ -85,9 +85,12 @@ impl<'p> Lowerer<'p> {
                 };
                 if taken {
                     self.error(
-                        Diagnostic::error(codes::POINTER_ESCAPE, format!("the address of pointer variable `{}` cannot be taken", local.name))
-                            .at(local.span)
-                            .with_note("kiln resolves every pointer to a memory at compile time"),
+                        Diagnostic::error(
+                            codes::POINTER_ESCAPE,
+                            format!("the address of pointer variable `{}` cannot be taken", local.name),
+                        )
+                        .at(local.span)
+                        .with_note("kiln resolves every pointer to a memory at compile time"),
                     );
                 }
                 self.frames.last_mut().map(|f| f.storage.insert(id, Storage::Ssa));
@@ -95,14 +98,20 @@ impl<'p> Lowerer<'p> {
             }
             Type::Scalar(_) | Type::Array(..) => {
                 let Some(s) = base_scalar(&local.ty) else {
-                    self.error(Diagnostic::error(codes::POINTER_ESCAPE, "arrays of pointers are not supported by kiln").at(local.span));
+                    self.error(
+                        Diagnostic::error(codes::POINTER_ESCAPE, "arrays of pointers are not supported by kiln")
+                            .at(local.span),
+                    );
                     return;
                 };
-                if let Type::Array(..) = &local.ty {
-                    if contains_pointer(&local.ty) {
-                        self.error(Diagnostic::error(codes::POINTER_ESCAPE, "arrays of pointers are not supported by kiln").at(local.span));
-                        return;
-                    }
+                if let Type::Array(..) = &local.ty
+                    && contains_pointer(&local.ty)
+                {
+                    self.error(
+                        Diagnostic::error(codes::POINTER_ESCAPE, "arrays of pointers are not supported by kiln")
+                            .at(local.span),
+                    );
+                    return;
                 }
                 let len = elem_count(&local.ty);
                 let is_rom = local.space == AddrSpace::Constant || self.frame().rom_candidates.contains(&id);
@@ -130,7 +139,10 @@ impl<'p> Lowerer<'p> {
                 }
             }
             _ => {
-                self.error(Diagnostic::error(codes::UNSUPPORTED_AGGREGATE, "this variable's type is not supported by kiln").at(local.span));
+                self.error(
+                    Diagnostic::error(codes::UNSUPPORTED_AGGREGATE, "this variable's type is not supported by kiln")
+                        .at(local.span),
+                );
             }
         }
     }
@@ -222,7 +234,10 @@ impl<'p> Lowerer<'p> {
             self.error(
                 Diagnostic::error(
                     codes::AMBIGUOUS_POINTER,
-                    format!("pointer `{name}` refers to different memories (`{}`) in different iterations of this loop", mems.join("`, `")),
+                    format!(
+                        "pointer `{name}` refers to different memories (`{}`) in different iterations of this loop",
+                        mems.join("`, `")
+                    ),
                 )
                 .at(span)
                 .with_note("kiln must know at compile time which memory every pointer refers to")
@@ -292,8 +307,11 @@ impl<'p> Lowerer<'p> {
                     Some(m) if m != p.mem => {
                         let name = self.func().name.clone();
                         self.error(
-                            Diagnostic::error(codes::AMBIGUOUS_POINTER, format!("function `{name}` returns pointers to different memories"))
-                                .at(span),
+                            Diagnostic::error(
+                                codes::AMBIGUOUS_POINTER,
+                                format!("function `{name}` returns pointers to different memories"),
+                            )
+                            .at(span),
                         );
                     }
                     _ => {}

@@ -107,7 +107,11 @@ impl Pass for ConstFold {
                 },
                 Terminator::Switch { value, cases, default } => match k.as_const(*value) {
                     Some(c) => {
-                        let t = cases.iter().find(|(v, _)| *v == c).map(|(_, t)| t.clone()).unwrap_or_else(|| default.clone());
+                        let t = cases
+                            .iter()
+                            .find(|(v, _)| *v == c)
+                            .map(|(_, t)| t.clone())
+                            .unwrap_or_else(|| default.clone());
                         Some(Terminator::Jump(t))
                     }
                     None if cases.is_empty() => Some(Terminator::Jump(default.clone())),

@@ -93,7 +93,11 @@ fn eval(e: &Expr) -> Result<u64, Fail> {
             Ok((eval(r)? != 0) as u64)
         }
         ExprKind::Cond(c, a, b) => {
-            if eval(c)? != 0 { eval(a) } else { eval(b) }
+            if eval(c)? != 0 {
+                eval(a)
+            } else {
+                eval(b)
+            }
         }
         _ => Err(Fail::NotConstant),
     }
@@ -107,7 +111,9 @@ impl Sema<'_> {
             Ok(v) => Some(v),
             Err(Fail::NotConstant) => None,
             Err(Fail::DivZero(span)) => {
-                self.err(Diagnostic::error(codes::CONST_DIV_ZERO, "division by zero in a constant expression").at(span));
+                self.err(
+                    Diagnostic::error(codes::CONST_DIV_ZERO, "division by zero in a constant expression").at(span),
+                );
                 self.const_error_reported = true;
                 None
             }

@@ -45,7 +45,9 @@ impl Sema<'_> {
                 _ => match builtin_type_name(name) {
                     Some(t) => t,
                     None => {
-                        self.err(Diagnostic::error(codes::EXPECTED_TYPE, format!("unknown type name `{name}`")).at(*span));
+                        self.err(
+                            Diagnostic::error(codes::EXPECTED_TYPE, format!("unknown type name `{name}`")).at(*span),
+                        );
                         Type::Error
                     }
                 },
@@ -55,16 +57,18 @@ impl Sema<'_> {
                 Type::Scalar(Scalar::I32)
             }
             // Records, pipes and atomics are reported by the feature gate.
-            ast::TypeSpec::Struct(_) | ast::TypeSpec::Union(_) | ast::TypeSpec::Pipe(..) | ast::TypeSpec::Atomic(..) => {
-                Type::Error
-            }
+            ast::TypeSpec::Struct(_)
+            | ast::TypeSpec::Union(_)
+            | ast::TypeSpec::Pipe(..)
+            | ast::TypeSpec::Atomic(..) => Type::Error,
         }
     }
 
     fn words_type(&mut self, words: &[(TypeWord, crate::source::Span)], span: crate::source::Span) -> Type {
         if words.is_empty() {
             self.err(
-                Diagnostic::error(codes::EXPECTED_TYPE, "a type specifier is required (implicit int is not allowed)").at(span),
+                Diagnostic::error(codes::EXPECTED_TYPE, "a type specifier is required (implicit int is not allowed)")
+                    .at(span),
             );
             return Type::Error;
         }
@@ -72,17 +76,24 @@ impl Sema<'_> {
         let first_span = words[0].1;
         let all_span = words.iter().fold(first_span, |s, (_, w)| s.to(*w));
         if count(TypeWord::Complex) > 0 || count(TypeWord::Imaginary) > 0 {
-            self.err(Diagnostic::error(codes::RESERVED_TYPE, "`complex` and `imaginary` types are reserved in OpenCL C").at(all_span));
+            self.err(
+                Diagnostic::error(codes::RESERVED_TYPE, "`complex` and `imaginary` types are reserved in OpenCL C")
+                    .at(all_span),
+            );
             return Type::Error;
         }
         if count(TypeWord::Long) > 1 {
-            self.err(Diagnostic::error(codes::RESERVED_TYPE, "`long long` is a reserved type in OpenCL C").at(all_span));
+            self.err(
+                Diagnostic::error(codes::RESERVED_TYPE, "`long long` is a reserved type in OpenCL C").at(all_span),
+            );
             return Type::Error;
         }
         let signed = count(TypeWord::Signed);
         let unsigned = count(TypeWord::Unsigned);
         if signed + unsigned > 1 {
-            self.err(Diagnostic::error(codes::BAD_SPECIFIERS, "conflicting `signed`/`unsigned` specifiers").at(all_span));
+            self.err(
+                Diagnostic::error(codes::BAD_SPECIFIERS, "conflicting `signed`/`unsigned` specifiers").at(all_span),
+            );
             return Type::Error;
         }
         let base: Vec<TypeWord> =
@@ -120,14 +131,21 @@ impl Sema<'_> {
                 match self.const_value(&hv) {
                     Some(c) => next = c as i64,
                     None => self.err(
-                        Diagnostic::error(codes::NOT_CONSTANT, format!("the value of enumerator `{name}` is not an integer constant"))
-                            .at(v.span),
+                        Diagnostic::error(
+                            codes::NOT_CONSTANT,
+                            format!("the value of enumerator `{name}` is not an integer constant"),
+                        )
+                        .at(v.span),
                     ),
                 }
             }
             if next < i32::MIN as i64 || next > u32::MAX as i64 {
                 self.err(
-                    Diagnostic::error(codes::BAD_LITERAL, format!("enumerator `{name}` value {next} does not fit in `int`")).at(*span),
+                    Diagnostic::error(
+                        codes::BAD_LITERAL,
+                        format!("enumerator `{name}` value {next} does not fit in `int`"),
+                    )
+                    .at(*span),
                 );
             }
             self.bind(name, *span, Sym::EnumConst(next as i32 as i64 as u64));
@@ -140,13 +158,13 @@ impl Sema<'_> {
         let mut ty = base.clone();
         let mut quals = specs.quals;
         let mut space: Option<AddrSpace> = specs.addr_space.map(|(a, _)| a);
-        if let ast::TypeSpec::Named(n, _) = &specs.ty {
-            if let Some(Sym::Typedef { quals: tq, space: ts, .. }) = self.lookup(n) {
-                quals.is_const |= tq.is_const;
-                quals.is_volatile |= tq.is_volatile;
-                if space.is_none() {
-                    space = *ts;
-                }
+        if let ast::TypeSpec::Named(n, _) = &specs.ty
+            && let Some(Sym::Typedef { quals: tq, space: ts, .. }) = self.lookup(n)
+        {
+            quals.is_const |= tq.is_const;
+            quals.is_volatile |= tq.is_volatile;
+            if space.is_none() {
+                space = *ts;
             }
         }
         for part in &d.derived {
@@ -155,7 +173,11 @@ impl Sema<'_> {
                     if matches!(ty, Type::Function(_)) {
                         let span = d.name.as_ref().map(|n| n.1).unwrap_or(d.span);
                         self.err(
-                            Diagnostic::error(codes::FUNCTION_POINTER, "pointers to functions are not allowed in OpenCL C").at(span),
+                            Diagnostic::error(
+                                codes::FUNCTION_POINTER,
+                                "pointers to functions are not allowed in OpenCL C",
+                            )
+                            .at(span),
                         );
                         ty = Type::Error;
                         continue;
@@ -166,7 +188,9 @@ impl Sema<'_> {
                     space = addr_space.map(|(a, _)| a);
                 }
                 DerivedPart::Block { span } => {
-                    self.err(Diagnostic::error(codes::NOT_ON_FPGA, "blocks are not supported on FPGA targets").at(*span));
+                    self.err(
+                        Diagnostic::error(codes::NOT_ON_FPGA, "blocks are not supported on FPGA targets").at(*span),
+                    );
                     ty = Type::Error;
                 }
                 DerivedPart::Array { size, span } => {
@@ -194,17 +218,23 @@ impl Sema<'_> {
                 }
                 DerivedPart::Function { params, span, .. } => {
                     if matches!(ty, Type::Array(..) | Type::Function(_)) {
-                        self.err(Diagnostic::error(codes::BAD_DECLARATOR, "a function cannot return an array or a function").at(*span));
+                        self.err(
+                            Diagnostic::error(codes::BAD_DECLARATOR, "a function cannot return an array or a function")
+                                .at(*span),
+                        );
                         ty = Type::Error;
                     }
-                    if let Some(sp) = space.filter(|_| !ty.is_pointer()) {
-                        if sp != AddrSpace::Private || specs.addr_space.is_some() {
-                            let at = specs.addr_space.map(|(_, s)| s).unwrap_or(*span);
-                            self.err(
-                                Diagnostic::error(codes::ADDRESS_SPACE, "a function's return type cannot have an address space")
-                                    .at(at),
-                            );
-                        }
+                    if let Some(sp) = space.filter(|_| !ty.is_pointer())
+                        && (sp != AddrSpace::Private || specs.addr_space.is_some())
+                    {
+                        let at = specs.addr_space.map(|(_, s)| s).unwrap_or(*span);
+                        self.err(
+                            Diagnostic::error(
+                                codes::ADDRESS_SPACE,
+                                "a function's return type cannot have an address space",
+                            )
+                            .at(at),
+                        );
                     }
                     let mut ptys = Vec::new();
                     for p in params {
@@ -213,9 +243,15 @@ impl Sema<'_> {
                         let pi = self.declarator_type(&pb, &p.specs, &p.declarator);
                         if let Some((sc, s)) = p.specs.storage {
                             if sc != ast::StorageClass::Register {
-                                self.err(Diagnostic::error(codes::STORAGE_CLASS, "a parameter cannot have a storage class").at(s));
+                                self.err(
+                                    Diagnostic::error(codes::STORAGE_CLASS, "a parameter cannot have a storage class")
+                                        .at(s),
+                                );
                             } else {
-                                self.err(Diagnostic::error(codes::STORAGE_CLASS, "`register` is not supported in OpenCL C").at(s));
+                                self.err(
+                                    Diagnostic::error(codes::STORAGE_CLASS, "`register` is not supported in OpenCL C")
+                                        .at(s),
+                                );
                             }
                         }
                         // Parameters of array type are pointers; of function type, an error.
@@ -226,29 +262,34 @@ impl Sema<'_> {
                             }
                             Type::Function(_) => {
                                 self.err(
-                                    Diagnostic::error(codes::FUNCTION_POINTER, "function parameters are not allowed in OpenCL C")
-                                        .at(p.span),
+                                    Diagnostic::error(
+                                        codes::FUNCTION_POINTER,
+                                        "function parameters are not allowed in OpenCL C",
+                                    )
+                                    .at(p.span),
                                 );
                                 Type::Error
                             }
                             Type::Void => {
-                                self.err(Diagnostic::error(codes::VOID_USE, "a parameter cannot have type `void`").at(p.span));
+                                self.err(
+                                    Diagnostic::error(codes::VOID_USE, "a parameter cannot have type `void`")
+                                        .at(p.span),
+                                );
                                 Type::Error
                             }
                             t => t,
                         };
-                        if !pty.is_pointer() {
-                            if let Some((a, s)) = p.specs.addr_space {
-                                if a != AddrSpace::Private {
-                                    self.err(
-                                        Diagnostic::error(
-                                            codes::ADDRESS_SPACE,
-                                            format!("a non-pointer parameter cannot be in the `{}` address space", a.keyword()),
-                                        )
-                                        .at(s),
-                                    );
-                                }
-                            }
+                        if !pty.is_pointer()
+                            && let Some((a, s)) = p.specs.addr_space
+                            && a != AddrSpace::Private
+                        {
+                            self.err(
+                                Diagnostic::error(
+                                    codes::ADDRESS_SPACE,
+                                    format!("a non-pointer parameter cannot be in the `{}` address space", a.keyword()),
+                                )
+                                .at(s),
+                            );
                         }
                         ptys.push(pty);
                     }
@@ -276,11 +317,17 @@ impl Sema<'_> {
                 let signed = he.ty.scalar().is_some_and(|s| s.is_signed());
                 if (signed && (v as i64) <= 0) || v == 0 {
                     self.err(
-                        Diagnostic::error(codes::BAD_ARRAY_SIZE, format!("array size must be positive, found {}", v as i64)).at(e.span),
+                        Diagnostic::error(
+                            codes::BAD_ARRAY_SIZE,
+                            format!("array size must be positive, found {}", v as i64),
+                        )
+                        .at(e.span),
                     );
                     None
                 } else if v > (1 << 24) {
-                    self.err(Diagnostic::error(codes::BAD_ARRAY_SIZE, format!("array size {v} is too large")).at(e.span));
+                    self.err(
+                        Diagnostic::error(codes::BAD_ARRAY_SIZE, format!("array size {v} is too large")).at(e.span),
+                    );
                     None
                 } else {
                     Some(v as u32)

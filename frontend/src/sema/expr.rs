@@ -8,7 +8,7 @@ use crate::diag::{Diagnostic, codes};
 use crate::hir::{BinaryOp, Expr, ExprKind, UnaryOp};
 use crate::literal;
 use crate::source::Span;
-use crate::types::{Pointee, Scalar, Type, INT, PTRDIFF_T, SIZE_T};
+use crate::types::{INT, PTRDIFF_T, Pointee, SIZE_T, Scalar, Type};
 use std::rc::Rc;
 
 fn err_expr(span: Span) -> Expr {
@@ -68,10 +68,10 @@ impl Sema<'_> {
     /// An expression used as a value: arrays decay to pointers, functions are an error.
     pub(super) fn rvalue(&mut self, e: &ast::Expr) -> Expr {
         let x = self.expr(e);
-        self.to_rvalue(x)
+        self.decay_value(x)
     }
 
-    pub(super) fn to_rvalue(&mut self, x: Expr) -> Expr {
+    pub(super) fn decay_value(&mut self, x: Expr) -> Expr {
         match &x.ty {
             Type::Array(elem, _) => {
                 let space = self.lvalue_space(&x);
@@ -82,8 +82,11 @@ impl Sema<'_> {
             }
             Type::Function(_) => {
                 self.err(
-                    Diagnostic::error(codes::FUNCTION_POINTER, "a function name can only be called; function pointers are not allowed")
-                        .at(x.span),
+                    Diagnostic::error(
+                        codes::FUNCTION_POINTER,
+                        "a function name can only be called; function pointers are not allowed",
+                    )
+                    .at(x.span),
                 );
                 err_expr(x.span)
             }
@@ -117,11 +120,15 @@ impl Sema<'_> {
             return false;
         }
         if !e.is_lvalue() {
-            self.err(Diagnostic::error(codes::NOT_LVALUE, format!("the operand of {what} is not an l-value")).at(e.span));
+            self.err(
+                Diagnostic::error(codes::NOT_LVALUE, format!("the operand of {what} is not an l-value")).at(e.span),
+            );
             return false;
         }
         if matches!(e.ty, Type::Array(..)) {
-            self.err(Diagnostic::error(codes::NOT_LVALUE, format!("an array cannot be the operand of {what}")).at(e.span));
+            self.err(
+                Diagnostic::error(codes::NOT_LVALUE, format!("an array cannot be the operand of {what}")).at(e.span),
+            );
             return false;
         }
         if self.lvalue_space(e) == AddrSpace::Constant {
@@ -145,10 +152,10 @@ impl Sema<'_> {
             return e;
         }
         let span = e.span;
-        if let (ExprKind::Int(v), Type::Scalar(s)) = (&e.kind, to) {
-            if s.is_integer() {
-                return Expr::int(crate::hir::normalize(*v, *s), to.clone(), span);
-            }
+        if let (ExprKind::Int(v), Type::Scalar(s)) = (&e.kind, to)
+            && s.is_integer()
+        {
+            return Expr::int(crate::hir::normalize(*v, *s), to.clone(), span);
         }
         Expr { kind: ExprKind::Convert(Box::new(e)), ty: to.clone(), span }
     }
@@ -176,7 +183,8 @@ impl Sema<'_> {
     /// Can a pointer to `from` be implicitly converted to a pointer to `to`?
     fn pointer_assignable(&self, to: &Pointee, from: &Pointee) -> bool {
         let space_ok = to.space == from.space || (to.space == AddrSpace::Generic && from.space != AddrSpace::Constant);
-        let type_ok = to.ty == from.ty || to.ty.is_void() || from.ty.is_void() || to.ty.is_error() || from.ty.is_error();
+        let type_ok =
+            to.ty == from.ty || to.ty.is_void() || from.ty.is_void() || to.ty.is_error() || from.ty.is_error();
         space_ok && type_ok
     }
 
@@ -193,8 +201,11 @@ impl Sema<'_> {
                 if self.pointer_assignable(tp, fp) {
                     if (fp.quals.is_const && !tp.quals.is_const) || (fp.quals.is_volatile && !tp.quals.is_volatile) {
                         self.err(
-                            Diagnostic::warning(codes::DISCARDS_QUALIFIERS, format!("{what} discards qualifiers from the pointed-to type"))
-                                .at(span),
+                            Diagnostic::warning(
+                                codes::DISCARDS_QUALIFIERS,
+                                format!("{what} discards qualifiers from the pointed-to type"),
+                            )
+                            .at(span),
                         );
                     }
                     Expr { kind: ExprKind::PtrCast(Box::new(e)), ty: to.clone(), span }
@@ -210,7 +221,11 @@ impl Sema<'_> {
                     );
                     err_expr(span)
                 } else {
-                    let msg = format!("{what} converts `{}` to incompatible pointer type `{}`", self.show(&e.ty), self.show(to));
+                    let msg = format!(
+                        "{what} converts `{}` to incompatible pointer type `{}`",
+                        self.show(&e.ty),
+                        self.show(to)
+                    );
                     self.err(Diagnostic::error(codes::TYPE_MISMATCH, msg).at(span));
                     err_expr(span)
                 }
@@ -263,15 +278,20 @@ impl Sema<'_> {
         match candidates.iter().find(|s| fits(**s)) {
             Some(s) => Expr::int(v, Type::Scalar(*s), span),
             None => {
-                if !lit.suffix.unsigned && !lit.non_decimal && v <= u64::MAX {
+                if !lit.suffix.unsigned && !lit.non_decimal {
                     // A decimal literal too large for `long`: clang gives it `unsigned long`.
                     self.err(
-                        Diagnostic::warning(codes::BAD_LITERAL, format!("integer literal `{text}` is too large for `long`; treated as `ulong`"))
-                            .at(span),
+                        Diagnostic::warning(
+                            codes::BAD_LITERAL,
+                            format!("integer literal `{text}` is too large for `long`; treated as `ulong`"),
+                        )
+                        .at(span),
                     );
                     return Expr::int(v, Type::Scalar(Scalar::U64), span);
                 }
-                self.err(Diagnostic::error(codes::BAD_LITERAL, format!("integer literal `{text}` is too large")).at(span));
+                self.err(
+                    Diagnostic::error(codes::BAD_LITERAL, format!("integer literal `{text}` is too large")).at(span),
+                );
                 err_expr(span)
             }
         }
@@ -291,11 +311,20 @@ impl Sema<'_> {
                 }
             },
             ast::ExprKind::Float(_) => {
-                self.err(Diagnostic::error(codes::UNSUPPORTED_FLOAT, "floating-point literals are not yet supported by kiln").at(span));
+                self.err(
+                    Diagnostic::error(
+                        codes::UNSUPPORTED_FLOAT,
+                        "floating-point literals are not yet supported by kiln",
+                    )
+                    .at(span),
+                );
                 err_expr(span)
             }
             ast::ExprKind::Str(_) => {
-                self.err(Diagnostic::error(codes::UNSUPPORTED_STRING, "string literals are not yet supported by kiln").at(span));
+                self.err(
+                    Diagnostic::error(codes::UNSUPPORTED_STRING, "string literals are not yet supported by kiln")
+                        .at(span),
+                );
                 err_expr(span)
             }
             ast::ExprKind::Paren(inner) => {
@@ -351,7 +380,8 @@ impl Sema<'_> {
             }
             ast::ExprKind::CompoundLiteral(..) => {
                 self.err(
-                    Diagnostic::error(codes::UNSUPPORTED_AGGREGATE, "compound literals are not yet supported by kiln").at(span),
+                    Diagnostic::error(codes::UNSUPPORTED_AGGREGATE, "compound literals are not yet supported by kiln")
+                        .at(span),
                 );
                 err_expr(span)
             }
@@ -362,7 +392,9 @@ impl Sema<'_> {
             ast::ExprKind::ReservedXor(l, r) => {
                 self.rvalue(l);
                 self.rvalue(r);
-                self.err(Diagnostic::error(codes::RESERVED_OPERATOR, "`^^` is a reserved operator in OpenCL C").at(span));
+                self.err(
+                    Diagnostic::error(codes::RESERVED_OPERATOR, "`^^` is a reserved operator in OpenCL C").at(span),
+                );
                 err_expr(span)
             }
         }
@@ -394,11 +426,16 @@ impl Sema<'_> {
             None => {
                 if let Some(f) = builtins::family(name) {
                     self.err(
-                        Diagnostic::error(f.unsupported_code(), format!("built-in {} `{name}` can only be called", f.describe()))
-                            .at(span),
+                        Diagnostic::error(
+                            f.unsupported_code(),
+                            format!("built-in {} `{name}` can only be called", f.describe()),
+                        )
+                        .at(span),
                     );
                 } else {
-                    self.err(Diagnostic::error(codes::UNDECLARED, format!("use of undeclared identifier `{name}`")).at(span));
+                    self.err(
+                        Diagnostic::error(codes::UNDECLARED, format!("use of undeclared identifier `{name}`")).at(span),
+                    );
                 }
                 err_expr(span)
             }
@@ -438,13 +475,17 @@ impl Sema<'_> {
                 let x = self.rvalue(operand);
                 let Some(s) = x.ty.scalar() else {
                     if !x.ty.is_error() {
-                        let msg = format!("invalid operand type `{}` to unary `{}`", self.show(&x.ty), unop_spelling(op));
+                        let msg =
+                            format!("invalid operand type `{}` to unary `{}`", self.show(&x.ty), unop_spelling(op));
                         self.err(Diagnostic::error(codes::BAD_OPERANDS, msg).at(span));
                     }
                     return err_expr(span);
                 };
                 if op == UnOp::BitNot && s.is_float() {
-                    self.err(Diagnostic::error(codes::OPERATOR_TYPE, "`~` cannot be applied to a floating-point value").at(span));
+                    self.err(
+                        Diagnostic::error(codes::OPERATOR_TYPE, "`~` cannot be applied to a floating-point value")
+                            .at(span),
+                    );
                     return err_expr(span);
                 }
                 let x = self.promote(x);
@@ -467,7 +508,9 @@ impl Sema<'_> {
                 match &x.ty {
                     Type::Pointer(p) => {
                         if p.ty.is_void() {
-                            self.err(Diagnostic::error(codes::VOID_USE, "cannot dereference a `void *` pointer").at(span));
+                            self.err(
+                                Diagnostic::error(codes::VOID_USE, "cannot dereference a `void *` pointer").at(span),
+                            );
                             return err_expr(span);
                         }
                         let ty = p.ty.clone();
@@ -487,11 +530,20 @@ impl Sema<'_> {
                     return err_expr(span);
                 }
                 if matches!(x.ty, Type::Function(_)) {
-                    self.err(Diagnostic::error(codes::FUNCTION_POINTER, "cannot take the address of a function in OpenCL C").at(span));
+                    self.err(
+                        Diagnostic::error(codes::FUNCTION_POINTER, "cannot take the address of a function in OpenCL C")
+                            .at(span),
+                    );
                     return err_expr(span);
                 }
                 if !x.is_lvalue() {
-                    self.err(Diagnostic::error(codes::NOT_LVALUE, "cannot take the address of a value that is not an l-value").at(span));
+                    self.err(
+                        Diagnostic::error(
+                            codes::NOT_LVALUE,
+                            "cannot take the address of a value that is not an l-value",
+                        )
+                        .at(span),
+                    );
                     return err_expr(span);
                 }
                 let space = self.lvalue_space(&x);
@@ -507,7 +559,13 @@ impl Sema<'_> {
                 }
                 match &x.ty {
                     Type::Scalar(s) if s.is_float() => {
-                        self.err(Diagnostic::error(codes::OPERATOR_TYPE, format!("{what} cannot be applied to a floating-point value")).at(span));
+                        self.err(
+                            Diagnostic::error(
+                                codes::OPERATOR_TYPE,
+                                format!("{what} cannot be applied to a floating-point value"),
+                            )
+                            .at(span),
+                        );
                         return err_expr(span);
                     }
                     Type::Scalar(_) | Type::Pointer(_) => {}
@@ -546,11 +604,15 @@ impl Sema<'_> {
             }
             return None;
         };
-        let int_only = matches!(op, BinOp::Rem | BinOp::Shl | BinOp::Shr | BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor);
+        let int_only =
+            matches!(op, BinOp::Rem | BinOp::Shl | BinOp::Shr | BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor);
         if int_only && (ls.is_float() || rs.is_float()) {
             self.err(
-                Diagnostic::error(codes::OPERATOR_TYPE, format!("`{}` cannot be applied to floating-point operands", op.spelling()))
-                    .at(span),
+                Diagnostic::error(
+                    codes::OPERATOR_TYPE,
+                    format!("`{}` cannot be applied to floating-point operands", op.spelling()),
+                )
+                .at(span),
             );
             return None;
         }
@@ -594,7 +656,8 @@ impl Sema<'_> {
             (BinOp::Sub, Type::Pointer(a), Type::Pointer(b)) => {
                 let spaces_ok = a.space == b.space || a.space == AddrSpace::Generic || b.space == AddrSpace::Generic;
                 if a.ty != b.ty || !spaces_ok {
-                    let msg = format!("cannot subtract pointers of types `{}` and `{}`", self.show(&l.ty), self.show(&r.ty));
+                    let msg =
+                        format!("cannot subtract pointers of types `{}` and `{}`", self.show(&l.ty), self.show(&r.ty));
                     self.err(Diagnostic::error(codes::BAD_OPERANDS, msg).at(span));
                     return err_expr(span);
                 }
@@ -635,7 +698,11 @@ impl Sema<'_> {
             (Type::Pointer(a), Type::Pointer(b)) => {
                 if a.space != b.space && a.space != AddrSpace::Generic && b.space != AddrSpace::Generic {
                     self.err(
-                        Diagnostic::error(codes::POINTER_CONVERSION, "comparison of pointers to different address spaces").at(span),
+                        Diagnostic::error(
+                            codes::POINTER_CONVERSION,
+                            "comparison of pointers to different address spaces",
+                        )
+                        .at(span),
                     );
                     return err_expr(span);
                 }
@@ -691,7 +758,11 @@ impl Sema<'_> {
         // Type the operation on a copy of the target's value; keep the l-value separately.
         let lval_as_value = Expr { kind: ExprKind::Int(0), ty: ty.clone(), span: lhs.span };
         let Some((op_ty, _, rhs)) = self.arith_operands(op, lval_as_value, rhs, span) else { return err_expr(span) };
-        Expr { kind: ExprKind::CompoundAssign { op: hir_binop(op), lhs: Box::new(lhs), rhs: Box::new(rhs), op_ty }, ty, span }
+        Expr {
+            kind: ExprKind::CompoundAssign { op: hir_binop(op), lhs: Box::new(lhs), rhs: Box::new(rhs), op_ty },
+            ty,
+            span,
+        }
     }
 
     fn conditional(&mut self, c: &ast::Expr, a: &ast::Expr, b: &ast::Expr, span: Span) -> Expr {
@@ -721,7 +792,8 @@ impl Sema<'_> {
                 (t, a, b)
             }
             _ => {
-                let msg = format!("incompatible operand types `{}` and `{}` in `?:`", self.show(&a.ty), self.show(&b.ty));
+                let msg =
+                    format!("incompatible operand types `{}` and `{}` in `?:`", self.show(&a.ty), self.show(&b.ty));
                 self.err(Diagnostic::error(codes::TYPE_MISMATCH, msg).at(span));
                 return err_expr(span);
             }
@@ -760,7 +832,9 @@ impl Sema<'_> {
                 }
                 Expr { kind: ExprKind::PtrCast(Box::new(x)), ty, span }
             }
-            (Type::Pointer(_), _) if self.is_null_constant(&x) => Expr { kind: ExprKind::PtrCast(Box::new(x)), ty, span },
+            (Type::Pointer(_), _) if self.is_null_constant(&x) => {
+                Expr { kind: ExprKind::PtrCast(Box::new(x)), ty, span }
+            }
             (Type::Pointer(_), Type::Scalar(_)) | (Type::Scalar(_), Type::Pointer(_)) => {
                 self.err(
                     Diagnostic::error(
@@ -784,7 +858,10 @@ impl Sema<'_> {
         let ast::ExprKind::Ident(name) = &callee.kind else {
             let c = self.rvalue(callee);
             if !c.ty.is_error() {
-                self.err(Diagnostic::error(codes::NOT_CALLABLE, "only named functions can be called in OpenCL C").at(callee.span));
+                self.err(
+                    Diagnostic::error(codes::NOT_CALLABLE, "only named functions can be called in OpenCL C")
+                        .at(callee.span),
+                );
             }
             return err_expr(span);
         };
@@ -812,8 +889,11 @@ impl Sema<'_> {
                         if f == builtins::Family::WorkItem {
                             d = d.with_note("kiln currently builds single work-item kernels");
                         } else if matches!(f, builtins::Family::Image | builtins::Family::Enqueue) {
-                            d = Diagnostic::error(f.unsupported_code(), format!("`{name}` is not supported on FPGA targets"))
-                                .at(callee.span);
+                            d = Diagnostic::error(
+                                f.unsupported_code(),
+                                format!("`{name}` is not supported on FPGA targets"),
+                            )
+                            .at(callee.span);
                         }
                         self.err(d);
                     }

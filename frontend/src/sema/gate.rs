@@ -20,9 +20,12 @@ impl Sema<'_> {
                         _ => continue,
                     };
                     self.err(
-                        Diagnostic::error(codes::UNSUPPORTED_FLOAT, format!("floating-point type `{name}` is not yet supported by kiln"))
-                            .at(*span)
-                            .with_note("kiln currently builds integer kernels only"),
+                        Diagnostic::error(
+                            codes::UNSUPPORTED_FLOAT,
+                            format!("floating-point type `{name}` is not yet supported by kiln"),
+                        )
+                        .at(*span)
+                        .with_note("kiln currently builds integer kernels only"),
                     );
                 }
             }
@@ -32,21 +35,26 @@ impl Sema<'_> {
                 }
                 match builtin_type_name(name) {
                     Some(Type::Vector(..)) => self.err(
-                        Diagnostic::error(codes::UNSUPPORTED_VECTOR, format!("vector type `{name}` is not yet supported by kiln"))
+                        Diagnostic::error(
+                            codes::UNSUPPORTED_VECTOR,
+                            format!("vector type `{name}` is not yet supported by kiln"),
+                        )
+                        .at(*span),
+                    ),
+                    Some(Type::Opaque(
+                        Opaque::Image(_) | Opaque::Sampler | Opaque::Queue | Opaque::ClkEvent | Opaque::NdRange,
+                    )) => self.err(
+                        Diagnostic::error(codes::NOT_ON_FPGA, format!("`{name}` is not supported on FPGA targets"))
+                            .at(*span)
+                            .with_note("images, samplers and device-side enqueue have no hardware meaning in kiln"),
+                    ),
+                    Some(Type::Opaque(Opaque::ReserveId)) => self.err(
+                        Diagnostic::error(codes::UNSUPPORTED_PIPE, "pipe reservations are not yet supported by kiln")
                             .at(*span),
                     ),
-                    Some(Type::Opaque(Opaque::Image(_) | Opaque::Sampler | Opaque::Queue | Opaque::ClkEvent | Opaque::NdRange)) => {
-                        self.err(
-                            Diagnostic::error(codes::NOT_ON_FPGA, format!("`{name}` is not supported on FPGA targets"))
-                                .at(*span)
-                                .with_note("images, samplers and device-side enqueue have no hardware meaning in kiln"),
-                        )
-                    }
-                    Some(Type::Opaque(Opaque::ReserveId)) => self.err(
-                        Diagnostic::error(codes::UNSUPPORTED_PIPE, "pipe reservations are not yet supported by kiln").at(*span),
-                    ),
                     Some(Type::Opaque(_)) => self.err(
-                        Diagnostic::error(codes::UNSUPPORTED_BUILTIN, format!("`{name}` is not yet supported by kiln")).at(*span),
+                        Diagnostic::error(codes::UNSUPPORTED_BUILTIN, format!("`{name}` is not yet supported by kiln"))
+                            .at(*span),
                     ),
                     _ => {}
                 }
@@ -58,20 +66,24 @@ impl Sema<'_> {
                         if let Some(w) = width {
                             let name = d.name.as_ref().map(|n| n.0.to_string()).unwrap_or_default();
                             self.err(
-                                Diagnostic::error(codes::BIT_FIELD, format!("bit-field `{name}` is not allowed in OpenCL C"))
-                                    .at(d.span.to(w.span)),
+                                Diagnostic::error(
+                                    codes::BIT_FIELD,
+                                    format!("bit-field `{name}` is not allowed in OpenCL C"),
+                                )
+                                .at(d.span.to(w.span)),
                             );
                         }
                     }
                 }
                 let kw = if matches!(specs.ty, ast::TypeSpec::Struct(_)) { "structs" } else { "unions" };
                 self.err(
-                    Diagnostic::error(codes::UNSUPPORTED_AGGREGATE, format!("{kw} are not yet supported by kiln")).at(r.span),
+                    Diagnostic::error(codes::UNSUPPORTED_AGGREGATE, format!("{kw} are not yet supported by kiln"))
+                        .at(r.span),
                 );
             }
-            ast::TypeSpec::Pipe(_, span) => self.err(
-                Diagnostic::error(codes::UNSUPPORTED_PIPE, "pipes are not yet supported by kiln").at(*span),
-            ),
+            ast::TypeSpec::Pipe(_, span) => {
+                self.err(Diagnostic::error(codes::UNSUPPORTED_PIPE, "pipes are not yet supported by kiln").at(*span))
+            }
             ast::TypeSpec::Atomic(_, span) => self.err(
                 Diagnostic::error(codes::UNSUPPORTED_ATOMIC, "atomic types are not yet supported by kiln").at(*span),
             ),

@@ -21,12 +21,15 @@ type Items<'a> = &'a [(Vec<ast::Designator>, ast::Initializer)];
 impl Sema<'_> {
     /// Checks an initializer against `ty`, completing an incomplete array type from it.
     pub(super) fn initializer(&mut self, ty: &mut Type, init: &ast::Initializer, constant: bool) -> Init {
-        if let ast::Initializer::Expr(e) = init {
-            if matches!(e.kind, ast::ExprKind::Str(_)) {
-                self.err(Diagnostic::error(codes::UNSUPPORTED_STRING, "string literals are not yet supported by kiln").at(e.span));
-                *ty = Type::Error;
-                return Init::List(vec![]);
-            }
+        if let ast::Initializer::Expr(e) = init
+            && matches!(e.kind, ast::ExprKind::Str(_))
+        {
+            self.err(
+                Diagnostic::error(codes::UNSUPPORTED_STRING, "string literals are not yet supported by kiln")
+                    .at(e.span),
+            );
+            *ty = Type::Error;
+            return Init::List(vec![]);
         }
         if let (Type::Array(elem, None), ast::Initializer::List(items, span)) = (&*ty, init) {
             let elem = (**elem).clone();
@@ -39,7 +42,13 @@ impl Sema<'_> {
             *ty = Type::Array(Rc::new(elem), Some(count));
         }
         if let Type::Array(_, None) = ty {
-            self.err(Diagnostic::error(codes::INCOMPLETE_TYPE, "an array of unknown size needs a brace-enclosed initializer").at(init.span()));
+            self.err(
+                Diagnostic::error(
+                    codes::INCOMPLETE_TYPE,
+                    "an array of unknown size needs a brace-enclosed initializer",
+                )
+                .at(init.span()),
+            );
             *ty = Type::Error;
             return Init::List(vec![]);
         }
@@ -54,11 +63,11 @@ impl Sema<'_> {
         let mut max: u32 = 0;
         let mut flat_in_elem = 0u32;
         for (desig, it) in items {
-            if let Some(ast::Designator::Index(e)) = desig.first() {
-                if let Some(v) = self.const_u32(e) {
-                    pos = v;
-                    flat_in_elem = 0;
-                }
+            if let Some(ast::Designator::Index(e)) = desig.first()
+                && let Some(v) = self.const_u32(e)
+            {
+                pos = v;
+                flat_in_elem = 0;
             }
             match it {
                 ast::Initializer::List(..) => {
@@ -88,7 +97,13 @@ impl Sema<'_> {
                 self.init_array(elem, *n, items, &mut pos, constant, *span, true)
             }
             (Type::Array(..), ast::Initializer::Expr(e)) => {
-                self.err(Diagnostic::error(codes::BAD_INITIALIZER, "an array must be initialized with a brace-enclosed list").at(e.span));
+                self.err(
+                    Diagnostic::error(
+                        codes::BAD_INITIALIZER,
+                        "an array must be initialized with a brace-enclosed list",
+                    )
+                    .at(e.span),
+                );
                 Init::List(vec![])
             }
             (_, ast::Initializer::List(items, span)) => {
@@ -100,7 +115,9 @@ impl Sema<'_> {
                         zero_init(ty, *span)
                     }
                     _ => {
-                        self.err(Diagnostic::error(codes::BAD_INITIALIZER, "too many initializers for a scalar").at(*span));
+                        self.err(
+                            Diagnostic::error(codes::BAD_INITIALIZER, "too many initializers for a scalar").at(*span),
+                        );
                         zero_init(ty, *span)
                     }
                 }
@@ -117,8 +134,11 @@ impl Sema<'_> {
                 Some(v) => return Init::Expr(Expr::int(v, ty.clone(), x.span)),
                 None => {
                     self.err(
-                        Diagnostic::error(codes::NOT_CONSTANT, "the initializer of a `__constant` variable must be a constant")
-                            .at(e.span),
+                        Diagnostic::error(
+                            codes::NOT_CONSTANT,
+                            "the initializer of a `__constant` variable must be a constant",
+                        )
+                        .at(e.span),
                     );
                 }
             }
@@ -130,7 +150,16 @@ impl Sema<'_> {
     /// whole brace-enclosed list of this array (extra items are an error); without, the array is
     /// a sub-object filled by brace elision and stops when full.
     #[allow(clippy::too_many_arguments)]
-    fn init_array(&mut self, elem: &Type, n: u32, items: Items, pos: &mut usize, constant: bool, span: Span, braced: bool) -> Init {
+    fn init_array(
+        &mut self,
+        elem: &Type,
+        n: u32,
+        items: Items,
+        pos: &mut usize,
+        constant: bool,
+        span: Span,
+        braced: bool,
+    ) -> Init {
         let mut slots: Vec<Option<Init>> = (0..n).map(|_| None).collect();
         let mut index = 0u32;
         while *pos < items.len() {
@@ -144,20 +173,32 @@ impl Sema<'_> {
                         Some(v) if v < n => index = v,
                         _ => {
                             self.err(
-                                Diagnostic::error(codes::BAD_INITIALIZER, format!("array designator is not a constant in 0..{n}"))
-                                    .at(e.span),
+                                Diagnostic::error(
+                                    codes::BAD_INITIALIZER,
+                                    format!("array designator is not a constant in 0..{n}"),
+                                )
+                                .at(e.span),
                             );
                             *pos += 1;
                             continue;
                         }
                     },
                     [ast::Designator::Field(name, s), ..] => {
-                        self.err(Diagnostic::error(codes::BAD_INITIALIZER, format!("field designator `.{name}` in an array initializer")).at(*s));
+                        self.err(
+                            Diagnostic::error(
+                                codes::BAD_INITIALIZER,
+                                format!("field designator `.{name}` in an array initializer"),
+                            )
+                            .at(*s),
+                        );
                         *pos += 1;
                         continue;
                     }
                     _ => {
-                        self.err(Diagnostic::error(codes::BAD_INITIALIZER, "nested designators are not supported").at(it.span()));
+                        self.err(
+                            Diagnostic::error(codes::BAD_INITIALIZER, "nested designators are not supported")
+                                .at(it.span()),
+                        );
                         *pos += 1;
                         continue;
                     }
@@ -165,7 +206,10 @@ impl Sema<'_> {
             }
             if index >= n {
                 if braced {
-                    self.err(Diagnostic::error(codes::BAD_INITIALIZER, format!("too many initializers for an array of {n}")).at(it.span()));
+                    self.err(
+                        Diagnostic::error(codes::BAD_INITIALIZER, format!("too many initializers for an array of {n}"))
+                            .at(it.span()),
+                    );
                     *pos = items.len();
                 }
                 break;

@@ -124,7 +124,8 @@ impl Sema<'_> {
     fn bind(&mut self, name: &Rc<str>, span: Span, sym: Sym) {
         if crate::types::is_reserved_type_name(name) {
             self.err(
-                Diagnostic::error(codes::RESERVED_TYPE, format!("`{name}` is a reserved type name in OpenCL C")).at(span),
+                Diagnostic::error(codes::RESERVED_TYPE, format!("`{name}` is a reserved type name in OpenCL C"))
+                    .at(span),
             );
         }
         let scope = self.scopes.last_mut().map(|s| s.insert(name.clone(), sym));
@@ -176,21 +177,30 @@ impl Sema<'_> {
             match d.specs.storage {
                 Some((StorageClass::Typedef, _)) => {
                     if let Some(init) = &id.init {
-                        self.err(Diagnostic::error(codes::BAD_INITIALIZER, "a typedef cannot have an initializer").at(init.span()));
+                        self.err(
+                            Diagnostic::error(codes::BAD_INITIALIZER, "a typedef cannot have an initializer")
+                                .at(init.span()),
+                        );
                     }
                     self.bind(&name, nspan, Sym::Typedef { ty: info.ty, quals: info.quals, space: info.space });
                     continue;
                 }
                 Some((StorageClass::Auto | StorageClass::Register, s)) => {
                     self.err(
-                        Diagnostic::error(codes::STORAGE_CLASS, "`auto` and `register` are not allowed at program scope").at(s),
+                        Diagnostic::error(
+                            codes::STORAGE_CLASS,
+                            "`auto` and `register` are not allowed at program scope",
+                        )
+                        .at(s),
                     );
                 }
                 _ => {}
             }
             if let Type::Function(sig) = &info.ty {
                 if id.init.is_some() {
-                    self.err(Diagnostic::error(codes::BAD_INITIALIZER, "a function cannot have an initializer").at(nspan));
+                    self.err(
+                        Diagnostic::error(codes::BAD_INITIALIZER, "a function cannot have an initializer").at(nspan),
+                    );
                 }
                 self.declare_function(&name, nspan, sig.clone(), &d.specs, &id.declarator, None);
                 continue;
@@ -212,7 +222,8 @@ impl Sema<'_> {
         }
         if crate::types::is_reserved_type_name(name) {
             self.err(
-                Diagnostic::error(codes::RESERVED_TYPE, format!("`{name}` is a reserved type name in OpenCL C")).at(span),
+                Diagnostic::error(codes::RESERVED_TYPE, format!("`{name}` is a reserved type name in OpenCL C"))
+                    .at(span),
             );
             return;
         }
@@ -233,8 +244,11 @@ impl Sema<'_> {
             }
             AddrSpace::Local => {
                 self.err(
-                    Diagnostic::error(codes::ADDRESS_SPACE, format!("`__local` variable `{name}` must be declared inside a kernel"))
-                        .at(span),
+                    Diagnostic::error(
+                        codes::ADDRESS_SPACE,
+                        format!("`__local` variable `{name}` must be declared inside a kernel"),
+                    )
+                    .at(span),
                 );
                 return;
             }
@@ -259,8 +273,11 @@ impl Sema<'_> {
                     None
                 } else {
                     self.err(
-                        Diagnostic::error(codes::CONSTANT_RULE, format!("`__constant` variable `{name}` needs an initializer"))
-                            .at(span),
+                        Diagnostic::error(
+                            codes::CONSTANT_RULE,
+                            format!("`__constant` variable `{name}` needs an initializer"),
+                        )
+                        .at(span),
                     );
                     None
                 }
@@ -286,14 +303,20 @@ impl Sema<'_> {
         }
         if let Some(ast::DerivedPart::Function { variadic: true, span: vs, .. }) = declarator.derived.last() {
             self.err(
-                Diagnostic::error(codes::VARIADIC_FUNCTION, format!("function `{name}` is variadic; OpenCL C does not allow it"))
-                    .at(*vs),
+                Diagnostic::error(
+                    codes::VARIADIC_FUNCTION,
+                    format!("function `{name}` is variadic; OpenCL C does not allow it"),
+                )
+                .at(*vs),
             );
         }
         let is_kernel = specs.kernel.is_some();
         if let Some(Sym::Func(prev)) = self.scopes[0].get(name).cloned() {
             let pf = &self.prog.functions[prev.0 as usize];
-            let prev_sig = FnSig { ret: pf.ret.clone(), params: pf.params.iter().map(|p| pf.locals[p.0 as usize].ty.clone()).collect() };
+            let prev_sig = FnSig {
+                ret: pf.ret.clone(),
+                params: pf.params.iter().map(|p| pf.locals[p.0 as usize].ty.clone()).collect(),
+            };
             if prev_sig != *sig || pf.is_kernel != is_kernel {
                 let prev_span = pf.span;
                 self.err(
@@ -304,10 +327,12 @@ impl Sema<'_> {
             }
             return prev;
         }
-        if let Some(existing) = self.scopes[0].get(name) {
-            if !matches!(existing, Sym::Func(_)) {
-                self.err(Diagnostic::error(codes::REDEFINITION, format!("redefinition of `{name}` as a function")).at(span));
-            }
+        if let Some(existing) = self.scopes[0].get(name)
+            && !matches!(existing, Sym::Func(_))
+        {
+            self.err(
+                Diagnostic::error(codes::REDEFINITION, format!("redefinition of `{name}` as a function")).at(span),
+            );
         }
         let params = self.param_locals(&sig, declarator);
         let attrs = self.kernel_attrs(specs, declarator, is_kernel);
@@ -339,10 +364,11 @@ impl Sema<'_> {
             .map(|(p, ty)| {
                 let (name, span) = p.declarator.name.clone().unwrap_or_else(|| ("".into(), p.span));
                 let mut quals = p.specs.quals;
-                if let Some(ast::DerivedPart::Pointer { quals: q, .. }) = p.declarator.derived.iter().rev().find(|d| matches!(d, ast::DerivedPart::Pointer { .. })) {
-                    if !p.declarator.derived.is_empty() {
-                        quals = *q;
-                    }
+                if let Some(ast::DerivedPart::Pointer { quals: q, .. }) =
+                    p.declarator.derived.iter().rev().find(|d| matches!(d, ast::DerivedPart::Pointer { .. }))
+                    && !p.declarator.derived.is_empty()
+                {
+                    quals = *q;
                 }
                 Local { name, ty: ty.clone(), space: AddrSpace::Private, quals, is_param: true, span }
             })
@@ -356,8 +382,11 @@ impl Sema<'_> {
                 "reqd_work_group_size" | "work_group_size_hint" => {
                     if !is_kernel {
                         self.err(
-                            Diagnostic::error(codes::ATTRIBUTE_PLACEMENT, format!("`{}` applies only to kernel functions", a.name))
-                                .at(a.span),
+                            Diagnostic::error(
+                                codes::ATTRIBUTE_PLACEMENT,
+                                format!("`{}` applies only to kernel functions", a.name),
+                            )
+                            .at(a.span),
                         );
                         continue;
                     }
@@ -374,8 +403,11 @@ impl Sema<'_> {
                     }
                     if !ok {
                         self.err(
-                            Diagnostic::error(codes::WORK_GROUP_SIZE, format!("`{}` needs three positive integer constants", a.name))
-                                .at(a.span),
+                            Diagnostic::error(
+                                codes::WORK_GROUP_SIZE,
+                                format!("`{}` needs three positive integer constants", a.name),
+                            )
+                            .at(a.span),
                         );
                         continue;
                     }
@@ -384,10 +416,15 @@ impl Sema<'_> {
                             self.err(
                                 Diagnostic::error(
                                     codes::UNSUPPORTED_WORK_GROUP,
-                                    format!("work-group size ({}, {}, {}) is not yet supported by kiln", vals[0], vals[1], vals[2]),
+                                    format!(
+                                        "work-group size ({}, {}, {}) is not yet supported by kiln",
+                                        vals[0], vals[1], vals[2]
+                                    ),
                                 )
                                 .at(a.span)
-                                .with_note("kiln currently builds single work-item kernels: use reqd_work_group_size(1, 1, 1)"),
+                                .with_note(
+                                    "kiln currently builds single work-item kernels: use reqd_work_group_size(1, 1, 1)",
+                                ),
                             );
                         }
                         attrs.reqd_work_group_size = Some(vals);
@@ -395,12 +432,26 @@ impl Sema<'_> {
                         attrs.work_group_size_hint = Some(vals);
                     }
                 }
-                "vec_type_hint" | "max_work_group_size" | "max_global_work_dim" | "num_compute_units"
-                | "num_simd_work_items" | "autorun" | "task" | "uses_global_work_offset" | "xcl_dataflow"
-                | "xcl_zero_global_work_offset" | "always_inline" | "noinline" | "overloadable" | "const" | "pure"
-                | "nosvm" | "scheduler_target_fmax_mhz" => {}
+                "vec_type_hint"
+                | "max_work_group_size"
+                | "max_global_work_dim"
+                | "num_compute_units"
+                | "num_simd_work_items"
+                | "autorun"
+                | "task"
+                | "uses_global_work_offset"
+                | "xcl_dataflow"
+                | "xcl_zero_global_work_offset"
+                | "always_inline"
+                | "noinline"
+                | "overloadable"
+                | "const"
+                | "pure"
+                | "nosvm"
+                | "scheduler_target_fmax_mhz" => {}
                 _ => self.err(
-                    Diagnostic::warning(codes::UNKNOWN_ATTRIBUTE, format!("unknown attribute `{}` ignored", a.name)).at(a.span),
+                    Diagnostic::warning(codes::UNKNOWN_ATTRIBUTE, format!("unknown attribute `{}` ignored", a.name))
+                        .at(a.span),
                 ),
             }
         }
@@ -428,20 +479,36 @@ impl Sema<'_> {
             };
             match &p.ty {
                 Type::Scalar(Scalar::Bool) => errs.push(
-                    Diagnostic::error(codes::KERNEL_ARG, format!("kernel parameter `{}` cannot have type `bool`", p.name)).at(span),
+                    Diagnostic::error(
+                        codes::KERNEL_ARG,
+                        format!("kernel parameter `{}` cannot have type `bool`", p.name),
+                    )
+                    .at(span),
                 ),
-                Type::Scalar(_) if named_type.as_deref().is_some_and(|n| matches!(n, "size_t" | "ptrdiff_t" | "intptr_t" | "uintptr_t")) => {
+                Type::Scalar(_)
+                    if named_type
+                        .as_deref()
+                        .is_some_and(|n| matches!(n, "size_t" | "ptrdiff_t" | "intptr_t" | "uintptr_t")) =>
+                {
                     errs.push(
                         Diagnostic::error(
                             codes::KERNEL_ARG,
-                            format!("kernel parameter `{}` cannot have type `{}`", p.name, named_type.as_deref().unwrap_or("size_t")),
+                            format!(
+                                "kernel parameter `{}` cannot have type `{}`",
+                                p.name,
+                                named_type.as_deref().unwrap_or("size_t")
+                            ),
                         )
                         .at(span)
                         .with_note("its size differs between host and device"),
                     )
                 }
                 Type::Scalar(Scalar::F16) => errs.push(
-                    Diagnostic::error(codes::KERNEL_ARG, format!("kernel parameter `{}` cannot have type `half`", p.name)).at(span),
+                    Diagnostic::error(
+                        codes::KERNEL_ARG,
+                        format!("kernel parameter `{}` cannot have type `half`", p.name),
+                    )
+                    .at(span),
                 ),
                 Type::Pointer(pt) => {
                     if matches!(pt.space, AddrSpace::Private | AddrSpace::Generic) {
@@ -455,19 +522,31 @@ impl Sema<'_> {
                         );
                     } else if pt.ty.is_pointer() {
                         errs.push(
-                            Diagnostic::error(codes::KERNEL_ARG, format!("kernel parameter `{}` is a pointer to a pointer", p.name)).at(span),
+                            Diagnostic::error(
+                                codes::KERNEL_ARG,
+                                format!("kernel parameter `{}` is a pointer to a pointer", p.name),
+                            )
+                            .at(span),
                         );
                     } else if matches!(pt.ty, Type::Scalar(Scalar::Bool)) {
                         errs.push(
-                            Diagnostic::error(codes::KERNEL_ARG, format!("kernel parameter `{}` points to `bool`", p.name)).at(span),
+                            Diagnostic::error(
+                                codes::KERNEL_ARG,
+                                format!("kernel parameter `{}` points to `bool`", p.name),
+                            )
+                            .at(span),
                         );
                     }
                 }
-                Type::Opaque(Opaque::Event | Opaque::ReserveId | Opaque::ClkEvent | Opaque::Queue | Opaque::NdRange) => {
-                    errs.push(
-                        Diagnostic::error(codes::KERNEL_ARG, format!("kernel parameter `{}` cannot have this type", p.name)).at(span),
+                Type::Opaque(
+                    Opaque::Event | Opaque::ReserveId | Opaque::ClkEvent | Opaque::Queue | Opaque::NdRange,
+                ) => errs.push(
+                    Diagnostic::error(
+                        codes::KERNEL_ARG,
+                        format!("kernel parameter `{}` cannot have this type", p.name),
                     )
-                }
+                    .at(span),
+                ),
                 _ => {}
             }
         }
@@ -485,10 +564,10 @@ impl Sema<'_> {
             self.err(Diagnostic::error(codes::BAD_DECLARATOR, "a function body needs a function declarator").at(nspan));
             return;
         };
-        if let Some((sc, s)) = fd.specs.storage {
-            if !matches!(sc, StorageClass::Static | StorageClass::Extern) {
-                self.err(Diagnostic::error(codes::STORAGE_CLASS, "invalid storage class on a function definition").at(s));
-            }
+        if let Some((sc, s)) = fd.specs.storage
+            && !matches!(sc, StorageClass::Static | StorageClass::Extern)
+        {
+            self.err(Diagnostic::error(codes::STORAGE_CLASS, "invalid storage class on a function definition").at(s));
         }
         let id = self.declare_function(&name, nspan, sig.clone(), &fd.specs, &fd.declarator, Some(()));
         if self.prog.functions[id.0 as usize].body.is_some() {
@@ -520,10 +599,10 @@ impl Sema<'_> {
         let nparams = self.prog.functions[id.0 as usize].params.len();
         for i in 0..nparams {
             let l = self.fcx.as_ref().map(|f| f.locals[i].clone());
-            if let Some(l) = l {
-                if !l.name.is_empty() {
-                    self.bind(&l.name, l.span, Sym::Local(LocalId(i as u32)));
-                }
+            if let Some(l) = l
+                && !l.name.is_empty()
+            {
+                self.bind(&l.name, l.span, Sym::Local(LocalId(i as u32)));
             }
         }
         let body = match &fd.body.kind {
@@ -533,8 +612,15 @@ impl Sema<'_> {
         self.pop_scope();
         if !sig.ret.is_void() && !sig.ret.is_error() && !stmt::always_returns(&body) {
             self.err(
-                Diagnostic::warning(codes::MISSING_RETURN, format!("non-void function `{name}` may not return a value"))
-                    .at(fd.body.span.to(Span::new(fd.body.span.file, fd.body.span.hi.saturating_sub(1), fd.body.span.hi))),
+                Diagnostic::warning(
+                    codes::MISSING_RETURN,
+                    format!("non-void function `{name}` may not return a value"),
+                )
+                .at(fd.body.span.to(Span::new(
+                    fd.body.span.file,
+                    fd.body.span.hi.saturating_sub(1),
+                    fd.body.span.hi,
+                ))),
             );
         }
         if let Some(fcx) = self.fcx.take() {
@@ -557,9 +643,12 @@ impl Sema<'_> {
                     let name = f.name.clone();
                     let decl = f.span;
                     self.err(
-                        Diagnostic::error(codes::UNDEFINED_FUNCTION, format!("function `{name}` is called but never defined"))
-                            .at(site)
-                            .with_label(decl, "declared here"),
+                        Diagnostic::error(
+                            codes::UNDEFINED_FUNCTION,
+                            format!("function `{name}` is called but never defined"),
+                        )
+                        .at(site)
+                        .with_label(decl, "declared here"),
                     );
                 }
             }
@@ -614,7 +703,8 @@ impl Sema<'_> {
             if !reported.insert(members) {
                 continue;
             }
-            let names: Vec<String> = cyc.iter().map(|(f, _)| self.prog.functions[f.0 as usize].name.to_string()).collect();
+            let names: Vec<String> =
+                cyc.iter().map(|(f, _)| self.prog.functions[f.0 as usize].name.to_string()).collect();
             let (_, site) = cyc[cyc.len() - 1];
             let chain = if names.len() == 1 {
                 format!("`{}` calls itself", names[0])

@@ -83,11 +83,18 @@ impl Sema<'_> {
             match storage {
                 Some((StorageClass::Register | StorageClass::Auto, s)) => {
                     self.err(
-                        Diagnostic::error(codes::STORAGE_CLASS, "`auto` and `register` are not supported in OpenCL C").at(s),
+                        Diagnostic::error(codes::STORAGE_CLASS, "`auto` and `register` are not supported in OpenCL C")
+                            .at(s),
                     );
                 }
                 Some((StorageClass::Extern, s)) => {
-                    self.err(Diagnostic::error(codes::STORAGE_CLASS, "`extern` variables inside functions are not supported").at(s));
+                    self.err(
+                        Diagnostic::error(
+                            codes::STORAGE_CLASS,
+                            "`extern` variables inside functions are not supported",
+                        )
+                        .at(s),
+                    );
                     continue;
                 }
                 Some((StorageClass::Static, s)) if space != AddrSpace::Constant => {
@@ -104,9 +111,12 @@ impl Sema<'_> {
             match space {
                 AddrSpace::Global => {
                     self.err(
-                        Diagnostic::error(codes::ADDRESS_SPACE, format!("variable `{name}` cannot be declared `__global` inside a function"))
-                            .at(nspan)
-                            .with_note("only pointers can point to `__global` memory here"),
+                        Diagnostic::error(
+                            codes::ADDRESS_SPACE,
+                            format!("variable `{name}` cannot be declared `__global` inside a function"),
+                        )
+                        .at(nspan)
+                        .with_note("only pointers can point to `__global` memory here"),
                     );
                     continue;
                 }
@@ -115,7 +125,9 @@ impl Sema<'_> {
                         self.err(
                             Diagnostic::error(
                                 codes::ADDRESS_SPACE,
-                                format!("`__local` variable `{name}` must be declared in the outermost scope of a kernel"),
+                                format!(
+                                    "`__local` variable `{name}` must be declared in the outermost scope of a kernel"
+                                ),
                             )
                             .at(nspan),
                         );
@@ -123,21 +135,28 @@ impl Sema<'_> {
                     }
                     if let Some(init) = &id.init {
                         self.err(
-                            Diagnostic::error(codes::BAD_INITIALIZER, "`__local` variables cannot be initialized").at(init.span()),
+                            Diagnostic::error(codes::BAD_INITIALIZER, "`__local` variables cannot be initialized")
+                                .at(init.span()),
                         );
                         continue;
                     }
                     self.err(
-                        Diagnostic::error(codes::UNSUPPORTED_LOCAL, format!("`__local` variable `{name}` is not yet supported by kiln"))
-                            .at(nspan),
+                        Diagnostic::error(
+                            codes::UNSUPPORTED_LOCAL,
+                            format!("`__local` variable `{name}` is not yet supported by kiln"),
+                        )
+                        .at(nspan),
                     );
                     continue;
                 }
                 AddrSpace::Constant => {
                     if id.init.is_none() {
                         self.err(
-                            Diagnostic::error(codes::CONSTANT_RULE, format!("`__constant` variable `{name}` needs an initializer"))
-                                .at(nspan),
+                            Diagnostic::error(
+                                codes::CONSTANT_RULE,
+                                format!("`__constant` variable `{name}` needs an initializer"),
+                            )
+                            .at(nspan),
                         );
                         continue;
                     }
@@ -154,7 +173,11 @@ impl Sema<'_> {
                 }
                 AddrSpace::Generic => {
                     self.err(
-                        Diagnostic::error(codes::ADDRESS_SPACE, "variables cannot be declared in the generic address space").at(nspan),
+                        Diagnostic::error(
+                            codes::ADDRESS_SPACE,
+                            "variables cannot be declared in the generic address space",
+                        )
+                        .at(nspan),
                     );
                     space = AddrSpace::Private;
                 }
@@ -169,7 +192,9 @@ impl Sema<'_> {
                 Some(i) => Some(self.initializer(&mut ty, i, space == AddrSpace::Constant)),
                 None => {
                     if let Type::Array(_, None) = ty {
-                        self.err(Diagnostic::error(codes::INCOMPLETE_TYPE, format!("array `{name}` needs a size")).at(nspan));
+                        self.err(
+                            Diagnostic::error(codes::INCOMPLETE_TYPE, format!("array `{name}` needs a size")).at(nspan),
+                        );
                         ty = Type::Error;
                     }
                     None
@@ -213,13 +238,29 @@ impl Sema<'_> {
                 let pragmas = self.loop_pragmas(attrs);
                 let c = self.condition(c);
                 let body = self.loop_body(body);
-                Stmt::Loop(Box::new(hir::Loop { kind: LoopKind::While, init: vec![], cond: Some(c), step: None, body, pragmas, span }))
+                Stmt::Loop(Box::new(hir::Loop {
+                    kind: LoopKind::While,
+                    init: vec![],
+                    cond: Some(c),
+                    step: None,
+                    body,
+                    pragmas,
+                    span,
+                }))
             }
             ast::StmtKind::DoWhile(body, c, attrs) => {
                 let pragmas = self.loop_pragmas(attrs);
                 let body = self.loop_body(body);
                 let c = self.condition(c);
-                Stmt::Loop(Box::new(hir::Loop { kind: LoopKind::DoWhile, init: vec![], cond: Some(c), step: None, body, pragmas, span }))
+                Stmt::Loop(Box::new(hir::Loop {
+                    kind: LoopKind::DoWhile,
+                    init: vec![],
+                    cond: Some(c),
+                    step: None,
+                    body,
+                    pragmas,
+                    span,
+                }))
             }
             ast::StmtKind::For(init, cond, step, body, attrs) => {
                 let pragmas = self.loop_pragmas(attrs);
@@ -234,16 +275,28 @@ impl Sema<'_> {
                 let step = step.as_ref().map(|e| self.rvalue(e));
                 let body = self.loop_body(body);
                 self.pop_scope();
-                Stmt::Loop(Box::new(hir::Loop { kind: LoopKind::For, init: init_block, cond, step, body, pragmas, span }))
+                Stmt::Loop(Box::new(hir::Loop {
+                    kind: LoopKind::For,
+                    init: init_block,
+                    cond,
+                    step,
+                    body,
+                    pragmas,
+                    span,
+                }))
             }
             ast::StmtKind::Switch(v, body) => self.switch(v, body, span),
             ast::StmtKind::Case(v, inner) => {
                 let _ = self.rvalue(v);
-                self.err(Diagnostic::error(codes::CASE_OUTSIDE_SWITCH, "`case` label outside a `switch` body").at(span));
+                self.err(
+                    Diagnostic::error(codes::CASE_OUTSIDE_SWITCH, "`case` label outside a `switch` body").at(span),
+                );
                 return self.stmt(inner);
             }
             ast::StmtKind::Default(inner) => {
-                self.err(Diagnostic::error(codes::CASE_OUTSIDE_SWITCH, "`default` label outside a `switch` body").at(span));
+                self.err(
+                    Diagnostic::error(codes::CASE_OUTSIDE_SWITCH, "`default` label outside a `switch` body").at(span),
+                );
                 return self.stmt(inner);
             }
             ast::StmtKind::Break => {
@@ -263,7 +316,11 @@ impl Sema<'_> {
             ast::StmtKind::Return(v) => self.return_stmt(v.as_ref(), span),
             ast::StmtKind::Goto(_) | ast::StmtKind::Labeled(..) => {
                 self.err(
-                    Diagnostic::error(codes::UNSUPPORTED_GOTO, "`goto` and statement labels are not yet supported by kiln").at(span),
+                    Diagnostic::error(
+                        codes::UNSUPPORTED_GOTO,
+                        "`goto` and statement labels are not yet supported by kiln",
+                    )
+                    .at(span),
                 );
                 if let ast::StmtKind::Labeled(_, inner) = &s.kind {
                     return self.stmt(inner);
@@ -300,7 +357,9 @@ impl Sema<'_> {
             (Some(e), true) => {
                 let x = self.rvalue(e);
                 if !x.ty.is_void() && !x.ty.is_error() {
-                    self.err(Diagnostic::error(codes::BAD_RETURN, "a `void` function cannot return a value").at(e.span));
+                    self.err(
+                        Diagnostic::error(codes::BAD_RETURN, "a `void` function cannot return a value").at(e.span),
+                    );
                 }
                 Stmt::Return(None, span)
             }
@@ -362,7 +421,8 @@ impl Sema<'_> {
                                 labels.push((CaseLabel::Value(c), s.span));
                             }
                             _ => self.err(
-                                Diagnostic::error(codes::NOT_CONSTANT, "a `case` value must be an integer constant").at(cv.span),
+                                Diagnostic::error(codes::NOT_CONSTANT, "a `case` value must be an integer constant")
+                                    .at(cv.span),
                             ),
                         }
                         stmt_opt = Some(inner);
@@ -428,12 +488,18 @@ impl Sema<'_> {
                 Some(v) if (v as i64) > 0 && v <= u32::MAX as u64 => Some(v as u32),
                 Some(v) => {
                     s.err(
-                        Diagnostic::error(codes::UNROLL_HINT, format!("{what} must be a positive integer, found {}", v as i64)).at(e.span),
+                        Diagnostic::error(
+                            codes::UNROLL_HINT,
+                            format!("{what} must be a positive integer, found {}", v as i64),
+                        )
+                        .at(e.span),
                     );
                     None
                 }
                 None => {
-                    s.err(Diagnostic::error(codes::UNROLL_HINT, format!("{what} must be an integer constant")).at(e.span));
+                    s.err(
+                        Diagnostic::error(codes::UNROLL_HINT, format!("{what} must be an integer constant")).at(e.span),
+                    );
                     None
                 }
             }
