@@ -186,6 +186,12 @@ pub fn emulate(k: &Kernel, args: &[Arg], step_limit: u64) -> Result<EmuResult, R
             let o = &k.ops[op];
             match &o.kind {
                 OpKind::Load(m) => {
+                    if o.predicate().is_some_and(|p| vals[p] & 1 == 0) {
+                        if let Some(r) = o.result {
+                            vals[r] = 0;
+                        }
+                        continue;
+                    }
                     let idx = vals[o.args[0]];
                     let v = load(k, &mems, *m, idx, o.span)?;
                     if let Some(r) = o.result {
@@ -193,6 +199,9 @@ pub fn emulate(k: &Kernel, args: &[Arg], step_limit: u64) -> Result<EmuResult, R
                     }
                 }
                 OpKind::Store(m) => {
+                    if o.predicate().is_some_and(|p| vals[p] & 1 == 0) {
+                        continue;
+                    }
                     let idx = vals[o.args[0]];
                     let v = vals[o.args[1]];
                     store(k, &mut mems, *m, idx, v, o.span)?;

@@ -85,13 +85,13 @@ pub fn verify(k: &Kernel) -> Result<(), Vec<VerifierError>> {
                 OpKind::Cast(CastOp::Trunc) => !expect(1) || rw.is_none_or(|r| r >= argw[0]),
                 OpKind::Cast(_) => !expect(1) || rw.is_none_or(|r| r <= argw[0]),
                 OpKind::Load(m) => {
-                    !expect(1)
+                    !(expect(1) || (expect(2) && argw[1] == 1))
                         || k.mems.get(*m).is_none()
                         || argw[0] != 32
                         || rw != k.mems.get(*m).map(|d| d.elem_width)
                 }
                 OpKind::Store(m) => {
-                    !expect(2)
+                    !(expect(2) || (expect(3) && argw[2] == 1))
                         || o.result.is_some()
                         || k.mems.get(*m).is_none_or(|d| d.is_read_only() || d.elem_width != argw[1])
                         || argw[0] != 32

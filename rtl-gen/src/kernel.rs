@@ -74,6 +74,22 @@ impl<'s> Gen<'s> {
         }
     }
 
+    /// The predicate of a memory op as seen in step `i` (true when unpredicated).
+    fn pred_at(&self, op: Op, i: u32) -> Expr {
+        match self.k.ops[op].predicate() {
+            Some(p) => self.src(p, self.k.ops[op].block, i),
+            None => lit(1, 1),
+        }
+    }
+
+    /// `e & pred` for a predicated op, `e` otherwise.
+    fn and_pred(&self, e: Expr, op: Op, i: u32) -> Expr {
+        match self.k.ops[op].predicate() {
+            Some(_) => bin(BinOp::And, e, self.pred_at(op, i)),
+            None => e,
+        }
+    }
+
     fn result_width(&self, op: Op) -> u32 {
         self.k.ops[op].result.map(|r| self.k.width(r)).unwrap_or(1)
     }
@@ -340,14 +356,22 @@ impl<'s> Gen<'s> {
                 match self.s.class(op) {
                     OpClass::PortLoad(m) | OpClass::PortStore(m) if t.start == i => {
                         let pre = self.port_prefix(m);
-                        terms.push(bin(BinOp::Or, id(format!("acc_{op}")), id(format!("{pre}_req_ready"))));
+                        let mut term = bin(BinOp::Or, id(format!("acc_{op}")), id(format!("{pre}_req_ready")));
+                        if self.k.ops[op].predicate().is_some() {
+                            term = bin(BinOp::Or, term, un(UnOp::Not, self.pred_at(op, i)));
+                        }
+                        terms.push(term);
                     }
                     _ => {}
                 }
                 if let OpClass::PortLoad(m) = self.s.class(op)
                     && t.end == i
                 {
-                    terms.push(id(format!("{}_rb_avail", self.port_prefix(m))));
+                    let mut term = id(format!("{}_rb_avail", self.port_prefix(m)));
+                    if self.k.ops[op].predicate().is_some() {
+                        term = bin(BinOp::Or, term, un(UnOp::Not, self.pred_at(op, i)));
+                    }
+                    terms.push(term);
                 }
             }
             self.m.add(Item::Wire { name: format!("fire_{b}_{i}"), width: 1, value: Some(all(terms)), comment: None });
@@ -372,8 +396,18 @@ impl<'s> Gen<'s> {
                 let w = k.width(r);
                 let value = match class {
                     OpClass::Comb => self.comb_expr(op),
-                    OpClass::PortLoad(m) => id(format!("{}_rb_data", self.port_prefix(m))),
-                    OpClass::MemLoad(m) => id(format!("{}_rdata", self.mem_name(m))),
+                    OpClass::PortLoad(m) | OpClass::MemLoad(m) => {
+                        let data = if matches!(class, OpClass::PortLoad(_)) {
+                            id(format!("{}_rb_data", self.port_prefix(m)))
+                        } else {
+                            id(format!("{}_rdata", self.mem_name(m)))
+                        };
+                        match k.ops[op].predicate() {
+                            // A predicated-off read yields 0, as in the emulator.
+                            Some(_) => cond(self.pred_at(op, self.s.time[op].end), data, lit(w, 0)),
+                            None => data,
+                        }
+                    }
                     OpClass::Unit(u) => {
                         let rem = matches!(k.ops[op].kind, OpKind::Binary(IrBin::URem | IrBin::SRem));
                         id(format!("div{}_{}", u.0, if rem { "rem" } else { "quot" }))
@@ -438,7 +472,7 @@ impl<'s> Gen<'s> {
             }
             let valid: Vec<Expr> = reqs
                 .iter()
-                .map(|((b, i), op)| bin(BinOp::And, self.in_state(*b, *i), un(UnOp::Not, id(format!("acc_{op}")))))
+                .map(|((b, i), op)| self.and_pred(bin(BinOp::And, self.in_state(*b, *i), un(UnOp::Not, id(format!("acc_{op}")))), *op, *i))
                 .collect();
             self.m.add(Item::Assign(format!("{pre}_req_valid"), any(valid)));
             let addr: Vec<(Expr, Expr)> =
@@ -448,6 +482,7 @@ impl<'s> Gen<'s> {
                 let stores: Vec<&((Block, u32), Op)> =
                     reqs.iter().filter(|(_, op)| matches!(k.ops[*op].kind, OpKind::Store(_))).collect();
                 let we: Vec<Expr> = stores.iter().map(|((b, i), _)| self.in_state(*b, *i)).collect();
+                // (`req_we` only matters while `req_valid`, which carries the predicate.)
                 self.m.add(Item::Assign(format!("{pre}_req_we"), any(we)));
                 let data: Vec<(Expr, Expr)> = stores
                     .iter()
@@ -473,7 +508,7 @@ impl<'s> Gen<'s> {
         for (b, i) in self.s.states() {
             for op in self.s.ops_at(b, i) {
                 if self.s.time[op].end == i && matches!(self.s.class(op), OpClass::PortLoad(x) if x == m) {
-                    pops.push(self.fire(b, i));
+                    pops.push(self.and_pred(self.fire(b, i), op, i));
                 }
             }
         }
@@ -602,7 +637,7 @@ impl<'s> Gen<'s> {
             };
             let mut body = Vec::new();
             if !writes.is_empty() {
-                let we = any(writes.iter().map(|((b, i), _)| self.fire(*b, *i)).collect());
+                let we = any(writes.iter().map(|((b, i), op)| self.and_pred(self.fire(*b, *i), *op, *i)).collect());
                 let wa = one_hot_mux(
                     writes.iter().map(|(st, op)| (self.in_state(st.0, st.1), addr_of(self, *st, *op))).collect(),
                     lit(aw, 0),
@@ -627,7 +662,7 @@ impl<'s> Gen<'s> {
                 ));
             }
             if !reads.is_empty() {
-                let re = any(reads.iter().map(|((b, i), _)| self.fire(*b, *i)).collect());
+                let re = any(reads.iter().map(|((b, i), op)| self.and_pred(self.fire(*b, *i), *op, *i)).collect());
                 let ra = one_hot_mux(
                     reads.iter().map(|(st, op)| (self.in_state(st.0, st.1), addr_of(self, *st, *op))).collect(),
                     lit(aw, 0),
@@ -848,7 +883,7 @@ impl<'s> Gen<'s> {
                         self.fire(b, i),
                         vec![set(&acc, lit(1, 0))],
                         vec![Stmt::If(
-                            bin(BinOp::And, self.in_state(b, i), id(format!("{}_req_ready", self.port_prefix(m)))),
+                            self.and_pred(bin(BinOp::And, self.in_state(b, i), id(format!("{}_req_ready", self.port_prefix(m)))), op, i),
                             vec![set(&acc, lit(1, 1))],
                             vec![],
                         )],

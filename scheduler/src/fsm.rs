@@ -282,6 +282,13 @@ fn mark_registers(s: &mut Schedule) {
                     reg[a] = true;
                 }
             }
+            // A predicated read also uses its predicate when the data arrives.
+            if let (Some(p), Some(OpClass::PortLoad(_) | OpClass::MemLoad(_))) = (k.ops[op].predicate(), s.class[op])
+                && let Some((db, de)) = def_site(p)
+                && (db != b || de < s.time[op].end)
+            {
+                reg[p] = true;
+            }
         }
         for a in k.blocks[b].term.uses() {
             if let Some((db, de)) = def_site(a)

@@ -116,6 +116,11 @@ impl<'s> Sim<'s> {
         }
     }
 
+    /// Whether a (possibly predicated) memory op is enabled, from current values.
+    fn enabled(&self, op: Op) -> bool {
+        self.s.kernel.ops[op].predicate().is_none_or(|p| self.vals[p] & 1 == 1)
+    }
+
     fn request_of(&self, op: Op) -> Request {
         let o = &self.s.kernel.ops[op];
         let addr = self.vals[o.args[0]];
@@ -138,6 +143,13 @@ impl<'s> Sim<'s> {
             match self.s.class(op) {
                 OpClass::Comb if t.start == i => self.eval_comb(op),
                 OpClass::Unit(_) if t.start == i => self.eval_comb(op),
+                OpClass::MemLoad(_) | OpClass::MemStore(_) | OpClass::PortLoad(_) if !self.enabled(op) => {
+                    if let Some(r) = o.result {
+                        if t.end == i {
+                            self.vals[r] = 0;
+                        }
+                    }
+                }
                 OpClass::MemLoad(m) if t.start == i => {
                     let idx = self.vals[o.args[0]];
                     let v = emu::load(&self.s.kernel, &self.mems, m, idx, span)?;
@@ -267,7 +279,7 @@ pub fn simulate(
                 for &op in &ops {
                     let t = s.time[op];
                     match s.class(op) {
-                        OpClass::PortLoad(m) | OpClass::PortStore(m) if t.start == i => {
+                        OpClass::PortLoad(m) | OpClass::PortStore(m) if t.start == i && sim.enabled(op) => {
                             let p = sim.port_index[&m] as usize;
                             if !sim.accepted.get(&op).copied().unwrap_or(false) {
                                 valid[p] = true;
@@ -282,6 +294,7 @@ pub fn simulate(
                     }
                     if let OpClass::PortLoad(m) = s.class(op)
                         && t.end == i
+                        && sim.enabled(op)
                     {
                         let p = sim.port_index[&m] as usize;
                         if sim.resp_buf[p].is_empty() && !outs[p].resp_valid {

@@ -66,6 +66,17 @@ pub struct OpData {
     pub span: Span,
 }
 
+impl OpData {
+    /// The predicate operand of a predicated load or store.
+    pub fn predicate(&self) -> Option<Value> {
+        match self.kind {
+            OpKind::Load(_) => self.args.get(1).copied(),
+            OpKind::Store(_) => self.args.get(2).copied(),
+            _ => None,
+        }
+    }
+}
+
 /// A jump target with the values passed to its parameters.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Target {

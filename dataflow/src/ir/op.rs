@@ -70,9 +70,12 @@ pub enum OpKind {
     /// `args[0] ? args[1] : args[2]` with a 1-bit condition.
     Select,
     Cast(CastOp),
-    /// Reads element `args[0]` of a memory; the result has the memory's element width.
+    /// Reads element `args[0]` of a memory; the result has the memory's element width. An
+    /// optional 1-bit `args[1]` predicates the access: when it is 0 nothing is read (no request,
+    /// no bounds check) and the result is 0.
     Load(Mem),
-    /// Writes `args[1]` to element `args[0]` of a memory. No result.
+    /// Writes `args[1]` to element `args[0]` of a memory. No result. An optional 1-bit `args[2]`
+    /// predicates the write.
     Store(Mem),
 }
 

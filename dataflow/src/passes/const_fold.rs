@@ -78,6 +78,28 @@ impl Pass for ConstFold {
     fn run(&self, k: &mut Kernel) -> bool {
         let mut changed = false;
         for b in k.rpo() {
+            // Predicates that are constants: always-true ones disappear, always-false accesses
+            // do nothing (a predicated-off load yields 0).
+            let ops = k.blocks[b].ops.clone();
+            for op in &ops {
+                let Some(p) = k.ops[*op].predicate() else { continue };
+                match k.as_const(p) {
+                    Some(1) => {
+                        k.ops[*op].args.pop();
+                        changed = true;
+                    }
+                    Some(_) => {
+                        if k.ops[*op].kind.has_side_effect() {
+                            k.blocks[b].ops.retain(|o| o != op);
+                        } else {
+                            k.ops[*op].kind = OpKind::Const(0);
+                            k.ops[*op].args.clear();
+                        }
+                        changed = true;
+                    }
+                    None => {}
+                }
+            }
             let ops = k.blocks[b].ops.clone();
             for op in ops {
                 match simplify(k, op) {

@@ -5,6 +5,7 @@
 
 mod const_fold;
 mod dce;
+mod if_convert;
 mod merge_blocks;
 mod simplify_params;
 mod unreachable;
@@ -28,6 +29,7 @@ pub fn registry() -> Vec<Box<dyn Pass>> {
         Box::new(simplify_params::SimplifyParams),
         Box::new(const_fold::ConstFold),
         Box::new(merge_blocks::MergeBlocks),
+        Box::new(if_convert::IfConvert),
         Box::new(dce::Dce),
     ]
 }
