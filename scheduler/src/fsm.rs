@@ -12,6 +12,7 @@
 //! - divider units: one operation in flight per unit; the result appears `latency` steps after
 //!   the start.
 
+use crate::pipeline::{Context, pipeline_loops};
 use crate::schedule::*;
 use crate::target::Target;
 use cranelift_entity::SecondaryMap;
@@ -27,7 +28,7 @@ struct MemOrder {
 }
 
 /// Schedules every block of a kernel as an FSM.
-pub fn schedule_fsm(k: Kernel, target: Target, clock_mhz: f64) -> Schedule {
+pub fn schedule_fsm(k: Kernel, target: Target, clock_mhz: f64, opts: crate::Options) -> Schedule {
     let period = 1000.0 / clock_mhz;
     let mut s = Schedule {
         target,
@@ -39,11 +40,49 @@ pub fn schedule_fsm(k: Kernel, target: Target, clock_mhz: f64) -> Schedule {
         ports: SecondaryMap::new(),
         units: Vec::new(),
         timing_violations: Vec::new(),
+        pipelines: Vec::new(),
+        pipeline_of: SecondaryMap::new(),
+        loops: Vec::new(),
         kernel: k,
     };
     assign_units(&mut s);
+    // Every block as FSM states first: the pipeliner compares against this.
     for b in s.kernel.rpo() {
         schedule_block(&mut s, b, period);
+    }
+    let result = {
+        let class_map = s.class.clone();
+        let units = s.units.clone();
+        let steps = s.steps.clone();
+        let class = move |op: Op| class_map[op].unwrap_or(OpClass::Constant);
+        let lat = move |u: UnitId| units[u.0 as usize].latency;
+        let fsm_cycles = move |blocks: &[Block]| blocks.iter().map(|b| steps[*b].max(1)).sum::<u32>();
+        let cx = Context {
+            k: &s.kernel,
+            class: &class,
+            unit_latency: &lat,
+            fsm_cycles: &fsm_cycles,
+            target: &s.target,
+            period,
+            disabled: !opts.pipeline,
+        };
+        pipeline_loops(&cx)
+    };
+    s.loops = result.analyses;
+    for (p, times) in result.pipelines {
+        let idx = s.pipelines.len() as u32;
+        for b in p.blocks() {
+            s.pipeline_of[b] = Some(idx);
+        }
+        for (op, t) in times {
+            s.time[op] = t;
+        }
+        s.pipelines.push(p);
+    }
+    for b in s.kernel.rpo() {
+        if s.pipeline_of[b].is_some() {
+            s.steps[b] = 0;
+        }
     }
     mark_registers(&mut s);
     size_response_buffers(&mut s);
@@ -246,6 +285,7 @@ fn schedule_block(s: &mut Schedule, b: Block, period: f64) {
     for (op, t) in times {
         s.time[op] = t;
     }
+    s.timing_violations.retain(|(op, _)| s.kernel.ops[*op].block != b);
     s.timing_violations.extend(violations);
 }
 
@@ -272,6 +312,24 @@ fn mark_registers(s: &mut Schedule) {
         }
     };
     for b in k.rpo() {
+        if let Some(pi) = s.pipeline_of[b] {
+            // Inside a pipeline, values of the loop travel in the pipeline's own registers;
+            // only values from before the loop need registers.
+            let from_outside = |a: Value| def_site(a).is_some_and(|(db, _)| s.pipeline_of[db] != Some(pi));
+            for &op in &k.blocks[b].ops {
+                for &a in &k.ops[op].args {
+                    if from_outside(a) {
+                        reg[a] = true;
+                    }
+                }
+            }
+            for a in k.blocks[b].term.uses() {
+                if from_outside(a) {
+                    reg[a] = true;
+                }
+            }
+            continue;
+        }
         let last = s.steps[b].saturating_sub(1);
         for &op in &k.blocks[b].ops {
             let use_step = s.time[op].start;
@@ -319,6 +377,15 @@ fn size_response_buffers(s: &mut Schedule) {
                 let live = iv.iter().filter(|(st, en)| *st <= t && t <= *en).count() as u32;
                 let d = depth.entry(m).or_insert(1);
                 *d = (*d).max(live);
+            }
+        }
+    }
+    // A pipeline has at most `PORT_RESPONSE_LATENCY + 1` reads in flight per port.
+    for p in &s.pipelines {
+        for op in &p.ops {
+            if let Some(OpClass::PortLoad(m)) = s.class[*op] {
+                let d = depth.entry(m).or_insert(1);
+                *d = (*d).max(crate::pipeline::modulo::PORT_RESPONSE_LATENCY + 1);
             }
         }
     }

@@ -8,6 +8,7 @@
 //! meaning.
 
 pub mod fsm;
+pub mod pipeline;
 pub mod report;
 pub mod schedule;
 pub mod target;
@@ -16,7 +17,25 @@ pub mod verify;
 pub use schedule::{OpClass, Schedule};
 pub use target::Target;
 
+/// Scheduling choices.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// Pipeline the loops that can be pipelined.
+    pub pipeline: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options { pipeline: true }
+    }
+}
+
 /// Schedules a kernel for a target and clock (in MHz).
 pub fn schedule(kernel: kiln_dataflow::Kernel, target: Target, clock_mhz: f64) -> Schedule {
-    fsm::schedule_fsm(kernel, target, clock_mhz)
+    schedule_with(kernel, target, clock_mhz, Options::default())
+}
+
+/// Schedules a kernel with explicit options.
+pub fn schedule_with(kernel: kiln_dataflow::Kernel, target: Target, clock_mhz: f64, opts: Options) -> Schedule {
+    fsm::schedule_fsm(kernel, target, clock_mhz, opts)
 }

@@ -57,8 +57,41 @@ pub struct BlockReport {
 pub struct LoopReport {
     pub location: String,
     pub header: String,
+    /// A number, or "variable".
+    pub trip_count: serde_json::Value,
     pub pipelined: bool,
+    /// Why the loop is (or is not) pipelined.
     pub reason: String,
+    pub target_ii: Option<u32>,
+    pub achieved_ii: Option<u32>,
+    pub res_mii: u32,
+    pub rec_mii: u32,
+    pub mii: u32,
+    /// What limits the II: a resource, or a recurrence as a chain of operations.
+    pub limited_by: Option<LimitReport>,
+    /// Why the achieved II is above the minimum, if it is.
+    pub ii_note: Option<String>,
+    /// Cycles from the start of an iteration to its last operation.
+    pub pipeline_depth: Option<u32>,
+    /// Estimated cycles of the whole loop (with the trip count), or "variable".
+    pub latency_estimate: serde_json::Value,
+    pub suggestion: Option<String>,
+}
+
+#[derive(Serialize, Debug)]
+pub struct LimitReport {
+    pub kind: &'static str,
+    pub description: String,
+    pub distance: Option<u32>,
+    pub latency: Option<u32>,
+    pub chain: Vec<ChainReport>,
+}
+
+#[derive(Serialize, Debug)]
+pub struct ChainReport {
+    pub op: String,
+    pub location: String,
+    pub cycles: String,
 }
 
 #[derive(Serialize, Debug)]
@@ -84,6 +117,84 @@ pub struct TimingReport {
     pub clock_period_ns: f64,
     pub estimated_critical_path_ns: f64,
     pub paths_over_period: u32,
+}
+
+fn chain(c: &[crate::pipeline::ChainOp], locate: &dyn Fn(Span) -> String) -> Vec<ChainReport> {
+    c.iter()
+        .map(|o| ChainReport {
+            op: o.op.clone(),
+            location: locate(o.span),
+            cycles: if o.start == o.end { format!("{}", o.start) } else { format!("{}..{}", o.start, o.end) },
+        })
+        .collect()
+}
+
+fn loop_report(s: &Schedule, a: &crate::pipeline::LoopAnalysis, locate: &dyn Fn(Span) -> String) -> LoopReport {
+    use crate::pipeline::Limit;
+    let limited_by = a.limit.as_ref().map(|l| match l {
+        Limit::Resource { resource, uses } => LimitReport {
+            kind: "resource",
+            description: format!("{uses} accesses per iteration on the {resource}"),
+            distance: None,
+            latency: None,
+            chain: vec![],
+        },
+        Limit::Recurrence { what, chain: c, distance, latency } => LimitReport {
+            kind: "recurrence",
+            description: format!("loop-carried {what}"),
+            distance: Some(*distance),
+            latency: Some(*latency),
+            chain: chain(c, locate),
+        },
+        Limit::ExitTest { chain: c, latency } => LimitReport {
+            kind: "exit test",
+            description: "the next iteration starts only after this one's loop test".into(),
+            distance: Some(1),
+            latency: Some(*latency),
+            chain: chain(c, locate),
+        },
+        Limit::Pragma(ii) => LimitReport {
+            kind: "pragma",
+            description: format!("`#pragma ii {ii}` (or `xcl_pipeline_loop`) requests this II"),
+            distance: None,
+            latency: None,
+            chain: vec![],
+        },
+    });
+    // Cycles per iteration of a loop that runs as FSM states.
+    let fsm_iteration: u32 = s
+        .kernel
+        .rpo()
+        .into_iter()
+        .filter(|b| s.pipeline_of[*b].is_none() && is_in_loop(s, a.header, *b))
+        .map(|b| s.steps[b])
+        .sum();
+    let latency = match (a.trip_count, a.achieved_ii, a.depth) {
+        (Some(n), Some(ii), Some(d)) => serde_json::json!(n * ii as u64 + d as u64),
+        (Some(n), None, _) if fsm_iteration > 0 => serde_json::json!(n * fsm_iteration as u64),
+        _ => serde_json::json!("variable"),
+    };
+    LoopReport {
+        location: locate(a.span),
+        header: a.header.to_string(),
+        trip_count: a.trip_count.map(|n| serde_json::json!(n)).unwrap_or(serde_json::json!("variable")),
+        pipelined: a.pipelined,
+        reason: a.reason.clone(),
+        target_ii: a.target_ii,
+        achieved_ii: a.achieved_ii,
+        res_mii: a.res_mii,
+        rec_mii: a.rec_mii,
+        mii: a.mii(),
+        limited_by,
+        ii_note: a.ii_note.clone(),
+        pipeline_depth: a.depth,
+        latency_estimate: latency,
+        suggestion: a.suggestion.clone(),
+    }
+}
+
+fn is_in_loop(s: &Schedule, header: kiln_dataflow::ir::Block, b: kiln_dataflow::ir::Block) -> bool {
+    kiln_dataflow::analysis::natural_loops(&s.kernel).iter().any(|l| l.header == header && l.blocks.contains(&b))
 }
 
 /// Builds the report of one scheduled kernel.
@@ -125,16 +236,7 @@ pub fn kernel_report(s: &Schedule, locate: &dyn Fn(Span) -> String) -> KernelRep
         .into_iter()
         .map(|b| BlockReport { block: b.to_string(), steps: s.steps[b], location: locate(k.blocks[b].span) })
         .collect();
-    let loops = k
-        .loops
-        .iter()
-        .map(|l| LoopReport {
-            location: locate(l.span),
-            header: l.header.to_string(),
-            pipelined: false,
-            reason: "sequential FSM schedule (loop pipelining is not implemented yet)".into(),
-        })
-        .collect();
+    let loops = s.loops.iter().map(|a| loop_report(s, a, locate)).collect();
     let on_chip_memories = k
         .mems
         .values()

@@ -13,6 +13,7 @@
 //!   its end state fires; block parameters are registers written on the transition into the
 //!   block.
 
+use crate::pipeline::{LoopAnalysis, Pipeline};
 use crate::target::Target;
 use cranelift_entity::SecondaryMap;
 use kiln_dataflow::ir::{BinOp, Block, Kernel, Mem, Op, OpKind, Value};
@@ -93,11 +94,41 @@ pub struct Schedule {
     pub units: Vec<Unit>,
     /// Ops whose estimated combinational path exceeds the clock period.
     pub timing_violations: Vec<(Op, f64)>,
+    /// Pipelined loops; their ops' times are relative to the start of an iteration.
+    pub pipelines: Vec<Pipeline>,
+    /// The pipeline a block belongs to.
+    pub pipeline_of: SecondaryMap<Block, Option<u32>>,
+    /// Every loop of the kernel, pipelined or not, with the reasons.
+    pub loops: Vec<LoopAnalysis>,
+}
+
+/// What runs when control enters a block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Entry {
+    /// The block only returns: the kernel is done.
+    Done,
+    /// Step 0 of the block's FSM states.
+    Step(Block),
+    /// The pipelined loop whose header the block is.
+    Pipeline(u32),
 }
 
 impl Schedule {
     pub fn period_ns(&self) -> f64 {
         1000.0 / self.clock_mhz
+    }
+
+    /// What runs when control enters `b`.
+    pub fn entry_of(&self, b: Block) -> Entry {
+        match self.pipeline_of[b] {
+            Some(p) => Entry::Pipeline(p),
+            None if self.steps[b] == 0 => Entry::Done,
+            None => Entry::Step(b),
+        }
+    }
+
+    pub fn pipeline(&self, i: u32) -> &Pipeline {
+        &self.pipelines[i as usize]
     }
 
     pub fn class(&self, op: Op) -> OpClass {

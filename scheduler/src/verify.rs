@@ -10,10 +10,14 @@ use crate::schedule::*;
 use kiln_dataflow::ir::{Mem, ValueDef};
 use std::collections::{HashMap, HashSet};
 
+
 pub fn verify_schedule(s: &Schedule) -> Result<(), Vec<String>> {
     let k = &s.kernel;
     let mut errs = Vec::new();
     for b in k.rpo() {
+        if s.pipeline_of[b].is_some() {
+            continue;
+        }
         let steps = s.steps[b];
         let mut port_req: HashSet<(Mem, u32)> = HashSet::new();
         let mut mem_rd: HashSet<(Mem, u32)> = HashSet::new();
@@ -74,5 +78,54 @@ pub fn verify_schedule(s: &Schedule) -> Result<(), Vec<String>> {
             }
         }
     }
+    for (pi, p) in s.pipelines.iter().enumerate() {
+        verify_pipeline(s, pi, p, &mut errs);
+    }
     if errs.is_empty() { Ok(()) } else { Err(errs) }
+}
+
+/// Modulo constraints of a pipeline: resources at most once per slot modulo II, operands before
+/// users, parameter write windows, the exit test within the first II cycles.
+fn verify_pipeline(s: &Schedule, pi: usize, p: &crate::pipeline::Pipeline, errs: &mut Vec<String>) {
+    let k = &s.kernel;
+    let ii = p.ii;
+    let mut slots: HashSet<(String, u32)> = HashSet::new();
+    let in_loop: HashSet<kiln_dataflow::ir::Op> = p.ops.iter().copied().collect();
+    for &op in &p.ops {
+        let t = s.time[op];
+        if t.start > t.end || t.end >= p.depth {
+            errs.push(format!("pipeline {pi}: {op} at {}..{} outside depth {}", t.start, t.end, p.depth));
+        }
+        for a in &k.ops[op].args {
+            if let ValueDef::Op(d) = k.values[*a].def
+                && in_loop.contains(&d)
+                && s.time[d].end > t.start
+            {
+                errs.push(format!("pipeline {pi}: {op} starts before its operand {d} ends"));
+            }
+        }
+        let (key, occ) = match s.class(op) {
+            OpClass::PortLoad(m) | OpClass::PortStore(m) => (format!("port{m}"), 1),
+            OpClass::MemLoad(m) => (format!("rd{m}"), 1),
+            OpClass::MemStore(m) => (format!("wr{m}"), 1),
+            OpClass::Unit(u) => (format!("unit{}", u.0), s.units[u.0 as usize].latency),
+            _ => continue,
+        };
+        for j in 0..occ {
+            if !slots.insert((key.clone(), (t.start + j) % ii)) {
+                errs.push(format!("pipeline {pi}: {key} used twice in slot {} of II {ii}", (t.start + j) % ii));
+            }
+        }
+    }
+    for pp in &p.params {
+        if pp.write < pp.read || pp.write - pp.read >= ii {
+            errs.push(format!("pipeline {pi}: parameter {} read at {} but written at {} (II {ii})", pp.param, pp.read, pp.write));
+        }
+    }
+    if let Some(c) = k.def_op(p.shape.cond)
+        && in_loop.contains(&c)
+        && s.time[c].end >= ii
+    {
+        errs.push(format!("pipeline {pi}: loop test ready at {} is not within II {ii}", s.time[c].end));
+    }
 }

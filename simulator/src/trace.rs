@@ -35,8 +35,12 @@ impl Trace {
         let mut state_names = HashMap::new();
         state_names.insert("IDLE".to_string(), 0);
         state_names.insert("DONE".to_string(), 1);
+        let n = s.states().len() as u32;
         for (i, (b, st)) in s.states().into_iter().enumerate() {
             state_names.insert(format!("{b}_{st}"), i as u32 + 2);
+        }
+        for p in 0..s.pipelines.len() as u32 {
+            state_names.insert(format!("P{p}"), n + 2 + p);
         }
         let mut ports = Vec::new();
         for (_, p, _) in k.ports() {

@@ -4,12 +4,15 @@
 //! It interprets the schedule, not the emitted Verilog: its agreement with Verilator (outputs and
 //! cycle count) is what shows that the RTL generator implements the schedule.
 
+mod pipe;
+
 use crate::memory::{MemConfig, PortMemory, PortOutputs, Request};
 use crate::trace::Trace;
 use cranelift_entity::SecondaryMap;
 use kiln_dataflow::emu::{self, Arg, MemState, RunError};
 use kiln_dataflow::ir::op::{eval, mask};
 use kiln_dataflow::ir::{Block, Mem, Op, OpKind, Target, Terminator, Value, ValueDef};
+use kiln_scheduler::schedule::Entry;
 use kiln_scheduler::{OpClass, Schedule};
 use std::collections::{HashMap, VecDeque};
 
@@ -38,6 +41,8 @@ pub struct SimResult {
 enum State {
     Idle,
     Step(Block, u32),
+    /// Running pipelined loop `n`.
+    Pipe(u32),
     Done,
 }
 
@@ -52,6 +57,8 @@ struct Sim<'s> {
     /// The kernel's response buffers.
     resp_buf: Vec<VecDeque<u64>>,
     accepted: HashMap<Op, bool>,
+    /// The pipelined loop being run, if any.
+    pipe: Option<pipe::PipeRun>,
 }
 
 impl<'s> Sim<'s> {
@@ -201,11 +208,24 @@ impl<'s> Sim<'s> {
             }
         };
         let incoming: Vec<u64> = target.args.iter().map(|a| self.vals[*a]).collect();
-        let params = k.blocks[target.block].params.clone();
+        let target_block = target.block;
+        self.enter(target_block, incoming)
+    }
+
+    /// Enters block `b` with its parameter values.
+    fn enter(&mut self, b: Block, incoming: Vec<u64>) -> State {
+        let params = self.s.kernel.blocks[b].params.clone();
         for (p, v) in params.iter().zip(incoming) {
             self.vals[*p] = v;
         }
-        if self.s.steps[target.block] == 0 { State::Done } else { State::Step(target.block, 0) }
+        match self.s.entry_of(b) {
+            Entry::Done => State::Done,
+            Entry::Step(b) => State::Step(b, 0),
+            Entry::Pipeline(n) => {
+                self.pipe = Some(pipe::PipeRun::new(n));
+                State::Pipe(n)
+            }
+        }
     }
 }
 
@@ -226,6 +246,7 @@ pub fn simulate(
         port_mems: vec![],
         resp_buf: vec![],
         accepted: HashMap::new(),
+        pipe: None,
     };
     for (i, (_, _, m)) in k.ports().enumerate() {
         sim.port_index.insert(m, i as u32);
@@ -258,6 +279,10 @@ pub fn simulate(
                         }
                     }
                     next = State::Step(k.entry, 0);
+                    if s.pipeline_of[k.entry].is_some() {
+                        let incoming: Vec<u64> = k.blocks[k.entry].params.iter().map(|p| sim.vals[*p]).collect();
+                        next = sim.enter(k.entry, incoming);
+                    }
                 }
             }
             State::Done => {
@@ -269,6 +294,18 @@ pub fn simulate(
                     buffers[pi] = Some(sim.ports[i].data.clone());
                 }
                 return Ok(SimResult { cycles: cycle, buffers, stall_cycles });
+            }
+            State::Pipe(_) => {
+                let pc = sim.pipe_cycle(&outs, &mut accepted_now, &mut valid)?;
+                bypassed = pc.bypassed;
+                if pc.stalled {
+                    stall_cycles += 1;
+                } else {
+                    fired = true;
+                }
+                if let Some(n) = pc.next {
+                    next = n;
+                }
             }
             State::Step(b, i) => {
                 if entered {
@@ -321,6 +358,7 @@ pub fn simulate(
             let name = match state {
                 State::Idle => "IDLE".to_string(),
                 State::Step(b, i) => format!("{b}_{i}"),
+                State::Pipe(n) => format!("P{n}"),
                 State::Done => "DONE".to_string(),
             };
             t.cycle(cycle, &name, &sim.vals, s, &valid, &outs);

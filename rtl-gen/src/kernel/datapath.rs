@@ -1,0 +1,139 @@
+//! The datapath: one wire per operation result, and the FSM's registers.
+
+use super::*;
+use kiln_dataflow::ir::{BinOp as IrBin, CastOp, CmpOp, UnOp as IrUn};
+
+impl Gen<'_> {
+    /// The datapath expression of a combinational op.
+    pub(super) fn comb_expr(&self, op: Op, at: At) -> Expr {
+        let o = &self.k.ops[op];
+        let w = self.result_width(op);
+        let args: Vec<Expr> = o.args.iter().map(|a| self.src(*a, at)).collect();
+        let aw: Vec<u32> = o.args.iter().map(|a| self.k.width(*a)).collect();
+        // Fully constant operands: compute the value.
+        if args.iter().all(|a| matches!(a, Expr::Lit(..))) {
+            let vals: Vec<u64> = args.iter().map(|a| if let Expr::Lit(_, v) = a { *v } else { 0 }).collect();
+            return lit(w, kiln_dataflow::ir::op::eval(&o.kind, &vals, &aw, w));
+        }
+        let a = |i: usize| args[i].clone();
+        match &o.kind {
+            OpKind::Unary(IrUn::Neg) => un(UnOp::Neg, a(0)),
+            OpKind::Unary(IrUn::Not) => un(UnOp::Not, a(0)),
+            OpKind::Binary(op) => {
+                let simple = |x| bin(x, a(0), a(1));
+                match op {
+                    IrBin::Add => simple(BinOp::Add),
+                    IrBin::Sub => simple(BinOp::Sub),
+                    IrBin::Mul => simple(BinOp::Mul),
+                    IrBin::And => simple(BinOp::And),
+                    IrBin::Or => simple(BinOp::Or),
+                    IrBin::Xor => simple(BinOp::Xor),
+                    IrBin::Shl | IrBin::LShr | IrBin::AShr => {
+                        if w == 1 {
+                            return a(0);
+                        }
+                        // The count is taken modulo the (power-of-two) width: its low bits.
+                        let k = w.trailing_zeros();
+                        let count = if aw[1] <= k { a(1) } else { slice(&a(1), k - 1, 0) };
+                        match op {
+                            IrBin::Shl => bin(BinOp::Shl, a(0), count),
+                            IrBin::LShr => bin(BinOp::Shr, a(0), count),
+                            _ => bin(BinOp::AShr, Expr::Signed(Box::new(a(0))), count),
+                        }
+                    }
+                    _ => lit(w, 0), // divisions run on divider units
+                }
+            }
+            OpKind::Cmp(c) => {
+                let s = |e: Expr| Expr::Signed(Box::new(e));
+                match c {
+                    CmpOp::Eq => bin(BinOp::Eq, a(0), a(1)),
+                    CmpOp::Ne => bin(BinOp::Ne, a(0), a(1)),
+                    CmpOp::Ult => bin(BinOp::Lt, a(0), a(1)),
+                    CmpOp::Ule => bin(BinOp::Le, a(0), a(1)),
+                    CmpOp::Ugt => bin(BinOp::Gt, a(0), a(1)),
+                    CmpOp::Uge => bin(BinOp::Ge, a(0), a(1)),
+                    CmpOp::Slt => bin(BinOp::Lt, s(a(0)), s(a(1))),
+                    CmpOp::Sle => bin(BinOp::Le, s(a(0)), s(a(1))),
+                    CmpOp::Sgt => bin(BinOp::Gt, s(a(0)), s(a(1))),
+                    CmpOp::Sge => bin(BinOp::Ge, s(a(0)), s(a(1))),
+                }
+            }
+            OpKind::Select => cond(a(0), a(1), a(2)),
+            OpKind::Cast(CastOp::Zext) => Expr::Concat(vec![lit(w - aw[0], 0), a(0)]),
+            OpKind::Cast(CastOp::Sext) => {
+                Expr::Concat(vec![Expr::Repeat(w - aw[0], Box::new(slice_w(&a(0), aw[0], aw[0] - 1, aw[0] - 1))), a(0)])
+            }
+            OpKind::Cast(CastOp::Trunc) => slice(&a(0), w - 1, 0),
+            OpKind::Const(c) => lit(w, *c),
+            OpKind::Load(_) | OpKind::Store(_) => lit(w, 0),
+        }
+    }
+
+    pub(super) fn datapath(&mut self) {
+        let k = self.k;
+        for b in k.rpo() {
+            if self.s.pipeline_of[b].is_some() {
+                continue;
+            }
+            let ops: Vec<Op> = k.blocks[b].ops.clone();
+            if ops.iter().all(|op| self.s.class(*op) == OpClass::Constant || k.ops[*op].result.is_none()) {
+                continue;
+            }
+            self.m.add(Item::Blank);
+            self.m.add(Item::Comment(format!("{b}: {} step(s), {}", self.s.steps[b], (self.locate)(k.blocks[b].span))));
+            for op in ops {
+                let Some(r) = k.ops[op].result else { continue };
+                let class = self.s.class(op);
+                if class == OpClass::Constant {
+                    continue;
+                }
+                let w = k.width(r);
+                let value = match class {
+                    OpClass::Comb => self.comb_expr(op, At::Fsm(b, self.s.time[op].start)),
+                    OpClass::PortLoad(m) | OpClass::MemLoad(m) => {
+                        let data = if matches!(class, OpClass::PortLoad(_)) {
+                            id(format!("{}_rb_data", self.port_prefix(m)))
+                        } else {
+                            id(format!("{}_rdata", self.mem_name(m)))
+                        };
+                        match k.ops[op].predicate() {
+                            // A predicated-off read yields 0, as in the emulator.
+                            Some(_) => cond(self.pred_at(op, At::Fsm(b, self.s.time[op].end)), data, lit(w, 0)),
+                            None => data,
+                        }
+                    }
+                    OpClass::Unit(u) => {
+                        let rem = matches!(k.ops[op].kind, OpKind::Binary(IrBin::URem | IrBin::SRem));
+                        id(format!("div{}_{}", u.0, if rem { "rem" } else { "quot" }))
+                    }
+                    _ => continue,
+                };
+                let t = self.s.time[op];
+                let comment = format!(
+                    "{} [{}..{}] @[{}]",
+                    k.ops[op].kind.mnemonic(),
+                    t.start,
+                    t.end,
+                    (self.locate)(k.ops[op].span)
+                );
+                self.m.add(Item::Wire {
+                    name: self.wire_name(r),
+                    width: w,
+                    value: Some(value),
+                    comment: Some(comment),
+                });
+            }
+        }
+        // Registers: block parameters and values used after their end step.
+        self.m.add(Item::Blank);
+        self.m.add(Item::Comment(
+            "Registers: block parameters (incl. scalar arguments) and values kept across steps.".into(),
+        ));
+        let mut regs: Vec<Value> = k.values.keys().filter(|v| self.s.registered[*v]).collect();
+        regs.sort();
+        for v in regs {
+            self.m.add(Item::Reg { name: self.reg_name(v), width: k.width(v) });
+        }
+    }
+}

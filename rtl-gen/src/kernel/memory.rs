@@ -1,0 +1,215 @@
+//! Memory ports (requests, acceptance flags, response buffers) and on-chip memories, built from
+//! the access sites of their operations.
+
+use super::*;
+
+impl Gen<'_> {
+    fn port_ops(&self, m: Mem) -> Vec<Site> {
+        self.start_sites(&|c| matches!(c, OpClass::PortLoad(x) | OpClass::PortStore(x) if x == m))
+    }
+
+    /// Sites where responses of port `m` are consumed.
+    pub(super) fn consume_sites(&self, m: Mem) -> Vec<Site> {
+        self.scheduled_ops()
+            .into_iter()
+            .filter(|op| matches!(self.s.class(*op), OpClass::PortLoad(x) if x == m))
+            .map(|op| self.site(op, self.s.time[op].end))
+            .collect()
+    }
+
+    /// All request sites of all ports.
+    pub(super) fn request_sites(&self) -> Vec<Site> {
+        self.start_sites(&|c| matches!(c, OpClass::PortLoad(_) | OpClass::PortStore(_)))
+    }
+
+    pub(super) fn acc_name(&self, op: Op) -> String {
+        format!("acc_{op}")
+    }
+
+    pub(super) fn ready_of(&self, op: Op) -> Expr {
+        match self.s.class(op) {
+            OpClass::PortLoad(m) | OpClass::PortStore(m) => id(format!("{}_req_ready", self.port_prefix(m))),
+            _ => lit(1, 1),
+        }
+    }
+
+    pub(super) fn avail_of(&self, op: Op) -> Expr {
+        match self.s.class(op) {
+            OpClass::PortLoad(m) => id(format!("{}_rb_avail", self.port_prefix(m))),
+            _ => lit(1, 1),
+        }
+    }
+
+    pub(super) fn ports_logic(&mut self) {
+        let k = self.k;
+        let ports: Vec<(Mem, bool)> =
+            k.ports().map(|(_, _, m)| (m, matches!(k.mems[m].kind, MemKind::ConstantArg { .. }))).collect();
+        for (m, read_only) in ports {
+            let pre = self.port_prefix(m);
+            let w = k.mems[m].elem_width;
+            let reqs = self.port_ops(m);
+            self.m.add(Item::Blank);
+            self.m.add(Item::Comment(format!("Memory port `{}` (port {}).", k.mems[m].name, self.port_index[&m])));
+            // Acceptance flags: a request accepted while its state or pipeline stalls is not
+            // presented again.
+            for s in &reqs {
+                self.m.add(Item::Reg { name: self.acc_name(s.op), width: 1 });
+            }
+            let valid: Vec<Expr> =
+                reqs.iter().map(|s| and(bin(BinOp::And, s.sel.clone(), un(UnOp::Not, id(self.acc_name(s.op)))), s.en.clone())).collect();
+            self.m.add(Item::Assign(format!("{pre}_req_valid"), any(valid)));
+            let addr: Vec<(Expr, Expr)> = reqs.iter().map(|s| (s.sel.clone(), self.src(k.ops[s.op].args[0], s.at))).collect();
+            self.m.add(Item::Assign(format!("{pre}_req_addr"), one_hot_mux(addr, lit(32, 0))));
+            if !read_only {
+                let stores: Vec<&Site> = reqs.iter().filter(|s| matches!(k.ops[s.op].kind, OpKind::Store(_))).collect();
+                let we: Vec<Expr> = stores.iter().map(|s| s.sel.clone()).collect();
+                // (`req_we` only matters while `req_valid`, which carries the enables.)
+                self.m.add(Item::Assign(format!("{pre}_req_we"), any(we)));
+                let data: Vec<(Expr, Expr)> = stores.iter().map(|s| (s.sel.clone(), self.src(k.ops[s.op].args[1], s.at))).collect();
+                self.m.add(Item::Assign(format!("{pre}_req_wdata"), one_hot_mux(data, lit(w, 0))));
+                let sw = (w / 8).max(1);
+                let strb = if stores.is_empty() { lit(sw, 0) } else { lit(sw, u64::MAX) };
+                self.m.add(Item::Assign(format!("{pre}_req_wstrb"), strb));
+            }
+            if reqs.iter().any(|s| matches!(k.ops[s.op].kind, OpKind::Load(_))) {
+                self.response_buffer(m, &pre, w);
+            }
+        }
+    }
+
+    /// The in-order response buffer of a port, with a bypass so that a response can be used in
+    /// the cycle it arrives.
+    fn response_buffer(&mut self, m: Mem, pre: &str, w: u32) {
+        let depth = self.s.ports[m].resp_depth.max(1).next_power_of_two();
+        let pops: Vec<Expr> = self.consume_sites(m).into_iter().map(|s| and(s.commit, s.en)).collect();
+        let rv = id(format!("{pre}_resp_valid"));
+        let rd = id(format!("{pre}_resp_rdata"));
+        self.m.add(Item::Comment(format!(
+            "Response buffer of `{pre}`: {depth} entr{}, bypassed when empty.",
+            if depth == 1 { "y" } else { "ies" }
+        )));
+        self.m.add(Item::Wire { name: format!("{pre}_rb_pop"), width: 1, value: Some(any(pops)), comment: None });
+        if depth == 1 {
+            let full = format!("{pre}_rb_full");
+            let q = format!("{pre}_rb_q");
+            self.m.add(Item::Reg { name: full.clone(), width: 1 });
+            self.m.add(Item::Reg { name: q.clone(), width: w });
+            self.m.add(Item::Wire { name: format!("{pre}_rb_avail"), width: 1, value: Some(bin(BinOp::Or, id(&full), rv.clone())), comment: None });
+            self.m.add(Item::Wire { name: format!("{pre}_rb_data"), width: w, value: Some(cond(id(&full), id(&q), rd.clone())), comment: None });
+            let push = bin(BinOp::And, rv.clone(), un(UnOp::Not, bin(BinOp::And, id(format!("{pre}_rb_pop")), un(UnOp::Not, id(&full)))));
+            self.m.add(Item::Wire { name: format!("{pre}_rb_push"), width: 1, value: Some(push), comment: None });
+            let take = bin(BinOp::And, id(format!("{pre}_rb_pop")), id(&full));
+            self.m.add(Item::Wire { name: format!("{pre}_rb_take"), width: 1, value: Some(take), comment: None });
+            self.m.add(Item::Always(vec![
+                Stmt::If(id(format!("{pre}_rb_push")), vec![set(&q, rd)], vec![]),
+                Stmt::If(
+                    id("rst"),
+                    vec![set(&full, lit(1, 0))],
+                    vec![set(
+                        &full,
+                        bin(BinOp::Or, id(format!("{pre}_rb_push")), bin(BinOp::And, id(&full), un(UnOp::Not, id(format!("{pre}_rb_take"))))),
+                    )],
+                ),
+            ]));
+            return;
+        }
+        let aw = depth.trailing_zeros();
+        let mem = format!("{pre}_rb_mem");
+        let (rdp, wrp, cnt) = (format!("{pre}_rb_rd"), format!("{pre}_rb_wr"), format!("{pre}_rb_count"));
+        self.m.add(Item::Memory { name: mem.clone(), width: w, depth });
+        self.m.add(Item::Reg { name: rdp.clone(), width: aw });
+        self.m.add(Item::Reg { name: wrp.clone(), width: aw });
+        self.m.add(Item::Reg { name: cnt.clone(), width: aw + 1 });
+        let empty = bin(BinOp::Eq, id(&cnt), lit(aw + 1, 0));
+        self.m.add(Item::Wire { name: format!("{pre}_rb_empty"), width: 1, value: Some(empty), comment: None });
+        let e = id(format!("{pre}_rb_empty"));
+        self.m.add(Item::Wire {
+            name: format!("{pre}_rb_avail"),
+            width: 1,
+            value: Some(bin(BinOp::Or, un(UnOp::Not, e.clone()), rv.clone())),
+            comment: None,
+        });
+        self.m.add(Item::Wire {
+            name: format!("{pre}_rb_data"),
+            width: w,
+            value: Some(cond(e.clone(), rd.clone(), Expr::Index(mem.clone(), Box::new(id(&rdp))))),
+            comment: None,
+        });
+        let pop = id(format!("{pre}_rb_pop"));
+        let push = bin(BinOp::And, rv, un(UnOp::Not, bin(BinOp::And, pop.clone(), e.clone())));
+        self.m.add(Item::Wire { name: format!("{pre}_rb_push"), width: 1, value: Some(push), comment: None });
+        let take = bin(BinOp::And, pop, un(UnOp::Not, e));
+        self.m.add(Item::Wire { name: format!("{pre}_rb_take"), width: 1, value: Some(take), comment: None });
+        let push = id(format!("{pre}_rb_push"));
+        let take = id(format!("{pre}_rb_take"));
+        let widen = |x: Expr| Expr::Concat(vec![lit(aw, 0), x]);
+        self.m.add(Item::Always(vec![
+            Stmt::If(push.clone(), vec![Stmt::Set(Expr::Index(mem, Box::new(id(&wrp))), rd)], vec![]),
+            Stmt::If(
+                id("rst"),
+                vec![set(&rdp, lit(aw, 0)), set(&wrp, lit(aw, 0)), set(&cnt, lit(aw + 1, 0))],
+                vec![
+                    Stmt::If(push.clone(), vec![set(&wrp, bin(BinOp::Add, id(&wrp), lit(aw, 1)))], vec![]),
+                    Stmt::If(take.clone(), vec![set(&rdp, bin(BinOp::Add, id(&rdp), lit(aw, 1)))], vec![]),
+                    set(&cnt, bin(BinOp::Sub, bin(BinOp::Add, id(&cnt), widen(push)), widen(take))),
+                ],
+            ),
+        ]));
+    }
+
+    pub(super) fn on_chip_memories(&mut self) {
+        let k = self.k;
+        let mems: Vec<Mem> = k.mems.keys().filter(|m| k.mems[*m].is_on_chip()).collect();
+        for m in mems {
+            let d = &k.mems[m];
+            let name = self.mem_name(m);
+            let len = d.len.unwrap_or(1).max(1);
+            let aw = clog2(len as u64);
+            let w = d.elem_width;
+            let reads = self.start_sites(&|c| c == OpClass::MemLoad(m));
+            let writes = self.start_sites(&|c| c == OpClass::MemStore(m));
+            self.m.add(Item::Blank);
+            let what = if d.kind == MemKind::Rom { "ROM" } else { "private memory" };
+            self.m.add(Item::Comment(format!("{what} `{}`: {len} x {w} bits, @[{}].", d.name, (self.locate)(d.span))));
+            self.m.add(Item::Memory { name: name.clone(), width: w, depth: len });
+            let addr_of = |g: &Self, s: &Site| -> Expr { slice_w(&g.src(k.ops[s.op].args[0], s.at), 32, aw - 1, 0) };
+            let mut body = Vec::new();
+            if !writes.is_empty() {
+                let we = any(writes.iter().map(|s| and(s.commit.clone(), s.en.clone())).collect());
+                let wa = one_hot_mux(writes.iter().map(|s| (s.sel.clone(), addr_of(self, s))).collect(), lit(aw, 0));
+                let wd = one_hot_mux(writes.iter().map(|s| (s.sel.clone(), self.src(k.ops[s.op].args[1], s.at))).collect(), lit(w, 0));
+                self.m.add(Item::Wire { name: format!("{name}_we"), width: 1, value: Some(we), comment: None });
+                self.m.add(Item::Wire { name: format!("{name}_wa"), width: aw, value: Some(wa), comment: None });
+                self.m.add(Item::Wire { name: format!("{name}_wd"), width: w, value: Some(wd), comment: None });
+                body.push(Stmt::If(
+                    id(format!("{name}_we")),
+                    vec![Stmt::Set(Expr::Index(name.clone(), Box::new(id(format!("{name}_wa")))), id(format!("{name}_wd")))],
+                    vec![],
+                ));
+            }
+            if !reads.is_empty() {
+                let re = any(reads.iter().map(|s| and(s.commit.clone(), s.en.clone())).collect());
+                let ra = one_hot_mux(reads.iter().map(|s| (s.sel.clone(), addr_of(self, s))).collect(), lit(aw, 0));
+                self.m.add(Item::Wire { name: format!("{name}_re"), width: 1, value: Some(re), comment: None });
+                self.m.add(Item::Wire { name: format!("{name}_ra"), width: aw, value: Some(ra), comment: None });
+                self.m.add(Item::Reg { name: format!("{name}_rdata"), width: w });
+                body.push(Stmt::If(
+                    id(format!("{name}_re")),
+                    vec![set(format!("{name}_rdata"), Expr::Index(name.clone(), Box::new(id(format!("{name}_ra")))))],
+                    vec![],
+                ));
+            }
+            if !body.is_empty() {
+                self.m.add(Item::Always(body));
+            }
+            if let Some(init) = &d.init {
+                let stmts = init
+                    .iter()
+                    .enumerate()
+                    .map(|(i, v)| Stmt::Set(Expr::Index(name.clone(), Box::new(lit(aw, i as u64))), lit(w, *v)))
+                    .collect();
+                self.m.add(Item::Initial(stmts));
+            }
+        }
+    }
+}

@@ -1,0 +1,337 @@
+//! One kernel's schedule as a Verilog module: the FSM, pipelined loops, the datapath, the
+//! memory-port logic, on-chip memories and dividers. The structure follows `docs/timing.md`
+//! exactly; the simulator implements the same contract independently.
+//!
+//! Every memory access and divider operation is driven from an access [`Site`]: an FSM step or a
+//! pipeline slot, with the condition that selects its operands, the event that commits it, and
+//! its enable (predicate and loop test). Ports, memories and dividers are built from their sites
+//! without caring which kind of schedule produced them.
+
+mod control;
+mod datapath;
+mod divider;
+mod memory;
+mod pipeline;
+
+use crate::verilog::*;
+use kiln_dataflow::ir::{Block, Kernel, Mem, MemKind, Op, OpKind, Value, ValueDef};
+use kiln_frontend::Span;
+use kiln_scheduler::Schedule;
+use kiln_scheduler::schedule::OpClass;
+use std::collections::{BTreeMap, HashMap};
+
+/// Turns a C name into a Verilog-safe suffix.
+fn sanitize(name: &str) -> String {
+    name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' }).collect()
+}
+
+/// Where an operation's operands are read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum At {
+    /// Step `i` of FSM block `b`.
+    Fsm(Block, u32),
+    /// Relative cycle `r` of pipeline `p`.
+    Pipe(u32, u32),
+}
+
+/// One place where a memory access or a unit operation happens.
+#[derive(Clone, Debug)]
+struct Site {
+    op: Op,
+    at: At,
+    /// Selects this site's address and data in the resource's muxes.
+    sel: Expr,
+    /// The event that commits the access (the state fires, or the pipeline advances).
+    commit: Expr,
+    /// The access's predicate (and loop test in a pipeline body); `1'b1` when unconditional.
+    en: Expr,
+}
+
+struct Gen<'s> {
+    s: &'s Schedule,
+    k: &'s Kernel,
+    m: Module,
+    locate: &'s dyn Fn(Span) -> String,
+    state_width: u32,
+    state_index: BTreeMap<(Block, u32), u32>,
+    port_index: BTreeMap<Mem, usize>,
+    /// Length of the shift-register chain of each pipeline value.
+    chains: HashMap<Value, u32>,
+}
+
+impl<'s> Gen<'s> {
+    fn wire_name(&self, v: Value) -> String {
+        match &self.k.values[v].name {
+            Some(n) => format!("{v}_{}", sanitize(n)),
+            None => format!("{v}"),
+        }
+    }
+
+    fn reg_name(&self, v: Value) -> String {
+        format!("r_{}", self.wire_name(v))
+    }
+
+    fn chain_name(&self, v: Value, j: u32) -> String {
+        format!("{}_d{j}", self.wire_name(v))
+    }
+
+    fn state_name(&self, b: Block, i: u32) -> String {
+        format!("S_{}_{}", b.to_string().to_uppercase(), i)
+    }
+
+    fn in_state(&self, b: Block, i: u32) -> Expr {
+        id(format!("in_{b}_{i}"))
+    }
+
+    fn fire(&self, b: Block, i: u32) -> Expr {
+        id(format!("fire_{b}_{i}"))
+    }
+
+    fn port_prefix(&self, m: Mem) -> String {
+        sanitize(&self.k.mems[m].name)
+    }
+
+    fn mem_name(&self, m: Mem) -> String {
+        format!("mem_{m}_{}", sanitize(&self.k.mems[m].name))
+    }
+
+    /// The pipeline a value is computed in (header parameters included).
+    fn pipeline_of_value(&self, v: Value) -> Option<u32> {
+        match self.k.values[v].def {
+            ValueDef::Param(b, _) => self.s.pipeline_of[b],
+            ValueDef::Op(op) => self.s.pipeline_of[self.k.ops[op].block],
+        }
+    }
+
+    /// The expression that gives value `v` to a use at `at`.
+    fn src(&self, v: Value, at: At) -> Expr {
+        let w = self.k.width(v);
+        if let Some(c) = self.k.as_const(v) {
+            return lit(w, c);
+        }
+        match at {
+            At::Pipe(pi, r) if self.pipeline_of_value(v) == Some(pi) => self.pipe_src(pi, v, r),
+            At::Pipe(..) => id(self.reg_name(v)),
+            At::Fsm(b, i) => match self.k.values[v].def {
+                ValueDef::Param(..) => id(self.reg_name(v)),
+                ValueDef::Op(op) => {
+                    let t = self.s.time[op];
+                    if self.k.ops[op].block == b && t.end == i { id(self.wire_name(v)) } else { id(self.reg_name(v)) }
+                }
+            },
+        }
+    }
+
+    /// The predicate of a memory op as seen at `at` (`1'b1` when unpredicated).
+    fn pred_at(&self, op: Op, at: At) -> Expr {
+        match self.k.ops[op].predicate() {
+            Some(p) => self.src(p, at),
+            None => lit(1, 1),
+        }
+    }
+
+    /// Predicate and, for the body of a test-first pipelined loop, the loop test.
+    fn enable_at(&self, op: Op, at: At) -> Expr {
+        let mut terms = Vec::new();
+        if self.k.ops[op].predicate().is_some() {
+            terms.push(self.pred_at(op, at));
+        }
+        if let At::Pipe(pi, r) = at {
+            let p = self.s.pipeline(pi);
+            if p.guarded.contains(&op) && self.k.ops[op].kind.is_memory() {
+                terms.push(self.continues(pi, r));
+            }
+        }
+        all(terms)
+    }
+
+    /// The access site of `op` at relative time `r` (its start or end).
+    fn site(&self, op: Op, r: u32) -> Site {
+        let b = self.k.ops[op].block;
+        match self.s.pipeline_of[b] {
+            Some(pi) => {
+                let at = At::Pipe(pi, r);
+                let sel = self.slot(pi, r);
+                Site { op, at, commit: bin(BinOp::And, self.go(pi), sel.clone()), sel, en: self.enable_at(op, at) }
+            }
+            None => {
+                let at = At::Fsm(b, r);
+                Site { op, at, sel: self.in_state(b, r), commit: self.fire(b, r), en: self.enable_at(op, at) }
+            }
+        }
+    }
+
+    /// Every op of the kernel that is scheduled (FSM blocks in state order, then pipelines).
+    fn scheduled_ops(&self) -> Vec<Op> {
+        let mut v = Vec::new();
+        for b in self.k.rpo() {
+            if self.s.pipeline_of[b].is_none() {
+                v.extend(self.k.blocks[b].ops.iter().copied());
+            }
+        }
+        for p in &self.s.pipelines {
+            v.extend(p.ops.iter().copied());
+        }
+        v.retain(|op| self.s.class(*op) != OpClass::Constant);
+        v
+    }
+
+    /// Sites where ops of `class` (as selected by `pick`) start.
+    fn start_sites(&self, pick: &dyn Fn(OpClass) -> bool) -> Vec<Site> {
+        self.scheduled_ops().into_iter().filter(|op| pick(self.s.class(*op))).map(|op| self.site(op, self.s.time[op].start)).collect()
+    }
+
+    fn result_width(&self, op: Op) -> u32 {
+        self.k.ops[op].result.map(|r| self.k.width(r)).unwrap_or(1)
+    }
+}
+
+/// `e[hi:lo]` of an operand `width` bits wide (the operand itself when that is all of it).
+fn slice_w(e: &Expr, width: u32, hi: u32, lo: u32) -> Expr {
+    if lo == 0 && hi + 1 == width {
+        return e.clone();
+    }
+    slice(e, hi, lo)
+}
+
+/// `e[hi:lo]` for an identifier or literal operand (of width > hi).
+fn slice(e: &Expr, hi: u32, lo: u32) -> Expr {
+    match e {
+        Expr::Ident(n) => {
+            if hi == lo {
+                Expr::Bit(n.clone(), hi)
+            } else {
+                Expr::Slice(n.clone(), hi, lo)
+            }
+        }
+        Expr::Lit(_, v) => lit(hi - lo + 1, v >> lo),
+        other => other.clone(),
+    }
+}
+
+/// A 1-bit-safe bit select: single-bit signals are not indexed.
+fn bit_of(name: &str, width: u32, i: u32) -> Expr {
+    if width == 1 { id(name) } else { Expr::Bit(name.to_string(), i) }
+}
+
+/// Mux of `(condition, value)` pairs for mutually exclusive conditions; `default` otherwise.
+fn one_hot_mux(cases: Vec<(Expr, Expr)>, default: Expr) -> Expr {
+    cases.into_iter().rev().fold(default, |acc, (c, v)| cond(c, v, acc))
+}
+
+/// `a & b`, simplified when either is a constant 1.
+fn and(a: Expr, b: Expr) -> Expr {
+    match (&a, &b) {
+        (Expr::Lit(1, 1), _) => b,
+        (_, Expr::Lit(1, 1)) => a,
+        _ => bin(BinOp::And, a, b),
+    }
+}
+
+/// The ports of the module [`kernel_module`] builds.
+pub fn interface(s: &Schedule) -> crate::Interface {
+    let k = &s.kernel;
+    crate::Interface {
+        module: sanitize(&k.name),
+        scalars: k
+            .scalar_params()
+            .map(|(i, p, v)| crate::ScalarPort { name: format!("arg_{}", sanitize(&p.name)), width: k.width(v), param: i })
+            .collect(),
+        memories: k
+            .ports()
+            .map(|(i, _, m)| crate::MemoryPort {
+                prefix: sanitize(&k.mems[m].name),
+                data_width: k.mems[m].elem_width,
+                read_only: matches!(k.mems[m].kind, MemKind::ConstantArg { .. }),
+                param: i,
+            })
+            .collect(),
+    }
+}
+
+/// Builds the Verilog module of a scheduled kernel.
+pub fn kernel_module(s: &Schedule, locate: &dyn Fn(Span) -> String) -> Module {
+    let k = &s.kernel;
+    let states = s.states();
+    let mut state_index = BTreeMap::new();
+    for (n, st) in states.iter().enumerate() {
+        state_index.insert(*st, n as u32 + 2);
+    }
+    let port_index = k.ports().enumerate().map(|(i, (_, _, m))| (m, i)).collect();
+    let mut g = Gen {
+        s,
+        k,
+        m: Module { name: sanitize(&k.name), ..Default::default() },
+        locate,
+        state_width: clog2(states.len() as u64 + 2 + s.pipelines.len() as u64),
+        state_index,
+        port_index,
+        chains: HashMap::new(),
+    };
+    g.compute_chains();
+    g.header();
+    g.interface_ports();
+    g.fsm_decode(&states);
+    g.pipeline_control_signals();
+    g.datapath();
+    g.pipeline_datapath();
+    g.ports_logic();
+    g.on_chip_memories();
+    g.dividers();
+    g.control(&states);
+    g.m
+}
+
+impl Gen<'_> {
+    fn header(&mut self) {
+        let s = self.s;
+        self.m.header = vec![
+            format!(
+                "Generated by kiln {} from kernel `{}` ({}).",
+                env!("CARGO_PKG_VERSION"),
+                self.k.name,
+                (self.locate)(self.k.span)
+            ),
+            format!("Target {} at {} MHz. Timing contract: docs/timing.md.", s.target.name, s.clock_mhz),
+            "Memory ports: element-index addresses; requests valid/ready; in-order read responses.".to_string(),
+        ];
+    }
+
+    fn interface_ports(&mut self) {
+        let k = self.k;
+        let mut ports = vec![
+            Port { dir: Dir::Input, name: "clk".into(), width: 1, is_reg: false, comment: None },
+            Port { dir: Dir::Input, name: "rst".into(), width: 1, is_reg: false, comment: Some("synchronous, active high".into()) },
+            Port { dir: Dir::Input, name: "start".into(), width: 1, is_reg: false, comment: Some("sampled in the idle state".into()) },
+            Port { dir: Dir::Output, name: "done".into(), width: 1, is_reg: false, comment: Some("high for one cycle at the end".into()) },
+        ];
+        for (_, p, v) in k.scalar_params() {
+            ports.push(Port {
+                dir: Dir::Input,
+                name: format!("arg_{}", sanitize(&p.name)),
+                width: k.width(v),
+                is_reg: false,
+                comment: Some(format!("{} {}", p.c_type, p.name)),
+            });
+        }
+        for (_, p, m) in k.ports() {
+            let d = &k.mems[m];
+            let pre = self.port_prefix(m);
+            let w = d.elem_width;
+            let read_only = matches!(d.kind, MemKind::ConstantArg { .. });
+            let out = |n: &str, width: u32, c: Option<String>| Port { dir: Dir::Output, name: format!("{pre}_{n}"), width, is_reg: false, comment: c };
+            let inp = |n: &str, width: u32| Port { dir: Dir::Input, name: format!("{pre}_{n}"), width, is_reg: false, comment: None };
+            ports.push(out("req_valid", 1, Some(format!("port for {} {}", p.c_type, p.name))));
+            ports.push(inp("req_ready", 1));
+            ports.push(out("req_addr", 32, Some("element index".into())));
+            if !read_only {
+                ports.push(out("req_we", 1, None));
+                ports.push(out("req_wdata", w, None));
+                ports.push(out("req_wstrb", (w / 8).max(1), Some("byte enables".into())));
+            }
+            ports.push(inp("resp_valid", 1));
+            ports.push(inp("resp_rdata", w));
+        }
+        self.m.ports = ports;
+    }
+}

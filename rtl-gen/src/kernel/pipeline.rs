@@ -1,0 +1,376 @@
+//! Pipelined loops (docs/timing.md, "Pipelined loops").
+//!
+//! A pipeline `p` has a phase counter (cycle within the initiation interval), one valid bit per
+//! stage, and a global stall: when any enabled access of an active slot waits for its port, the
+//! whole pipeline holds. Values of an iteration travel in shift-register chains that advance
+//! whenever the pipeline does; a use `j` cycles after a value was produced reads the chain's
+//! `j`-th register. Loop-carried values live in the header's parameter registers, read at their
+//! read time and written with the next iteration's value at their write time.
+
+use super::*;
+use kiln_scheduler::pipeline::shape::Shape;
+use kiln_scheduler::pipeline::{ExitSource, Pipeline};
+use std::collections::BTreeSet;
+
+impl Gen<'_> {
+    fn pp(&self, pi: u32) -> &Pipeline {
+        self.s.pipeline(pi)
+    }
+
+    fn pre(&self, pi: u32) -> String {
+        format!("p{pi}")
+    }
+
+    pub(super) fn slot(&self, pi: u32, r: u32) -> Expr {
+        id(format!("p{pi}_slot{r}"))
+    }
+
+    pub(super) fn go(&self, pi: u32) -> Expr {
+        id(format!("p{pi}_go"))
+    }
+
+    fn phase_is(&self, pi: u32, phase: u32) -> Expr {
+        if self.pp(pi).ii == 1 {
+            lit(1, 1)
+        } else {
+            let w = clog2(self.pp(pi).ii as u64);
+            bin(BinOp::Eq, id(format!("p{pi}_phase")), lit(w, phase as u64))
+        }
+    }
+
+    fn valid_bit(&self, pi: u32, stage: u32) -> Expr {
+        bit_of(&format!("p{pi}_v"), self.pp(pi).stages, stage)
+    }
+
+    /// Whether the iteration at relative cycle `r` continues (its loop test, with polarity).
+    pub(super) fn continues(&self, pi: u32, r: u32) -> Expr {
+        let c = self.src(self.pp(pi).shape.cond, At::Pipe(pi, r));
+        if self.pp(pi).shape.continue_on_true { c } else { un(UnOp::Not, c) }
+    }
+
+    /// Value `v` of the loop as seen at relative cycle `r`.
+    pub(super) fn pipe_src(&self, pi: u32, v: Value, r: u32) -> Expr {
+        let p = self.pp(pi);
+        let def = match self.k.values[v].def {
+            ValueDef::Param(..) => p.params.iter().find(|q| q.param == v).map(|q| q.read).unwrap_or(0),
+            ValueDef::Op(op) => self.s.time[op].end,
+        };
+        let base = match self.k.values[v].def {
+            ValueDef::Param(..) => self.reg_name(v),
+            ValueDef::Op(_) => self.wire_name(v),
+        };
+        if r <= def { id(base) } else { id(self.chain_name(v, r - def)) }
+    }
+
+    /// Every use of a loop value inside pipeline `pi`: (value, relative cycle).
+    fn pipe_uses(&self, pi: u32) -> Vec<(Value, u32)> {
+        let p = self.pp(pi);
+        let k = self.k;
+        let cond = p.shape.cond;
+        let mut uses = Vec::new();
+        for &op in &p.ops {
+            let o = &k.ops[op];
+            let t = self.s.time[op];
+            uses.extend(o.args.iter().map(|a| (*a, t.start)));
+            if o.kind.is_memory() {
+                if p.guarded.contains(&op) {
+                    uses.push((cond, t.start));
+                    uses.push((cond, t.end));
+                }
+                if let Some(pr) = o.predicate() {
+                    uses.push((pr, t.end));
+                }
+            }
+        }
+        for q in &p.params {
+            uses.push((q.arg, q.write));
+            if p.shape.shape == Shape::TestFirst {
+                uses.push((cond, q.write));
+            }
+        }
+        uses.push((cond, p.ii - 1));
+        for (v, src) in &p.exits {
+            if let ExitSource::Capture(x) = src {
+                uses.push((*x, p.ii - 1));
+                let _ = v;
+            }
+        }
+        uses.retain(|(v, _)| self.pipeline_of_value(*v) == Some(pi) && self.k.as_const(*v).is_none());
+        uses
+    }
+
+    pub(super) fn compute_chains(&mut self) {
+        for pi in 0..self.s.pipelines.len() as u32 {
+            for (v, r) in self.pipe_uses(pi) {
+                let def = match self.k.values[v].def {
+                    ValueDef::Param(..) => self.pp(pi).params.iter().find(|q| q.param == v).map(|q| q.read).unwrap_or(0),
+                    ValueDef::Op(op) => self.s.time[op].end,
+                };
+                if r > def {
+                    let e = self.chains.entry(v).or_insert(0);
+                    *e = (*e).max(r - def);
+                }
+            }
+        }
+    }
+
+    /// Relative cycles at which slot signals are needed.
+    fn used_slots(&self, pi: u32) -> BTreeSet<u32> {
+        let p = self.pp(pi);
+        let mut s = BTreeSet::new();
+        for &op in &p.ops {
+            let t = self.s.time[op];
+            match self.s.class(op) {
+                OpClass::PortLoad(_) => {
+                    s.insert(t.start);
+                    s.insert(t.end);
+                }
+                OpClass::PortStore(_) | OpClass::MemLoad(_) | OpClass::MemStore(_) | OpClass::Unit(_) => {
+                    s.insert(t.start);
+                }
+                _ => {}
+            }
+        }
+        for q in &p.params {
+            s.insert(q.write);
+        }
+        s
+    }
+
+    /// Write enable of parameter `q`'s register for the next iteration.
+    fn param_write_en(&self, pi: u32, write: u32) -> Expr {
+        let p = self.pp(pi);
+        let en = bin(BinOp::And, self.go(pi), self.slot(pi, write));
+        if p.shape.shape == Shape::TestFirst { and(en, self.continues(pi, write)) } else { en }
+    }
+
+    /// Phase counter, stage valid bits, slots, stall and advance of every pipeline.
+    pub(super) fn pipeline_control_signals(&mut self) {
+        for pi in 0..self.s.pipelines.len() as u32 {
+            let p = self.pp(pi).clone();
+            let pre = self.pre(pi);
+            let stages = p.stages;
+            self.m.add(Item::Blank);
+            self.m.add(Item::Comment(format!(
+                "Pipelined loop {pi} @[{}]: II {}, depth {}, {} stage(s).",
+                (self.locate)(self.s.loops[p.analysis].span),
+                p.ii,
+                p.depth,
+                stages
+            )));
+            let in_p = bin(BinOp::Eq, id("state"), id(self.pipe_state_name(pi)));
+            self.m.add(Item::Wire { name: format!("{pre}_active"), width: 1, value: Some(in_p), comment: None });
+            if p.ii > 1 {
+                self.m.add(Item::Reg { name: format!("{pre}_phase"), width: clog2(p.ii as u64) });
+            }
+            self.m.add(Item::Reg { name: format!("{pre}_v"), width: stages });
+            for r in self.used_slots(pi) {
+                let (stage, phase) = (r / p.ii, r % p.ii);
+                let e = and(bin(BinOp::And, id(format!("{pre}_active")), self.valid_bit(pi, stage)), self.phase_is(pi, phase));
+                self.m.add(Item::Wire { name: format!("{pre}_slot{r}"), width: 1, value: Some(e), comment: None });
+            }
+            // The pipeline holds while an enabled access of an active slot waits.
+            let mut stall = Vec::new();
+            for s in self.request_sites() {
+                if matches!(s.at, At::Pipe(x, _) if x == pi) {
+                    let waits = un(UnOp::Not, bin(BinOp::Or, id(self.acc_name(s.op)), self.ready_of(s.op)));
+                    stall.push(and(bin(BinOp::And, s.sel.clone(), waits), s.en.clone()));
+                }
+            }
+            let ports: Vec<Mem> = self.k.ports().map(|(_, _, m)| m).collect();
+            for m in ports {
+                for s in self.consume_sites(m) {
+                    if matches!(s.at, At::Pipe(x, _) if x == pi) {
+                        stall.push(and(bin(BinOp::And, s.sel.clone(), un(UnOp::Not, self.avail_of(s.op))), s.en.clone()));
+                    }
+                }
+            }
+            self.m.add(Item::Wire { name: format!("{pre}_stall"), width: 1, value: Some(any(stall)), comment: None });
+            let go = bin(BinOp::And, id(format!("{pre}_active")), un(UnOp::Not, id(format!("{pre}_stall"))));
+            self.m.add(Item::Wire { name: format!("{pre}_go"), width: 1, value: Some(go), comment: None });
+            // The loop-test decision of the iteration in stage 0, in the last cycle of its window.
+            let cont = self.continues(pi, p.ii - 1);
+            self.m.add(Item::Wire { name: format!("{pre}_cont"), width: 1, value: Some(cont), comment: None });
+            let v0 = self.valid_bit(pi, 0);
+            let mut next_bits = Vec::new();
+            for st in (0..stages).rev() {
+                let b = match st {
+                    0 => bin(BinOp::And, v0.clone(), id(format!("{pre}_cont"))),
+                    1 if p.shape.shape == Shape::TestFirst => bin(BinOp::And, v0.clone(), id(format!("{pre}_cont"))),
+                    _ => self.valid_bit(pi, st - 1),
+                };
+                next_bits.push(b);
+            }
+            let next = if next_bits.len() == 1 { next_bits.remove(0) } else { Expr::Concat(next_bits) };
+            self.m.add(Item::Wire { name: format!("{pre}_v_next"), width: stages, value: Some(next), comment: None });
+            let last = and(id(format!("{pre}_go")), self.phase_is(pi, p.ii - 1));
+            self.m.add(Item::Wire { name: format!("{pre}_turn"), width: 1, value: Some(last), comment: None });
+            let decide = bin(
+                BinOp::And,
+                bin(BinOp::And, id(format!("{pre}_turn")), v0),
+                un(UnOp::Not, id(format!("{pre}_cont"))),
+            );
+            self.m.add(Item::Wire { name: format!("{pre}_decide_exit"), width: 1, value: Some(decide), comment: None });
+        }
+    }
+
+    /// Value wires, chains, parameter next-values and exit captures of every pipeline.
+    pub(super) fn pipeline_datapath(&mut self) {
+        let k = self.k;
+        for pi in 0..self.s.pipelines.len() as u32 {
+            let p = self.pp(pi).clone();
+            let pre = self.pre(pi);
+            self.m.add(Item::Blank);
+            self.m.add(Item::Comment(format!("Pipelined loop {pi}: datapath (times relative to the iteration start).")));
+            for &op in &p.ops {
+                let Some(r) = k.ops[op].result else { continue };
+                let t = self.s.time[op];
+                let w = k.width(r);
+                let value = match self.s.class(op) {
+                    OpClass::Comb => self.comb_expr(op, At::Pipe(pi, t.start)),
+                    OpClass::PortLoad(m) | OpClass::MemLoad(m) => {
+                        let data = if matches!(self.s.class(op), OpClass::PortLoad(_)) {
+                            id(format!("{}_rb_data", self.port_prefix(m)))
+                        } else {
+                            id(format!("{}_rdata", self.mem_name(m)))
+                        };
+                        match self.enable_at(op, At::Pipe(pi, t.end)) {
+                            Expr::Lit(1, 1) => data,
+                            en => cond(en, data, lit(w, 0)),
+                        }
+                    }
+                    OpClass::Unit(u) => {
+                        let rem = matches!(k.ops[op].kind, OpKind::Binary(kiln_dataflow::ir::BinOp::URem | kiln_dataflow::ir::BinOp::SRem));
+                        id(format!("div{}_{}", u.0, if rem { "rem" } else { "quot" }))
+                    }
+                    _ => continue,
+                };
+                let comment = format!("{} [{}..{}] @[{}]", k.ops[op].kind.mnemonic(), t.start, t.end, (self.locate)(k.ops[op].span));
+                self.m.add(Item::Wire { name: self.wire_name(r), width: w, value: Some(value), comment: Some(comment) });
+            }
+            // Shift-register chains.
+            let mut chained: Vec<Value> = self.chains.keys().copied().filter(|v| self.pipeline_of_value(*v) == Some(pi)).collect();
+            chained.sort();
+            let mut shifts = Vec::new();
+            for v in chained {
+                let n = self.chains[&v];
+                let w = k.width(v);
+                let base = match k.values[v].def {
+                    ValueDef::Param(..) => self.reg_name(v),
+                    ValueDef::Op(_) => self.wire_name(v),
+                };
+                for j in 1..=n {
+                    self.m.add(Item::Reg { name: self.chain_name(v, j), width: w });
+                    let from = if j == 1 { id(base.clone()) } else { id(self.chain_name(v, j - 1)) };
+                    shifts.push(set(self.chain_name(v, j), from));
+                }
+            }
+            if !shifts.is_empty() {
+                self.m.add(Item::Always(vec![Stmt::If(id(format!("{pre}_go")), shifts, vec![])]));
+            }
+            // Parameter registers after this cycle's write (what the loop hands on when it ends).
+            for q in &p.params {
+                let next = cond(self.param_write_en(pi, q.write), self.src(q.arg, At::Pipe(pi, q.write)), id(self.reg_name(q.param)));
+                self.m.add(Item::Wire { name: format!("{pre}_next_{}", self.wire_name(q.param)), width: k.width(q.param), value: Some(next), comment: None });
+            }
+            for (v, src) in &p.exits {
+                if let ExitSource::Capture(_) = src {
+                    self.m.add(Item::Reg { name: format!("{pre}_cap_{}", self.wire_name(*v)), width: k.width(*v) });
+                }
+            }
+        }
+    }
+
+    /// Statements that start pipeline `pi` (its header's parameters are set by the caller).
+    pub(super) fn pipeline_entry(&self, pi: u32) -> Vec<Stmt> {
+        let p = self.pp(pi);
+        let mut v = vec![set("state", id(self.pipe_state_name(pi))), set(format!("p{pi}_v"), lit(p.stages, 1))];
+        if p.ii > 1 {
+            v.push(set(format!("p{pi}_phase"), lit(clog2(p.ii as u64), 0)));
+        }
+        v
+    }
+
+    pub(super) fn pipeline_resets(&self) -> Vec<Stmt> {
+        (0..self.s.pipelines.len() as u32).map(|pi| set(format!("p{pi}_v"), lit(self.pp(pi).stages, 0))).collect()
+    }
+
+    /// The value a loop result `v` has when the pipeline hands over.
+    fn exit_value(&self, pi: u32, v: Value) -> Expr {
+        let p = self.pp(pi);
+        match p.source_of(v) {
+            ExitSource::Invariant(x) => self.src(x, At::Pipe(pi, 0)),
+            ExitSource::ParamReg(q) => id(format!("p{pi}_next_{}", self.wire_name(q))),
+            ExitSource::Capture(x) => cond(
+                id(format!("p{pi}_decide_exit")),
+                self.src(x, At::Pipe(pi, p.ii - 1)),
+                id(format!("p{pi}_cap_{}", self.wire_name(v))),
+            ),
+        }
+    }
+
+    /// The FSM case arm of pipeline `pi`.
+    pub(super) fn pipeline_arm(&self, pi: u32) -> Vec<Stmt> {
+        let p = self.pp(pi);
+        let pre = self.pre(pi);
+        let mut body = Vec::new();
+        if p.ii > 1 {
+            let w = clog2(p.ii as u64);
+            body.push(set(
+                format!("{pre}_phase"),
+                cond(self.phase_is(pi, p.ii - 1), lit(w, 0), bin(BinOp::Add, id(format!("{pre}_phase")), lit(w, 1))),
+            ));
+        }
+        for q in &p.params {
+            let en = bin(BinOp::And, self.slot(pi, q.write), match p.shape.shape {
+                Shape::TestFirst => self.continues(pi, q.write),
+                Shape::TestLast => lit(1, 1),
+            });
+            body.push(Stmt::If(simplify_and(en), vec![set(self.reg_name(q.param), self.src(q.arg, At::Pipe(pi, q.write)))], vec![]));
+        }
+        let mut turn = vec![set(format!("{pre}_v"), id(format!("{pre}_v_next")))];
+        let caps: Vec<Stmt> = p
+            .exits
+            .iter()
+            .filter_map(|(v, src)| match src {
+                ExitSource::Capture(x) => Some(set(format!("{pre}_cap_{}", self.wire_name(*v)), self.src(*x, At::Pipe(pi, p.ii - 1)))),
+                _ => None,
+            })
+            .collect();
+        if !caps.is_empty() {
+            turn.push(Stmt::If(id(format!("{pre}_decide_exit")), caps, vec![]));
+        }
+        // Drained: hand the loop's results on and enter the exit block.
+        let mut exit = Vec::new();
+        for (v, src) in &p.exits {
+            let same = matches!(src, ExitSource::ParamReg(q) if q == v);
+            if self.s.registered[*v] && !same {
+                exit.push(set(self.reg_name(*v), self.exit_value(pi, *v)));
+            }
+        }
+        let args: Vec<Expr> = p.shape.exit.args.iter().map(|a| self.exit_value(pi, *a)).collect();
+        exit.extend(self.enter(p.shape.exit.block, args));
+        turn.push(Stmt::If(bin(BinOp::Eq, id(format!("{pre}_v_next")), lit(p.stages, 0)), exit, vec![]));
+        body.push(Stmt::If(self.phase_is(pi, p.ii - 1), turn, vec![]));
+        vec![Stmt::If(self.go(pi), simplify_if_true(body), vec![])]
+    }
+}
+
+/// Drops a trailing `& 1'b1`.
+fn simplify_and(e: Expr) -> Expr {
+    match e {
+        Expr::Bin(BinOp::And, a, b) if *b == lit(1, 1) => *a,
+        other => other,
+    }
+}
+
+/// `if (1'b1) { s }` → `s`.
+fn simplify_if_true(stmts: Vec<Stmt>) -> Vec<Stmt> {
+    stmts
+        .into_iter()
+        .flat_map(|s| match s {
+            Stmt::If(Expr::Lit(1, 1), body, _) => body,
+            other => vec![other],
+        })
+        .collect()
+}

@@ -1,0 +1,314 @@
+//! Modulo scheduling of one loop at a given initiation interval.
+//!
+//! The schedule is a system of difference constraints between operation start times (the SDC
+//! formulation of LegUp and XLS): data dependences with chaining under the clock period, memory
+//! order within an iteration, and the loop-carried constraints
+//!
+//! * parameter recurrences: the value of parameter `p` for iteration `k+1` is written by
+//!   iteration `k` at `w_p` and read at `u_p`: `u_p ≤ w_p ≤ u_p + II - 1`;
+//! * memory recurrences of distance `d`: `t(to) + d·II ≥ t(from) + δ`;
+//! * the exit test: the continue decision of an iteration must be known before the next one is
+//!   launched, `end(cond) ≤ II - 1` (no speculation, so no squashing).
+//!
+//! Because every constraint is a difference constraint, the earliest solution is a longest path,
+//! which placement in dependence order computes exactly; resource limits (one request per port
+//! per cycle, one read and one write per on-chip memory per cycle, occupancy of non-pipelined
+//! units) are enforced modulo `II` with a reservation table. A placement that violates a
+//! loop-carried constraint means `II` is too small; the caller then tries the next `II`.
+
+use super::deps::{DepKind, MemDep};
+use super::shape::{LoopShape, Shape};
+use crate::schedule::{OpClass, OpTime, UnitId};
+use crate::target::Target;
+use kiln_dataflow::ir::{Kernel, Mem, Op, Value, ValueDef};
+use std::collections::{BTreeSet, HashMap, HashSet};
+
+/// Cycles from a port request to the consumption of its response inside a pipeline.
+pub const PORT_RESPONSE_LATENCY: u32 = 1;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Resource {
+    Port(Mem),
+    MemRead(Mem),
+    MemWrite(Mem),
+    Unit(UnitId),
+}
+
+/// The input of placement.
+pub struct Problem<'a> {
+    pub k: &'a Kernel,
+    pub shape: &'a LoopShape,
+    pub ops: &'a [Op],
+    pub class: &'a dyn Fn(Op) -> OpClass,
+    pub unit_latency: &'a dyn Fn(UnitId) -> u32,
+    pub guarded: &'a BTreeSet<Op>,
+    pub deps: &'a [MemDep],
+    pub target: &'a Target,
+    pub period: f64,
+}
+
+/// A placed iteration.
+#[derive(Clone, Debug, Default)]
+pub struct Placement {
+    pub times: HashMap<Op, OpTime>,
+    /// Read time `u_p` and write time `w_p` of each header parameter.
+    pub reads: HashMap<Value, u32>,
+    pub writes: HashMap<Value, u32>,
+    pub depth: u32,
+}
+
+/// Why an initiation interval does not work.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Violation {
+    /// No free slot for `op` on a resource within II cycles.
+    Resource { op: Op, what: String },
+    /// Parameter `param` is produced at `write` but read at `read` of the next iteration.
+    Recurrence { param: Value, read: u32, write: u32 },
+    /// A loop-carried memory dependence.
+    Memory { dep: MemDep },
+    /// The exit test is known too late.
+    ExitTest { ready: u32 },
+    /// A header load whose response would arrive after its iteration was cancelled.
+    HeaderLoad { op: Op },
+}
+
+impl Violation {
+    /// The smallest II this constraint allows (with this placement).
+    pub fn bound(&self, p: &Placement) -> u32 {
+        match self {
+            Violation::Resource { .. } => 0,
+            Violation::Recurrence { read, write, .. } => write - read + 1,
+            Violation::Memory { dep } => {
+                let (a, b) = (p.times[&dep.from].start as i64, p.times[&dep.to].start as i64);
+                let need = a + delta(dep) - b;
+                (need.max(1) as u32).div_ceil(dep.distance.max(1))
+            }
+            Violation::ExitTest { ready } => ready + 1,
+            Violation::HeaderLoad { op } => p.times[op].end + 1,
+        }
+    }
+}
+
+/// Minimum cycles from `from` to `to` of a memory dependence (in start times).
+fn delta(dep: &MemDep) -> i64 {
+    match dep.kind {
+        DepKind::War => 0,
+        DepKind::Raw | DepKind::Waw | DepKind::Ordered => 1,
+    }
+}
+
+/// Places the ops of one iteration. With `ii = None`, resources are unlimited (used to compute
+/// the recurrence bound).
+pub fn place(p: &Problem, ii: Option<u32>) -> Result<Placement, Violation> {
+    let k = p.k;
+    let in_loop: HashSet<Op> = p.ops.iter().copied().collect();
+    let mut times: HashMap<Op, OpTime> = HashMap::new();
+    let mut unstable: HashSet<Op> = HashSet::new();
+    let mut mrt: HashMap<(Resource, u32), Op> = HashMap::new();
+    let out = p.target.clock_to_out_ns();
+    let cond_op = k.def_op(p.shape.cond).filter(|o| in_loop.contains(o));
+    for &op in p.ops {
+        let o = &k.ops[op];
+        let class = (p.class)(op);
+        if class == OpClass::Constant {
+            continue;
+        }
+        let rw = o.result.map(|r| k.width(r)).unwrap_or(1);
+        let iw = o.args.first().map(|a| k.width(*a)).unwrap_or(rw);
+        let delay = match class {
+            OpClass::Unit(_) => p.target.lut_delay(),
+            _ => p.target.delay_ns(&o.kind, rw, iw),
+        };
+        // Operands: values of this iteration (intra-iteration data dependences).
+        let mut preds: Vec<(Op, OpTime)> = o
+            .args
+            .iter()
+            .filter_map(|a| match k.values[*a].def {
+                ValueDef::Op(d) if in_loop.contains(&d) => times.get(&d).map(|t| (d, *t)),
+                _ => None,
+            })
+            .collect();
+        // Guarded memory ops need the exit test of their iteration.
+        if p.guarded.contains(&op) && o.kind.is_memory() {
+            if let Some(c) = cond_op.and_then(|c| times.get(&c).map(|t| (c, *t))) {
+                preds.push(c);
+            }
+        }
+        let mut earliest = preds.iter().map(|(_, t)| t.end).max().unwrap_or(0);
+        for dep in p.deps.iter().filter(|d| d.to == op && d.distance == 0) {
+            if let Some(t) = times.get(&dep.from) {
+                earliest = earliest.max((t.start as i64 + delta(dep)).max(0) as u32);
+            }
+        }
+        let is_request = matches!(class, OpClass::PortLoad(_) | OpClass::PortStore(_));
+        let occupancy = match class {
+            OpClass::Unit(u) => (p.unit_latency)(u).max(1),
+            _ => 1,
+        };
+        let resource = match class {
+            OpClass::PortLoad(m) | OpClass::PortStore(m) => Some(Resource::Port(m)),
+            OpClass::MemLoad(m) => Some(Resource::MemRead(m)),
+            OpClass::MemStore(m) => Some(Resource::MemWrite(m)),
+            OpClass::Unit(u) => Some(Resource::Unit(u)),
+            _ => None,
+        };
+        let mut step = earliest;
+        let limit = earliest + ii.unwrap_or(1).max(occupancy) + 64;
+        let (start, arrival) = loop {
+            if step > limit {
+                let what = match resource {
+                    Some(Resource::Port(m)) => format!("memory port `{}`", k.mems[m].name),
+                    Some(Resource::MemRead(m)) => format!("read port of `{}`", k.mems[m].name),
+                    Some(Resource::MemWrite(m)) => format!("write port of `{}`", k.mems[m].name),
+                    Some(Resource::Unit(_)) => "divider".to_string(),
+                    None => "logic".to_string(),
+                };
+                return Err(Violation::Resource { op, what });
+            }
+            if is_request && preds.iter().any(|(d, t)| t.end == step && unstable.contains(d)) {
+                step += 1;
+                continue;
+            }
+            let arrival = preds.iter().filter(|(_, t)| t.end == step).map(|(_, t)| t.ready_ns).fold(0.0, f64::max);
+            if arrival > 0.0 && arrival + delay > p.period {
+                step += 1;
+                continue;
+            }
+            let free = match (resource, ii) {
+                (Some(r), Some(ii)) => (0..occupancy).all(|j| !mrt.contains_key(&(r, (step + j) % ii))),
+                _ => true,
+            };
+            if free {
+                break (step, arrival);
+            }
+            step += 1;
+        };
+        if let (Some(r), Some(ii)) = (resource, ii) {
+            for j in 0..occupancy {
+                mrt.insert((r, (start + j) % ii), op);
+            }
+        }
+        let t = match class {
+            OpClass::Comb => OpTime { start, end: start, ready_ns: arrival.max(out) + delay },
+            OpClass::PortLoad(_) => OpTime { start, end: start + PORT_RESPONSE_LATENCY, ready_ns: out },
+            OpClass::MemLoad(_) => OpTime { start, end: start + 1, ready_ns: out },
+            OpClass::PortStore(_) | OpClass::MemStore(_) => OpTime { start, end: start, ready_ns: 0.0 },
+            OpClass::Unit(u) => OpTime { start, end: start + (p.unit_latency)(u), ready_ns: out + p.target.lut_delay() },
+            OpClass::Constant => OpTime::default(),
+        };
+        let depends_on_unstable = preds.iter().any(|(d, pt)| pt.end == t.start && unstable.contains(d));
+        if matches!(class, OpClass::PortLoad(_)) || (class == OpClass::Comb && depends_on_unstable) {
+            unstable.insert(op);
+        }
+        times.insert(op, t);
+    }
+    let mut placement = Placement { times, ..Default::default() };
+    param_times(p, &mut placement);
+    placement.depth = placement
+        .times
+        .values()
+        .map(|t| t.end + 1)
+        .chain(placement.writes.values().map(|w| w + 1))
+        .max()
+        .unwrap_or(1);
+    Ok(placement)
+}
+
+/// When each header parameter is read (its first use) and written (when its next value is
+/// ready, not before it is read).
+fn param_times(p: &Problem, pl: &mut Placement) {
+    let k = p.k;
+    let params = &k.blocks[p.shape.header].params;
+    let used_as_arg: HashSet<Value> = p.shape.back_args.iter().copied().collect();
+    for &param in params {
+        let first_use = p
+            .ops
+            .iter()
+            .filter(|op| k.ops[**op].args.contains(&param))
+            .filter_map(|op| pl.times.get(op).map(|t| t.start))
+            .min();
+        // A parameter copied into another's next value is read at the start, so that the copy
+        // always sees this iteration's value.
+        let read = if used_as_arg.contains(&param) || p.shape.cond == param { 0 } else { first_use.unwrap_or(0) };
+        pl.reads.insert(param, read);
+    }
+    // In a test-first loop the next values are written only if the iteration's test passes, so
+    // not before the test is known.
+    let test_ready = match p.shape.shape {
+        super::shape::Shape::TestFirst => k.def_op(p.shape.cond).and_then(|c| pl.times.get(&c)).map(|t| t.end).unwrap_or(0),
+        super::shape::Shape::TestLast => 0,
+    };
+    for (param, arg) in params.iter().zip(&p.shape.back_args) {
+        let ready = match k.values[*arg].def {
+            ValueDef::Op(d) => pl.times.get(&d).map(|t| t.end).unwrap_or(0),
+            ValueDef::Param(..) => pl.reads.get(arg).copied().unwrap_or(0),
+        };
+        let w = ready.max(pl.reads[param]).max(test_ready);
+        pl.writes.insert(*param, w);
+    }
+}
+
+/// Checks the loop-carried constraints of a placement at `ii`.
+pub fn check(p: &Problem, pl: &Placement, ii: u32) -> Result<(), Violation> {
+    let k = p.k;
+    let mut worst: Option<(u32, Violation)> = None;
+    let mut note = |v: Violation| {
+        let b = v.bound(pl);
+        if b > ii && worst.as_ref().is_none_or(|(wb, _)| b > *wb) {
+            worst = Some((b, v));
+        }
+    };
+    for param in &k.blocks[p.shape.header].params {
+        let (read, write) = (pl.reads[param], pl.writes[param]);
+        note(Violation::Recurrence { param: *param, read, write });
+    }
+    for dep in p.deps.iter().filter(|d| d.distance > 0) {
+        note(Violation::Memory { dep: *dep });
+    }
+    if let Some(c) = k.def_op(p.shape.cond).and_then(|c| pl.times.get(&c)) {
+        note(Violation::ExitTest { ready: c.end });
+    }
+    if p.shape.shape == Shape::TestFirst {
+        for op in p.ops.iter().filter(|op| k.ops[**op].block == p.shape.header) {
+            if matches!((p.class)(*op), OpClass::PortLoad(_)) {
+                note(Violation::HeaderLoad { op: *op });
+            }
+        }
+    }
+    match worst {
+        Some((_, v)) => Err(v),
+        None => Ok(()),
+    }
+}
+
+/// The resource-constrained minimum II: requests per port, reads and writes per on-chip memory,
+/// and the occupancy of non-pipelined units. Returns the bound and the busiest resource.
+pub fn res_mii(p: &Problem) -> (u32, Option<String>) {
+    let mut use_count: HashMap<String, u32> = HashMap::new();
+    for &op in p.ops {
+        let class = (p.class)(op);
+        let key = match class {
+            OpClass::PortLoad(m) | OpClass::PortStore(m) => Some(format!("memory port `{}`", p.k.mems[m].name)),
+            OpClass::MemLoad(m) => Some(format!("read port of `{}`", p.k.mems[m].name)),
+            OpClass::MemStore(m) => Some(format!("write port of `{}`", p.k.mems[m].name)),
+            OpClass::Unit(_) => Some("divider".to_string()),
+            _ => None,
+        };
+        if let Some(key) = key {
+            let occ = match class {
+                OpClass::Unit(u) => (p.unit_latency)(u),
+                _ => 1,
+            };
+            *use_count.entry(key).or_default() += occ;
+        }
+    }
+    let mut best = (1, None);
+    let mut keys: Vec<_> = use_count.into_iter().collect();
+    keys.sort();
+    for (key, n) in keys {
+        if n > best.0 {
+            best = (n, Some(key));
+        }
+    }
+    best
+}

@@ -1,0 +1,305 @@
+//! Simulation of pipelined loops (docs/timing.md, "Pipelined loops").
+//!
+//! The simulator keeps every iteration in flight as its own set of values, which is what the
+//! RTL's shift-register chains implement. Each cycle in which nothing stalls, every iteration
+//! runs the operations of its current relative cycle; the loop-test decision of the iteration in
+//! stage 0 is taken in the last cycle of its first `II` cycles.
+
+use super::{Sim, State};
+use crate::memory::{PortOutputs, Request};
+use kiln_dataflow::emu::{self, RunError};
+use kiln_dataflow::ir::op::{eval, mask};
+use kiln_dataflow::ir::{Op, OpKind, Value, ValueDef};
+use kiln_scheduler::pipeline::{ExitSource, Pipeline};
+use kiln_scheduler::pipeline::shape::Shape;
+use kiln_scheduler::OpClass;
+use std::collections::HashMap;
+
+/// One iteration in flight.
+struct Iter {
+    /// Pipeline time of the iteration's cycle 0.
+    start: u64,
+    vals: HashMap<Value, u64>,
+    /// Cycles the iteration occupies (shortened for an exiting test-first iteration).
+    life: u64,
+}
+
+/// The state of the pipelined loop being run.
+pub(crate) struct PipeRun {
+    index: u32,
+    /// Pipeline time: cycles in which the pipeline advanced.
+    tau: u64,
+    iters: Vec<Iter>,
+    launching: bool,
+    captured: HashMap<Value, u64>,
+    started: bool,
+}
+
+impl PipeRun {
+    pub(crate) fn new(index: u32) -> PipeRun {
+        PipeRun { index, tau: 0, iters: Vec::new(), launching: true, captured: HashMap::new(), started: false }
+    }
+}
+
+/// What one cycle of the pipeline did.
+pub(crate) struct PipeCycle {
+    pub stalled: bool,
+    pub next: Option<State>,
+    pub bypassed: Vec<bool>,
+}
+
+impl Sim<'_> {
+    fn in_loop(&self, p: &Pipeline, v: Value) -> bool {
+        if self.s.kernel.as_const(v).is_some() {
+            return false; // constants are not per iteration
+        }
+        let blocks = p.blocks();
+        match self.s.kernel.values[v].def {
+            ValueDef::Param(b, _) => blocks.contains(&b),
+            ValueDef::Op(op) => blocks.contains(&self.s.kernel.ops[op].block),
+        }
+    }
+
+    /// The value of `v` as iteration `it` sees it.
+    fn value_in(&self, p: &Pipeline, it: &Iter, v: Value) -> u64 {
+        if self.in_loop(p, v) { it.vals.get(&v).copied().unwrap_or(0) } else { self.vals[v] }
+    }
+
+    /// Whether a memory op of iteration `it` is enabled: its predicate and, for the body of a
+    /// test-first loop, the iteration's loop test.
+    fn enabled_in(&self, p: &Pipeline, it: &Iter, op: Op) -> bool {
+        let o = &self.s.kernel.ops[op];
+        let pred = o.predicate().is_none_or(|pv| self.value_in(p, it, pv) & 1 == 1);
+        let guard = !p.guarded.contains(&op) || p.continues(self.value_in(p, it, p.shape.cond));
+        pred && guard
+    }
+
+    fn eval_in(&self, p: &Pipeline, it: &Iter, op: Op) -> u64 {
+        let k = &self.s.kernel;
+        let o = &k.ops[op];
+        let args: Vec<u64> = o.args.iter().map(|a| self.value_in(p, it, *a)).collect();
+        let aw: Vec<u32> = o.args.iter().map(|a| k.width(*a)).collect();
+        let w = o.result.map(|r| k.width(r)).unwrap_or(1);
+        eval(&o.kind, &args, &aw, w)
+    }
+
+    /// Does `op` (in relative cycle `r`) depend on a response consumed in cycle `r`?
+    fn unstable_at(&self, p: &Pipeline, op: Op, r: u32, memo: &mut HashMap<Op, bool>) -> bool {
+        if let Some(v) = memo.get(&op) {
+            return *v;
+        }
+        let k = &self.s.kernel;
+        let t = self.s.time[op];
+        let res = match self.s.class(op) {
+            OpClass::PortLoad(_) => t.end == r,
+            OpClass::Comb if t.start == r => k.ops[op].args.iter().any(|a| match k.values[*a].def {
+                ValueDef::Op(d) if p.ops.contains(&d) && self.s.time[d].end == r => self.unstable_at(p, d, r, memo),
+                _ => false,
+            }),
+            _ => false,
+        };
+        memo.insert(op, res);
+        res
+    }
+
+    /// One clock cycle of the running pipeline.
+    pub(crate) fn pipe_cycle(
+        &mut self,
+        outs: &[PortOutputs],
+        accepted_now: &mut [Option<(Op, Request)>],
+        valid: &mut [bool],
+    ) -> Result<PipeCycle, RunError> {
+        let Some(mut run) = self.pipe.take() else {
+            return Ok(PipeCycle { stalled: false, next: Some(State::Done), bypassed: vec![false; self.ports.len()] });
+        };
+        let s = self.s;
+        let p = s.pipeline(run.index).clone();
+        let ii = p.ii as u64;
+        let k = &s.kernel;
+        if !run.started {
+            run.started = true;
+            run.iters.push(Iter { start: 0, vals: HashMap::new(), life: p.stages as u64 * ii });
+        }
+        let tau = run.tau;
+        // 1. Combinational values that do not wait for this cycle's responses, and parameter
+        //    reads, so that requests present stable addresses and data.
+        for idx in 0..run.iters.len() {
+            let r = (tau - run.iters[idx].start) as u32;
+            let mut memo = HashMap::new();
+            for pp in &p.params {
+                if pp.read == r {
+                    let v = self.vals[pp.param];
+                    run.iters[idx].vals.insert(pp.param, v);
+                }
+            }
+            for &op in &p.ops {
+                if s.time[op].start == r && s.class(op) == OpClass::Comb && !self.unstable_at(&p, op, r, &mut memo) {
+                    let v = self.eval_in(&p, &run.iters[idx], op);
+                    if let Some(res) = k.ops[op].result {
+                        run.iters[idx].vals.insert(res, v);
+                    }
+                }
+            }
+        }
+        // 2. Requests and responses: does the pipeline advance this cycle?
+        let mut stalled = false;
+        for it in &run.iters {
+            let r = (tau - it.start) as u32;
+            for &op in &p.ops {
+                let t = s.time[op];
+                match s.class(op) {
+                    OpClass::PortLoad(m) | OpClass::PortStore(m) if t.start == r && self.enabled_in(&p, it, op) => {
+                        let pi = self.port_index[&m] as usize;
+                        if !self.accepted.get(&op).copied().unwrap_or(false) {
+                            valid[pi] = true;
+                            if outs[pi].req_ready {
+                                let o = &k.ops[op];
+                                let addr = self.value_in(&p, it, o.args[0]);
+                                let write = match o.kind {
+                                    OpKind::Store(_) => Some(self.value_in(&p, it, o.args[1])),
+                                    _ => None,
+                                };
+                                accepted_now[pi] = Some((op, Request { addr, write }));
+                            } else {
+                                stalled = true;
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+                if let OpClass::PortLoad(m) = s.class(op)
+                    && t.end == r
+                    && self.enabled_in(&p, it, op)
+                {
+                    let pi = self.port_index[&m] as usize;
+                    if self.resp_buf[pi].is_empty() && !outs[pi].resp_valid {
+                        stalled = true;
+                    }
+                }
+            }
+        }
+        let mut bypassed = vec![false; self.ports.len()];
+        if stalled {
+            for (op, _) in accepted_now.iter().flatten() {
+                self.accepted.insert(*op, true);
+            }
+            self.pipe = Some(run);
+            return Ok(PipeCycle { stalled: true, next: None, bypassed });
+        }
+        // 3. The pipeline advances: every iteration runs its operations of this cycle.
+        let mut mem_writes: Vec<(kiln_dataflow::ir::Mem, u64, u64, kiln_frontend::Span)> = Vec::new();
+        let mut param_writes: Vec<(Value, u64)> = Vec::new();
+        for idx in 0..run.iters.len() {
+            let r = (tau - run.iters[idx].start) as u32;
+            for &op in &p.ops {
+                let t = s.time[op];
+                let o = &k.ops[op];
+                let class = s.class(op);
+                if t.start != r && !(matches!(class, OpClass::PortLoad(_)) && t.end == r) {
+                    continue;
+                }
+                self.accepted.remove(&op);
+                let it = &run.iters[idx];
+                let enabled = !o.kind.is_memory() || self.enabled_in(&p, it, op);
+                let result = match class {
+                    OpClass::Comb | OpClass::Unit(_) if t.start == r => Some(self.eval_in(&p, it, op)),
+                    OpClass::PortLoad(m) if t.end == r => {
+                        if enabled {
+                            let pi = self.port_index[&m] as usize;
+                            Some(match self.resp_buf[pi].pop_front() {
+                                Some(v) => v,
+                                None => {
+                                    bypassed[pi] = true;
+                                    outs[pi].resp_rdata
+                                }
+                            })
+                        } else {
+                            Some(0)
+                        }
+                    }
+                    OpClass::MemLoad(m) if t.start == r => {
+                        if enabled {
+                            let idxv = self.value_in(&p, it, o.args[0]);
+                            Some(emu::load(k, &self.mems, m, idxv, o.span)?)
+                        } else {
+                            Some(0)
+                        }
+                    }
+                    OpClass::MemStore(m) if t.start == r => {
+                        if enabled {
+                            let i = self.value_in(&p, it, o.args[0]);
+                            let v = self.value_in(&p, it, o.args[1]);
+                            mem_writes.push((m, i, v, o.span));
+                        }
+                        None
+                    }
+                    _ => None,
+                };
+                if let (Some(v), Some(res)) = (result, o.result) {
+                    let v = v & mask(k.width(res));
+                    run.iters[idx].vals.insert(res, v);
+                }
+            }
+            let it = &run.iters[idx];
+            let body_runs = p.shape.shape == Shape::TestLast || p.continues(self.value_in(&p, it, p.shape.cond));
+            for pp in &p.params {
+                if pp.write == r && body_runs {
+                    param_writes.push((pp.param, self.value_in(&p, it, pp.arg)));
+                }
+            }
+        }
+        for (m, i, v, span) in mem_writes {
+            emu::store(k, &mut self.mems, m, i, v, span)?;
+        }
+        for (param, v) in param_writes {
+            self.vals[param] = v;
+        }
+        // 4. The loop-test decision of the iteration in stage 0.
+        let mut launch = None;
+        if tau % ii == ii - 1 {
+            if let Some(idx) = run.iters.iter().position(|it| tau - it.start == ii - 1) {
+                let it = &run.iters[idx];
+                let cont = run.launching && p.continues(self.value_in(&p, it, p.shape.cond));
+                if cont {
+                    launch = Some(tau + 1);
+                } else {
+                    run.launching = false;
+                    for (v, src) in &p.exits {
+                        if let ExitSource::Capture(x) = src {
+                            let val = self.value_in(&p, it, *x);
+                            run.captured.insert(*v, val);
+                        }
+                    }
+                    if p.shape.shape == Shape::TestFirst {
+                        run.iters[idx].life = ii;
+                    }
+                }
+            }
+        }
+        run.tau += 1;
+        let now = run.tau;
+        run.iters.retain(|it| now - it.start < it.life);
+        if let Some(start) = launch {
+            run.iters.push(Iter { start, vals: HashMap::new(), life: p.stages as u64 * ii });
+        }
+        if !run.iters.is_empty() {
+            self.pipe = Some(run);
+            return Ok(PipeCycle { stalled: false, next: None, bypassed });
+        }
+        // 5. Drained: hand the loop's results to the code after it.
+        let source = |sim: &Sim, v: Value| -> u64 {
+            match p.source_of(v) {
+                ExitSource::Invariant(x) => sim.vals[x],
+                ExitSource::ParamReg(q) => sim.vals[q],
+                ExitSource::Capture(_) => run.captured.get(&v).copied().unwrap_or(0),
+            }
+        };
+        let live: Vec<(Value, u64)> = p.exits.iter().map(|(v, _)| (*v, source(self, *v))).collect();
+        let incoming: Vec<u64> = p.shape.exit.args.iter().map(|a| source(self, *a)).collect();
+        for (v, x) in live {
+            self.vals[v] = x;
+        }
+        let next = self.enter(p.shape.exit.block, incoming);
+        Ok(PipeCycle { stalled: false, next: Some(next), bypassed })
+    }
+}
