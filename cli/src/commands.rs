@@ -69,7 +69,7 @@ fn hw_options(hw: &HwArgs) -> Result<HwOptions, Diagnostic> {
     if !(clock_mhz > 0.0 && clock_mhz <= 2000.0) {
         return Err(Diagnostic::error(codes::BAD_OPTION, format!("clock {clock_mhz} MHz is outside 0..2000 MHz")));
     }
-    Ok(HwOptions { target, clock_mhz, optimize: !hw.no_opt })
+    Ok(HwOptions { target, clock_mhz, optimize: !hw.no_opt, pipeline: !hw.no_pipeline })
 }
 
 /// Writes a file through a temporary name, so that a failed write never leaves half a file.
@@ -151,6 +151,7 @@ fn build(
             report.timing.clock_period_ns,
             out_dir.join(&v.name).display()
         ));
+        summary.push_str(&report.loops_text());
         files.push((out_dir.join(&v.name), v.text));
         if dump {
             files.push((out_dir.join(format!("{name}.ir.txt")), s.kernel.to_string()));

@@ -111,8 +111,9 @@ pub fn optimize(k: &mut Kernel, enabled: bool) -> Result<(), Failure> {
 }
 
 /// Schedules a kernel and verifies the schedule.
-pub fn schedule(k: Kernel, target: &Target, clock_mhz: f64) -> Result<Schedule, Failure> {
-    let s = kiln_scheduler::schedule(k, target.clone(), clock_mhz);
+pub fn schedule(k: Kernel, hw: &HwOptions) -> Result<Schedule, Failure> {
+    let opts = kiln_scheduler::Options { pipeline: hw.pipeline };
+    let s = kiln_scheduler::schedule_with(k, hw.target.clone(), hw.clock_mhz, opts);
     kiln_scheduler::verify::verify_schedule(&s).map_err(|e| internal_error("scheduling", e.join("\n")))?;
     Ok(s)
 }
@@ -128,6 +129,8 @@ pub struct HwOptions {
     pub target: Target,
     pub clock_mhz: f64,
     pub optimize: bool,
+    /// Pipeline loops (`--no-pipeline` turns it off).
+    pub pipeline: bool,
 }
 
 /// Front end to schedule for one kernel. Also returns the kernel as lowered, before any
@@ -143,6 +146,6 @@ pub fn build_schedule(
     let (mut k, _) = lower(&fe.program, id)?;
     let lowered = k.clone();
     optimize(&mut k, hw.optimize)?;
-    let s = schedule(k, &hw.target, hw.clock_mhz)?;
+    let s = schedule(k, hw)?;
     Ok((lowered, s))
 }

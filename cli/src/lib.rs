@@ -62,6 +62,9 @@ struct HwArgs {
     /// Disable the dataflow optimizations.
     #[arg(long = "no-opt")]
     no_opt: bool,
+    /// Run every loop as sequential FSM states instead of pipelining it.
+    #[arg(long = "no-pipeline")]
+    no_pipeline: bool,
 }
 
 #[derive(Args, Debug, Clone)]

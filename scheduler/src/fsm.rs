@@ -45,7 +45,7 @@ pub fn schedule_fsm(k: Kernel, target: Target, clock_mhz: f64, opts: crate::Opti
         loops: Vec::new(),
         kernel: k,
     };
-    assign_units(&mut s);
+    assign_units(&mut s, period);
     // Every block as FSM states first: the pipeliner compares against this.
     for b in s.kernel.rpo() {
         schedule_block(&mut s, b, period);
@@ -54,8 +54,13 @@ pub fn schedule_fsm(k: Kernel, target: Target, clock_mhz: f64, opts: crate::Opti
         let class_map = s.class.clone();
         let units = s.units.clone();
         let steps = s.steps.clone();
-        let class = move |op: Op| class_map[op].unwrap_or(OpClass::Constant);
+        // Inside a pipeline every division gets its own fully pipelined divider.
+        let unit_lat: Vec<u32> = units.iter().map(|u| u.latency).collect();
         let lat = move |u: UnitId| units[u.0 as usize].latency;
+        let class = move |op: Op| match class_map[op] {
+            Some(OpClass::Unit(u)) => OpClass::Multi(unit_lat[u.0 as usize] + 1),
+            c => c.unwrap_or(OpClass::Constant),
+        };
         let fsm_cycles = move |blocks: &[Block]| blocks.iter().map(|b| steps[*b].max(1)).sum::<u32>();
         let cx = Context {
             k: &s.kernel,
@@ -76,6 +81,9 @@ pub fn schedule_fsm(k: Kernel, target: Target, clock_mhz: f64, opts: crate::Opti
         }
         for (op, t) in times {
             s.time[op] = t;
+            if let Some(OpClass::Unit(u)) = s.class[op] {
+                s.class[op] = Some(OpClass::Multi(s.units[u.0 as usize].latency + 1));
+            }
         }
         s.pipelines.push(p);
     }
@@ -89,8 +97,9 @@ pub fn schedule_fsm(k: Kernel, target: Target, clock_mhz: f64, opts: crate::Opti
     s
 }
 
-/// One divider per (width, signedness), shared by all blocks (only one block runs at a time).
-fn assign_units(s: &mut Schedule) {
+/// One divider per (width, signedness), shared by all blocks (only one block runs at a time);
+/// logic slower than the clock period becomes multi-cycle.
+fn assign_units(s: &mut Schedule, period: f64) {
     let mut by_key: HashMap<(u32, bool), UnitId> = HashMap::new();
     let ops: Vec<Op> = s.kernel.rpo().iter().flat_map(|b| s.kernel.blocks[*b].ops.clone()).collect();
     for op in ops {
@@ -109,6 +118,15 @@ fn assign_units(s: &mut Schedule) {
                 UnitId(s.units.len() as u32 - 1)
             });
             class = OpClass::Unit(id);
+        }
+        if class == OpClass::Comb {
+            let o = &s.kernel.ops[op];
+            let rw = o.result.map(|r| s.kernel.width(r)).unwrap_or(1);
+            let iw = o.args.first().map(|a| s.kernel.width(*a)).unwrap_or(rw);
+            let (n, _) = s.target.segments(&o.kind, rw, iw, period);
+            if n > 1 {
+                class = OpClass::Multi(n);
+            }
         }
         s.class[op] = Some(class);
     }
@@ -147,6 +165,7 @@ fn schedule_block(s: &mut Schedule, b: Block, period: f64) {
             | OpClass::PortStore(_)
             | OpClass::MemLoad(_)
             | OpClass::MemStore(_) => s.target.delay_ns(&o.kind, rw, iw),
+            OpClass::Multi(_) => s.target.segments(&o.kind, rw, iw, period).1,
             OpClass::Unit(_) => s.target.lut_delay(),
             OpClass::Constant => 0.0,
         };
@@ -239,6 +258,7 @@ fn schedule_block(s: &mut Schedule, b: Block, period: f64) {
                 }
                 OpTime { start, end: start, ready_ns: ready }
             }
+            OpClass::Multi(n) => OpTime { start, end: start + n - 1, ready_ns: out + delay },
             OpClass::PortLoad(m) => {
                 port_req.insert((m, start), ());
                 let mo = order.entry(m).or_default();

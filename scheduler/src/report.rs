@@ -76,6 +76,8 @@ pub struct LoopReport {
     /// Estimated cycles of the whole loop (with the trip count), or "variable".
     pub latency_estimate: serde_json::Value,
     pub suggestion: Option<String>,
+    /// Loop transformations applied before scheduling (unrolling, coalescing, partitioning).
+    pub transformations: Vec<String>,
 }
 
 #[derive(Serialize, Debug)]
@@ -117,6 +119,60 @@ pub struct TimingReport {
     pub clock_period_ns: f64,
     pub estimated_critical_path_ns: f64,
     pub paths_over_period: u32,
+}
+
+impl KernelReport {
+    /// The loop report as text, as `kiln build` prints it.
+    pub fn loops_text(&self) -> String {
+        use std::fmt::Write;
+        let mut t = String::new();
+        for l in &self.loops {
+            let trip = match &l.trip_count {
+                serde_json::Value::Number(n) => format!("{n} iterations"),
+                _ => "variable trip count".to_string(),
+            };
+            let _ = writeln!(t, "  loop at {} ({trip}):", l.location);
+            match (l.pipelined, l.achieved_ii) {
+                (true, Some(ii)) => {
+                    let target = l.target_ii.map(|x| format!(", target II {x}")).unwrap_or_default();
+                    let _ = writeln!(
+                        t,
+                        "    pipelined: II {ii} (MII {} = max(ResMII {}, RecMII {}){target}), depth {} cycles",
+                        l.mii,
+                        l.res_mii,
+                        l.rec_mii,
+                        l.pipeline_depth.unwrap_or(0)
+                    );
+                }
+                _ => {
+                    let _ = writeln!(t, "    not pipelined: {}", l.reason);
+                }
+            }
+            for tr in &l.transformations {
+                let _ = writeln!(t, "    {tr}");
+            }
+            if let Some(lim) = &l.limited_by {
+                let extra = match (lim.distance, lim.latency) {
+                    (Some(d), Some(lat)) => format!(" (latency {lat}, distance {d})"),
+                    _ => String::new(),
+                };
+                let _ = writeln!(t, "    limited by {}: {}{extra}", lim.kind, lim.description);
+                for c in &lim.chain {
+                    let _ = writeln!(t, "      {} at {} (cycle {})", c.op, c.location, c.cycles);
+                }
+            }
+            if let Some(n) = &l.ii_note {
+                let _ = writeln!(t, "    note: {n}");
+            }
+            if let serde_json::Value::Number(n) = &l.latency_estimate {
+                let _ = writeln!(t, "    estimated latency: {n} cycles");
+            }
+            if let Some(s) = &l.suggestion {
+                let _ = writeln!(t, "    suggestion: {s}");
+            }
+        }
+        t
+    }
 }
 
 fn chain(c: &[crate::pipeline::ChainOp], locate: &dyn Fn(Span) -> String) -> Vec<ChainReport> {
@@ -190,6 +246,7 @@ fn loop_report(s: &Schedule, a: &crate::pipeline::LoopAnalysis, locate: &dyn Fn(
         pipeline_depth: a.depth,
         latency_estimate: latency,
         suggestion: a.suggestion.clone(),
+        transformations: a.transformations.clone(),
     }
 }
 
@@ -256,7 +313,7 @@ pub fn kernel_report(s: &Schedule, locate: &dyn Fn(Span) -> String) -> KernelRep
     for b in k.rpo() {
         for &op in &k.blocks[b].ops {
             let o = &k.ops[op];
-            if s.class(op) == OpClass::Comb {
+            if matches!(s.class(op), OpClass::Comb | OpClass::Multi(_)) {
                 *res.operators.entry(o.kind.mnemonic().to_string()).or_default() += 1;
                 if matches!(o.kind, OpKind::Binary(kiln_dataflow::ir::BinOp::Mul)) {
                     res.multipliers += 1;

@@ -26,6 +26,10 @@ pub enum OpClass {
     Constant,
     /// Combinational logic: result in the step it starts.
     Comb,
+    /// Logic too slow for one clock period, split into `n ≥ 2` register-separated segments
+    /// (fully pipelined, no shared hardware): operands are taken at `start`, the result is
+    /// valid at `end = start + n - 1`.
+    Multi(u32),
     /// A read through a memory port: request at `start`, response consumed at `end > start`.
     PortLoad(Mem),
     /// A write through a memory port at `start`.

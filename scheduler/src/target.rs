@@ -91,6 +91,33 @@ impl Target {
         }
     }
 
+    /// Cycles of logic an operator needs at clock period `period` (1 = combinational, chains
+    /// with its neighbours), and the delay of each cycle's segment. Adders and subtractors split
+    /// their carry chain; other operators keep their logic in front of output registers that
+    /// synthesis retimes (multipliers: the DSP block's pipeline registers).
+    pub fn segments(&self, kind: &OpKind, width: u32, in_width: u32, period: f64) -> (u32, f64) {
+        let delay = self.delay_ns(kind, width, in_width);
+        let budget = (period - self.clock_to_out_ns()).max(self.lut_ns);
+        if delay <= budget {
+            return (1, delay);
+        }
+        match kind {
+            OpKind::Binary(BinOp::Add | BinOp::Sub) => {
+                let mut n = 2;
+                while n < width && self.lut_ns + self.carry_ns_per_bit * width.div_ceil(n) as f64 > budget {
+                    n += 1;
+                }
+                // Every segment holds at least one bit.
+                let n = width.div_ceil(width.div_ceil(n));
+                (n, self.lut_ns + self.carry_ns_per_bit * width.div_ceil(n) as f64)
+            }
+            _ => {
+                let n = (delay / budget).ceil().max(2.0) as u32;
+                (n, delay / n as f64)
+            }
+        }
+    }
+
     /// Delay from a register or unit output to the first logic input.
     pub fn clock_to_out_ns(&self) -> f64 {
         self.lut_ns * 0.5

@@ -22,6 +22,28 @@ pub struct Case {
 }
 
 impl Case {
+    /// Extra `kiln` options from a `// flags: ...` header line (e.g. `--clock-mhz 400`).
+    pub fn flags(&self) -> Vec<String> {
+        self.directive("flags").map(|f| f.split_whitespace().map(str::to_string).collect()).unwrap_or_default()
+    }
+
+    /// Loop expectations: `// expect-loop: key=value ...` comments, with the 1-based line they
+    /// are on (the loop's line).
+    pub fn loop_expectations(&self) -> Vec<(usize, Vec<(String, String)>)> {
+        self.text
+            .lines()
+            .enumerate()
+            .filter_map(|(i, l)| {
+                let e = l.split_once("// expect-loop:")?.1;
+                let kv = e
+                    .split_whitespace()
+                    .filter_map(|w| w.split_once('=').map(|(k, v)| (k.to_string(), v.to_string())))
+                    .collect();
+                Some((i + 1, kv))
+            })
+            .collect()
+    }
+
     /// A header line `// key: value` of the kernel file.
     pub fn directive(&self, key: &str) -> Option<String> {
         let prefix = format!("// {key}:");

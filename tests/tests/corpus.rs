@@ -12,6 +12,7 @@ fn cosim(case: &Case, dir: &std::path::Path, extra: &[&str], tag: &str) -> serde
     let mut args: Vec<String> =
         vec!["cosim".into(), case.source.display().to_string(), "--spec".into(), case.spec.display().to_string()];
     args.extend(extra.iter().map(|s| s.to_string()));
+    args.extend(case.flags());
     args.extend(["--json".into(), json.display().to_string()]);
     let r = kiln(&args);
     assert_eq!(r.code, 0, "{} ({tag}): cosim failed\n{}{}", case.name, r.stdout, r.stderr);
@@ -215,4 +216,54 @@ fn materialized_inputs(case: &Case) -> serde_json::Value {
         }
     }
     serde_json::Value::Object(obj)
+}
+
+/// Every loop marked `// expect-loop: key=value ...` has that entry in the loop report of
+/// `report.json` (e.g. `achieved_ii=1 rec_mii=2 pipelined=true`), and every pipelined loop of
+/// the corpus reaches its MII unless its `ii_note` says why not.
+#[test]
+fn corpus_loop_reports_meet_expectations() {
+    let dir = scratch("corpus-loops");
+    let cases = corpus();
+    let marked = cases.iter().filter(|c| !c.loop_expectations().is_empty()).count();
+    assert!(marked >= 5, "the corpus must pin the loop report of its pipelining kernels");
+    par_each(&cases, |case| {
+        let out = dir.join(&case.name);
+        let mut args = vec!["build".to_string(), case.source.display().to_string(), "-o".into(), out.display().to_string()];
+        let spec: toml::Table = toml::from_str(&std::fs::read_to_string(&case.spec).unwrap()).unwrap();
+        if let Some(toml::Value::Table(d)) = spec.get("defines") {
+            for (k, v) in d {
+                args.push(format!("-D{k}={}", v.as_str().unwrap_or("1")));
+            }
+        }
+        args.extend(case.flags());
+        let r = kiln(&args);
+        assert_eq!(r.code, 0, "{}: build failed\n{}", case.name, r.stderr);
+        let report: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap()).unwrap();
+        let kernel = spec["kernel"].as_str().unwrap();
+        let k = report["kernels"].as_array().unwrap().iter().find(|k| k["name"] == kernel).unwrap();
+        let loops = k["loops"].as_array().unwrap();
+        for l in loops {
+            if l["pipelined"] == true && l["ii_note"].is_null() {
+                assert_eq!(l["achieved_ii"], l["mii"], "{}: loop at {} misses its MII", case.name, l["location"]);
+            }
+        }
+        for (line, kv) in case.loop_expectations() {
+            let at = format!("{}:{line}:", case.source.display());
+            let found: Vec<&serde_json::Value> =
+                loops.iter().filter(|l| l["location"].as_str().is_some_and(|s| s.starts_with(&at))).collect();
+            assert!(!found.is_empty(), "{}: no loop reported at line {line}; loops: {loops:#?}", case.name);
+            // Several loops may come from one source loop (an unrolled loop and its remainder):
+            // the first is the main one.
+            let l = found[0];
+            for (key, want) in kv {
+                let got = match &l[&key] {
+                    serde_json::Value::String(s) => s.clone(),
+                    other => other.to_string(),
+                };
+                assert_eq!(got, want, "{}: loop at line {line}: `{key}`; report: {l:#}", case.name);
+            }
+        }
+    });
 }

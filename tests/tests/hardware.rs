@@ -15,6 +15,7 @@ fn build(case: &kiln_tests::Case, out: &std::path::Path) {
             args.push(format!("-D{k}={}", v.as_str().unwrap_or("1")));
         }
     }
+    args.extend(case.flags());
     let r = kiln(&args);
     assert_eq!(r.code, 0, "{}: build failed\n{}", case.name, r.stderr);
 }

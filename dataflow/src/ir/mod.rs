@@ -222,6 +222,8 @@ pub struct LoopInfo {
     pub header: Block,
     pub span: Span,
     pub pragmas: kiln_frontend::hir::LoopPragmas,
+    /// Transformations applied while lowering (unrolling, coalescing), for the loop report.
+    pub transformations: Vec<String>,
 }
 
 #[derive(Clone, Debug)]

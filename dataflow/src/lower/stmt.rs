@@ -180,7 +180,7 @@ impl<'p> Lowerer<'p> {
         self.jump_to_join(header, span);
         self.enter_join(header);
         let header_block = self.joins[header].block;
-        self.k.loops.push(LoopInfo { header: header_block, span, pragmas: l.pragmas.clone() });
+        self.k.loops.push(LoopInfo { header: header_block, span, pragmas: l.pragmas.clone(), transformations: vec![] });
         self.loops.push(LoopCtx { break_to: exit, continue_to: cont });
         match l.kind {
             LoopKind::While | LoopKind::For => {

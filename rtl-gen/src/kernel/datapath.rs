@@ -6,9 +6,14 @@ use kiln_dataflow::ir::{BinOp as IrBin, CastOp, CmpOp, UnOp as IrUn};
 impl Gen<'_> {
     /// The datapath expression of a combinational op.
     pub(super) fn comb_expr(&self, op: Op, at: At) -> Expr {
+        let args: Vec<Expr> = self.k.ops[op].args.iter().map(|a| self.src(*a, at)).collect();
+        self.comb_expr_of(op, args)
+    }
+
+    /// The expression of a combinational op applied to `args`.
+    pub(super) fn comb_expr_of(&self, op: Op, args: Vec<Expr>) -> Expr {
         let o = &self.k.ops[op];
         let w = self.result_width(op);
-        let args: Vec<Expr> = o.args.iter().map(|a| self.src(*a, at)).collect();
         let aw: Vec<u32> = o.args.iter().map(|a| self.k.width(*a)).collect();
         // Fully constant operands: compute the value.
         if args.iter().all(|a| matches!(a, Expr::Lit(..))) {
@@ -91,6 +96,10 @@ impl Gen<'_> {
                 let w = k.width(r);
                 let value = match class {
                     OpClass::Comb => self.comb_expr(op, At::Fsm(b, self.s.time[op].start)),
+                    OpClass::Multi(n) => {
+                        let start = self.s.time[op].start;
+                        self.multicycle(op, n, At::Fsm(b, start), &|j| id(format!("fire_{b}_{}", start + j)))
+                    }
                     OpClass::PortLoad(m) | OpClass::MemLoad(m) => {
                         let data = if matches!(class, OpClass::PortLoad(_)) {
                             id(format!("{}_rb_data", self.port_prefix(m)))

@@ -11,6 +11,7 @@ mod control;
 mod datapath;
 mod divider;
 mod memory;
+mod multicycle;
 mod pipeline;
 
 use crate::verilog::*;

@@ -113,6 +113,8 @@ pub struct LoopAnalysis {
     /// Why the achieved II is above the minimum, if it is.
     pub ii_note: Option<String>,
     pub suggestion: Option<String>,
+    /// Loop transformations the lowering applied (from the kernel's loop table).
+    pub transformations: Vec<String>,
 }
 
 impl LoopAnalysis {
@@ -153,6 +155,7 @@ pub fn pipeline_loops(cx: &Context) -> Pipelined {
     ordered.sort_by_key(|l| (loop_span(k, l.header).file, loop_span(k, l.header).lo, l.header));
     for l in ordered {
         let pragmas = k.loop_at(l.header).map(|li| li.pragmas.clone()).unwrap_or_default();
+        let transformations = k.loop_at(l.header).map(|li| li.transformations.clone()).unwrap_or_default();
         let mut a = LoopAnalysis {
             header: l.header,
             span: loop_span(k, l.header),
@@ -167,6 +170,7 @@ pub fn pipeline_loops(cx: &Context) -> Pipelined {
             limit: None,
             ii_note: None,
             suggestion: None,
+            transformations,
         };
         let shape = match classify_loop(k, l, &loops) {
             Ok(s) => s,

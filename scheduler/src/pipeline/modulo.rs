@@ -117,6 +117,7 @@ pub fn place(p: &Problem, ii: Option<u32>) -> Result<Placement, Violation> {
         let iw = o.args.first().map(|a| k.width(*a)).unwrap_or(rw);
         let delay = match class {
             OpClass::Unit(_) => p.target.lut_delay(),
+            OpClass::Multi(_) => p.target.segments(&o.kind, rw, iw, p.period).1,
             _ => p.target.delay_ns(&o.kind, rw, iw),
         };
         // Operands: values of this iteration (intra-iteration data dependences).
@@ -190,6 +191,7 @@ pub fn place(p: &Problem, ii: Option<u32>) -> Result<Placement, Violation> {
         }
         let t = match class {
             OpClass::Comb => OpTime { start, end: start, ready_ns: arrival.max(out) + delay },
+            OpClass::Multi(n) => OpTime { start, end: start + n - 1, ready_ns: out + delay },
             OpClass::PortLoad(_) => OpTime { start, end: start + PORT_RESPONSE_LATENCY, ready_ns: out },
             OpClass::MemLoad(_) => OpTime { start, end: start + 1, ready_ns: out },
             OpClass::PortStore(_) | OpClass::MemStore(_) => OpTime { start, end: start, ready_ns: 0.0 },

@@ -149,7 +149,7 @@ impl<'s> Sim<'s> {
             let span = o.span;
             match self.s.class(op) {
                 OpClass::Comb if t.start == i => self.eval_comb(op),
-                OpClass::Unit(_) if t.start == i => self.eval_comb(op),
+                OpClass::Unit(_) | OpClass::Multi(_) if t.start == i => self.eval_comb(op),
                 OpClass::MemLoad(_) | OpClass::MemStore(_) | OpClass::PortLoad(_) if !self.enabled(op) => {
                     if let Some(r) = o.result {
                         if t.end == i {

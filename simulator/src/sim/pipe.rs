@@ -202,7 +202,7 @@ impl Sim<'_> {
                 let it = &run.iters[idx];
                 let enabled = !o.kind.is_memory() || self.enabled_in(&p, it, op);
                 let result = match class {
-                    OpClass::Comb | OpClass::Unit(_) if t.start == r => Some(self.eval_in(&p, it, op)),
+                    OpClass::Comb | OpClass::Unit(_) | OpClass::Multi(_) if t.start == r => Some(self.eval_in(&p, it, op)),
                     OpClass::PortLoad(m) if t.end == r => {
                         if enabled {
                             let pi = self.port_index[&m] as usize;

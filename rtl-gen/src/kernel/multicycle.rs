@@ -1,0 +1,199 @@
+//! Multi-cycle operations (`OpClass::Multi`): logic slower than the clock period, split into
+//! register-separated segments that advance with the schedule (docs/timing.md, "Multi-cycle
+//! operations").
+//!
+//! Adders and subtractors split their carry chain: segment `j` adds bits `[j·s, (j+1)·s)` with
+//! the carry registered by segment `j-1`, while the upper operand bits and the finished low
+//! result bits travel alongside. Every other operator computes in front of `n-1` output
+//! registers, the form synthesis retimes and DSP inference absorbs into the multiplier's own
+//! pipeline registers.
+
+use super::*;
+use kiln_dataflow::ir::BinOp as IrBin;
+
+impl Gen<'_> {
+    /// Declares the segment registers of `op` (operands read at `at`) and returns its result,
+    /// valid `n - 1` cycles later. `advance(j)` is the event that moves segment `j`'s output
+    /// into the registers of segment `j + 1`.
+    pub(super) fn multicycle(&mut self, op: Op, n: u32, at: At, advance: &dyn Fn(u32) -> Expr) -> Expr {
+        let k = self.k;
+        let Some(r) = k.ops[op].result else { return lit(1, 0) };
+        let w = k.width(r);
+        let base = format!("{}_m", self.wire_name(r));
+        let args: Vec<Expr> = k.ops[op].args.iter().map(|a| self.src(*a, at)).collect();
+        match k.ops[op].kind {
+            OpKind::Binary(b @ (IrBin::Add | IrBin::Sub)) if n <= w => {
+                let sub = b == IrBin::Sub;
+                self.segmented_add(&base, w, n, args, sub, advance)
+            }
+            OpKind::Binary(b @ (IrBin::UDiv | IrBin::SDiv | IrBin::URem | IrBin::SRem)) if n == w + 2 => {
+                let signed = matches!(b, IrBin::SDiv | IrBin::SRem);
+                let rem = matches!(b, IrBin::URem | IrBin::SRem);
+                self.pipelined_divider(&base, w, args, signed, rem, advance)
+            }
+            _ => {
+                let value = self.comb_expr_of(op, args);
+                let mut stmts = Vec::new();
+                for j in 1..n {
+                    let name = format!("{base}{j}");
+                    self.m.add(Item::Reg { name: name.clone(), width: w });
+                    let from = if j == 1 { value.clone() } else { id(format!("{base}{}", j - 1)) };
+                    stmts.push(Stmt::If(advance(j - 1), vec![set(name, from)], vec![]));
+                }
+                self.m.add(Item::Always(stmts));
+                id(format!("{base}{}", n - 1))
+            }
+        }
+    }
+
+    /// A restoring divider unrolled in time: the operands are prepared at `start`, stage `j`
+    /// computes quotient bit `w - j`, and the result is corrected for signs (and division by
+    /// zero: `x/0` is all ones, `x%0` is `x`) at `start + w + 1`, exactly as the shared
+    /// sequential divider does, so both give the same value in the same number of cycles.
+    fn pipelined_divider(
+        &mut self,
+        base: &str,
+        w: u32,
+        args: Vec<Expr>,
+        signed: bool,
+        rem: bool,
+        advance: &dyn Fn(u32) -> Expr,
+    ) -> Expr {
+        let wire = |m: &mut Module, name: String, width: u32, value: Expr| {
+            m.add(Item::Wire { name, width, value: Some(value), comment: None });
+        };
+        let (a, b) = (format!("{base}_a"), format!("{base}_b"));
+        wire(&mut self.m, a.clone(), w, args[0].clone());
+        wire(&mut self.m, b.clone(), w, args[1].clone());
+        let abs = |x: &str| {
+            if signed { cond(bit_of(x, w, w - 1), un(UnOp::Neg, id(x)), id(x)) } else { id(x) }
+        };
+        let (sa, sb) = if signed { (bit_of(&a, w, w - 1), bit_of(&b, w, w - 1)) } else { (lit(1, 0), lit(1, 0)) };
+        let st = |j: u32, f: &str| format!("{base}{j}_{f}");
+        let mut stmts = Vec::new();
+        for j in 1..=w + 1 {
+            for (f, width) in [("q", w), ("r", w), ("d", w), ("x", w), ("nq", 1), ("nr", 1), ("z", 1)] {
+                // Only what the result needs travels to the end.
+                if (f == "x" && !rem) || (f == "nq" && (rem || !signed)) || (f == "nr" && (!rem || !signed)) {
+                    continue;
+                }
+                if j == w + 1 && (f == "d" || f == if rem { "q" } else { "r" }) {
+                    continue;
+                }
+                self.m.add(Item::Reg { name: st(j, f), width });
+            }
+        }
+        let mut load = vec![
+            set(st(1, "q"), abs(&a)),
+            set(st(1, "r"), lit(w, 0)),
+            set(st(1, "d"), abs(&b)),
+            set(st(1, "z"), bin(BinOp::Eq, id(&b), lit(w, 0))),
+        ];
+        if rem {
+            load.push(set(st(1, "x"), id(&a)));
+        }
+        if signed && rem {
+            load.push(set(st(1, "nr"), sa.clone()));
+        }
+        if signed && !rem {
+            load.push(set(st(1, "nq"), bin(BinOp::Xor, sa, sb)));
+        }
+        stmts.push(Stmt::If(advance(0), load, vec![]));
+        for j in 1..=w {
+            let (rs, diff, ge) = (format!("{base}{j}_rs"), format!("{base}{j}_diff"), format!("{base}{j}_ge"));
+            wire(&mut self.m, rs.clone(), w + 1, Expr::Concat(vec![id(st(j, "r")), Expr::Bit(st(j, "q"), w - 1)]));
+            wire(&mut self.m, diff.clone(), w + 1, bin(BinOp::Sub, id(&rs), Expr::Concat(vec![lit(1, 0), id(st(j, "d"))])));
+            wire(&mut self.m, ge.clone(), 1, un(UnOp::LogNot, Expr::Bit(diff.clone(), w)));
+            let next_q =
+                if w == 1 { id(&ge) } else { Expr::Concat(vec![Expr::Slice(st(j, "q"), w - 2, 0), id(&ge)]) };
+            let next_r = cond(id(&ge), Expr::Slice(diff, w - 1, 0), Expr::Slice(rs, w - 1, 0));
+            let last = j == w;
+            let mut step = vec![set(st(j + 1, "z"), id(st(j, "z")))];
+            if !(last && rem) {
+                step.push(set(st(j + 1, "q"), next_q));
+            }
+            if !(last && !rem) {
+                step.push(set(st(j + 1, "r"), next_r));
+            }
+            if !last {
+                step.push(set(st(j + 1, "d"), id(st(j, "d"))));
+            }
+            for f in ["x", "nq", "nr"] {
+                let kept = (f == "x" && rem) || (f == "nq" && !rem && signed) || (f == "nr" && rem && signed);
+                if kept {
+                    step.push(set(st(j + 1, f), id(st(j, f))));
+                }
+            }
+            stmts.push(Stmt::If(advance(j), step, vec![]));
+        }
+        self.m.add(Item::Always(stmts));
+        let last = w + 1;
+        let (value, neg) = if rem { ("r", "nr") } else { ("q", "nq") };
+        let v = if signed { cond(id(st(last, neg)), un(UnOp::Neg, id(st(last, value))), id(st(last, value))) } else { id(st(last, value)) };
+        let zero = if rem { id(st(last, "x")) } else { lit(w, u64::MAX) };
+        cond(id(st(last, "z")), zero, v)
+    }
+
+    fn segmented_add(&mut self, base: &str, w: u32, n: u32, args: Vec<Expr>, sub: bool, advance: &dyn Fn(u32) -> Expr) -> Expr {
+        let seg = w.div_ceil(n);
+        let n = w.div_ceil(seg);
+        let wire = |m: &mut Module, name: String, width: u32, value: Expr| {
+            m.add(Item::Wire { name, width, value: Some(value), comment: None });
+        };
+        // Operands as named wires, the subtrahend inverted (a - b = a + ~b + 1).
+        wire(&mut self.m, format!("{base}_a0"), w, args[0].clone());
+        let b = if sub { un(UnOp::Not, args[1].clone()) } else { args[1].clone() };
+        wire(&mut self.m, format!("{base}_b0"), w, b);
+        let mut stmts = Vec::new();
+        for j in 0..n {
+            let lo = j * seg;
+            let sw = seg.min(w - lo);
+            let rest = w - lo; // width of the operand registers of segment j
+            let (a, b) = (format!("{base}_a{j}"), format!("{base}_b{j}"));
+            let carry_in = if j == 0 { lit(1, sub as u64) } else { id(format!("{base}_c{j}")) };
+            if j > 0 {
+                for name in [&a, &b] {
+                    self.m.add(Item::Reg { name: name.clone(), width: rest });
+                }
+                self.m.add(Item::Reg { name: format!("{base}_c{j}"), width: 1 });
+                self.m.add(Item::Reg { name: format!("{base}_lo{j}"), width: lo });
+            }
+            let part = |x: &str| slice_w(&id(x), rest, sw - 1, 0);
+            let last = j + 1 == n;
+            // The last segment drops its carry out.
+            let sum = if last {
+                let c = if sw == 1 { carry_in } else { Expr::Concat(vec![lit(sw - 1, 0), carry_in]) };
+                bin(BinOp::Add, bin(BinOp::Add, part(&a), part(&b)), c)
+            } else {
+                bin(
+                    BinOp::Add,
+                    bin(BinOp::Add, Expr::Concat(vec![lit(1, 0), part(&a)]), Expr::Concat(vec![lit(1, 0), part(&b)])),
+                    Expr::Concat(vec![lit(sw, 0), carry_in]),
+                )
+            };
+            let s = format!("{base}_s{j}");
+            wire(&mut self.m, s.clone(), if last { sw } else { sw + 1 }, sum);
+            let low = |s: &str| slice_w(&id(s), sw + 1, sw - 1, 0);
+            if j + 1 < n {
+                let next = j + 1;
+                let upper = |x: &str| slice_w(&id(x), rest, rest - 1, sw);
+                let lo_next = if j == 0 { low(&s) } else { Expr::Concat(vec![low(&s), id(format!("{base}_lo{j}"))]) };
+                stmts.push(Stmt::If(
+                    advance(j),
+                    vec![
+                        set(format!("{base}_a{next}"), upper(&a)),
+                        set(format!("{base}_b{next}"), upper(&b)),
+                        set(format!("{base}_c{next}"), Expr::Bit(s.clone(), sw)),
+                        set(format!("{base}_lo{next}"), lo_next),
+                    ],
+                    vec![],
+                ));
+            } else {
+                let result = Expr::Concat(vec![id(&s), id(format!("{base}_lo{j}"))]);
+                self.m.add(Item::Always(stmts));
+                return result;
+            }
+        }
+        lit(w, 0)
+    }
+}
