@@ -92,9 +92,18 @@ fn internal_error(stage: &str, details: String) -> Failure {
         .into()
 }
 
-/// Lowers one kernel to the dataflow IR and verifies it.
+/// Lowers one kernel to the dataflow IR as written (the emulator's form) and verifies it.
 pub fn lower(prog: &Program, kernel: kiln_frontend::hir::FuncId) -> Result<(Kernel, Vec<Diagnostic>), Failure> {
-    let k = kiln_dataflow::lower::lower_kernel(prog, kernel)?;
+    lower_with(prog, kernel, &kiln_dataflow::lower::LowerOptions::default())
+}
+
+/// Lowers one kernel with options (hardware builds apply the loop transformations).
+pub fn lower_with(
+    prog: &Program,
+    kernel: kiln_frontend::hir::FuncId,
+    opts: &kiln_dataflow::lower::LowerOptions,
+) -> Result<(Kernel, Vec<Diagnostic>), Failure> {
+    let k = kiln_dataflow::lower::lower_kernel_with(prog, kernel, opts)?;
     kiln_dataflow::verify::verify(&k)
         .map_err(|e| internal_error("lowering", e.iter().map(|x| x.to_string()).collect::<Vec<_>>().join("\n")))?;
     Ok((k, vec![]))
@@ -143,8 +152,9 @@ pub fn build_schedule(
     hw: &HwOptions,
 ) -> Result<(Kernel, Schedule), Failure> {
     let id = find_kernel(&fe.program, kernel, at)?;
-    let (mut k, _) = lower(&fe.program, id)?;
-    let lowered = k.clone();
+    let (lowered, _) = lower(&fe.program, id)?;
+    let opts = kiln_dataflow::lower::LowerOptions { loop_transforms: hw.optimize };
+    let (mut k, _) = lower_with(&fe.program, id, &opts)?;
     optimize(&mut k, hw.optimize)?;
     let s = schedule(k, hw)?;
     Ok((lowered, s))

@@ -92,6 +92,8 @@ pub fn compact(k: &Kernel) -> Kernel {
             ParamKind::Buffer { mem } => *mem = mem_map.get(mem).copied().unwrap_or(Mem::new(0)),
         }
     }
+    out.unrolled = k.unrolled.clone();
+    out.notes = k.notes.clone();
     out.loops =
         k.loops.iter().filter_map(|l| block_map.get(&l.header).map(|h| LoopInfo { header: *h, ..l.clone() })).collect();
     out

@@ -226,6 +226,15 @@ pub struct LoopInfo {
     pub transformations: Vec<String>,
 }
 
+/// A loop that full unrolling removed, for the loop report.
+#[derive(Clone, Debug)]
+pub struct UnrolledLoop {
+    pub span: Span,
+    pub copies: u64,
+    /// What asked for it (a pragma, or the automatic rule).
+    pub why: String,
+}
+
 #[derive(Clone, Debug)]
 pub struct Kernel {
     pub name: Rc<str>,
@@ -237,6 +246,10 @@ pub struct Kernel {
     pub mems: PrimaryMap<Mem, MemData>,
     pub entry: Block,
     pub loops: Vec<LoopInfo>,
+    /// Loops that were fully unrolled while lowering.
+    pub unrolled: Vec<UnrolledLoop>,
+    /// What the optimizer did to memories and loops, for the report.
+    pub notes: Vec<String>,
 }
 
 impl Kernel {
@@ -253,6 +266,8 @@ impl Kernel {
             mems: PrimaryMap::new(),
             entry,
             loops: vec![],
+            unrolled: vec![],
+            notes: vec![],
         }
     }
 

@@ -657,6 +657,8 @@ impl<'p> Lowerer<'p> {
             ptr_mems: HashMap::new(),
             conflicts: HashMap::new(),
             reached: false,
+            incoming: Vec::new(),
+            loop_header: false,
         });
         let ret_join = self.joins.len() - 1;
         if let Some(p) = ret_param {

@@ -10,7 +10,10 @@
 //! - `&&`, `||` and `?:` become control flow unless both sides can be evaluated speculatively.
 
 mod expr;
+mod loops;
 mod stmt;
+
+pub use loops::{AUTO_UNROLL_MAX_TRIP, MAX_UNROLL_COPIES};
 
 use crate::ir::*;
 use kiln_frontend::Span;
@@ -81,6 +84,11 @@ struct Join {
     conflicts: HashMap<VarKey, Vec<Rc<str>>>,
     /// Whether any edge reached this join yet.
     reached: bool,
+    /// The arguments of every edge into the join so far.
+    incoming: Vec<Vec<Value>>,
+    /// A loop header is entered before its back edges exist; other joins only once every edge
+    /// into them is known.
+    loop_header: bool,
 }
 
 struct LoopCtx {
@@ -117,6 +125,20 @@ pub(crate) struct Lowerer<'p> {
     var_names: HashMap<VarKey, Rc<str>>,
     /// The ret join parameter holding the return value, per join index.
     ret_value_param: HashMap<usize, Value>,
+    /// Apply loop transformations (unrolling).
+    transform_loops: bool,
+    /// Values known to be constants (for trip-count probes).
+    const_memo: HashMap<Value, Option<u64>>,
+    /// Indices into `k.loops` of the loops being lowered, innermost last.
+    loop_info_stack: Vec<usize>,
+}
+
+/// How to lower.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LowerOptions {
+    /// Unroll loops (pragmas and automatic). Hardware is built with it; the emulator runs the
+    /// kernel without it, as the reference for the transformations.
+    pub loop_transforms: bool,
 }
 
 /// Lowers every kernel of a program. Returns the module and diagnostics (lowering errors make
@@ -133,8 +155,13 @@ pub fn lower_program(prog: &Program) -> (Module, Vec<Diagnostic>) {
     (module, diags)
 }
 
-/// Lowers one kernel.
+/// Lowers one kernel as written (no loop transformations).
 pub fn lower_kernel(prog: &Program, id: FuncId) -> Result<Kernel, Vec<Diagnostic>> {
+    lower_kernel_with(prog, id, &LowerOptions::default())
+}
+
+/// Lowers one kernel.
+pub fn lower_kernel_with(prog: &Program, id: FuncId, opts: &LowerOptions) -> Result<Kernel, Vec<Diagnostic>> {
     let f = prog.func(id);
     let mut l = Lowerer {
         prog,
@@ -150,6 +177,9 @@ pub fn lower_kernel(prog: &Program, id: FuncId) -> Result<Kernel, Vec<Diagnostic
         diags: vec![],
         var_names: HashMap::new(),
         ret_value_param: HashMap::new(),
+        transform_loops: opts.loop_transforms,
+        const_memo: HashMap::new(),
+        loop_info_stack: Vec::new(),
     };
     l.cur = l.k.entry;
     l.kernel_body(id);
@@ -259,7 +289,15 @@ impl<'p> Lowerer<'p> {
             }
         }
         // Parameter widths are fixed once the variables' kinds are known; see `fix_param_widths`.
-        self.joins.push(Join { block, vars, ptr_mems, conflicts: HashMap::new(), reached: false });
+        self.joins.push(Join {
+            block,
+            vars,
+            ptr_mems,
+            conflicts: HashMap::new(),
+            reached: false,
+            incoming: Vec::new(),
+            loop_header: false,
+        });
         let j = self.joins.len() - 1;
         self.fix_param_widths(j);
         j
@@ -335,6 +373,7 @@ impl<'p> Lowerer<'p> {
             args.push(val);
         }
         self.joins[j].reached = true;
+        self.joins[j].incoming.push(args.clone());
         args
     }
 
@@ -354,13 +393,21 @@ impl<'p> Lowerer<'p> {
         self.terminate(Terminator::Jump(Target { block, args }), span);
     }
 
-    /// Continues emission in join `j`: the environment becomes its parameters.
+    /// Continues emission in join `j`: the environment becomes its parameters, or, where every
+    /// edge into the join passes the same value, that value (so that constants stay visible to
+    /// the loop transformations; `simplify-params` would remove such a parameter anyway).
     fn enter_join(&mut self, j: usize) {
         let join = self.joins[j].clone();
         self.cur = join.block;
         let params = self.k.blocks[join.block].params.clone();
         for (i, v) in join.vars.iter().enumerate() {
-            let p = params[i];
+            let mut p = params[i];
+            if !join.loop_header
+                && let Some(first) = join.incoming.first()
+                && join.incoming.iter().all(|args| args[i] == first[i])
+            {
+                p = first[i];
+            }
             let val = if let Some(names) = join.conflicts.get(v) {
                 EnvVal::Ambiguous(names.clone())
             } else if let Some(m) = join.ptr_mems.get(v) {

@@ -1,7 +1,7 @@
 //! Lowering of statements: declarations, control flow, loops, `switch`, `return`.
 
 use super::*;
-use kiln_frontend::hir::{CaseLabel, LoopKind, Stmt};
+use kiln_frontend::hir::{CaseLabel, Stmt};
 
 impl<'p> Lowerer<'p> {
     pub(super) fn block(&mut self, b: &hir::Block) {
@@ -12,7 +12,7 @@ impl<'p> Lowerer<'p> {
         self.close_scope();
     }
 
-    fn close_scope(&mut self) {
+    pub(super) fn close_scope(&mut self) {
         if let Some(vars) = self.scopes.pop() {
             for v in vars {
                 self.env.remove(&v);
@@ -28,7 +28,7 @@ impl<'p> Lowerer<'p> {
         }
     }
 
-    fn stmt(&mut self, s: &Stmt) {
+    pub(super) fn stmt(&mut self, s: &Stmt) {
         match s {
             Stmt::Expr(e) => {
                 self.rvalue(e);
@@ -166,86 +166,6 @@ impl<'p> Lowerer<'p> {
         self.block(e);
         self.jump_to_join(merge, span);
         self.enter_join(merge);
-    }
-
-    fn loop_stmt(&mut self, l: &hir::Loop) {
-        let span = l.span;
-        self.scopes.push(Vec::new());
-        for s in &l.init {
-            self.stmt(s);
-        }
-        let header = self.new_join(span);
-        let exit = self.new_join(span);
-        let cont = self.new_join(span);
-        self.jump_to_join(header, span);
-        self.enter_join(header);
-        let header_block = self.joins[header].block;
-        self.k.loops.push(LoopInfo { header: header_block, span, pragmas: l.pragmas.clone(), transformations: vec![] });
-        self.loops.push(LoopCtx { break_to: exit, continue_to: cont });
-        match l.kind {
-            LoopKind::While | LoopKind::For => {
-                if let Some(c) = &l.cond {
-                    let cond = self.cond(c);
-                    let body_b = self.k.new_block(span);
-                    let exit_args = self.join_args(exit, span);
-                    let exit_block = self.joins[exit].block;
-                    self.set_term(Terminator::Branch {
-                        cond,
-                        then_to: Target { block: body_b, args: vec![] },
-                        else_to: Target { block: exit_block, args: exit_args },
-                    });
-                    self.cur = body_b;
-                }
-                self.block(&l.body);
-                self.jump_to_join(cont, span);
-                self.enter_join(cont);
-                if let Some(s) = &l.step {
-                    self.rvalue(s);
-                }
-                self.jump_to_join(header, span);
-            }
-            LoopKind::DoWhile => {
-                self.block(&l.body);
-                self.jump_to_join(cont, span);
-                self.enter_join(cont);
-                let cond = match &l.cond {
-                    Some(c) => self.cond(c),
-                    None => self.konst(1, 1, span),
-                };
-                let h_args = self.join_args(header, span);
-                let e_args = self.join_args(exit, span);
-                let (hb, eb) = (self.joins[header].block, self.joins[exit].block);
-                self.terminate(
-                    Terminator::Branch {
-                        cond,
-                        then_to: Target { block: hb, args: h_args },
-                        else_to: Target { block: eb, args: e_args },
-                    },
-                    span,
-                );
-            }
-        }
-        self.loops.pop();
-        // A pointer variable that refers to different memories in different iterations.
-        let conflicts: Vec<(VarKey, Vec<Rc<str>>)> =
-            self.joins[header].conflicts.iter().map(|(k, v)| (*k, v.clone())).collect();
-        for (var, mems) in conflicts {
-            let name = self.var_names.get(&var).cloned().unwrap_or_else(|| "pointer".into());
-            self.error(
-                Diagnostic::error(
-                    codes::AMBIGUOUS_POINTER,
-                    format!(
-                        "pointer `{name}` refers to different memories (`{}`) in different iterations of this loop",
-                        mems.join("`, `")
-                    ),
-                )
-                .at(span)
-                .with_note("kiln must know at compile time which memory every pointer refers to")
-                .with_help("index one memory instead of switching pointers (e.g. `buf[phase * N + i]`)"),
-            );
-        }
-        self.enter_join(exit);
-        self.close_scope();
     }
 
     fn switch(&mut self, v: &hir::Expr, arms: &[hir::SwitchArm], span: Span) {

@@ -7,6 +7,7 @@ mod const_fold;
 mod dce;
 mod if_convert;
 mod merge_blocks;
+mod scalarize;
 mod simplify_params;
 mod unreachable;
 
@@ -29,6 +30,7 @@ pub fn registry() -> Vec<Box<dyn Pass>> {
         Box::new(simplify_params::SimplifyParams),
         Box::new(const_fold::ConstFold),
         Box::new(merge_blocks::MergeBlocks),
+        Box::new(scalarize::Scalarize),
         Box::new(if_convert::IfConvert),
         Box::new(dce::Dce),
     ]

@@ -17,7 +17,7 @@ use kiln_dataflow::analysis::natural_loops;
 use kiln_dataflow::ir::op::sext;
 use kiln_dataflow::ir::{Block, CmpOp, Kernel, Op, OpKind, Value, ValueDef};
 use kiln_frontend::Span;
-use modulo::{Placement, Problem, Violation, check, place, res_mii};
+use modulo::{Placement, Problem, Violation, check, place_settled, res_mii};
 use shape::{LoopShape, Shape, classify_loop};
 use std::collections::{BTreeSet, HashMap};
 
@@ -230,14 +230,10 @@ fn pipeline_one(cx: &Context, shape: &LoopShape, ivdep: Option<Option<u32>>, a: 
     // Lower bounds.
     let (res, res_what) = res_mii(&problem);
     a.res_mii = res;
-    let free = match place(&problem, None) {
-        Ok(p) => p,
-        Err(_) => {
-            a.reason = "internal: the loop body could not be placed".into();
-            return None;
-        }
+    let Some((rec, rec_limit)) = rec_mii(&problem) else {
+        a.reason = "internal: the loop body could not be placed".into();
+        return None;
     };
-    let (rec, rec_limit) = rec_mii(&problem, &free);
     a.rec_mii = rec;
     let mii = a.mii();
     a.limit = if a.target_ii.is_some_and(|t| t >= res.max(rec)) && a.target_ii > Some(1) {
@@ -251,7 +247,7 @@ fn pipeline_one(cx: &Context, shape: &LoopShape, ivdep: Option<Option<u32>>, a: 
     let mut first_failure: Option<String> = None;
     let max_ii = mii.max(1) + 256;
     for ii in mii.max(1)..=max_ii {
-        let pl = match place(&problem, Some(ii)) {
+        let pl = match place_settled(&problem, ii, true) {
             Ok(pl) => pl,
             Err(v) => {
                 first_failure.get_or_insert_with(|| describe_violation(k, &v, ii));
@@ -378,9 +374,25 @@ fn chain_between(k: &Kernel, pl: &Placement, from: &dyn Fn(Op) -> bool, to: Op) 
     path
 }
 
-/// The recurrence-constrained minimum II from an unconstrained placement, and the recurrence
-/// that sets it.
-fn rec_mii(p: &Problem, pl: &Placement) -> (u32, Option<Limit>) {
+/// The recurrence-constrained minimum II: the smallest II at which a placement without resource
+/// limits satisfies every loop-carried constraint, and the recurrence that sets it.
+fn rec_mii(p: &Problem) -> Option<(u32, Option<Limit>)> {
+    let mut ii = 1;
+    while ii <= 4096 {
+        let pl = place_settled(p, ii, false).ok()?;
+        match check(p, &pl, ii) {
+            Ok(()) => {
+                let (_, limit) = recurrence_limit(p, &pl);
+                return Some((ii, if ii > 1 { limit } else { None }));
+            }
+            Err(v) => ii = v.bound(&pl).max(ii + 1),
+        }
+    }
+    None
+}
+
+/// The tightest loop-carried constraint of a placement, as a chain of operations.
+fn recurrence_limit(p: &Problem, pl: &Placement) -> (u32, Option<Limit>) {
     let k = p.k;
     let mut best: (u32, Option<Limit>) = (1, None);
     let mut consider = |bound: u32, limit: Limit| {

@@ -97,9 +97,37 @@ fn delta(dep: &MemDep) -> i64 {
     }
 }
 
+/// Places the ops of one iteration at `ii`, moving the reads of loop-carried values as late as
+/// their previous iteration's write requires. A value's register holds iteration `k`'s value in
+/// cycles `w - II + 1 ..= w` of iteration `k` (it is written at `w` of iteration `k - 1`), so
+/// every read must come at or after `w - II + 1`. Reads start as early as possible and are
+/// pushed later until the placement settles; when a recurrence makes them chase their own
+/// write, the placement keeps failing [`check`] and the caller tries a larger II. With
+/// `resources = false` the ports and units are unlimited (for the recurrence bound).
+pub fn place_settled(p: &Problem, ii: u32, resources: bool) -> Result<Placement, Violation> {
+    let mut floors: HashMap<Value, u32> = HashMap::new();
+    let mut pl = place(p, resources.then_some(ii), &floors)?;
+    for _ in 0..16 {
+        let mut changed = false;
+        for param in &p.k.blocks[p.shape.header].params {
+            let need = pl.writes[param].saturating_sub(ii - 1);
+            if need > pl.reads[param] && need > floors.get(param).copied().unwrap_or(0) {
+                floors.insert(*param, need);
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+        pl = place(p, resources.then_some(ii), &floors)?;
+    }
+    Ok(pl)
+}
+
 /// Places the ops of one iteration. With `ii = None`, resources are unlimited (used to compute
-/// the recurrence bound).
-pub fn place(p: &Problem, ii: Option<u32>) -> Result<Placement, Violation> {
+/// the recurrence bound). `floors` are the earliest cycles at which header parameters may be
+/// read.
+pub fn place(p: &Problem, ii: Option<u32>, floors: &HashMap<Value, u32>) -> Result<Placement, Violation> {
     let k = p.k;
     let in_loop: HashSet<Op> = p.ops.iter().copied().collect();
     let mut times: HashMap<Op, OpTime> = HashMap::new();
@@ -136,6 +164,11 @@ pub fn place(p: &Problem, ii: Option<u32>) -> Result<Placement, Violation> {
             }
         }
         let mut earliest = preds.iter().map(|(_, t)| t.end).max().unwrap_or(0);
+        for a in &o.args {
+            if let Some(f) = floors.get(a) {
+                earliest = earliest.max(*f);
+            }
+        }
         for dep in p.deps.iter().filter(|d| d.to == op && d.distance == 0) {
             if let Some(t) = times.get(&dep.from) {
                 earliest = earliest.max((t.start as i64 + delta(dep)).max(0) as u32);
@@ -205,7 +238,7 @@ pub fn place(p: &Problem, ii: Option<u32>) -> Result<Placement, Violation> {
         times.insert(op, t);
     }
     let mut placement = Placement { times, ..Default::default() };
-    param_times(p, &mut placement);
+    param_times(p, &mut placement, floors);
     placement.depth = placement
         .times
         .values()
@@ -218,7 +251,7 @@ pub fn place(p: &Problem, ii: Option<u32>) -> Result<Placement, Violation> {
 
 /// When each header parameter is read (its first use) and written (when its next value is
 /// ready, not before it is read).
-fn param_times(p: &Problem, pl: &mut Placement) {
+fn param_times(p: &Problem, pl: &mut Placement, floors: &HashMap<Value, u32>) {
     let k = p.k;
     let params = &k.blocks[p.shape.header].params;
     let used_as_arg: HashSet<Value> = p.shape.back_args.iter().copied().collect();
@@ -231,7 +264,8 @@ fn param_times(p: &Problem, pl: &mut Placement) {
             .min();
         // A parameter copied into another's next value is read at the start, so that the copy
         // always sees this iteration's value.
-        let read = if used_as_arg.contains(&param) || p.shape.cond == param { 0 } else { first_use.unwrap_or(0) };
+        let floor = floors.get(&param).copied().unwrap_or(0);
+        let read = if used_as_arg.contains(&param) || p.shape.cond == param { floor } else { first_use.unwrap_or(floor) };
         pl.reads.insert(param, read);
     }
     // In a test-first loop the next values are written only if the iteration's test passes, so

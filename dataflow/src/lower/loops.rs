@@ -1,0 +1,571 @@
+//! Loops, and the loop transformations applied while lowering: full unrolling, partial
+//! unrolling (with peeled iterations or a remainder loop), from `#pragma unroll [N]`,
+//! `__attribute__((opencl_unroll_hint[(N)]))`, or automatically for small loops nested in a
+//! loop. Each transformation is recorded for the loop report.
+//!
+//! Lowering builds SSA from the environment, so unrolling is lowering the body several times in
+//! a row. The trip count is found by *probing*: the loop's test and step are lowered on a copy
+//! of the environment until the test folds to false; this needs the test and step to be simple
+//! (no memory, no calls, no short-circuit control flow) and to read no variable the body
+//! writes. The probe's operations are dead and `dce` removes them.
+//!
+//! The emulator runs the kernel lowered *without* these transformations, so comparing it with
+//! the simulator checks them.
+
+use super::*;
+use kiln_frontend::hir::{BinaryOp, ExprKind as K, Loop, LoopKind, LoopPragmas, Stmt};
+
+/// A loop nested in another loop with at most this many iterations is unrolled fully without a
+/// pragma, so that the enclosing loop becomes innermost and can be pipelined.
+pub const AUTO_UNROLL_MAX_TRIP: u64 = 16;
+/// The most copies of a loop body full unrolling makes.
+pub const MAX_UNROLL_COPIES: u64 = 1024;
+/// The most expression nodes automatic unrolling may create (body size × copies).
+const AUTO_UNROLL_BUDGET: usize = 4096;
+
+/// What to do with one loop.
+enum Plan {
+    Rolled { notes: Vec<String> },
+    Full { copies: u64, why: String },
+    Partial { factor: u32, trip: Option<u64> },
+}
+
+/// A counted loop `for (...; iv CMP bound; iv += step)` whose bound the body does not change.
+struct Counted {
+    /// Which operand of the test is the induction variable.
+    iv_on_left: bool,
+    cmp: BinaryOp,
+    step: i64,
+}
+
+impl<'p> Lowerer<'p> {
+    pub(super) fn loop_stmt(&mut self, l: &Loop) {
+        let span = l.span;
+        self.scopes.push(Vec::new());
+        for s in &l.init {
+            self.stmt(s);
+        }
+        let exit = self.new_join(span);
+        match self.plan(l) {
+            Plan::Rolled { notes } => self.rolled_loop(l, l.cond.as_ref(), 1, exit, exit, l.pragmas.clone(), notes),
+            Plan::Full { copies, why } => {
+                let at = self.k.loops.len();
+                self.full_unroll(l, copies, exit);
+                self.note_unrolled(l, copies, why, at);
+            }
+            Plan::Partial { factor, trip } => self.partial_unroll(l, factor, trip, exit),
+        }
+        self.enter_join(exit);
+        self.close_scope();
+    }
+
+    /// Records a fully unrolled loop for the report, and tells the enclosing loop.
+    fn note_unrolled(&mut self, l: &Loop, copies: u64, why: String, _first_inner: usize) {
+        self.k.unrolled.push(UnrolledLoop { span: l.span, copies, why: why.clone() });
+        if let Some(&outer) = self.loop_info_stack.last() {
+            let note = format!("contains a loop fully unrolled into {copies} copies ({why})");
+            if !self.k.loops[outer].transformations.contains(&note) {
+                self.k.loops[outer].transformations.push(note);
+            }
+        }
+    }
+
+    fn inside_loop(&self) -> bool {
+        self.loops.iter().any(|c| c.continue_to != usize::MAX)
+    }
+
+    fn plan(&mut self, l: &Loop) -> Plan {
+        if !self.transform_loops {
+            return Plan::Rolled { notes: vec![] };
+        }
+        let p = &l.pragmas;
+        match p.unroll {
+            Some(1) => Plan::Rolled { notes: vec!["not unrolled (unroll factor 1)".into()] },
+            Some(0) => match self.probe_trip_count(l, MAX_UNROLL_COPIES) {
+                Some(n) => Plan::Full { copies: n, why: "`#pragma unroll`".into() },
+                None => Plan::Rolled {
+                    notes: vec![format!(
+                        "`#pragma unroll` not applied: the trip count is not a compile-time constant of at most {MAX_UNROLL_COPIES}"
+                    )],
+                },
+            },
+            Some(u) => match self.probe_trip_count(l, MAX_UNROLL_COPIES) {
+                Some(n) if n <= u as u64 => Plan::Full { copies: n, why: format!("`#pragma unroll {u}` covers all {n} iterations") },
+                Some(n) => Plan::Partial { factor: u, trip: Some(n) },
+                None if self.counted(l).is_some() => Plan::Partial { factor: u, trip: None },
+                None => Plan::Rolled {
+                    notes: vec![format!(
+                        "`#pragma unroll {u}` not applied: the loop is not a counted loop `for (...; i < n; i += c)` with a bound the body leaves unchanged"
+                    )],
+                },
+            },
+            None => {
+                let eligible = self.inside_loop()
+                    && p.ivdep.is_none()
+                    && p.ii.is_none()
+                    && !p.disable_pipelining
+                    && !contains_loop(&l.body);
+                if eligible
+                    && let Some(n) = self.probe_trip_count(l, AUTO_UNROLL_MAX_TRIP)
+                    && (n as usize).saturating_mul(block_size(&l.body)) <= AUTO_UNROLL_BUDGET
+                {
+                    return Plan::Full {
+                        copies: n,
+                        why: format!("automatic: {n} iterations, nested in a loop"),
+                    };
+                }
+                Plan::Rolled { notes: vec![] }
+            }
+        }
+    }
+
+    /// A loop that stays a loop, with `copies` copies of the body per iteration. `cond` is the
+    /// test (`None`: always true); when it fails control goes to `normal_exit`; `break` goes to
+    /// `break_to`.
+    #[allow(clippy::too_many_arguments)]
+    fn rolled_loop(
+        &mut self,
+        l: &Loop,
+        cond: Option<&hir::Expr>,
+        copies: u32,
+        break_to: usize,
+        normal_exit: usize,
+        pragmas: LoopPragmas,
+        notes: Vec<String>,
+    ) {
+        let span = l.span;
+        let header = self.new_join(span);
+        self.joins[header].loop_header = true;
+        self.jump_to_join(header, span);
+        self.enter_join(header);
+        let header_block = self.joins[header].block;
+        self.k.loops.push(LoopInfo { header: header_block, span, pragmas, transformations: notes });
+        self.loop_info_stack.push(self.k.loops.len() - 1);
+        match l.kind {
+            LoopKind::While | LoopKind::For => {
+                if let Some(c) = cond {
+                    let test = self.cond(c);
+                    let body_b = self.k.new_block(span);
+                    let exit_args = self.join_args(normal_exit, span);
+                    let exit_block = self.joins[normal_exit].block;
+                    self.set_term(Terminator::Branch {
+                        cond: test,
+                        then_to: Target { block: body_b, args: vec![] },
+                        else_to: Target { block: exit_block, args: exit_args },
+                    });
+                    self.cur = body_b;
+                }
+                for _ in 0..copies {
+                    self.body_copy(l, break_to);
+                }
+                self.jump_to_join(header, span);
+            }
+            LoopKind::DoWhile => {
+                self.body_copy(l, break_to);
+                let test = match cond {
+                    Some(c) => self.cond(c),
+                    None => self.konst(1, 1, span),
+                };
+                let h_args = self.join_args(header, span);
+                let e_args = self.join_args(normal_exit, span);
+                let (hb, eb) = (self.joins[header].block, self.joins[normal_exit].block);
+                self.terminate(
+                    Terminator::Branch {
+                        cond: test,
+                        then_to: Target { block: hb, args: h_args },
+                        else_to: Target { block: eb, args: e_args },
+                    },
+                    span,
+                );
+            }
+        }
+        self.loop_info_stack.pop();
+        // A pointer variable that refers to different memories in different iterations.
+        let conflicts: Vec<(VarKey, Vec<Rc<str>>)> =
+            self.joins[header].conflicts.iter().map(|(k, v)| (*k, v.clone())).collect();
+        for (var, mems) in conflicts {
+            let name = self.var_names.get(&var).cloned().unwrap_or_else(|| "pointer".into());
+            self.error(
+                Diagnostic::error(
+                    codes::AMBIGUOUS_POINTER,
+                    format!(
+                        "pointer `{name}` refers to different memories (`{}`) in different iterations of this loop",
+                        mems.join("`, `")
+                    ),
+                )
+                .at(span)
+                .with_note("kiln must know at compile time which memory every pointer refers to")
+                .with_help("index one memory instead of switching pointers (e.g. `buf[phase * N + i]`)"),
+            );
+        }
+    }
+
+    /// One copy of the body followed by the step; `continue` lands before the step.
+    fn body_copy(&mut self, l: &Loop, break_to: usize) {
+        let span = l.span;
+        let cont = self.new_join(span);
+        self.loops.push(LoopCtx { break_to, continue_to: cont });
+        self.block(&l.body);
+        self.loops.pop();
+        self.jump_to_join(cont, span);
+        self.enter_join(cont);
+        if l.kind != LoopKind::DoWhile
+            && let Some(s) = &l.step
+        {
+            self.rvalue(s);
+        }
+    }
+
+    /// `copies` iterations in a row, no loop left. The tests are lowered for their side effects
+    /// (their values are known).
+    fn full_unroll(&mut self, l: &Loop, copies: u64, exit: usize) {
+        for i in 0..copies {
+            if !(l.kind == LoopKind::DoWhile && i == 0)
+                && let Some(c) = &l.cond
+            {
+                self.cond(c);
+            }
+            self.body_copy(l, exit);
+        }
+        if let Some(c) = &l.cond
+            && !(l.kind == LoopKind::DoWhile && copies == 0)
+        {
+            self.cond(c);
+        }
+        self.jump_to_join(exit, l.span);
+    }
+
+    fn partial_unroll(&mut self, l: &Loop, factor: u32, trip: Option<u64>, exit: usize) {
+        let mut pragmas = l.pragmas.clone();
+        pragmas.unroll = None;
+        match trip {
+            Some(n) => {
+                // Peel `n mod factor` iterations so that the loop runs a whole number of groups.
+                let peel = n % factor as u64;
+                for _ in 0..peel {
+                    if let Some(c) = &l.cond {
+                        self.cond(c);
+                    }
+                    self.body_copy(l, exit);
+                }
+                let note = format!(
+                    "unrolled by {factor} (`#pragma unroll {factor}`): {} iteration(s) of {factor} copies{}",
+                    n / factor as u64,
+                    if peel > 0 { format!(", {peel} iteration(s) peeled before the loop") } else { String::new() }
+                );
+                self.rolled_loop(l, l.cond.as_ref(), factor, exit, exit, pragmas, vec![note]);
+            }
+            None => {
+                let Some(guard) = self.unrolled_guard(l, factor) else {
+                    self.rolled_loop(l, l.cond.as_ref(), 1, exit, exit, l.pragmas.clone(), vec![]);
+                    return;
+                };
+                let rest = self.new_join(l.span);
+                let note = format!("unrolled by {factor} (`#pragma unroll {factor}`); a remainder loop runs the last iterations");
+                self.rolled_loop(l, Some(&guard), factor, exit, rest, pragmas.clone(), vec![note]);
+                self.enter_join(rest);
+                let note = format!("remainder of the loop unrolled by {factor}: at most {} iteration(s)", factor - 1);
+                self.rolled_loop(l, l.cond.as_ref(), 1, exit, exit, pragmas, vec![note]);
+            }
+        }
+    }
+
+    /// The test of a loop unrolled by `factor` with an unknown trip count: the original test
+    /// holds for all `factor` next iterations, i.e. for the induction variable advanced by
+    /// `(factor-1)·step`, computed in 64 bits so that it cannot wrap.
+    fn unrolled_guard(&self, l: &Loop, factor: u32) -> Option<hir::Expr> {
+        let counted = self.counted(l)?;
+        let K::Binary(cmp, a, b) = &l.cond.as_ref()?.kind else { return None };
+        let long = Type::Scalar(Scalar::I64);
+        let widen = |e: &hir::Expr| hir::Expr { kind: K::Convert(Box::new(e.clone())), ty: long.clone(), span: e.span };
+        let (iv, bound) = if counted.iv_on_left { (a, b) } else { (b, a) };
+        let offset = hir::Expr::int(((factor as i64 - 1) * counted.step) as u64, long.clone(), iv.span);
+        let advanced = hir::Expr {
+            kind: K::Binary(BinaryOp::Add, Box::new(widen(iv)), Box::new(offset)),
+            ty: long.clone(),
+            span: iv.span,
+        };
+        let (x, y) = if counted.iv_on_left { (advanced, widen(bound)) } else { (widen(bound), advanced) };
+        let _ = counted.cmp;
+        Some(hir::Expr { kind: K::Binary(*cmp, Box::new(x), Box::new(y)), ty: l.cond.as_ref()?.ty.clone(), span: l.span })
+    }
+
+    /// Recognizes `for (...; iv CMP bound; iv += c)` with an integer induction variable of at
+    /// most 32 bits, a test that moves towards failing as `iv` advances, and a bound and step
+    /// the body does not change.
+    fn counted(&self, l: &Loop) -> Option<Counted> {
+        if l.kind == LoopKind::DoWhile {
+            return None;
+        }
+        let (iv, step) = step_of(l.step.as_ref()?)?;
+        let K::Binary(cmp, a, b) = &l.cond.as_ref()?.kind else { return None };
+        let is_iv = |e: &hir::Expr| matches!(e.kind, K::Local(x) if x == iv);
+        let iv_on_left = if is_iv(a) {
+            true
+        } else if is_iv(b) {
+            false
+        } else {
+            return None;
+        };
+        let ty = a.ty.scalar()?;
+        if ty.bits() > 32 || self.func().local(iv).ty.scalar() != Some(ty) || self.frame().address_taken.contains(&iv) {
+            return None;
+        }
+        // The test must fail eventually as the induction variable moves by `step`.
+        let rising = step > 0;
+        let ok = match (cmp, iv_on_left) {
+            (BinaryOp::Lt | BinaryOp::Le, true) | (BinaryOp::Gt | BinaryOp::Ge, false) => rising,
+            (BinaryOp::Gt | BinaryOp::Ge, true) | (BinaryOp::Lt | BinaryOp::Le, false) => !rising,
+            _ => false,
+        };
+        let bound = if iv_on_left { b } else { a };
+        let written = writes_in_block(&l.body);
+        let mut reads = HashSet::new();
+        reads_in_expr(bound, &mut reads);
+        if !ok || !simple_expr(bound) || written.contains(&iv) || reads.iter().any(|r| written.contains(r)) {
+            return None;
+        }
+        Some(Counted { iv_on_left, cmp: *cmp, step })
+    }
+
+    /// The number of iterations of `l` (at most `cap`) if its test and step are decided at
+    /// compile time from the current environment.
+    fn probe_trip_count(&mut self, l: &Loop, cap: u64) -> Option<u64> {
+        let cond = l.cond.as_ref()?;
+        if !simple_expr(cond) || l.step.as_ref().is_some_and(|s| !simple_expr(s)) {
+            return None;
+        }
+        let mut reads = HashSet::new();
+        reads_in_expr(cond, &mut reads);
+        if let Some(s) = &l.step {
+            reads_in_expr(s, &mut reads);
+        }
+        let written = writes_in_block(&l.body);
+        let f = self.func();
+        let ssa = |id: &LocalId| f.local(*id).ty.scalar().is_some() && !self.frame().address_taken.contains(id);
+        if reads.iter().any(|r| written.contains(r) || !ssa(r)) {
+            return None;
+        }
+        let saved = (self.env.clone(), self.cur, self.diags.len());
+        let mut n = 0u64;
+        let result = loop {
+            if !(l.kind == LoopKind::DoWhile && n == 0) {
+                let test = self.cond(cond);
+                match self.const_value(test) {
+                    Some(0) => break Some(n),
+                    Some(_) => {}
+                    None => break None,
+                }
+            }
+            if n == cap {
+                break None;
+            }
+            n += 1;
+            if let Some(s) = &l.step {
+                self.rvalue(s);
+            }
+        };
+        self.env = saved.0;
+        self.cur = saved.1;
+        self.diags.truncate(saved.2);
+        result
+    }
+
+    /// The value of `v` if it is computed from constants only.
+    pub(super) fn const_value(&mut self, v: Value) -> Option<u64> {
+        if let Some(r) = self.const_memo.get(&v) {
+            return *r;
+        }
+        let r = match self.k.values[v].def {
+            ValueDef::Param(..) => None,
+            ValueDef::Op(op) => {
+                let o = self.k.ops[op].clone();
+                match o.kind {
+                    OpKind::Const(c) => Some(c),
+                    OpKind::Load(_) | OpKind::Store(_) => None,
+                    _ => {
+                        let mut vals = Vec::with_capacity(o.args.len());
+                        for a in &o.args {
+                            match self.const_value(*a) {
+                                Some(x) => vals.push(x),
+                                None => break,
+                            }
+                        }
+                        (vals.len() == o.args.len()).then(|| {
+                            let widths: Vec<u32> = o.args.iter().map(|a| self.k.width(*a)).collect();
+                            op::eval(&o.kind, &vals, &widths, self.k.width(v))
+                        })
+                    }
+                }
+            }
+        };
+        self.const_memo.insert(v, r);
+        r
+    }
+}
+
+/// The induction variable and constant step of `i++`, `i--`, `i += c`, `i -= c`, `i = i + c`.
+fn step_of(step: &hir::Expr) -> Option<(LocalId, i64)> {
+    let local = |e: &hir::Expr| match strip_convert(e).kind {
+        K::Local(x) => Some(x),
+        _ => None,
+    };
+    let konst = |e: &hir::Expr| strip_convert(e).as_int().map(|v| v as i64);
+    match &step.kind {
+        K::IncDec { target, increment, .. } => Some((local(target)?, if *increment { 1 } else { -1 })),
+        K::CompoundAssign { op: op @ (BinaryOp::Add | BinaryOp::Sub), lhs, rhs, .. } => {
+            let c = konst(rhs)?;
+            Some((local(lhs)?, if *op == BinaryOp::Add { c } else { -c }))
+        }
+        K::Assign(lhs, rhs) => {
+            let x = local(lhs)?;
+            match &strip_convert(rhs).kind {
+                K::Binary(BinaryOp::Add, a, b) if local(a) == Some(x) => Some((x, konst(b)?)),
+                K::Binary(BinaryOp::Add, a, b) if local(b) == Some(x) => Some((x, konst(a)?)),
+                K::Binary(BinaryOp::Sub, a, b) if local(a) == Some(x) => Some((x, -konst(b)?)),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+    .filter(|(_, s)| *s != 0)
+}
+
+fn strip_convert(e: &hir::Expr) -> &hir::Expr {
+    match &e.kind {
+        K::Convert(a) => strip_convert(a),
+        _ => e,
+    }
+}
+
+/// Arithmetic on scalar variables and constants, and assignments to scalar variables: lowered
+/// without control flow, memory or calls.
+fn simple_expr(e: &hir::Expr) -> bool {
+    let scalar_local = |x: &hir::Expr| matches!(x.kind, K::Local(_)) && x.ty.scalar().is_some();
+    e.ty.scalar().is_some()
+        && match &e.kind {
+            K::Int(_) => true,
+            K::Local(_) => true,
+            K::Convert(a) | K::Unary(_, a) => simple_expr(a),
+            K::Binary(_, a, b) => simple_expr(a) && simple_expr(b),
+            K::Assign(l, r) => scalar_local(l) && simple_expr(r),
+            K::CompoundAssign { lhs, rhs, .. } => scalar_local(lhs) && simple_expr(rhs),
+            K::IncDec { target, .. } => scalar_local(target),
+            K::Comma(items) => items.iter().all(simple_expr),
+            _ => false,
+        }
+}
+
+/// Every sub-expression of a block, in order.
+fn for_each_expr(b: &hir::Block, f: &mut dyn FnMut(&hir::Expr)) {
+    fn expr(e: &hir::Expr, f: &mut dyn FnMut(&hir::Expr)) {
+        f(e);
+        match &e.kind {
+            K::Int(_) | K::Float(_) | K::Local(_) | K::Global(_) => {}
+            K::Deref(a)
+            | K::Member(a, _)
+            | K::Unary(_, a)
+            | K::Convert(a)
+            | K::PtrCast(a)
+            | K::Decay(a)
+            | K::AddrOf(a)
+            | K::IncDec { target: a, .. } => expr(a, f),
+            K::Binary(_, a, b)
+            | K::LogAnd(a, b)
+            | K::LogOr(a, b)
+            | K::PtrAdd(a, b)
+            | K::PtrDiff(a, b)
+            | K::PtrCmp(_, a, b)
+            | K::Assign(a, b)
+            | K::CompoundAssign { lhs: a, rhs: b, .. }
+            | K::PtrCompoundAssign { lhs: a, rhs: b, .. } => {
+                expr(a, f);
+                expr(b, f);
+            }
+            K::Cond(a, b, c) => {
+                expr(a, f);
+                expr(b, f);
+                expr(c, f);
+            }
+            K::Call(_, args) | K::Comma(args) => args.iter().for_each(|a| expr(a, f)),
+        }
+    }
+    fn init(i: &hir::Init, f: &mut dyn FnMut(&hir::Expr)) {
+        match i {
+            hir::Init::Expr(e) => expr(e, f),
+            hir::Init::List(items) => items.iter().for_each(|i| init(i, f)),
+        }
+    }
+    for s in b {
+        match s {
+            Stmt::Expr(e) => expr(e, f),
+            Stmt::Decl(_, Some(i), _) => init(i, f),
+            Stmt::If(c, t, e, _) => {
+                expr(c, f);
+                for_each_expr(t, f);
+                for_each_expr(e, f);
+            }
+            Stmt::Loop(l) => {
+                for_each_expr(&l.init, f);
+                if let Some(c) = &l.cond {
+                    expr(c, f);
+                }
+                if let Some(s) = &l.step {
+                    expr(s, f);
+                }
+                for_each_expr(&l.body, f);
+            }
+            Stmt::Switch(v, arms, _) => {
+                expr(v, f);
+                arms.iter().for_each(|a| for_each_expr(&a.body, f));
+            }
+            Stmt::Return(Some(e), _) => expr(e, f),
+            Stmt::Block(b) => for_each_expr(b, f),
+            Stmt::Decl(..) | Stmt::Break(_) | Stmt::Continue(_) | Stmt::Return(None, _) => {}
+        }
+    }
+}
+
+/// Variables a block may change: assigned, incremented, or with their address taken.
+fn writes_in_block(b: &hir::Block) -> HashSet<LocalId> {
+    let mut w = HashSet::new();
+    for_each_expr(b, &mut |e| {
+        let target = match &e.kind {
+            K::Assign(l, _) | K::CompoundAssign { lhs: l, .. } | K::PtrCompoundAssign { lhs: l, .. } => Some(l),
+            K::IncDec { target, .. } => Some(target),
+            K::AddrOf(a) => Some(a),
+            _ => None,
+        };
+        if let Some(t) = target
+            && let K::Local(x) = t.kind
+        {
+            w.insert(x);
+        }
+    });
+    w
+}
+
+fn reads_in_expr(e: &hir::Expr, out: &mut HashSet<LocalId>) {
+    for_each_expr(&vec![Stmt::Expr(e.clone())], &mut |x| {
+        if let K::Local(id) = x.kind {
+            out.insert(id);
+        }
+    });
+}
+
+fn contains_loop(b: &hir::Block) -> bool {
+    b.iter().any(|s| match s {
+        Stmt::Loop(_) => true,
+        Stmt::If(_, t, e, _) => contains_loop(t) || contains_loop(e),
+        Stmt::Switch(_, arms, _) => arms.iter().any(|a| contains_loop(&a.body)),
+        Stmt::Block(b) => contains_loop(b),
+        _ => false,
+    })
+}
+
+/// Expression nodes in a block: the cost of one copy.
+fn block_size(b: &hir::Block) -> usize {
+    let mut n = 0;
+    for_each_expr(b, &mut |_| n += 1);
+    n + b.len()
+}
