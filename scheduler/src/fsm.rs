@@ -27,6 +27,9 @@ struct MemOrder {
     last_consume: Option<u32>,
 }
 
+/// The widest division that gets a dedicated pipelined divider inside a pipelined loop.
+pub const PIPELINED_DIVIDER_MAX_WIDTH: u32 = 32;
+
 /// Schedules every block of a kernel as an FSM.
 pub fn schedule_fsm(k: Kernel, target: Target, clock_mhz: f64, opts: crate::Options) -> Schedule {
     let period = 1000.0 / clock_mhz;
@@ -54,11 +57,16 @@ pub fn schedule_fsm(k: Kernel, target: Target, clock_mhz: f64, opts: crate::Opti
         let class_map = s.class.clone();
         let units = s.units.clone();
         let steps = s.steps.clone();
-        // Inside a pipeline every division gets its own fully pipelined divider.
-        let unit_lat: Vec<u32> = units.iter().map(|u| u.latency).collect();
+        // Inside a pipeline every division of up to 32 bits gets its own fully pipelined
+        // divider; wider ones (whose pipelined form costs thousands of registers) keep sharing
+        // the sequential unit.
+        let pipelined_lat: Vec<Option<u32>> =
+            units.iter().map(|u| (u.width <= PIPELINED_DIVIDER_MAX_WIDTH).then_some(u.latency)).collect();
         let lat = move |u: UnitId| units[u.0 as usize].latency;
         let class = move |op: Op| match class_map[op] {
-            Some(OpClass::Unit(u)) => OpClass::Multi(unit_lat[u.0 as usize] + 1),
+            Some(OpClass::Unit(u)) if pipelined_lat[u.0 as usize].is_some() => {
+                OpClass::Multi(pipelined_lat[u.0 as usize].unwrap_or(0) + 1)
+            }
             c => c.unwrap_or(OpClass::Constant),
         };
         let fsm_cycles = move |blocks: &[Block]| blocks.iter().map(|b| steps[*b].max(1)).sum::<u32>();
@@ -81,7 +89,9 @@ pub fn schedule_fsm(k: Kernel, target: Target, clock_mhz: f64, opts: crate::Opti
         }
         for (op, t) in times {
             s.time[op] = t;
-            if let Some(OpClass::Unit(u)) = s.class[op] {
+            if let Some(OpClass::Unit(u)) = s.class[op]
+                && s.units[u.0 as usize].width <= PIPELINED_DIVIDER_MAX_WIDTH
+            {
                 s.class[op] = Some(OpClass::Multi(s.units[u.0 as usize].latency + 1));
             }
         }

@@ -18,6 +18,8 @@ pub struct KernelReport {
     pub states: u32,
     pub blocks: Vec<BlockReport>,
     pub loops: Vec<LoopReport>,
+    /// What the optimizer did to arrays (registers, banks).
+    pub transformations: Vec<String>,
     pub on_chip_memories: Vec<MemReport>,
     pub resources: ResourceEstimate,
     pub timing: TimingReport,
@@ -217,18 +219,9 @@ fn loop_report(s: &Schedule, a: &crate::pipeline::LoopAnalysis, locate: &dyn Fn(
             chain: vec![],
         },
     });
-    // Cycles per iteration of a loop that runs as FSM states.
-    let fsm_iteration: u32 = s
-        .kernel
-        .rpo()
-        .into_iter()
-        .filter(|b| s.pipeline_of[*b].is_none() && is_in_loop(s, a.header, *b))
-        .map(|b| s.steps[b])
-        .sum();
-    let latency = match (a.trip_count, a.achieved_ii, a.depth) {
-        (Some(n), Some(ii), Some(d)) => serde_json::json!(n * ii as u64 + d as u64),
-        (Some(n), None, _) if fsm_iteration > 0 => serde_json::json!(n * fsm_iteration as u64),
-        _ => serde_json::json!("variable"),
+    let latency = match loop_latency(s, a.header) {
+        Some(n) => serde_json::json!(n),
+        None => serde_json::json!("variable"),
     };
     LoopReport {
         location: locate(a.span),
@@ -250,8 +243,34 @@ fn loop_report(s: &Schedule, a: &crate::pipeline::LoopAnalysis, locate: &dyn Fn(
     }
 }
 
-fn is_in_loop(s: &Schedule, header: kiln_dataflow::ir::Block, b: kiln_dataflow::ir::Block) -> bool {
-    kiln_dataflow::analysis::natural_loops(&s.kernel).iter().any(|l| l.header == header && l.blocks.contains(&b))
+/// Estimated cycles of a whole loop: trip count × (FSM states of its own blocks + the latency of
+/// each directly nested loop), or `trip × II + depth` for a pipeline; `None` when a trip count
+/// is not known.
+fn loop_latency(s: &Schedule, header: kiln_dataflow::ir::Block) -> Option<u64> {
+    let loops = kiln_dataflow::analysis::natural_loops(&s.kernel);
+    let this = loops.iter().find(|l| l.header == header)?;
+    let a = s.loops.iter().find(|a| a.header == header)?;
+    let trip = a.trip_count?;
+    if let (Some(ii), Some(d)) = (a.achieved_ii, a.depth) {
+        return Some(trip * ii as u64 + d as u64);
+    }
+    let inner: Vec<&kiln_dataflow::analysis::NaturalLoop> =
+        loops.iter().filter(|l| l.header != header && this.blocks.contains(&l.header)).collect();
+    // Directly nested: not inside another inner loop.
+    let direct: Vec<&&kiln_dataflow::analysis::NaturalLoop> = inner
+        .iter()
+        .filter(|l| !inner.iter().any(|o| o.header != l.header && o.blocks.contains(&l.header)))
+        .collect();
+    let mut per_iteration: u64 = this
+        .blocks
+        .iter()
+        .filter(|b| s.pipeline_of[**b].is_none() && !inner.iter().any(|l| l.blocks.contains(b)))
+        .map(|b| s.steps[*b] as u64)
+        .sum();
+    for l in direct {
+        per_iteration += loop_latency(s, l.header)? + 1;
+    }
+    Some(trip * per_iteration)
 }
 
 /// Builds the report of one scheduled kernel.
@@ -293,7 +312,33 @@ pub fn kernel_report(s: &Schedule, locate: &dyn Fn(Span) -> String) -> KernelRep
         .into_iter()
         .map(|b| BlockReport { block: b.to_string(), steps: s.steps[b], location: locate(k.blocks[b].span) })
         .collect();
-    let loops = s.loops.iter().map(|a| loop_report(s, a, locate)).collect();
+    let mut loops: Vec<(kiln_frontend::Span, LoopReport)> = s.loops.iter().map(|a| (a.span, loop_report(s, a, locate))).collect();
+    for u in &k.unrolled {
+        loops.push((
+            u.span,
+            LoopReport {
+                location: locate(u.span),
+                header: String::new(),
+                trip_count: serde_json::json!(u.copies),
+                pipelined: false,
+                reason: format!("fully unrolled into {} copies ({})", u.copies, u.why),
+                target_ii: None,
+                achieved_ii: None,
+                res_mii: 0,
+                rec_mii: 0,
+                mii: 0,
+                limited_by: None,
+                ii_note: None,
+                pipeline_depth: None,
+                latency_estimate: serde_json::Value::Null,
+                suggestion: None,
+                transformations: vec![],
+            },
+        ));
+    }
+    // Source order; copies of one loop (from unrolling an enclosing loop) stay together.
+    loops.sort_by_key(|(sp, _)| (sp.file, sp.lo));
+    let loops = loops.into_iter().map(|(_, l)| l).collect();
     let on_chip_memories = k
         .mems
         .values()
@@ -341,6 +386,7 @@ pub fn kernel_report(s: &Schedule, locate: &dyn Fn(Span) -> String) -> KernelRep
         states,
         blocks,
         loops,
+        transformations: k.notes.clone(),
         on_chip_memories,
         resources: res,
         timing: TimingReport {

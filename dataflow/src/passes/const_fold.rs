@@ -14,12 +14,23 @@ pub struct ConstFold;
 enum Rewrite {
     Const(u64),
     Alias(Value),
+    /// `x + c` (reassociated constants: `(x + c1) + c2`, `(x - c1) + c2`, ...).
+    AddConst(Value, u64),
 }
 
 fn simplify(k: &Kernel, op: Op) -> Option<Rewrite> {
     let o = &k.ops[op];
     let r = o.result?;
     let w = k.width(r);
+    // A read of a constant table at a constant index is that element.
+    if let OpKind::Load(m) = o.kind
+        && k.mems[m].kind == MemKind::Rom
+        && o.predicate().is_none()
+        && let (Some(i), Some(init)) = (k.as_const(o.args[0]), k.mems[m].init.as_ref())
+        && let Some(v) = init.get(i as usize)
+    {
+        return Some(Rewrite::Const(*v));
+    }
     if matches!(o.kind, OpKind::Const(_) | OpKind::Load(_) | OpKind::Store(_)) {
         return None;
     }
@@ -32,6 +43,18 @@ fn simplify(k: &Kernel, op: Op) -> Option<Rewrite> {
     let c = |i: usize| consts.get(i).copied().flatten();
     let a = |i: usize| o.args[i];
     use BinOp::*;
+    // `(x ± c1) ± c2 → x + (±c1 ± c2)`: wrapping arithmetic is associative.
+    if let OpKind::Binary(outer @ (Add | Sub)) = &o.kind
+        && let Some(c2) = c(1)
+        && let Some(d) = k.def_op(a(0))
+        && let OpKind::Binary(inner @ (Add | Sub)) = &k.ops[d].kind
+        && let Some(c1) = k.as_const(k.ops[d].args[1])
+        && k.width(k.ops[d].args[0]) == w
+    {
+        let c1 = if *inner == Sub { c1.wrapping_neg() } else { c1 };
+        let c2 = if *outer == Sub { c2.wrapping_neg() } else { c2 };
+        return Some(Rewrite::AddConst(k.ops[d].args[0], c1.wrapping_add(c2) & mask(w)));
+    }
     match &o.kind {
         OpKind::Binary(b) => match b {
             Add | Or | Xor if c(1) == Some(0) => Some(Rewrite::Alias(a(0))),
@@ -117,6 +140,19 @@ impl Pass for ConstFold {
                             k.replace_uses(r, v);
                             changed = true;
                         }
+                    }
+                    Some(Rewrite::AddConst(x, c)) => {
+                        let w = k.width(x);
+                        let span = k.ops[op].span;
+                        let cst = k.ops.push(OpData { kind: OpKind::Const(c), args: vec![], result: None, block: b, span });
+                        let cv = k.values.push(ValueData { width: w, def: ValueDef::Op(cst), name: None });
+                        k.ops[cst].result = Some(cv);
+                        if let Some(pos) = k.blocks[b].ops.iter().position(|o| *o == op) {
+                            k.blocks[b].ops.insert(pos, cst);
+                        }
+                        k.ops[op].kind = OpKind::Binary(BinOp::Add);
+                        k.ops[op].args = vec![x, cv];
+                        changed = true;
                     }
                     None => {}
                 }

@@ -7,8 +7,10 @@ mod const_fold;
 mod dce;
 mod if_convert;
 mod merge_blocks;
+mod partition;
 mod scalarize;
 mod simplify_params;
+mod strength;
 mod unreachable;
 
 use crate::ir::Kernel;
@@ -29,8 +31,10 @@ pub fn registry() -> Vec<Box<dyn Pass>> {
         Box::new(unreachable::RemoveUnreachable),
         Box::new(simplify_params::SimplifyParams),
         Box::new(const_fold::ConstFold),
+        Box::new(strength::StrengthReduce),
         Box::new(merge_blocks::MergeBlocks),
         Box::new(scalarize::Scalarize),
+        Box::new(partition::Partition),
         Box::new(if_convert::IfConvert),
         Box::new(dce::Dce),
     ]

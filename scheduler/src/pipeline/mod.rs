@@ -15,7 +15,7 @@ use crate::target::Target;
 use deps::{DepKind, MemDep, memory_dependences};
 use kiln_dataflow::analysis::natural_loops;
 use kiln_dataflow::ir::op::sext;
-use kiln_dataflow::ir::{Block, CmpOp, Kernel, Op, OpKind, Value, ValueDef};
+use kiln_dataflow::ir::{Block, CmpOp, Kernel, Op, OpKind, Terminator, Value, ValueDef};
 use kiln_frontend::Span;
 use modulo::{Placement, Problem, Violation, check, place_settled, res_mii};
 use shape::{LoopShape, Shape, classify_loop};
@@ -175,6 +175,7 @@ pub fn pipeline_loops(cx: &Context) -> Pipelined {
         let shape = match classify_loop(k, l, &loops) {
             Ok(s) => s,
             Err(reason) => {
+                a.trip_count = natural_trip_count(k, l);
                 a.reason = reason;
                 out.analyses.push(a);
                 continue;
@@ -485,7 +486,37 @@ fn exit_sources(k: &Kernel, shape: &LoopShape, pl: &Placement, ii: u32) -> Resul
 }
 
 /// The trip count of a loop with a constant start, step and bound, if it has one.
+/// The trip count of any natural loop whose header tests a counted induction variable (loops
+/// with inner loops included).
+fn natural_trip_count(k: &Kernel, l: &kiln_dataflow::analysis::NaturalLoop) -> Option<u64> {
+    let Terminator::Branch { cond, then_to, else_to } = &k.blocks[l.header].term else { return None };
+    let continue_on_true = match (l.blocks.contains(&then_to.block), l.blocks.contains(&else_to.block)) {
+        (true, false) => true,
+        (false, true) => false,
+        _ => return None,
+    };
+    let preds = k.predecessors();
+    let latches: Vec<Block> = preds[l.header].iter().copied().filter(|p| l.blocks.contains(p)).collect();
+    let [latch] = latches.as_slice() else { return None };
+    let back = k.blocks[*latch].term.targets().into_iter().find(|t| t.block == l.header)?.args.clone();
+    let shape = LoopShape {
+        shape: if *latch == l.header { Shape::TestLast } else { Shape::TestFirst },
+        header: l.header,
+        body: None,
+        cond: *cond,
+        continue_on_true,
+        exit: if continue_on_true { else_to.clone() } else { then_to.clone() },
+        back_args: back,
+    };
+    trip_count_in(k, &shape, &|b| l.blocks.contains(&b))
+}
+
 fn trip_count(k: &Kernel, shape: &LoopShape) -> Option<u64> {
+    let blocks = shape.blocks();
+    trip_count_in(k, shape, &|b| blocks.contains(&b))
+}
+
+fn trip_count_in(k: &Kernel, shape: &LoopShape, in_loop: &dyn Fn(Block) -> bool) -> Option<u64> {
     let ivs = deps::induction_variables(k, shape);
     let cond_op = k.def_op(shape.cond)?;
     let (OpKind::Cmp(c), [a, b]) = (&k.ops[cond_op].kind, k.ops[cond_op].args.as_slice()) else { return None };
@@ -504,7 +535,7 @@ fn trip_count(k: &Kernel, shape: &LoopShape) -> Option<u64> {
     let preds = k.predecessors();
     let mut start = None;
     for p in &preds[shape.header] {
-        if shape.blocks().contains(p) {
+        if in_loop(*p) {
             continue;
         }
         for t in k.blocks[*p].term.targets() {

@@ -104,9 +104,16 @@ fn delta(dep: &MemDep) -> i64 {
 /// pushed later until the placement settles; when a recurrence makes them chase their own
 /// write, the placement keeps failing [`check`] and the caller tries a larger II. With
 /// `resources = false` the ports and units are unlimited (for the recurrence bound).
+///
+/// When settling does not help, the placement with the earliest reads is returned, so that the
+/// violation [`check`] reports (and its bound on II) is that of the recurrence itself.
 pub fn place_settled(p: &Problem, ii: u32, resources: bool) -> Result<Placement, Violation> {
     let mut floors: HashMap<Value, u32> = HashMap::new();
-    let mut pl = place(p, resources.then_some(ii), &floors)?;
+    let first = place(p, resources.then_some(ii), &floors)?;
+    if check(p, &first, ii).is_ok() {
+        return Ok(first);
+    }
+    let mut pl = first.clone();
     for _ in 0..16 {
         let mut changed = false;
         for param in &p.k.blocks[p.shape.header].params {
@@ -121,7 +128,7 @@ pub fn place_settled(p: &Problem, ii: u32, resources: bool) -> Result<Placement,
         }
         pl = place(p, resources.then_some(ii), &floors)?;
     }
-    Ok(pl)
+    Ok(if check(p, &pl, ii).is_ok() { pl } else { first })
 }
 
 /// Places the ops of one iteration. With `ii = None`, resources are unlimited (used to compute

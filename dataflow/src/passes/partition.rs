@@ -1,0 +1,327 @@
+//! `partition`: splits an on-chip array into `B` cyclic banks (element `i` in bank `i mod B` at
+//! offset `i / B`) when an innermost loop reads or writes it more often per iteration than one
+//! memory's ports allow and banking spreads those accesses.
+//!
+//! An access whose bank is known at compile time goes to that bank. Any other access goes to
+//! every bank, predicated on `i mod B == b`: a load ORs the banks' results (a predicated-off load
+//! yields 0), a store writes the one bank it selects. Such an access uses one port of every bank,
+//! so it never needs more ports per bank than it needed before.
+//!
+//! The bank of an access comes from a congruence analysis: each integer value is known modulo a
+//! power of two (`v ≡ r mod 2^k`), through constants, additions, multiplications and shifts by
+//! constants, selects and loop parameters (a fixed point over the block parameters). An
+//! induction variable that starts at 0 and steps by 4 is `≡ 0 mod 4`, so after unrolling by 4
+//! the accesses `a[i]`, `a[i+1]`, `a[i+2]`, `a[i+3]` fall in four different banks.
+
+use super::Pass;
+use crate::analysis::natural_loops;
+use crate::ir::*;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::rc::Rc;
+
+/// The largest modulus the analysis tracks, and the most banks an array is split into.
+const MAX_MODULUS: u64 = 1 << 16;
+const MAX_BANKS: u64 = 16;
+
+pub struct Partition;
+
+impl Pass for Partition {
+    fn name(&self) -> &'static str {
+        "partition"
+    }
+    fn description(&self) -> &'static str {
+        "splits on-chip arrays into cyclic banks when a loop needs more ports than one memory has"
+    }
+    fn run(&self, k: &mut Kernel) -> bool {
+        let cong = congruences(k);
+        let mut changed = false;
+        let mems: Vec<Mem> = k.mems.keys().collect();
+        for m in mems {
+            if let Some(banks) = banks_needed(k, m, &cong) {
+                split(k, m, banks, &cong);
+                changed = true;
+            }
+        }
+        changed
+    }
+}
+
+/// `value ≡ residue (mod modulus)`; `modulus == 1` says nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Congruence {
+    pub modulus: u64,
+    pub residue: u64,
+}
+
+impl Congruence {
+    const UNKNOWN: Congruence = Congruence { modulus: 1, residue: 0 };
+
+    fn of_const(c: u64) -> Congruence {
+        Congruence { modulus: MAX_MODULUS, residue: c % MAX_MODULUS }
+    }
+
+    fn new(modulus: u64, residue: u64) -> Congruence {
+        let modulus = modulus.clamp(1, MAX_MODULUS);
+        Congruence { modulus, residue: residue % modulus }
+    }
+
+    /// The strongest congruence both satisfy.
+    fn meet(self, o: Congruence) -> Congruence {
+        let mut m = self.modulus.min(o.modulus);
+        let diff = self.residue.wrapping_sub(o.residue);
+        if diff != 0 {
+            m = m.min(1 << diff.trailing_zeros().min(63));
+        }
+        Congruence::new(m, self.residue)
+    }
+
+    fn add(self, o: Congruence, sign: bool) -> Congruence {
+        let m = self.modulus.min(o.modulus);
+        let r = if sign { self.residue.wrapping_add(o.residue) } else { self.residue.wrapping_sub(o.residue) };
+        // Wrapping arithmetic is exact modulo every power of two.
+        Congruence::new(m, r)
+    }
+
+    fn mul_const(self, c: u64) -> Congruence {
+        if c == 0 {
+            return Congruence::of_const(0);
+        }
+        let shift = c.trailing_zeros().min(16);
+        Congruence::new(self.modulus.saturating_mul(1 << shift), self.residue.wrapping_mul(c))
+    }
+}
+
+/// The congruence of every integer value of the kernel.
+pub fn congruences(k: &Kernel) -> HashMap<Value, Congruence> {
+    let rpo = k.rpo();
+    // Optimistic start: block parameters are "no information yet" (absent) and are met with
+    // every incoming value until nothing changes.
+    let mut c: HashMap<Value, Congruence> = HashMap::new();
+    for p in &k.blocks[k.entry].params {
+        c.insert(*p, Congruence::UNKNOWN);
+    }
+    for _ in 0..64 {
+        let mut changed = false;
+        for &b in &rpo {
+            for &op in &k.blocks[b].ops {
+                let o = &k.ops[op];
+                let Some(r) = o.result else { continue };
+                let get = |v: Value| c.get(&v).copied();
+                let konst = |v: Value| k.as_const(v);
+                let new = match &o.kind {
+                    OpKind::Const(v) => Some(Congruence::of_const(*v)),
+                    OpKind::Binary(BinOp::Add) => get(o.args[0]).zip(get(o.args[1])).map(|(a, b)| a.add(b, true)),
+                    OpKind::Binary(BinOp::Sub) => get(o.args[0]).zip(get(o.args[1])).map(|(a, b)| a.add(b, false)),
+                    OpKind::Binary(BinOp::Mul) => match (konst(o.args[0]), konst(o.args[1])) {
+                        (_, Some(x)) => get(o.args[0]).map(|a| a.mul_const(x)),
+                        (Some(x), _) => get(o.args[1]).map(|a| a.mul_const(x)),
+                        _ => Some(Congruence::UNKNOWN),
+                    },
+                    OpKind::Binary(BinOp::Shl) => match konst(o.args[1]) {
+                        Some(s) if s < 16 => get(o.args[0]).map(|a| a.mul_const(1 << s)),
+                        _ => Some(Congruence::UNKNOWN),
+                    },
+                    OpKind::Select => get(o.args[1]).zip(get(o.args[2])).map(|(a, b)| a.meet(b)),
+                    OpKind::Cast(CastOp::Zext | CastOp::Sext) => get(o.args[0]),
+                    OpKind::Cast(CastOp::Trunc) => {
+                        let w = k.width(r);
+                        get(o.args[0]).map(|a| Congruence::new(a.modulus.min(1u64 << w.min(16)), a.residue))
+                    }
+                    _ => Some(Congruence::UNKNOWN),
+                };
+                if let Some(n) = new
+                    && c.get(&r) != Some(&n)
+                {
+                    c.insert(r, n);
+                    changed = true;
+                }
+            }
+            for t in k.blocks[b].term.targets() {
+                for (p, a) in k.blocks[t.block].params.iter().zip(&t.args) {
+                    let Some(ac) = c.get(a).copied() else { continue };
+                    let n = match c.get(p) {
+                        Some(pc) => pc.meet(ac),
+                        None => ac,
+                    };
+                    if c.get(p) != Some(&n) {
+                        c.insert(*p, n);
+                        changed = true;
+                    }
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    // Kernel arguments and anything never reached say nothing.
+    for b in rpo {
+        for p in &k.blocks[b].params {
+            c.entry(*p).or_insert(Congruence::UNKNOWN);
+        }
+    }
+    c
+}
+
+fn congruence_of(k: &Kernel, cong: &HashMap<Value, Congruence>, v: Value) -> Congruence {
+    k.as_const(v).map(Congruence::of_const).or_else(|| cong.get(&v).copied()).unwrap_or(Congruence::UNKNOWN)
+}
+
+/// The number of banks `m` needs, if splitting helps and every access's bank is known.
+fn banks_needed(k: &Kernel, m: Mem, cong: &HashMap<Value, Congruence>) -> Option<u64> {
+    let d = &k.mems[m];
+    let len = d.len? as u64;
+    if d.kind != MemKind::Private || d.volatile || len < 2 {
+        return None;
+    }
+    let accesses: Vec<(Op, bool, Congruence)> = k
+        .rpo()
+        .iter()
+        .flat_map(|b| k.blocks[*b].ops.iter().copied())
+        .filter_map(|op| match k.ops[op].kind {
+            OpKind::Load(x) if x == m => Some((op, false, congruence_of(k, cong, k.ops[op].args[0]))),
+            OpKind::Store(x) if x == m => Some((op, true, congruence_of(k, cong, k.ops[op].args[0]))),
+            _ => None,
+        })
+        .collect();
+    // Accesses per iteration of each innermost loop.
+    let loops = natural_loops(k);
+    let mut busiest: Vec<Vec<(bool, Congruence)>> = Vec::new();
+    for l in &loops {
+        if loops.iter().any(|o| o.header != l.header && o.blocks.is_subset(&l.blocks)) {
+            continue;
+        }
+        let inside: Vec<(bool, Congruence)> =
+            accesses.iter().filter(|(op, _, _)| l.blocks.contains(&k.ops[*op].block)).map(|(_, w, c)| (*w, *c)).collect();
+        let (reads, writes) = (inside.iter().filter(|(w, _)| !w).count(), inside.iter().filter(|(w, _)| *w).count());
+        if reads > 1 || writes > 1 {
+            busiest.push(inside);
+        }
+    }
+    if busiest.is_empty() {
+        return None;
+    }
+    // Port uses per bank and iteration, summed over the loops that need more than one.
+    let cost = |banks: u64| -> u32 {
+        busiest
+            .iter()
+            .map(|inside| {
+                let mut per: BTreeMap<(u64, bool), u32> = BTreeMap::new();
+                for (w, c) in inside {
+                    if c.modulus >= banks {
+                        *per.entry((c.residue % banks, *w)).or_default() += 1;
+                    } else {
+                        for b in 0..banks {
+                            *per.entry((b, *w)).or_default() += 1;
+                        }
+                    }
+                }
+                per.values().copied().max().unwrap_or(0)
+            })
+            .sum()
+    };
+    let floor = busiest.len() as u32;
+    let mut best = (cost(1), 1);
+    let mut banks = 2;
+    while banks <= MAX_BANKS && banks <= len && best.0 > floor {
+        let c = cost(banks);
+        if c < best.0 {
+            best = (c, banks);
+        }
+        banks *= 2;
+    }
+    (best.1 > 1).then_some(best.1)
+}
+
+fn split(k: &mut Kernel, m: Mem, banks: u64, cong: &HashMap<Value, Congruence>) {
+    let d = k.mems[m].clone();
+    let len = d.len.unwrap_or(0) as u64;
+    let shift = banks.trailing_zeros() as u64;
+    let new: Vec<Mem> = (0..banks)
+        .map(|b| {
+            let mut nd = d.clone();
+            nd.name = Rc::from(format!("{}_bank{b}", d.name));
+            nd.len = Some(len.saturating_sub(b).div_ceil(banks) as u32);
+            nd.init = d.init.as_ref().map(|v| v.iter().skip(b as usize).step_by(banks as usize).copied().collect());
+            k.mems.push(nd)
+        })
+        .collect();
+    k.notes.push(format!(
+        "array `{}` split into {banks} cyclic banks (element i in bank i mod {banks}) so that a loop's accesses use different ports",
+        d.name
+    ));
+    let blocks: BTreeSet<Block> = k.rpo().into_iter().collect();
+    let mut replaced: Vec<(Value, Value)> = Vec::new();
+    for b in blocks {
+        let mut ops = Vec::new();
+        for op in k.blocks[b].ops.clone() {
+            let target = match k.ops[op].kind {
+                OpKind::Load(x) | OpKind::Store(x) if x == m => true,
+                _ => false,
+            };
+            if !target {
+                ops.push(op);
+                continue;
+            }
+            let o = k.ops[op].clone();
+            let idx = o.args[0];
+            let c = congruence_of(k, cong, idx);
+            let w = k.width(idx);
+            let span = o.span;
+            let emit = |k: &mut Kernel, ops: &mut Vec<Op>, kind: OpKind, args: Vec<Value>, width: u32| -> Value {
+                let new_op = k.ops.push(OpData { kind, args, result: None, block: b, span });
+                let v = k.values.push(ValueData { width, def: ValueDef::Op(new_op), name: None });
+                k.ops[new_op].result = Some(v);
+                ops.push(new_op);
+                v
+            };
+            let sh = emit(k, &mut ops, OpKind::Const(shift), vec![], w);
+            let offset = emit(k, &mut ops, OpKind::Binary(BinOp::LShr), vec![idx, sh], w);
+            if c.modulus >= banks {
+                k.ops[op].args[0] = offset;
+                let bank = new[(c.residue % banks) as usize];
+                k.ops[op].kind = if matches!(o.kind, OpKind::Load(_)) { OpKind::Load(bank) } else { OpKind::Store(bank) };
+                ops.push(op);
+                continue;
+            }
+            // The bank is only known at run time: every bank, predicated on its number.
+            let mask = emit(k, &mut ops, OpKind::Const(banks - 1), vec![], w);
+            let which = emit(k, &mut ops, OpKind::Binary(BinOp::And), vec![idx, mask], w);
+            let mut loaded: Option<Value> = None;
+            for (bi, bank) in new.iter().enumerate() {
+                let num = emit(k, &mut ops, OpKind::Const(bi as u64), vec![], w);
+                let mut pred = emit(k, &mut ops, OpKind::Cmp(CmpOp::Eq), vec![which, num], 1);
+                if let Some(p) = o.predicate() {
+                    pred = emit(k, &mut ops, OpKind::Binary(BinOp::And), vec![p, pred], 1);
+                }
+                match o.kind {
+                    OpKind::Load(_) => {
+                        let rw = o.result.map(|r| k.width(r)).unwrap_or(d.elem_width);
+                        let v = emit(k, &mut ops, OpKind::Load(*bank), vec![offset, pred], rw);
+                        loaded = Some(match loaded {
+                            Some(acc) => emit(k, &mut ops, OpKind::Binary(BinOp::Or), vec![acc, v], rw),
+                            None => v,
+                        });
+                    }
+                    _ => {
+                        let st = k.ops.push(OpData {
+                            kind: OpKind::Store(*bank),
+                            args: vec![offset, o.args[1], pred],
+                            result: None,
+                            block: b,
+                            span: o.span,
+                        });
+                        ops.push(st);
+                    }
+                }
+            }
+            if let (Some(r), Some(v)) = (o.result, loaded) {
+                replaced.push((r, v));
+            }
+        }
+        k.blocks[b].ops = ops;
+    }
+    for (from, to) in replaced {
+        k.replace_uses(from, to);
+    }
+}
