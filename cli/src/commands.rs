@@ -69,7 +69,45 @@ fn hw_options(hw: &HwArgs) -> Result<HwOptions, Diagnostic> {
     if !(clock_mhz > 0.0 && clock_mhz <= 2000.0) {
         return Err(Diagnostic::error(codes::BAD_OPTION, format!("clock {clock_mhz} MHz is outside 0..2000 MHz")));
     }
-    Ok(HwOptions { target, clock_mhz, optimize: !hw.no_opt, pipeline: !hw.no_pipeline })
+    let local_size = match &hw.local_size {
+        Some(text) => Some(parse_local_size(text)?),
+        None => None,
+    };
+    Ok(HwOptions { target, clock_mhz, optimize: !hw.no_opt, pipeline: !hw.no_pipeline, local_size })
+}
+
+/// `64`, `8,8` or `4,4,4`.
+fn parse_local_size(text: &str) -> Result<[u32; 3], Diagnostic> {
+    let bad = || {
+        Diagnostic::error(
+            codes::BAD_OPTION,
+            format!("`--local-size {text}` is not 1 to 3 positive integers like `64` or `8,8`"),
+        )
+    };
+    let parts: Vec<&str> = text.split(',').map(str::trim).collect();
+    if parts.is_empty() || parts.len() > 3 {
+        return Err(bad());
+    }
+    let mut out = [1u32; 3];
+    for (i, p) in parts.iter().enumerate() {
+        out[i] = p.parse::<u32>().ok().filter(|v| *v > 0 && *v <= 1 << 16).ok_or_else(bad)?;
+    }
+    Ok(out)
+}
+
+/// The work-group size for a run: the command line's, else the run spec's.
+fn run_local_size(hw: &HwOptions, spec: &RunSpec) -> Option<[u32; 3]> {
+    hw.local_size.or_else(|| spec_local_size(spec))
+}
+
+fn spec_local_size(spec: &RunSpec) -> Option<[u32; 3]> {
+    spec.local_size.as_ref().map(|l| {
+        let mut out = [1u32; 3];
+        for (i, v) in l.iter().take(3).enumerate() {
+            out[i] = (*v).min(u32::MAX as u64) as u32;
+        }
+        out
+    })
 }
 
 /// Writes a file through a temporary name, so that a failed write never leaves half a file.
@@ -88,8 +126,9 @@ fn check(file: &Path, compile: &CompileArgs, io: &mut Io) -> CmdResult {
     let fe = front(SourceMap::new(), file, &opts, io)?;
     let mut diags = Vec::new();
     for (id, _) in fe.program.kernels() {
-        if let Err(f) = driver::lower(&fe.program, id) {
-            diags.extend(f.diags);
+        // The work-group size is a build setting; `check` does not ask for one.
+        if let Err(f) = driver::lower(&fe.program, id, None) {
+            diags.extend(f.diags.into_iter().filter(|d| d.code != codes::NEEDS_GROUP_SIZE));
         }
     }
     if diags.iter().any(Diagnostic::is_error) {
@@ -227,7 +266,7 @@ fn clone_sources(s: &SourceMap) -> SourceMap {
 
 fn lowered_kernel(p: &Prepared) -> Result<(kiln_dataflow::Kernel, runspec::Materialized), Failure> {
     let id = driver::find_kernel(&p.fe.program, &p.spec.kernel, Some(p.spec.kernel_span))?;
-    let (k, _) = driver::lower(&p.fe.program, id)?;
+    let (k, _) = driver::lower(&p.fe.program, id, spec_local_size(&p.spec))?;
     let m = runspec::materialize(&p.spec, &k)?;
     Ok((k, m))
 }
@@ -270,8 +309,9 @@ fn simulate(
     mem: &MemArgs,
     io: &mut Io,
 ) -> CmdResult {
-    let hw = hw_options(hw).map_err(|d| fail(SourceMap::new(), d))?;
+    let mut hw = hw_options(hw).map_err(|d| fail(SourceMap::new(), d))?;
     let p = prepare(file, spec, compile, io)?;
+    hw.local_size = run_local_size(&hw, &p.spec);
     let built = driver::build_schedule(&p.fe, &p.spec.kernel, Some(p.spec.kernel_span), &hw)
         .and_then(|(lowered, s)| runspec::materialize(&p.spec, &lowered).map(|m| (s, m)).map_err(Failure::from));
     let (s, m) = match built {
@@ -350,8 +390,9 @@ fn cosimulate(
     mem: &MemArgs,
     io: &mut Io,
 ) -> CmdResult {
-    let hw = hw_options(hw).map_err(|d| fail(SourceMap::new(), d))?;
+    let mut hw = hw_options(hw).map_err(|d| fail(SourceMap::new(), d))?;
     let p = prepare(file, spec, compile, io)?;
+    hw.local_size = run_local_size(&hw, &p.spec);
     let built =
         driver::build_schedule(&p.fe, &p.spec.kernel, Some(p.spec.kernel_span), &hw).and_then(|(lowered, s)| {
             runspec::materialize(&p.spec, &lowered).map(|m| (lowered, s, m)).map_err(Failure::from)

@@ -93,8 +93,12 @@ fn internal_error(stage: &str, details: String) -> Failure {
 }
 
 /// Lowers one kernel to the dataflow IR as written (the emulator's form) and verifies it.
-pub fn lower(prog: &Program, kernel: kiln_frontend::hir::FuncId) -> Result<(Kernel, Vec<Diagnostic>), Failure> {
-    lower_with(prog, kernel, &kiln_dataflow::lower::LowerOptions::default())
+pub fn lower(
+    prog: &Program,
+    kernel: kiln_frontend::hir::FuncId,
+    local_size: Option<[u32; 3]>,
+) -> Result<(Kernel, Vec<Diagnostic>), Failure> {
+    lower_with(prog, kernel, &kiln_dataflow::lower::LowerOptions { loop_transforms: false, local_size })
 }
 
 /// Lowers one kernel with options (hardware builds apply the loop transformations).
@@ -140,6 +144,8 @@ pub struct HwOptions {
     pub optimize: bool,
     /// Pipeline loops (`--no-pipeline` turns it off).
     pub pipeline: bool,
+    /// The work-group size of NDRange kernels that do not fix it themselves.
+    pub local_size: Option<[u32; 3]>,
 }
 
 /// Front end to schedule for one kernel. Also returns the kernel as lowered, before any
@@ -152,8 +158,8 @@ pub fn build_schedule(
     hw: &HwOptions,
 ) -> Result<(Kernel, Schedule), Failure> {
     let id = find_kernel(&fe.program, kernel, at)?;
-    let (lowered, _) = lower(&fe.program, id)?;
-    let opts = kiln_dataflow::lower::LowerOptions { loop_transforms: hw.optimize };
+    let (lowered, _) = lower(&fe.program, id, hw.local_size)?;
+    let opts = kiln_dataflow::lower::LowerOptions { loop_transforms: hw.optimize, local_size: hw.local_size };
     let (mut k, _) = lower_with(&fe.program, id, &opts)?;
     optimize(&mut k, hw.optimize)?;
     let s = schedule(k, hw)?;

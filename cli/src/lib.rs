@@ -65,6 +65,10 @@ struct HwArgs {
     /// Run every loop as sequential FSM states instead of pipelining it.
     #[arg(long = "no-pipeline")]
     no_pipeline: bool,
+    /// Work-group size of NDRange kernels without `reqd_work_group_size`, e.g. `64` or `8,8`
+    /// (default: the run spec's `local_size`).
+    #[arg(long = "local-size")]
+    local_size: Option<String>,
 }
 
 #[derive(Args, Debug, Clone)]

@@ -20,7 +20,7 @@
 
 use kiln_dataflow::Kernel;
 use kiln_dataflow::emu::Arg;
-use kiln_dataflow::ir::ParamKind;
+use kiln_dataflow::ir::{Implicit, ParamKind};
 use kiln_frontend::diag::{Diagnostic, codes};
 use kiln_frontend::{FileId, SourceMap, Span};
 use serde::Deserialize;
@@ -201,6 +201,69 @@ fn int_of(v: &toml::Value) -> Option<i128> {
     }
 }
 
+/// The launch (`global_size`, `local_size`) against the kernel: a single work-item kernel runs
+/// once; an NDRange kernel needs global sizes that are multiples of its work-group size.
+fn check_launch(spec: &RunSpec, kernel: &Kernel, errs: &mut Vec<Diagnostic>) {
+    let at = spec.global_span.or(spec.local_span).unwrap_or(spec.kernel_span);
+    let Some(nd) = &kernel.ndrange else {
+        if spec.global_size.iter().product::<u64>() != 1
+            || spec.local_size.as_ref().is_some_and(|l| l.iter().product::<u64>() != 1)
+        {
+            errs.push(
+                Diagnostic::error(
+                    codes::SPEC_BAD_LAUNCH,
+                    format!("`{}` is a single work-item kernel: launch it with `global_size = [1]`", kernel.name),
+                )
+                .at(at)
+                .with_note("it calls no work-item function, so every work-item would do the same work"),
+            );
+        }
+        return;
+    };
+    if spec.global_size.len() > 3 || spec.global_size.iter().skip(nd.dims as usize).any(|g| *g != 1) {
+        errs.push(
+            Diagnostic::error(
+                codes::SPEC_BAD_LAUNCH,
+                format!("`{}` was built for {} dimension(s); the launch has more", kernel.name, nd.dims),
+            )
+            .at(at),
+        );
+    }
+    if spec.global_size.iter().any(|g| *g == 0 || *g > u32::MAX as u64) {
+        errs.push(Diagnostic::error(codes::SPEC_BAD_LAUNCH, "every global size must be between 1 and 2^32 - 1").at(at));
+    }
+    if let Some(ls) = nd.local_size {
+        if let Some(want) = &spec.local_size {
+            let mut w = [1u64; 3];
+            for (i, v) in want.iter().take(3).enumerate() {
+                w[i] = *v;
+            }
+            if w != ls.map(|x| x as u64) {
+                errs.push(
+                    Diagnostic::error(
+                        codes::GROUP_SIZE_MISMATCH,
+                        format!("the launch asks for work-groups of {w:?} but `{}` was built for {ls:?}", kernel.name),
+                    )
+                    .at(spec.local_span.unwrap_or(at)),
+                );
+            }
+        }
+        for (d, l) in ls.iter().enumerate() {
+            let g = spec.global_size.get(d).copied().unwrap_or(1);
+            if g % *l as u64 != 0 {
+                errs.push(
+                    Diagnostic::error(
+                        codes::GROUP_SIZE_MISMATCH,
+                        format!("global size {g} in dimension {d} is not a multiple of the work-group size {l}"),
+                    )
+                    .at(spec.global_span.unwrap_or(at))
+                    .with_note("kiln launches uniform work-groups (OpenCL 1.2 rules)"),
+                );
+            }
+        }
+    }
+}
+
 /// Kernel arguments built from a spec, in parameter order.
 pub struct Materialized {
     pub args: Vec<Arg>,
@@ -215,20 +278,17 @@ pub fn materialize(spec: &RunSpec, kernel: &Kernel) -> Result<Materialized, Vec<
     let mut args = Vec::new();
     let mut elem_types = Vec::new();
     let kernel_span = spec.kernel_span;
-    if spec.global_size.iter().product::<u64>() != 1
-        || spec.local_size.as_ref().is_some_and(|l| l.iter().product::<u64>() != 1)
-    {
-        let at = spec.global_span.or(spec.local_span).unwrap_or(kernel_span);
-        errs.push(
-            Diagnostic::error(
-                codes::SPEC_BAD_LAUNCH,
-                "NDRange launches are not yet supported by kiln; use `global_size = [1]`",
-            )
-            .at(at)
-            .with_note("kiln currently runs single work-item kernels"),
-        );
-    }
+    check_launch(spec, kernel, &mut errs);
     for p in &kernel.params {
+        if let Some(imp) = p.implicit {
+            let v = match imp {
+                Implicit::GlobalSize(d) => spec.global_size.get(d as usize).copied().unwrap_or(1),
+                Implicit::WorkDim => spec.global_size.len().max(1) as u64,
+            };
+            args.push(Arg::Scalar(v));
+            elem_types.push(None);
+            continue;
+        }
         let Some((_, vspan, value)) = spec.args.get(&*p.name) else {
             errs.push(
                 Diagnostic::error(
@@ -289,7 +349,7 @@ pub fn materialize(spec: &RunSpec, kernel: &Kernel) -> Result<Materialized, Vec<
         }
     }
     for (name, (kspan, _, _)) in &spec.args {
-        if !kernel.params.iter().any(|p| &*p.name == name) {
+        if !kernel.params.iter().any(|p| &*p.name == name && p.implicit.is_none()) {
             let params: Vec<String> = kernel.params.iter().map(|p| p.name.to_string()).collect();
             errs.push(
                 Diagnostic::error(codes::SPEC_EXTRA_ARG, format!("kernel `{}` has no parameter `{name}`", kernel.name))

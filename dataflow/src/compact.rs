@@ -94,6 +94,7 @@ pub fn compact(k: &Kernel) -> Kernel {
     }
     out.unrolled = k.unrolled.clone();
     out.notes = k.notes.clone();
+    out.ndrange = k.ndrange.clone();
     out.loops =
         k.loops.iter().filter_map(|l| block_map.get(&l.header).map(|h| LoopInfo { header: *h, ..l.clone() })).collect();
     out

@@ -77,7 +77,7 @@ pub fn init_memories(k: &Kernel, args: &[Arg]) -> SecondaryMap<Mem, MemState> {
                 MemState { data, written: None }
             }
             MemKind::Rom => MemState { data: d.init.clone().unwrap_or_default(), written: None },
-            MemKind::Private => {
+            MemKind::Private | MemKind::Local => {
                 let n = d.len.unwrap_or(0) as usize;
                 MemState { data: vec![0; n], written: Some(vec![false; n]) }
             }

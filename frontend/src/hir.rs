@@ -278,6 +278,71 @@ pub enum ExprKind {
     AddrOf(Box<Expr>),
     Call(FuncId, Vec<Expr>),
     Comma(Vec<Expr>),
+    /// A work-item function (`get_global_id(0)`, ...) with its constant dimension.
+    WorkItem(WorkItemFn, u32),
+    /// `barrier(flags)` / `work_group_barrier(flags[, scope])`: only as a statement.
+    Barrier,
+}
+
+/// The work-item functions of OpenCL C.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum WorkItemFn {
+    WorkDim,
+    GlobalSize,
+    GlobalId,
+    LocalSize,
+    EnqueuedLocalSize,
+    LocalId,
+    NumGroups,
+    GroupId,
+    GlobalOffset,
+    GlobalLinearId,
+    LocalLinearId,
+}
+
+impl WorkItemFn {
+    pub fn from_name(name: &str) -> Option<WorkItemFn> {
+        Some(match name {
+            "get_work_dim" => WorkItemFn::WorkDim,
+            "get_global_size" => WorkItemFn::GlobalSize,
+            "get_global_id" => WorkItemFn::GlobalId,
+            "get_local_size" => WorkItemFn::LocalSize,
+            "get_enqueued_local_size" => WorkItemFn::EnqueuedLocalSize,
+            "get_local_id" => WorkItemFn::LocalId,
+            "get_num_groups" => WorkItemFn::NumGroups,
+            "get_group_id" => WorkItemFn::GroupId,
+            "get_global_offset" => WorkItemFn::GlobalOffset,
+            "get_global_linear_id" => WorkItemFn::GlobalLinearId,
+            "get_local_linear_id" => WorkItemFn::LocalLinearId,
+            _ => return None,
+        })
+    }
+
+    /// Whether the function takes a dimension argument.
+    pub fn takes_dim(self) -> bool {
+        !matches!(self, WorkItemFn::WorkDim | WorkItemFn::GlobalLinearId | WorkItemFn::LocalLinearId)
+    }
+
+    /// Whether its value differs between the work-items of a work-group.
+    pub fn varies_within_group(self) -> bool {
+        matches!(
+            self,
+            WorkItemFn::GlobalId | WorkItemFn::LocalId | WorkItemFn::GlobalLinearId | WorkItemFn::LocalLinearId
+        )
+    }
+
+    /// Whether it depends on the work-group size (so a static size is needed).
+    pub fn needs_group_size(self) -> bool {
+        matches!(
+            self,
+            WorkItemFn::LocalSize
+                | WorkItemFn::EnqueuedLocalSize
+                | WorkItemFn::LocalId
+                | WorkItemFn::NumGroups
+                | WorkItemFn::GroupId
+                | WorkItemFn::LocalLinearId
+        )
+    }
 }
 
 impl Expr {

@@ -39,7 +39,8 @@ fn accepts_integer_kernels() {
 #[test]
 fn rejects_with_codes() {
     assert_eq!(codes("kernel void k(global float *p) {}"), ["E0502"]);
-    assert_eq!(codes("kernel void k(global int *p) { p[0] = get_global_id(0); }"), ["E0504"]);
+    assert_eq!(codes("kernel void k(global int *p, int d) { p[0] = get_global_id(d); }"), ["E0504"]);
+    assert_eq!(codes("kernel void k(global int *p) { p[0] = get_global_id(0); }"), Vec::<String>::new());
     assert_eq!(codes("kernel void k(global int *p) { p[0] = undeclared_fn(1); }"), ["E0308"]);
     assert_eq!(
         codes("int f(int n) { return n <= 1 ? 1 : n * f(n - 1); } kernel void k(global int *p) { p[0] = f(3); }"),

@@ -257,10 +257,8 @@ fn loop_latency(s: &Schedule, header: kiln_dataflow::ir::Block) -> Option<u64> {
     let inner: Vec<&kiln_dataflow::analysis::NaturalLoop> =
         loops.iter().filter(|l| l.header != header && this.blocks.contains(&l.header)).collect();
     // Directly nested: not inside another inner loop.
-    let direct: Vec<&&kiln_dataflow::analysis::NaturalLoop> = inner
-        .iter()
-        .filter(|l| !inner.iter().any(|o| o.header != l.header && o.blocks.contains(&l.header)))
-        .collect();
+    let direct: Vec<&&kiln_dataflow::analysis::NaturalLoop> =
+        inner.iter().filter(|l| !inner.iter().any(|o| o.header != l.header && o.blocks.contains(&l.header))).collect();
     let mut per_iteration: u64 = this
         .blocks
         .iter()
@@ -281,7 +279,11 @@ pub fn kernel_report(s: &Schedule, locate: &dyn Fn(Span) -> String) -> KernelRep
         .map(|(_, p, v)| ScalarArgReport {
             name: p.name.to_string(),
             c_type: p.c_type.clone(),
-            port: format!("arg_{}", p.name),
+            port: match p.implicit {
+                Some(kiln_dataflow::ir::Implicit::GlobalSize(d)) => format!("launch_global_size{d}"),
+                Some(kiln_dataflow::ir::Implicit::WorkDim) => "launch_work_dim".to_string(),
+                None => format!("arg_{}", p.name),
+            },
             width: k.width(v),
         })
         .collect();
@@ -312,7 +314,8 @@ pub fn kernel_report(s: &Schedule, locate: &dyn Fn(Span) -> String) -> KernelRep
         .into_iter()
         .map(|b| BlockReport { block: b.to_string(), steps: s.steps[b], location: locate(k.blocks[b].span) })
         .collect();
-    let mut loops: Vec<(kiln_frontend::Span, LoopReport)> = s.loops.iter().map(|a| (a.span, loop_report(s, a, locate))).collect();
+    let mut loops: Vec<(kiln_frontend::Span, LoopReport)> =
+        s.loops.iter().map(|a| (a.span, loop_report(s, a, locate))).collect();
     for u in &k.unrolled {
         loops.push((
             u.span,

@@ -10,7 +10,6 @@ use crate::schedule::*;
 use kiln_dataflow::ir::{Mem, ValueDef};
 use std::collections::{HashMap, HashSet};
 
-
 pub fn verify_schedule(s: &Schedule) -> Result<(), Vec<String>> {
     let k = &s.kernel;
     let mut errs = Vec::new();
@@ -119,7 +118,10 @@ fn verify_pipeline(s: &Schedule, pi: usize, p: &crate::pipeline::Pipeline, errs:
     }
     for pp in &p.params {
         if pp.write < pp.read || pp.write - pp.read >= ii {
-            errs.push(format!("pipeline {pi}: parameter {} read at {} but written at {} (II {ii})", pp.param, pp.read, pp.write));
+            errs.push(format!(
+                "pipeline {pi}: parameter {} read at {} but written at {} (II {ii})",
+                pp.param, pp.read, pp.write
+            ));
         }
     }
     if let Some(c) = k.def_op(p.shape.cond)

@@ -15,3 +15,9 @@ typedef unsigned char uchar;
 typedef unsigned short ushort;
 typedef unsigned int uint;
 typedef unsigned long ulong;
+/* Barrier-free NDRange kernels: the harness loops over the work-items. */
+#define size_t unsigned int
+static unsigned int kiln_global_id[3], kiln_global_size[3] = {1, 1, 1};
+#define get_global_id(d) kiln_global_id[d]
+#define get_global_size(d) kiln_global_size[d]
+#define get_work_dim() 1

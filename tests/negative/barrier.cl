@@ -1,2 +1,3 @@
-// expect: E0505
-kernel void k(global int *a) { barrier(CLK_LOCAL_MEM_FENCE); }
+// expect: E0606
+__attribute__((reqd_work_group_size(8, 1, 1)))
+kernel void k(global int *a) { if (get_local_id(0) < 4) barrier(CLK_LOCAL_MEM_FENCE); }

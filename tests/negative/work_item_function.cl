@@ -1,2 +1,2 @@
 // expect: E0504
-kernel void k(global int *a) { a[get_global_id(0)] = 1; }
+kernel void k(global int *a, int d) { a[get_global_id(d)] = 1; }

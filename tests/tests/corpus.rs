@@ -109,6 +109,19 @@ fn c_program(case: &Case, emu_inputs: &serde_json::Value) -> String {
             other => panic!("unexpected parameter type {other:?}"),
         }
     }
+    // NDRange kernels without barriers: the work-items one after another (the shim's
+    // work-item functions read these counters).
+    let dims: Vec<i64> = spec
+        .get("global_size")
+        .and_then(|g| g.as_array())
+        .map(|g| g.iter().map(|x| x.as_integer().unwrap()).collect())
+        .unwrap_or_else(|| vec![1]);
+    for (d, g) in dims.iter().enumerate() {
+        let _ = writeln!(c, "  kiln_global_size[{d}] = {g};");
+    }
+    for (d, g) in dims.iter().enumerate() {
+        let _ = writeln!(c, "  for (kiln_global_id[{d}] = 0; kiln_global_id[{d}] < {g}; kiln_global_id[{d}]++)");
+    }
     let _ = writeln!(c, "  {kernel}({});", call.join(", "));
     for (name, len, signed) in prints {
         let fmt = if signed { "%lld" } else { "%llu" };
@@ -229,7 +242,8 @@ fn corpus_loop_reports_meet_expectations() {
     assert!(marked >= 5, "the corpus must pin the loop report of its pipelining kernels");
     par_each(&cases, |case| {
         let out = dir.join(&case.name);
-        let mut args = vec!["build".to_string(), case.source.display().to_string(), "-o".into(), out.display().to_string()];
+        let mut args =
+            vec!["build".to_string(), case.source.display().to_string(), "-o".into(), out.display().to_string()];
         let spec: toml::Table = toml::from_str(&std::fs::read_to_string(&case.spec).unwrap()).unwrap();
         if let Some(toml::Value::Table(d)) = spec.get("defines") {
             for (k, v) in d {

@@ -161,8 +161,11 @@ pub enum MemKind {
     ConstantArg { param: u32 },
     /// On-chip read-only memory (program-scope `__constant` arrays, constant private tables).
     Rom,
-    /// On-chip private memory (private arrays, address-taken private scalars).
+    /// On-chip private memory (private arrays, address-taken private scalars, and the
+    /// per-work-item copies of variables that live across a barrier).
     Private,
+    /// On-chip `__local` memory, shared by the work-items of a work-group.
+    Local,
 }
 
 #[derive(Clone, Debug)]
@@ -214,6 +217,33 @@ pub struct Param {
     pub c_type: String,
     pub kind: ParamKind,
     pub span: Span,
+    /// A launch parameter the host sets (not a kernel argument), for NDRange kernels.
+    pub implicit: Option<Implicit>,
+}
+
+/// Launch parameters an NDRange kernel receives as extra scalar inputs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Implicit {
+    /// The global size in a dimension.
+    GlobalSize(u32),
+    /// The number of dimensions of the launch.
+    WorkDim,
+}
+
+/// How an NDRange kernel runs its work-items (see `lower::ndrange`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NdRangeInfo {
+    /// Dimensions the hardware iterates (1 to 3).
+    pub dims: u32,
+    /// The static work-group size, when the kernel has (or needs) one.
+    pub local_size: Option<[u32; 3]>,
+    /// Work-group phases separated by barriers (1 without barriers).
+    pub phases: u32,
+    /// Work-items stream through one loop per dimension over the global range (no barriers,
+    /// no `__local` memory), or run group by group, phase by phase.
+    pub grouped: bool,
+    /// Variables kept per work-item across barriers.
+    pub per_item: Vec<String>,
 }
 
 /// Loop annotations from the source, keyed by the loop's header block.
@@ -250,6 +280,8 @@ pub struct Kernel {
     pub unrolled: Vec<UnrolledLoop>,
     /// What the optimizer did to memories and loops, for the report.
     pub notes: Vec<String>,
+    /// Set for NDRange kernels.
+    pub ndrange: Option<NdRangeInfo>,
 }
 
 impl Kernel {
@@ -268,6 +300,7 @@ impl Kernel {
             loops: vec![],
             unrolled: vec![],
             notes: vec![],
+            ndrange: None,
         }
     }
 

@@ -21,6 +21,7 @@ impl fmt::Display for Kernel {
                 MemKind::ConstantArg { param } => format!("constant port (param {param})"),
                 MemKind::Rom => "rom".to_string(),
                 MemKind::Private => "private".to_string(),
+                MemKind::Local => "local".to_string(),
             };
             let len = d.len.map(|l| format!("[{l}]")).unwrap_or_default();
             writeln!(f, "  {m} \"{}\": {kind} i{}{len}", d.name, d.elem_width)?;

@@ -204,6 +204,30 @@ impl<'p> Lowerer<'p> {
                 );
                 RV::Void
             }
+            ExprKind::WorkItem(f, d) => RV::Val(self.work_item(*f, *d, span)),
+            ExprKind::Barrier => {
+                self.error(
+                    Diagnostic::error(codes::NON_UNIFORM_BARRIER, "a barrier must be a statement of its own")
+                        .at(span)
+                        .with_help("write `barrier(CLK_LOCAL_MEM_FENCE);` on its own line"),
+                );
+                RV::Void
+            }
+            ExprKind::Local(id) if matches!(self.frame().storage.get(id), Some(Storage::Remat)) => {
+                match self.remat.get(id).cloned() {
+                    Some(init) => {
+                        let v = self.rvalue(&init);
+                        match (v, scalar_of(&e.ty)) {
+                            (RV::Val(x), Some(s)) => {
+                                let signed = init.ty.scalar().is_some_and(|t| t.is_signed());
+                                RV::Val(self.resize(x, scalar_width(s), signed, span))
+                            }
+                            (other, _) => other,
+                        }
+                    }
+                    None => RV::Void,
+                }
+            }
             ExprKind::Local(_) | ExprKind::Global(_) | ExprKind::Deref(_) | ExprKind::Member(..) => {
                 if let (ExprKind::Global(g), Type::Scalar(s)) = (&e.kind, &e.ty) {
                     // A scalar `__constant` is its value.
@@ -457,6 +481,20 @@ impl<'p> Lowerer<'p> {
                 Storage::Mem(m) => {
                     let z = self.konst(0, INDEX_WIDTH, span);
                     Some(Place::Mem { mem: m, index: z })
+                }
+                Storage::PerItem(m) => {
+                    let index = self.local_linear_id(span);
+                    Some(Place::Mem { mem: m, index })
+                }
+                Storage::Remat => {
+                    self.error(
+                        Diagnostic::error(
+                            codes::NON_UNIFORM_BARRIER,
+                            "this variable is recomputed in every phase and cannot be assigned",
+                        )
+                        .at(span),
+                    );
+                    None
                 }
             },
             ExprKind::Global(g) => {

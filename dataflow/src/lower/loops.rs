@@ -12,6 +12,7 @@
 //! The emulator runs the kernel lowered *without* these transformations, so comparing it with
 //! the simulator checks them.
 
+use super::walk::{for_each_expr, reads_in_expr, writes_in_block};
 use super::*;
 use kiln_frontend::hir::{BinaryOp, ExprKind as K, Loop, LoopKind, LoopPragmas, Stmt};
 
@@ -90,7 +91,9 @@ impl<'p> Lowerer<'p> {
                 },
             },
             Some(u) => match self.probe_trip_count(l, MAX_UNROLL_COPIES) {
-                Some(n) if n <= u as u64 => Plan::Full { copies: n, why: format!("`#pragma unroll {u}` covers all {n} iterations") },
+                Some(n) if n <= u as u64 => {
+                    Plan::Full { copies: n, why: format!("`#pragma unroll {u}` covers all {n} iterations") }
+                }
                 Some(n) => Plan::Partial { factor: u, trip: Some(n) },
                 None if self.counted(l).is_some() => Plan::Partial { factor: u, trip: None },
                 None => Plan::Rolled {
@@ -109,10 +112,7 @@ impl<'p> Lowerer<'p> {
                     && let Some(n) = self.probe_trip_count(l, AUTO_UNROLL_MAX_TRIP)
                     && (n as usize).saturating_mul(block_size(&l.body)) <= AUTO_UNROLL_BUDGET
                 {
-                    return Plan::Full {
-                        copies: n,
-                        why: format!("automatic: {n} iterations, nested in a loop"),
-                    };
+                    return Plan::Full { copies: n, why: format!("automatic: {n} iterations, nested in a loop") };
                 }
                 Plan::Rolled { notes: vec![] }
             }
@@ -261,7 +261,9 @@ impl<'p> Lowerer<'p> {
                     return;
                 };
                 let rest = self.new_join(l.span);
-                let note = format!("unrolled by {factor} (`#pragma unroll {factor}`); a remainder loop runs the last iterations");
+                let note = format!(
+                    "unrolled by {factor} (`#pragma unroll {factor}`); a remainder loop runs the last iterations"
+                );
                 self.rolled_loop(l, Some(&guard), factor, exit, rest, pragmas.clone(), vec![note]);
                 self.enter_join(rest);
                 let note = format!("remainder of the loop unrolled by {factor}: at most {} iteration(s)", factor - 1);
@@ -287,7 +289,11 @@ impl<'p> Lowerer<'p> {
         };
         let (x, y) = if counted.iv_on_left { (advanced, widen(bound)) } else { (widen(bound), advanced) };
         let _ = counted.cmp;
-        Some(hir::Expr { kind: K::Binary(*cmp, Box::new(x), Box::new(y)), ty: l.cond.as_ref()?.ty.clone(), span: l.span })
+        Some(hir::Expr {
+            kind: K::Binary(*cmp, Box::new(x), Box::new(y)),
+            ty: l.cond.as_ref()?.ty.clone(),
+            span: l.span,
+        })
     }
 
     /// Recognizes `for (...; iv CMP bound; iv += c)` with an integer induction variable of at
@@ -454,103 +460,6 @@ fn simple_expr(e: &hir::Expr) -> bool {
             K::Comma(items) => items.iter().all(simple_expr),
             _ => false,
         }
-}
-
-/// Every sub-expression of a block, in order.
-fn for_each_expr(b: &hir::Block, f: &mut dyn FnMut(&hir::Expr)) {
-    fn expr(e: &hir::Expr, f: &mut dyn FnMut(&hir::Expr)) {
-        f(e);
-        match &e.kind {
-            K::Int(_) | K::Float(_) | K::Local(_) | K::Global(_) => {}
-            K::Deref(a)
-            | K::Member(a, _)
-            | K::Unary(_, a)
-            | K::Convert(a)
-            | K::PtrCast(a)
-            | K::Decay(a)
-            | K::AddrOf(a)
-            | K::IncDec { target: a, .. } => expr(a, f),
-            K::Binary(_, a, b)
-            | K::LogAnd(a, b)
-            | K::LogOr(a, b)
-            | K::PtrAdd(a, b)
-            | K::PtrDiff(a, b)
-            | K::PtrCmp(_, a, b)
-            | K::Assign(a, b)
-            | K::CompoundAssign { lhs: a, rhs: b, .. }
-            | K::PtrCompoundAssign { lhs: a, rhs: b, .. } => {
-                expr(a, f);
-                expr(b, f);
-            }
-            K::Cond(a, b, c) => {
-                expr(a, f);
-                expr(b, f);
-                expr(c, f);
-            }
-            K::Call(_, args) | K::Comma(args) => args.iter().for_each(|a| expr(a, f)),
-        }
-    }
-    fn init(i: &hir::Init, f: &mut dyn FnMut(&hir::Expr)) {
-        match i {
-            hir::Init::Expr(e) => expr(e, f),
-            hir::Init::List(items) => items.iter().for_each(|i| init(i, f)),
-        }
-    }
-    for s in b {
-        match s {
-            Stmt::Expr(e) => expr(e, f),
-            Stmt::Decl(_, Some(i), _) => init(i, f),
-            Stmt::If(c, t, e, _) => {
-                expr(c, f);
-                for_each_expr(t, f);
-                for_each_expr(e, f);
-            }
-            Stmt::Loop(l) => {
-                for_each_expr(&l.init, f);
-                if let Some(c) = &l.cond {
-                    expr(c, f);
-                }
-                if let Some(s) = &l.step {
-                    expr(s, f);
-                }
-                for_each_expr(&l.body, f);
-            }
-            Stmt::Switch(v, arms, _) => {
-                expr(v, f);
-                arms.iter().for_each(|a| for_each_expr(&a.body, f));
-            }
-            Stmt::Return(Some(e), _) => expr(e, f),
-            Stmt::Block(b) => for_each_expr(b, f),
-            Stmt::Decl(..) | Stmt::Break(_) | Stmt::Continue(_) | Stmt::Return(None, _) => {}
-        }
-    }
-}
-
-/// Variables a block may change: assigned, incremented, or with their address taken.
-fn writes_in_block(b: &hir::Block) -> HashSet<LocalId> {
-    let mut w = HashSet::new();
-    for_each_expr(b, &mut |e| {
-        let target = match &e.kind {
-            K::Assign(l, _) | K::CompoundAssign { lhs: l, .. } | K::PtrCompoundAssign { lhs: l, .. } => Some(l),
-            K::IncDec { target, .. } => Some(target),
-            K::AddrOf(a) => Some(a),
-            _ => None,
-        };
-        if let Some(t) = target
-            && let K::Local(x) = t.kind
-        {
-            w.insert(x);
-        }
-    });
-    w
-}
-
-fn reads_in_expr(e: &hir::Expr, out: &mut HashSet<LocalId>) {
-    for_each_expr(&vec![Stmt::Expr(e.clone())], &mut |x| {
-        if let K::Local(id) = x.kind {
-            out.insert(id);
-        }
-    });
 }
 
 fn contains_loop(b: &hir::Block) -> bool {

@@ -11,7 +11,9 @@
 
 mod expr;
 mod loops;
+mod ndrange;
 mod stmt;
+mod walk;
 
 pub use loops::{AUTO_UNROLL_MAX_TRIP, MAX_UNROLL_COPIES};
 
@@ -56,6 +58,12 @@ enum Storage {
     Ssa,
     /// A memory (arrays, address-taken scalars).
     Mem(Mem),
+    /// One element per work-item of a work-group, at the local linear id (NDRange kernels:
+    /// a scalar live across a barrier).
+    PerItem(Mem),
+    /// Recomputed from its initializer at every use (NDRange kernels: a scalar live across a
+    /// barrier whose value only depends on the work-item's ids).
+    Remat,
 }
 
 /// The lowered value of an expression.
@@ -131,6 +139,14 @@ pub(crate) struct Lowerer<'p> {
     const_memo: HashMap<Value, Option<u64>>,
     /// Indices into `k.loops` of the loops being lowered, innermost last.
     loop_info_stack: Vec<usize>,
+    /// The work-group size given at build time (the kernel's attribute takes precedence).
+    local_size: Option<[u32; 3]>,
+    /// The NDRange setting of the kernel being lowered.
+    nd: Option<ndrange::NdCtx>,
+    /// Where a `return` of the kernel goes: the next work-item, in NDRange kernels.
+    kernel_return_to: Option<usize>,
+    /// Initializers of variables recomputed at each use.
+    remat: HashMap<LocalId, hir::Expr>,
 }
 
 /// How to lower.
@@ -139,6 +155,8 @@ pub struct LowerOptions {
     /// Unroll loops (pragmas and automatic). Hardware is built with it; the emulator runs the
     /// kernel without it, as the reference for the transformations.
     pub loop_transforms: bool,
+    /// The work-group size of NDRange kernels without `reqd_work_group_size`.
+    pub local_size: Option<[u32; 3]>,
 }
 
 /// Lowers every kernel of a program. Returns the module and diagnostics (lowering errors make
@@ -180,6 +198,10 @@ pub fn lower_kernel_with(prog: &Program, id: FuncId, opts: &LowerOptions) -> Res
         transform_loops: opts.loop_transforms,
         const_memo: HashMap::new(),
         loop_info_stack: Vec::new(),
+        local_size: opts.local_size,
+        nd: None,
+        kernel_return_to: None,
+        remat: HashMap::new(),
     };
     l.cur = l.k.entry;
     l.kernel_body(id);
@@ -491,6 +513,7 @@ impl<'p> Lowerer<'p> {
                         c_type,
                         kind: ParamKind::Scalar { value: v, signed: s.is_signed() },
                         span: p.span,
+                        implicit: None,
                     });
                     self.frames[0].storage.insert(*pid, Storage::Ssa);
                     if self.frames[0].address_taken.contains(pid) {
@@ -536,6 +559,7 @@ impl<'p> Lowerer<'p> {
                         c_type,
                         kind: ParamKind::Buffer { mem: m },
                         span: p.span,
+                        implicit: None,
                     });
                     let zero = self.konst(0, INDEX_WIDTH, p.span);
                     self.frames[0].storage.insert(*pid, Storage::Ssa);
@@ -561,7 +585,9 @@ impl<'p> Lowerer<'p> {
                 }
             }
         }
-        if let Some(body) = &f.body {
+        if let Some(body) = &f.body
+            && !self.ndrange_body(f, body)
+        {
             self.block(body);
         }
         // Falling off the end of the kernel returns.
@@ -633,7 +659,7 @@ fn scan_function(f: &hir::Function) -> (HashSet<LocalId>, HashSet<LocalId>) {
                     walk_expr(a, taken, ok, true);
                 }
             }
-            K::Int(_) | K::Float(_) | K::Global(_) => {}
+            K::Int(_) | K::Float(_) | K::Global(_) | K::WorkItem(..) | K::Barrier => {}
         }
     }
     fn walk_block(

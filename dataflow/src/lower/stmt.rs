@@ -20,7 +20,7 @@ impl<'p> Lowerer<'p> {
         }
     }
 
-    fn declare_var(&mut self, key: VarKey, name: Rc<str>, val: EnvVal) {
+    pub(super) fn declare_var(&mut self, key: VarKey, name: Rc<str>, val: EnvVal) {
         self.var_names.insert(key, name);
         self.env.insert(key, val);
         if let Some(s) = self.scopes.last_mut() {
@@ -56,6 +56,23 @@ impl<'p> Lowerer<'p> {
     fn decl(&mut self, id: LocalId, init: Option<&hir::Init>, span: Span) {
         let local = self.func().local(id).clone();
         let key = self.key(id);
+        // NDRange kernels: variables kept per work-item across barriers.
+        if self.frames.len() == 1 {
+            match self.frame().storage.get(&id).copied() {
+                Some(Storage::Remat) => return,
+                Some(Storage::PerItem(m)) => {
+                    self.var_names.insert(key, local.name.clone());
+                    if let Some(hir::Init::Expr(e)) = init
+                        && let RV::Val(v) = self.rvalue(e)
+                    {
+                        let index = self.local_linear_id(span);
+                        self.k.push_op(self.cur, OpKind::Store(m), vec![index, v], None, span);
+                    }
+                    return;
+                }
+                _ => {}
+            }
+        }
         let taken = self.frame().address_taken.contains(&id);
         match &local.ty {
             Type::Scalar(s) if !taken => {
@@ -128,7 +145,8 @@ impl<'p> Lowerer<'p> {
                     self.frames.last_mut().map(|f| f.storage.insert(id, Storage::Mem(m)));
                     return;
                 }
-                let m = self.new_mem(local.name.clone(), MemKind::Private, s, Some(len), local.span);
+                let kind = if local.space == AddrSpace::Local { MemKind::Local } else { MemKind::Private };
+                let m = self.new_mem(local.name.clone(), kind, s, Some(len), local.span);
                 self.k.mems[m].volatile = local.quals.is_volatile;
                 self.frames.last_mut().map(|f| f.storage.insert(id, Storage::Mem(m)));
                 for (i, e) in exprs.iter().enumerate() {
@@ -210,7 +228,11 @@ impl<'p> Lowerer<'p> {
     fn return_stmt(&mut self, v: Option<&hir::Expr>, span: Span) {
         let value = v.map(|e| self.rvalue(e));
         let Some(j) = self.frame().ret_join else {
-            self.terminate(Terminator::Return, span);
+            // An NDRange kernel's work-item is done: on to the next one.
+            match self.kernel_return_to {
+                Some(next) => self.jump_to_join(next, span),
+                None => self.terminate(Terminator::Return, span),
+            }
             return;
         };
         // Returning from an inlined call: pass the value to the call's continuation.

@@ -33,7 +33,11 @@ struct Region {
 fn find_region(k: &Kernel, body: &BTreeSet<Block>, headers: &BTreeSet<Block>) -> Option<Region> {
     let preds = k.predecessors();
     let single_pred_arm = |b: Block, x: Block| {
-        preds[b].len() == 1 && preds[b][0] == x && k.blocks[b].params.is_empty() && !headers.contains(&b) && body.contains(&b)
+        preds[b].len() == 1
+            && preds[b][0] == x
+            && k.blocks[b].params.is_empty()
+            && !headers.contains(&b)
+            && body.contains(&b)
     };
     for &x in body {
         let Terminator::Branch { cond, then_to, else_to } = &k.blocks[x].term else { continue };

@@ -171,7 +171,7 @@ fn congruence_of(k: &Kernel, cong: &HashMap<Value, Congruence>, v: Value) -> Con
 fn banks_needed(k: &Kernel, m: Mem, cong: &HashMap<Value, Congruence>) -> Option<u64> {
     let d = &k.mems[m];
     let len = d.len? as u64;
-    if d.kind != MemKind::Private || d.volatile || len < 2 {
+    if !matches!(d.kind, MemKind::Private | MemKind::Local) || d.volatile || len < 2 {
         return None;
     }
     let accesses: Vec<(Op, bool, Congruence)> = k
@@ -191,8 +191,11 @@ fn banks_needed(k: &Kernel, m: Mem, cong: &HashMap<Value, Congruence>) -> Option
         if loops.iter().any(|o| o.header != l.header && o.blocks.is_subset(&l.blocks)) {
             continue;
         }
-        let inside: Vec<(bool, Congruence)> =
-            accesses.iter().filter(|(op, _, _)| l.blocks.contains(&k.ops[*op].block)).map(|(_, w, c)| (*w, *c)).collect();
+        let inside: Vec<(bool, Congruence)> = accesses
+            .iter()
+            .filter(|(op, _, _)| l.blocks.contains(&k.ops[*op].block))
+            .map(|(_, w, c)| (*w, *c))
+            .collect();
         let (reads, writes) = (inside.iter().filter(|(w, _)| !w).count(), inside.iter().filter(|(w, _)| *w).count());
         if reads > 1 || writes > 1 {
             busiest.push(inside);
@@ -255,10 +258,7 @@ fn split(k: &mut Kernel, m: Mem, banks: u64, cong: &HashMap<Value, Congruence>) 
     for b in blocks {
         let mut ops = Vec::new();
         for op in k.blocks[b].ops.clone() {
-            let target = match k.ops[op].kind {
-                OpKind::Load(x) | OpKind::Store(x) if x == m => true,
-                _ => false,
-            };
+            let target = matches!(k.ops[op].kind, OpKind::Load(x) | OpKind::Store(x) if x == m);
             if !target {
                 ops.push(op);
                 continue;
@@ -280,7 +280,8 @@ fn split(k: &mut Kernel, m: Mem, banks: u64, cong: &HashMap<Value, Congruence>) 
             if c.modulus >= banks {
                 k.ops[op].args[0] = offset;
                 let bank = new[(c.residue % banks) as usize];
-                k.ops[op].kind = if matches!(o.kind, OpKind::Load(_)) { OpKind::Load(bank) } else { OpKind::Store(bank) };
+                k.ops[op].kind =
+                    if matches!(o.kind, OpKind::Load(_)) { OpKind::Load(bank) } else { OpKind::Store(bank) };
                 ops.push(op);
                 continue;
             }

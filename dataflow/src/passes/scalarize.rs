@@ -284,7 +284,14 @@ fn rewrite(k: &mut Kernel, mems: &[Mem]) {
 }
 
 /// A new op in block `b` that is not yet in the block's op list.
-fn new_op(k: &mut Kernel, b: Block, kind: OpKind, args: Vec<Value>, width: u32, span: kiln_frontend::Span) -> (Op, Value) {
+fn new_op(
+    k: &mut Kernel,
+    b: Block,
+    kind: OpKind,
+    args: Vec<Value>,
+    width: u32,
+    span: kiln_frontend::Span,
+) -> (Op, Value) {
     let op = k.ops.push(OpData { kind, args, result: None, block: b, span });
     let v = k.values.push(ValueData { width, def: ValueDef::Op(op), name: None });
     k.ops[op].result = Some(v);

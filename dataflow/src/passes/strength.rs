@@ -139,7 +139,11 @@ impl Emitter<'_> {
         let q = self.udiv(magnitude, sd.unsigned_abs(), w);
         let minus_q = self.op(OpKind::Unary(UnOp::Neg), vec![q], w);
         // The quotient is negative when exactly one operand is.
-        if sd < 0 { self.op(OpKind::Select, vec![neg, q, minus_q], w) } else { self.op(OpKind::Select, vec![neg, minus_q, q], w) }
+        if sd < 0 {
+            self.op(OpKind::Select, vec![neg, q, minus_q], w)
+        } else {
+            self.op(OpKind::Select, vec![neg, minus_q, q], w)
+        }
     }
 
     /// `x - q·d`.
@@ -189,7 +193,8 @@ mod tests {
             rng ^= rng << 17;
             rng
         };
-        let divisors: Vec<u64> = vec![3, 5, 6, 7, 10, 20, 25, 30, 40, 100, 641, 1000, 65535, 0x7fff_ffff, 0x8000_0001, 0xffff_fffe];
+        let divisors: Vec<u64> =
+            vec![3, 5, 6, 7, 10, 20, 25, 30, 40, 100, 641, 1000, 65535, 0x7fff_ffff, 0x8000_0001, 0xffff_fffe];
         for w in [8u32, 16, 32] {
             let m = op::mask(w);
             for &d0 in &divisors {

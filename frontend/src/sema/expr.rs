@@ -876,6 +876,9 @@ impl Sema<'_> {
                 return err_expr(span);
             }
             None => {
+                if let Some(e) = self.work_item_builtin(name, args, callee.span, span) {
+                    return e;
+                }
                 for a in args {
                     self.rvalue(a);
                 }
@@ -935,6 +938,85 @@ impl Sema<'_> {
         }
         self.record_call(fid, callee.span);
         Expr { kind: ExprKind::Call(fid, hargs), ty: ret, span }
+    }
+
+    /// Work-item functions, barriers and fences, which kiln builds in hardware. `None` when
+    /// `name` is none of them.
+    fn work_item_builtin(&mut self, name: &str, args: &[ast::Expr], name_span: Span, span: Span) -> Option<Expr> {
+        let arity_error = |s: &mut Self, n: &str| {
+            s.err(Diagnostic::error(codes::ARG_COUNT, format!("`{name}` takes {n}")).at(span));
+            Some(err_expr(span))
+        };
+        if let Some(f) = crate::hir::WorkItemFn::from_name(name) {
+            if f == crate::hir::WorkItemFn::EnqueuedLocalSize || f == crate::hir::WorkItemFn::GlobalOffset {
+                // Supported like their plain counterparts (kiln launches uniform work-groups
+                // without an offset).
+            }
+            let ty = if f == crate::hir::WorkItemFn::WorkDim { Type::Scalar(Scalar::U32) } else { SIZE_T };
+            if !f.takes_dim() {
+                if !args.is_empty() {
+                    return arity_error(self, "no arguments");
+                }
+                return Some(Expr { kind: ExprKind::WorkItem(f, 0), ty, span });
+            }
+            if args.len() != 1 {
+                return arity_error(self, "one argument (the dimension)");
+            }
+            let d = self.rvalue(&args[0]);
+            if d.ty.is_error() {
+                return Some(err_expr(span));
+            }
+            if d.ty.scalar().is_none_or(|s| !s.is_integer()) {
+                self.err(
+                    Diagnostic::error(codes::TYPE_MISMATCH, format!("the dimension of `{name}` must be an integer"))
+                        .at(d.span),
+                );
+                return Some(err_expr(span));
+            }
+            let dim = match self.const_value(&d) {
+                Some(v) => v,
+                None => {
+                    self.err(
+                        Diagnostic::error(
+                            codes::UNSUPPORTED_NDRANGE,
+                            format!("the dimension of `{name}` must be a compile-time constant in kiln"),
+                        )
+                        .at(d.span)
+                        .with_note("hardware wires each dimension's counter separately"),
+                    );
+                    return Some(err_expr(span));
+                }
+            };
+            // Dimensions above 2 are valid and give the values of an unused dimension.
+            let dim = u32::try_from(dim).unwrap_or(u32::MAX).min(3);
+            let _ = name_span;
+            return Some(Expr { kind: ExprKind::WorkItem(f, dim), ty, span });
+        }
+        match name {
+            "barrier" | "work_group_barrier" => {
+                if args.is_empty() || args.len() > 2 {
+                    return arity_error(self, "the fence flags and an optional memory scope");
+                }
+                for a in args {
+                    let x = self.rvalue(a);
+                    if !x.ty.is_error() && x.ty.scalar().is_none_or(|s| !s.is_integer()) {
+                        self.err(
+                            Diagnostic::error(codes::TYPE_MISMATCH, format!("`{name}` takes integer flags")).at(x.span),
+                        );
+                    }
+                }
+                Some(Expr { kind: ExprKind::Barrier, ty: Type::Void, span })
+            }
+            "mem_fence" | "read_mem_fence" | "write_mem_fence" => {
+                if args.len() != 1 {
+                    return arity_error(self, "one argument (the fence flags)");
+                }
+                self.rvalue(&args[0]);
+                // A work-item's own accesses are already ordered in kiln's hardware.
+                Some(Expr { kind: ExprKind::Comma(vec![]), ty: Type::Void, span })
+            }
+            _ => None,
+        }
     }
 
     fn index(&mut self, a: &ast::Expr, i: &ast::Expr, span: Span) -> Expr {

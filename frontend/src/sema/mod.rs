@@ -412,21 +412,6 @@ impl Sema<'_> {
                         continue;
                     }
                     if &*a.name == "reqd_work_group_size" {
-                        if vals != [1, 1, 1] {
-                            self.err(
-                                Diagnostic::error(
-                                    codes::UNSUPPORTED_WORK_GROUP,
-                                    format!(
-                                        "work-group size ({}, {}, {}) is not yet supported by kiln",
-                                        vals[0], vals[1], vals[2]
-                                    ),
-                                )
-                                .at(a.span)
-                                .with_note(
-                                    "kiln currently builds single work-item kernels: use reqd_work_group_size(1, 1, 1)",
-                                ),
-                            );
-                        }
                         attrs.reqd_work_group_size = Some(vals);
                     } else {
                         attrs.work_group_size_hint = Some(vals);

@@ -129,9 +129,9 @@ impl Sema<'_> {
                                     "`__local` variable `{name}` must be declared in the outermost scope of a kernel"
                                 ),
                             )
-                            .at(nspan),
+                            .at(nspan)
+                            .with_note("every work-item of a work-group shares it, so it lives as long as the kernel"),
                         );
-                        continue;
                     }
                     if let Some(init) = &id.init {
                         self.err(
@@ -140,14 +140,6 @@ impl Sema<'_> {
                         );
                         continue;
                     }
-                    self.err(
-                        Diagnostic::error(
-                            codes::UNSUPPORTED_LOCAL,
-                            format!("`__local` variable `{name}` is not yet supported by kiln"),
-                        )
-                        .at(nspan),
-                    );
-                    continue;
                 }
                 AddrSpace::Constant => {
                     if id.init.is_none() {

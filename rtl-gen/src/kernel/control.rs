@@ -82,7 +82,9 @@ impl Gen<'_> {
         match &k.blocks[b].term {
             Terminator::Return | Terminator::Unterminated => vec![set("state", id("S_DONE"))],
             Terminator::Jump(t) => goto(t),
-            Terminator::Branch { cond, then_to, else_to } => vec![Stmt::If(self.src(*cond, at), goto(then_to), goto(else_to))],
+            Terminator::Branch { cond, then_to, else_to } => {
+                vec![Stmt::If(self.src(*cond, at), goto(then_to), goto(else_to))]
+            }
             Terminator::Switch { value, cases, default } => {
                 let w = k.width(*value);
                 let mut arms: Vec<(Vec<Expr>, Vec<Stmt>, &Target)> = Vec::new();
@@ -104,7 +106,7 @@ impl Gen<'_> {
         // Idle: latch the scalar arguments into the entry block's parameter registers.
         let mut idle = Vec::new();
         for (_, p, v) in k.scalar_params() {
-            idle.push(set(self.reg_name(v), id(format!("arg_{}", sanitize(&p.name)))));
+            idle.push(set(self.reg_name(v), id(scalar_port(p))));
         }
         match self.s.entry_of(k.entry) {
             Entry::Pipeline(pi) => idle.extend(self.pipeline_entry(pi)),
@@ -144,7 +146,11 @@ impl Gen<'_> {
             acc_update.push(Stmt::If(
                 s.commit.clone(),
                 vec![set(&acc, lit(1, 0))],
-                vec![Stmt::If(and(bin(BinOp::And, s.sel.clone(), self.ready_of(s.op)), s.en.clone()), vec![set(&acc, lit(1, 1))], vec![])],
+                vec![Stmt::If(
+                    and(bin(BinOp::And, s.sel.clone(), self.ready_of(s.op)), s.en.clone()),
+                    vec![set(&acc, lit(1, 1))],
+                    vec![],
+                )],
             ));
         }
         let mut reset = vec![set("state", id("S_IDLE"))];

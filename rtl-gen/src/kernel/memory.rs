@@ -55,17 +55,21 @@ impl Gen<'_> {
             for s in &reqs {
                 self.m.add(Item::Reg { name: self.acc_name(s.op), width: 1 });
             }
-            let valid: Vec<Expr> =
-                reqs.iter().map(|s| and(bin(BinOp::And, s.sel.clone(), un(UnOp::Not, id(self.acc_name(s.op)))), s.en.clone())).collect();
+            let valid: Vec<Expr> = reqs
+                .iter()
+                .map(|s| and(bin(BinOp::And, s.sel.clone(), un(UnOp::Not, id(self.acc_name(s.op)))), s.en.clone()))
+                .collect();
             self.m.add(Item::Assign(format!("{pre}_req_valid"), any(valid)));
-            let addr: Vec<(Expr, Expr)> = reqs.iter().map(|s| (s.sel.clone(), self.src(k.ops[s.op].args[0], s.at))).collect();
+            let addr: Vec<(Expr, Expr)> =
+                reqs.iter().map(|s| (s.sel.clone(), self.src(k.ops[s.op].args[0], s.at))).collect();
             self.m.add(Item::Assign(format!("{pre}_req_addr"), one_hot_mux(addr, lit(32, 0))));
             if !read_only {
                 let stores: Vec<&Site> = reqs.iter().filter(|s| matches!(k.ops[s.op].kind, OpKind::Store(_))).collect();
                 let we: Vec<Expr> = stores.iter().map(|s| s.sel.clone()).collect();
                 // (`req_we` only matters while `req_valid`, which carries the enables.)
                 self.m.add(Item::Assign(format!("{pre}_req_we"), any(we)));
-                let data: Vec<(Expr, Expr)> = stores.iter().map(|s| (s.sel.clone(), self.src(k.ops[s.op].args[1], s.at))).collect();
+                let data: Vec<(Expr, Expr)> =
+                    stores.iter().map(|s| (s.sel.clone(), self.src(k.ops[s.op].args[1], s.at))).collect();
                 self.m.add(Item::Assign(format!("{pre}_req_wdata"), one_hot_mux(data, lit(w, 0))));
                 let sw = (w / 8).max(1);
                 let strb = if stores.is_empty() { lit(sw, 0) } else { lit(sw, u64::MAX) };
@@ -94,9 +98,23 @@ impl Gen<'_> {
             let q = format!("{pre}_rb_q");
             self.m.add(Item::Reg { name: full.clone(), width: 1 });
             self.m.add(Item::Reg { name: q.clone(), width: w });
-            self.m.add(Item::Wire { name: format!("{pre}_rb_avail"), width: 1, value: Some(bin(BinOp::Or, id(&full), rv.clone())), comment: None });
-            self.m.add(Item::Wire { name: format!("{pre}_rb_data"), width: w, value: Some(cond(id(&full), id(&q), rd.clone())), comment: None });
-            let push = bin(BinOp::And, rv.clone(), un(UnOp::Not, bin(BinOp::And, id(format!("{pre}_rb_pop")), un(UnOp::Not, id(&full)))));
+            self.m.add(Item::Wire {
+                name: format!("{pre}_rb_avail"),
+                width: 1,
+                value: Some(bin(BinOp::Or, id(&full), rv.clone())),
+                comment: None,
+            });
+            self.m.add(Item::Wire {
+                name: format!("{pre}_rb_data"),
+                width: w,
+                value: Some(cond(id(&full), id(&q), rd.clone())),
+                comment: None,
+            });
+            let push = bin(
+                BinOp::And,
+                rv.clone(),
+                un(UnOp::Not, bin(BinOp::And, id(format!("{pre}_rb_pop")), un(UnOp::Not, id(&full)))),
+            );
             self.m.add(Item::Wire { name: format!("{pre}_rb_push"), width: 1, value: Some(push), comment: None });
             let take = bin(BinOp::And, id(format!("{pre}_rb_pop")), id(&full));
             self.m.add(Item::Wire { name: format!("{pre}_rb_take"), width: 1, value: Some(take), comment: None });
@@ -107,7 +125,11 @@ impl Gen<'_> {
                     vec![set(&full, lit(1, 0))],
                     vec![set(
                         &full,
-                        bin(BinOp::Or, id(format!("{pre}_rb_push")), bin(BinOp::And, id(&full), un(UnOp::Not, id(format!("{pre}_rb_take"))))),
+                        bin(
+                            BinOp::Or,
+                            id(format!("{pre}_rb_push")),
+                            bin(BinOp::And, id(&full), un(UnOp::Not, id(format!("{pre}_rb_take")))),
+                        ),
                     )],
                 ),
             ]));
@@ -177,13 +199,19 @@ impl Gen<'_> {
             if !writes.is_empty() {
                 let we = any(writes.iter().map(|s| and(s.commit.clone(), s.en.clone())).collect());
                 let wa = one_hot_mux(writes.iter().map(|s| (s.sel.clone(), addr_of(self, s))).collect(), lit(aw, 0));
-                let wd = one_hot_mux(writes.iter().map(|s| (s.sel.clone(), self.src(k.ops[s.op].args[1], s.at))).collect(), lit(w, 0));
+                let wd = one_hot_mux(
+                    writes.iter().map(|s| (s.sel.clone(), self.src(k.ops[s.op].args[1], s.at))).collect(),
+                    lit(w, 0),
+                );
                 self.m.add(Item::Wire { name: format!("{name}_we"), width: 1, value: Some(we), comment: None });
                 self.m.add(Item::Wire { name: format!("{name}_wa"), width: aw, value: Some(wa), comment: None });
                 self.m.add(Item::Wire { name: format!("{name}_wd"), width: w, value: Some(wd), comment: None });
                 body.push(Stmt::If(
                     id(format!("{name}_we")),
-                    vec![Stmt::Set(Expr::Index(name.clone(), Box::new(id(format!("{name}_wa")))), id(format!("{name}_wd")))],
+                    vec![Stmt::Set(
+                        Expr::Index(name.clone(), Box::new(id(format!("{name}_wa")))),
+                        id(format!("{name}_wd")),
+                    )],
                     vec![],
                 ));
             }

@@ -21,6 +21,16 @@ use kiln_scheduler::Schedule;
 use kiln_scheduler::schedule::OpClass;
 use std::collections::{BTreeMap, HashMap};
 
+/// The input port of a scalar argument: `arg_<name>`, or `launch_<what>` for the launch
+/// parameters of NDRange kernels.
+pub fn scalar_port(p: &kiln_dataflow::ir::Param) -> String {
+    match p.implicit {
+        Some(kiln_dataflow::ir::Implicit::GlobalSize(d)) => format!("launch_global_size{d}"),
+        Some(kiln_dataflow::ir::Implicit::WorkDim) => "launch_work_dim".to_string(),
+        None => format!("arg_{}", sanitize(&p.name)),
+    }
+}
+
 /// Turns a C name into a Verilog-safe suffix.
 fn sanitize(name: &str) -> String {
     name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' }).collect()
@@ -179,7 +189,11 @@ impl<'s> Gen<'s> {
 
     /// Sites where ops of `class` (as selected by `pick`) start.
     fn start_sites(&self, pick: &dyn Fn(OpClass) -> bool) -> Vec<Site> {
-        self.scheduled_ops().into_iter().filter(|op| pick(self.s.class(*op))).map(|op| self.site(op, self.s.time[op].start)).collect()
+        self.scheduled_ops()
+            .into_iter()
+            .filter(|op| pick(self.s.class(*op)))
+            .map(|op| self.site(op, self.s.time[op].start))
+            .collect()
     }
 
     fn result_width(&self, op: Op) -> u32 {
@@ -236,7 +250,7 @@ pub fn interface(s: &Schedule) -> crate::Interface {
         module: sanitize(&k.name),
         scalars: k
             .scalar_params()
-            .map(|(i, p, v)| crate::ScalarPort { name: format!("arg_{}", sanitize(&p.name)), width: k.width(v), param: i })
+            .map(|(i, p, v)| crate::ScalarPort { name: scalar_port(p), width: k.width(v), param: i })
             .collect(),
         memories: k
             .ports()
@@ -302,14 +316,32 @@ impl Gen<'_> {
         let k = self.k;
         let mut ports = vec![
             Port { dir: Dir::Input, name: "clk".into(), width: 1, is_reg: false, comment: None },
-            Port { dir: Dir::Input, name: "rst".into(), width: 1, is_reg: false, comment: Some("synchronous, active high".into()) },
-            Port { dir: Dir::Input, name: "start".into(), width: 1, is_reg: false, comment: Some("sampled in the idle state".into()) },
-            Port { dir: Dir::Output, name: "done".into(), width: 1, is_reg: false, comment: Some("high for one cycle at the end".into()) },
+            Port {
+                dir: Dir::Input,
+                name: "rst".into(),
+                width: 1,
+                is_reg: false,
+                comment: Some("synchronous, active high".into()),
+            },
+            Port {
+                dir: Dir::Input,
+                name: "start".into(),
+                width: 1,
+                is_reg: false,
+                comment: Some("sampled in the idle state".into()),
+            },
+            Port {
+                dir: Dir::Output,
+                name: "done".into(),
+                width: 1,
+                is_reg: false,
+                comment: Some("high for one cycle at the end".into()),
+            },
         ];
         for (_, p, v) in k.scalar_params() {
             ports.push(Port {
                 dir: Dir::Input,
-                name: format!("arg_{}", sanitize(&p.name)),
+                name: scalar_port(p),
                 width: k.width(v),
                 is_reg: false,
                 comment: Some(format!("{} {}", p.c_type, p.name)),
@@ -320,8 +352,20 @@ impl Gen<'_> {
             let pre = self.port_prefix(m);
             let w = d.elem_width;
             let read_only = matches!(d.kind, MemKind::ConstantArg { .. });
-            let out = |n: &str, width: u32, c: Option<String>| Port { dir: Dir::Output, name: format!("{pre}_{n}"), width, is_reg: false, comment: c };
-            let inp = |n: &str, width: u32| Port { dir: Dir::Input, name: format!("{pre}_{n}"), width, is_reg: false, comment: None };
+            let out = |n: &str, width: u32, c: Option<String>| Port {
+                dir: Dir::Output,
+                name: format!("{pre}_{n}"),
+                width,
+                is_reg: false,
+                comment: c,
+            };
+            let inp = |n: &str, width: u32| Port {
+                dir: Dir::Input,
+                name: format!("{pre}_{n}"),
+                width,
+                is_reg: false,
+                comment: None,
+            };
             ports.push(out("req_valid", 1, Some(format!("port for {} {}", p.c_type, p.name))));
             ports.push(inp("req_ready", 1));
             ports.push(out("req_addr", 32, Some("element index".into())));

@@ -102,17 +102,21 @@ impl Gen<'_> {
         for j in 1..=w {
             let (rs, diff, ge) = (format!("{base}{j}_rs"), format!("{base}{j}_diff"), format!("{base}{j}_ge"));
             wire(&mut self.m, rs.clone(), w + 1, Expr::Concat(vec![id(st(j, "r")), Expr::Bit(st(j, "q"), w - 1)]));
-            wire(&mut self.m, diff.clone(), w + 1, bin(BinOp::Sub, id(&rs), Expr::Concat(vec![lit(1, 0), id(st(j, "d"))])));
+            wire(
+                &mut self.m,
+                diff.clone(),
+                w + 1,
+                bin(BinOp::Sub, id(&rs), Expr::Concat(vec![lit(1, 0), id(st(j, "d"))])),
+            );
             wire(&mut self.m, ge.clone(), 1, un(UnOp::LogNot, Expr::Bit(diff.clone(), w)));
-            let next_q =
-                if w == 1 { id(&ge) } else { Expr::Concat(vec![Expr::Slice(st(j, "q"), w - 2, 0), id(&ge)]) };
+            let next_q = if w == 1 { id(&ge) } else { Expr::Concat(vec![Expr::Slice(st(j, "q"), w - 2, 0), id(&ge)]) };
             let next_r = cond(id(&ge), Expr::Slice(diff, w - 1, 0), Expr::Slice(rs, w - 1, 0));
             let last = j == w;
             let mut step = vec![set(st(j + 1, "z"), id(st(j, "z")))];
             if !(last && rem) {
                 step.push(set(st(j + 1, "q"), next_q));
             }
-            if !(last && !rem) {
+            if !last || rem {
                 step.push(set(st(j + 1, "r"), next_r));
             }
             if !last {
@@ -129,12 +133,24 @@ impl Gen<'_> {
         self.m.add(Item::Always(stmts));
         let last = w + 1;
         let (value, neg) = if rem { ("r", "nr") } else { ("q", "nq") };
-        let v = if signed { cond(id(st(last, neg)), un(UnOp::Neg, id(st(last, value))), id(st(last, value))) } else { id(st(last, value)) };
+        let v = if signed {
+            cond(id(st(last, neg)), un(UnOp::Neg, id(st(last, value))), id(st(last, value)))
+        } else {
+            id(st(last, value))
+        };
         let zero = if rem { id(st(last, "x")) } else { lit(w, u64::MAX) };
         cond(id(st(last, "z")), zero, v)
     }
 
-    fn segmented_add(&mut self, base: &str, w: u32, n: u32, args: Vec<Expr>, sub: bool, advance: &dyn Fn(u32) -> Expr) -> Expr {
+    fn segmented_add(
+        &mut self,
+        base: &str,
+        w: u32,
+        n: u32,
+        args: Vec<Expr>,
+        sub: bool,
+        advance: &dyn Fn(u32) -> Expr,
+    ) -> Expr {
         let seg = w.div_ceil(n);
         let n = w.div_ceil(seg);
         let wire = |m: &mut Module, name: String, width: u32, value: Expr| {

@@ -103,7 +103,9 @@ impl Gen<'_> {
         for pi in 0..self.s.pipelines.len() as u32 {
             for (v, r) in self.pipe_uses(pi) {
                 let def = match self.k.values[v].def {
-                    ValueDef::Param(..) => self.pp(pi).params.iter().find(|q| q.param == v).map(|q| q.read).unwrap_or(0),
+                    ValueDef::Param(..) => {
+                        self.pp(pi).params.iter().find(|q| q.param == v).map(|q| q.read).unwrap_or(0)
+                    }
                     ValueDef::Op(op) => self.s.time[op].end,
                 };
                 if r > def {
@@ -166,7 +168,10 @@ impl Gen<'_> {
             self.m.add(Item::Reg { name: format!("{pre}_v"), width: stages });
             for r in self.used_slots(pi) {
                 let (stage, phase) = (r / p.ii, r % p.ii);
-                let e = and(bin(BinOp::And, id(format!("{pre}_active")), self.valid_bit(pi, stage)), self.phase_is(pi, phase));
+                let e = and(
+                    bin(BinOp::And, id(format!("{pre}_active")), self.valid_bit(pi, stage)),
+                    self.phase_is(pi, phase),
+                );
                 self.m.add(Item::Wire { name: format!("{pre}_slot{r}"), width: 1, value: Some(e), comment: None });
             }
             // The pipeline holds while an enabled access of an active slot waits.
@@ -181,7 +186,10 @@ impl Gen<'_> {
             for m in ports {
                 for s in self.consume_sites(m) {
                     if matches!(s.at, At::Pipe(x, _) if x == pi) {
-                        stall.push(and(bin(BinOp::And, s.sel.clone(), un(UnOp::Not, self.avail_of(s.op))), s.en.clone()));
+                        stall.push(and(
+                            bin(BinOp::And, s.sel.clone(), un(UnOp::Not, self.avail_of(s.op))),
+                            s.en.clone(),
+                        ));
                     }
                 }
             }
@@ -221,7 +229,8 @@ impl Gen<'_> {
             let p = self.pp(pi).clone();
             let pre = self.pre(pi);
             self.m.add(Item::Blank);
-            self.m.add(Item::Comment(format!("Pipelined loop {pi}: datapath (times relative to the iteration start).")));
+            self.m
+                .add(Item::Comment(format!("Pipelined loop {pi}: datapath (times relative to the iteration start).")));
             for &op in &p.ops {
                 let Some(r) = k.ops[op].result else { continue };
                 let t = self.s.time[op];
@@ -241,16 +250,31 @@ impl Gen<'_> {
                         }
                     }
                     OpClass::Unit(u) => {
-                        let rem = matches!(k.ops[op].kind, OpKind::Binary(kiln_dataflow::ir::BinOp::URem | kiln_dataflow::ir::BinOp::SRem));
+                        let rem = matches!(
+                            k.ops[op].kind,
+                            OpKind::Binary(kiln_dataflow::ir::BinOp::URem | kiln_dataflow::ir::BinOp::SRem)
+                        );
                         id(format!("div{}_{}", u.0, if rem { "rem" } else { "quot" }))
                     }
                     _ => continue,
                 };
-                let comment = format!("{} [{}..{}] @[{}]", k.ops[op].kind.mnemonic(), t.start, t.end, (self.locate)(k.ops[op].span));
-                self.m.add(Item::Wire { name: self.wire_name(r), width: w, value: Some(value), comment: Some(comment) });
+                let comment = format!(
+                    "{} [{}..{}] @[{}]",
+                    k.ops[op].kind.mnemonic(),
+                    t.start,
+                    t.end,
+                    (self.locate)(k.ops[op].span)
+                );
+                self.m.add(Item::Wire {
+                    name: self.wire_name(r),
+                    width: w,
+                    value: Some(value),
+                    comment: Some(comment),
+                });
             }
             // Shift-register chains.
-            let mut chained: Vec<Value> = self.chains.keys().copied().filter(|v| self.pipeline_of_value(*v) == Some(pi)).collect();
+            let mut chained: Vec<Value> =
+                self.chains.keys().copied().filter(|v| self.pipeline_of_value(*v) == Some(pi)).collect();
             chained.sort();
             let mut shifts = Vec::new();
             for v in chained {
@@ -271,8 +295,17 @@ impl Gen<'_> {
             }
             // Parameter registers after this cycle's write (what the loop hands on when it ends).
             for q in &p.params {
-                let next = cond(self.param_write_en(pi, q.write), self.src(q.arg, At::Pipe(pi, q.write)), id(self.reg_name(q.param)));
-                self.m.add(Item::Wire { name: format!("{pre}_next_{}", self.wire_name(q.param)), width: k.width(q.param), value: Some(next), comment: None });
+                let next = cond(
+                    self.param_write_en(pi, q.write),
+                    self.src(q.arg, At::Pipe(pi, q.write)),
+                    id(self.reg_name(q.param)),
+                );
+                self.m.add(Item::Wire {
+                    name: format!("{pre}_next_{}", self.wire_name(q.param)),
+                    width: k.width(q.param),
+                    value: Some(next),
+                    comment: None,
+                });
             }
             for (v, src) in &p.exits {
                 if let ExitSource::Capture(_) = src {
@@ -323,18 +356,28 @@ impl Gen<'_> {
             ));
         }
         for q in &p.params {
-            let en = bin(BinOp::And, self.slot(pi, q.write), match p.shape.shape {
-                Shape::TestFirst => self.continues(pi, q.write),
-                Shape::TestLast => lit(1, 1),
-            });
-            body.push(Stmt::If(simplify_and(en), vec![set(self.reg_name(q.param), self.src(q.arg, At::Pipe(pi, q.write)))], vec![]));
+            let en = bin(
+                BinOp::And,
+                self.slot(pi, q.write),
+                match p.shape.shape {
+                    Shape::TestFirst => self.continues(pi, q.write),
+                    Shape::TestLast => lit(1, 1),
+                },
+            );
+            body.push(Stmt::If(
+                simplify_and(en),
+                vec![set(self.reg_name(q.param), self.src(q.arg, At::Pipe(pi, q.write)))],
+                vec![],
+            ));
         }
         let mut turn = vec![set(format!("{pre}_v"), id(format!("{pre}_v_next")))];
         let caps: Vec<Stmt> = p
             .exits
             .iter()
             .filter_map(|(v, src)| match src {
-                ExitSource::Capture(x) => Some(set(format!("{pre}_cap_{}", self.wire_name(*v)), self.src(*x, At::Pipe(pi, p.ii - 1)))),
+                ExitSource::Capture(x) => {
+                    Some(set(format!("{pre}_cap_{}", self.wire_name(*v)), self.src(*x, At::Pipe(pi, p.ii - 1))))
+                }
                 _ => None,
             })
             .collect();

@@ -47,7 +47,11 @@ impl Affine {
             *syms.entry(*v).or_insert(0) += sign * c;
         }
         syms.retain(|_, c| *c != 0);
-        Some(Affine { iv: iv.filter(|(_, c)| *c != 0), konst: self.konst.wrapping_add(sign.wrapping_mul(o.konst)), syms })
+        Some(Affine {
+            iv: iv.filter(|(_, c)| *c != 0),
+            konst: self.konst.wrapping_add(sign.wrapping_mul(o.konst)),
+            syms,
+        })
     }
 
     fn scale(&self, f: i64) -> Affine {
@@ -89,7 +93,12 @@ pub struct AffineAnalysis<'k> {
 
 impl<'k> AffineAnalysis<'k> {
     pub fn new(k: &'k Kernel, shape: &LoopShape) -> Self {
-        AffineAnalysis { k, in_loop: shape.blocks().into_iter().collect(), ivs: induction_variables(k, shape), memo: HashMap::new() }
+        AffineAnalysis {
+            k,
+            in_loop: shape.blocks().into_iter().collect(),
+            ivs: induction_variables(k, shape),
+            memo: HashMap::new(),
+        }
     }
 
     pub fn step(&self, iv: Value) -> Option<i64> {
@@ -121,7 +130,9 @@ impl<'k> AffineAnalysis<'k> {
             return Some(Affine::sym(v));
         }
         match k.values[v].def {
-            ValueDef::Param(..) => self.ivs.contains_key(&v).then(|| Affine { iv: Some((v, 1)), konst: 0, syms: BTreeMap::new() }),
+            ValueDef::Param(..) => {
+                self.ivs.contains_key(&v).then(|| Affine { iv: Some((v, 1)), konst: 0, syms: BTreeMap::new() })
+            }
             ValueDef::Op(op) => {
                 let o = &k.ops[op];
                 let a = |s: &mut Self, i: usize| s.of(o.args[i]);
@@ -134,7 +145,9 @@ impl<'k> AffineAnalysis<'k> {
                         (Some(c), _) => Some(a(self, 1)?.scale(c)),
                         _ => None,
                     },
-                    OpKind::Binary(BinOp::Shl) => cst(1).filter(|c| (0..32).contains(c)).and_then(|c| Some(a(self, 0)?.scale(1 << c))),
+                    OpKind::Binary(BinOp::Shl) => {
+                        cst(1).filter(|c| (0..32).contains(c)).and_then(|c| Some(a(self, 0)?.scale(1 << c)))
+                    }
                     OpKind::Unary(kiln_dataflow::ir::UnOp::Neg) => Some(a(self, 0)?.scale(-1)),
                     // Index arithmetic is assumed not to overflow (indices fit the 32-bit space).
                     OpKind::Cast(CastOp::Sext | CastOp::Zext | CastOp::Trunc) => a(self, 0),
@@ -218,7 +231,11 @@ pub fn memory_dependences(k: &Kernel, shape: &LoopShape, ops: &[Op], ivdep: Opti
                             Some((iv, alpha)) => {
                                 let step = aa.step(iv).unwrap_or(1);
                                 let per_iter = alpha * step;
-                                if per_iter == 0 || delta % per_iter != 0 { Collision::Never } else { Collision::At(delta / per_iter) }
+                                if per_iter == 0 || delta % per_iter != 0 {
+                                    Collision::Never
+                                } else {
+                                    Collision::At(delta / per_iter)
+                                }
                             }
                         }
                     }
@@ -233,10 +250,10 @@ pub fn memory_dependences(k: &Kernel, shape: &LoopShape, ops: &[Op], ivdep: Opti
                 }
             };
             let mut push = |from: Op, to: Op, d: u32, kind: Option<DepKind>| {
-                if let Some(kind) = kind {
-                    if from != to || d > 0 {
-                        deps.push(MemDep { from, to, distance: d, mem: ma, kind });
-                    }
+                if let Some(kind) = kind
+                    && (from != to || d > 0)
+                {
+                    deps.push(MemDep { from, to, distance: d, mem: ma, kind });
                 }
             };
             match collision {

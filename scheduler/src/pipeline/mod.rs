@@ -206,10 +206,20 @@ pub fn pipeline_loops(cx: &Context) -> Pipelined {
 
 /// Iteration ops of a loop: header ops then body ops, without constants.
 fn loop_ops(cx: &Context, shape: &LoopShape) -> Vec<Op> {
-    shape.blocks().iter().flat_map(|b| cx.k.blocks[*b].ops.clone()).filter(|op| (cx.class)(*op) != OpClass::Constant).collect()
+    shape
+        .blocks()
+        .iter()
+        .flat_map(|b| cx.k.blocks[*b].ops.clone())
+        .filter(|op| (cx.class)(*op) != OpClass::Constant)
+        .collect()
 }
 
-fn pipeline_one(cx: &Context, shape: &LoopShape, ivdep: Option<Option<u32>>, a: &mut LoopAnalysis) -> Option<(Pipeline, HashMap<Op, OpTime>)> {
+fn pipeline_one(
+    cx: &Context,
+    shape: &LoopShape,
+    ivdep: Option<Option<u32>>,
+    a: &mut LoopAnalysis,
+) -> Option<(Pipeline, HashMap<Op, OpTime>)> {
     let k = cx.k;
     let ops = loop_ops(cx, shape);
     let guarded: BTreeSet<Op> = match shape.body {
@@ -276,7 +286,7 @@ fn pipeline_one(cx: &Context, shape: &LoopShape, ivdep: Option<Option<u32>>, a: 
         let fsm = (cx.fsm_cycles)(&shape.blocks());
         if ii >= fsm {
             a.reason = format!(
-                "not pipelined: the best II, {ii}, is no faster than the {fsm} cycles per iteration of the sequential schedule"
+                "the best II, {ii}, is no faster than the {fsm} cycles per iteration of the sequential schedule"
             );
             a.achieved_ii = None;
             a.suggestion = suggestion(k, &LoopAnalysis { achieved_ii: Some(ii), ..a.clone() }, &deps);
@@ -407,7 +417,10 @@ fn recurrence_limit(p: &Problem, pl: &Placement) -> (u32, Option<Limit>) {
         if let Some(producer) = k.def_op(*arg).filter(|o| pl.times.contains_key(o)) {
             let uses_param = |op: Op| k.ops[op].args.contains(param);
             let chain = chain_between(k, pl, &uses_param, producer).into_iter().map(|o| chain_op(k, pl, o)).collect();
-            consider(bound, Limit::Recurrence { what: format!("`{}`", value_name(k, *param)), chain, distance: 1, latency: bound });
+            consider(
+                bound,
+                Limit::Recurrence { what: format!("`{}`", value_name(k, *param)), chain, distance: 1, latency: bound },
+            );
         }
     }
     for dep in p.deps.iter().filter(|d| d.distance > 0) {
@@ -468,7 +481,9 @@ fn exit_sources(k: &Kernel, shape: &LoopShape, pl: &Placement, ii: u32) -> Resul
             match shape.shape {
                 Shape::TestFirst => ExitSource::ParamReg(v),
                 Shape::TestLast if pl.reads[&params[i]] < ii => ExitSource::Capture(v),
-                Shape::TestLast => return Err(format!("the value of `{}` after the loop is read too late", value_name(k, v))),
+                Shape::TestLast => {
+                    return Err(format!("the value of `{}` after the loop is read too late", value_name(k, v)));
+                }
             }
         } else if let (Shape::TestLast, Some(i)) = (shape.shape, shape.back_args.iter().position(|a| *a == v)) {
             ExitSource::ParamReg(params[i])
@@ -477,7 +492,12 @@ fn exit_sources(k: &Kernel, shape: &LoopShape, pl: &Placement, ii: u32) -> Resul
                 Some(t) if t.end < ii && k.ops[k.def_op(v).unwrap_or_else(|| unreachable!())].block == shape.header => {
                     ExitSource::Capture(v)
                 }
-                _ => return Err(format!("the value `{}` used after the loop is computed too late in an iteration", value_name(k, v))),
+                _ => {
+                    return Err(format!(
+                        "the value `{}` used after the loop is computed too late in an iteration",
+                        value_name(k, v)
+                    ));
+                }
             }
         };
         out.push((v, src));

@@ -165,10 +165,11 @@ pub fn place(p: &Problem, ii: Option<u32>, floors: &HashMap<Value, u32>) -> Resu
             })
             .collect();
         // Guarded memory ops need the exit test of their iteration.
-        if p.guarded.contains(&op) && o.kind.is_memory() {
-            if let Some(c) = cond_op.and_then(|c| times.get(&c).map(|t| (c, *t))) {
-                preds.push(c);
-            }
+        if p.guarded.contains(&op)
+            && o.kind.is_memory()
+            && let Some(c) = cond_op.and_then(|c| times.get(&c).map(|t| (c, *t)))
+        {
+            preds.push(c);
         }
         let mut earliest = preds.iter().map(|(_, t)| t.end).max().unwrap_or(0);
         for a in &o.args {
@@ -235,7 +236,9 @@ pub fn place(p: &Problem, ii: Option<u32>, floors: &HashMap<Value, u32>) -> Resu
             OpClass::PortLoad(_) => OpTime { start, end: start + PORT_RESPONSE_LATENCY, ready_ns: out },
             OpClass::MemLoad(_) => OpTime { start, end: start + 1, ready_ns: out },
             OpClass::PortStore(_) | OpClass::MemStore(_) => OpTime { start, end: start, ready_ns: 0.0 },
-            OpClass::Unit(u) => OpTime { start, end: start + (p.unit_latency)(u), ready_ns: out + p.target.lut_delay() },
+            OpClass::Unit(u) => {
+                OpTime { start, end: start + (p.unit_latency)(u), ready_ns: out + p.target.lut_delay() }
+            }
             OpClass::Constant => OpTime::default(),
         };
         let depends_on_unstable = preds.iter().any(|(d, pt)| pt.end == t.start && unstable.contains(d));
@@ -246,13 +249,8 @@ pub fn place(p: &Problem, ii: Option<u32>, floors: &HashMap<Value, u32>) -> Resu
     }
     let mut placement = Placement { times, ..Default::default() };
     param_times(p, &mut placement, floors);
-    placement.depth = placement
-        .times
-        .values()
-        .map(|t| t.end + 1)
-        .chain(placement.writes.values().map(|w| w + 1))
-        .max()
-        .unwrap_or(1);
+    placement.depth =
+        placement.times.values().map(|t| t.end + 1).chain(placement.writes.values().map(|w| w + 1)).max().unwrap_or(1);
     Ok(placement)
 }
 
@@ -272,13 +270,16 @@ fn param_times(p: &Problem, pl: &mut Placement, floors: &HashMap<Value, u32>) {
         // A parameter copied into another's next value is read at the start, so that the copy
         // always sees this iteration's value.
         let floor = floors.get(&param).copied().unwrap_or(0);
-        let read = if used_as_arg.contains(&param) || p.shape.cond == param { floor } else { first_use.unwrap_or(floor) };
+        let read =
+            if used_as_arg.contains(&param) || p.shape.cond == param { floor } else { first_use.unwrap_or(floor) };
         pl.reads.insert(param, read);
     }
     // In a test-first loop the next values are written only if the iteration's test passes, so
     // not before the test is known.
     let test_ready = match p.shape.shape {
-        super::shape::Shape::TestFirst => k.def_op(p.shape.cond).and_then(|c| pl.times.get(&c)).map(|t| t.end).unwrap_or(0),
+        super::shape::Shape::TestFirst => {
+            k.def_op(p.shape.cond).and_then(|c| pl.times.get(&c)).map(|t| t.end).unwrap_or(0)
+        }
         super::shape::Shape::TestLast => 0,
     };
     for (param, arg) in params.iter().zip(&p.shape.back_args) {

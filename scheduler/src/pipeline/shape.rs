@@ -97,9 +97,10 @@ pub fn classify_loop(k: &Kernel, l: &NaturalLoop, all: &[NaturalLoop]) -> Result
         }
         _ => {
             let has_switch = l.blocks.iter().any(|b| matches!(k.blocks[*b].term, Terminator::Switch { .. }));
-            let has_exit = l.blocks.iter().any(|b| {
-                *b != h && k.blocks[*b].term.successors().iter().any(|s| !l.blocks.contains(s))
-            });
+            let has_exit = l
+                .blocks
+                .iter()
+                .any(|b| *b != h && k.blocks[*b].term.successors().iter().any(|s| !l.blocks.contains(s)));
             if has_exit {
                 Err("the body leaves the loop early (`break` or `return`)".into())
             } else if has_switch {

@@ -151,10 +151,10 @@ impl<'s> Sim<'s> {
                 OpClass::Comb if t.start == i => self.eval_comb(op),
                 OpClass::Unit(_) | OpClass::Multi(_) if t.start == i => self.eval_comb(op),
                 OpClass::MemLoad(_) | OpClass::MemStore(_) | OpClass::PortLoad(_) if !self.enabled(op) => {
-                    if let Some(r) = o.result {
-                        if t.end == i {
-                            self.vals[r] = 0;
-                        }
+                    if let Some(r) = o.result
+                        && t.end == i
+                    {
+                        self.vals[r] = 0;
                     }
                 }
                 OpClass::MemLoad(m) if t.start == i => {

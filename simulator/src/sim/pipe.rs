@@ -10,9 +10,9 @@ use crate::memory::{PortOutputs, Request};
 use kiln_dataflow::emu::{self, RunError};
 use kiln_dataflow::ir::op::{eval, mask};
 use kiln_dataflow::ir::{Op, OpKind, Value, ValueDef};
-use kiln_scheduler::pipeline::{ExitSource, Pipeline};
-use kiln_scheduler::pipeline::shape::Shape;
 use kiln_scheduler::OpClass;
+use kiln_scheduler::pipeline::shape::Shape;
+use kiln_scheduler::pipeline::{ExitSource, Pipeline};
 use std::collections::HashMap;
 
 /// One iteration in flight.
@@ -202,7 +202,9 @@ impl Sim<'_> {
                 let it = &run.iters[idx];
                 let enabled = !o.kind.is_memory() || self.enabled_in(&p, it, op);
                 let result = match class {
-                    OpClass::Comb | OpClass::Unit(_) | OpClass::Multi(_) if t.start == r => Some(self.eval_in(&p, it, op)),
+                    OpClass::Comb | OpClass::Unit(_) | OpClass::Multi(_) if t.start == r => {
+                        Some(self.eval_in(&p, it, op))
+                    }
                     OpClass::PortLoad(m) if t.end == r => {
                         if enabled {
                             let pi = self.port_index[&m] as usize;
@@ -256,23 +258,23 @@ impl Sim<'_> {
         }
         // 4. The loop-test decision of the iteration in stage 0.
         let mut launch = None;
-        if tau % ii == ii - 1 {
-            if let Some(idx) = run.iters.iter().position(|it| tau - it.start == ii - 1) {
-                let it = &run.iters[idx];
-                let cont = run.launching && p.continues(self.value_in(&p, it, p.shape.cond));
-                if cont {
-                    launch = Some(tau + 1);
-                } else {
-                    run.launching = false;
-                    for (v, src) in &p.exits {
-                        if let ExitSource::Capture(x) = src {
-                            let val = self.value_in(&p, it, *x);
-                            run.captured.insert(*v, val);
-                        }
+        if tau % ii == ii - 1
+            && let Some(idx) = run.iters.iter().position(|it| tau - it.start == ii - 1)
+        {
+            let it = &run.iters[idx];
+            let cont = run.launching && p.continues(self.value_in(&p, it, p.shape.cond));
+            if cont {
+                launch = Some(tau + 1);
+            } else {
+                run.launching = false;
+                for (v, src) in &p.exits {
+                    if let ExitSource::Capture(x) = src {
+                        let val = self.value_in(&p, it, *x);
+                        run.captured.insert(*v, val);
                     }
-                    if p.shape.shape == Shape::TestFirst {
-                        run.iters[idx].life = ii;
-                    }
+                }
+                if p.shape.shape == Shape::TestFirst {
+                    run.iters[idx].life = ii;
                 }
             }
         }
