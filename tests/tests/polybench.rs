@@ -1,0 +1,79 @@
+#![allow(clippy::unwrap_used)]
+//! The PolyBench kernels of `bench/polybench-kernels/` (whole programs with an XOR checksum):
+//! emulator = simulator = Verilator through `kiln cosim`, the checksum equal to gcc compiling the
+//! same kernel as C, and every pipelined loop at its MII unless the loop report says why not.
+//! (`bench/polybench` prints the cycle table; this test keeps the kernels honest in CI.)
+
+use kiln_tests::{kiln, par_each, require_tool, result_args, scratch, tests_dir};
+use std::path::PathBuf;
+
+fn kernel_name(text: &str) -> String {
+    let at = text.find("kernel void ").unwrap() + "kernel void ".len();
+    text[at..].split('(').next().unwrap().trim().to_string()
+}
+
+fn gcc_checksum(source: &PathBuf, name: &str, dir: &std::path::Path) -> i64 {
+    let c = dir.join(format!("{name}_ref.c"));
+    std::fs::write(
+        &c,
+        format!(
+            "#define kernel\n#define global\ntypedef unsigned int uint;\n#include \"{}\"\n#include <stdio.h>\n\
+             int main(void) {{ int out = 0; {name}(&out); printf(\"%d\\n\", out); return 0; }}\n",
+            source.display()
+        ),
+    )
+    .unwrap();
+    let exe = dir.join(format!("{name}_ref"));
+    let out = std::process::Command::new("gcc")
+        .args(["-std=gnu99", "-O1", "-fwrapv", "-w"])
+        .arg(&c)
+        .arg("-o")
+        .arg(&exe)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{name}: gcc failed:\n{}", String::from_utf8_lossy(&out.stderr));
+    let run = std::process::Command::new(&exe).output().unwrap();
+    assert!(run.status.success(), "{name}: the C reference crashed");
+    String::from_utf8_lossy(&run.stdout).trim().parse().unwrap()
+}
+
+#[test]
+fn polybench_checksums_agree_with_gcc_in_all_engines() {
+    require_tool("gcc");
+    require_tool("verilator");
+    let dir = scratch("polybench");
+    let kernels = tests_dir().join("..").join("bench").join("polybench-kernels");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&kernels)
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "cl"))
+        .collect();
+    files.sort();
+    assert_eq!(files.len(), 25, "the PolyBench set has 25 kernels");
+    par_each(&files, |source| {
+        let text = std::fs::read_to_string(source).unwrap();
+        let name = kernel_name(&text);
+        let spec = dir.join(format!("{name}.toml"));
+        std::fs::write(&spec, format!("kernel = \"{name}\"\n[args]\nchecksum = {{ len = 1 }}\n")).unwrap();
+        let out = dir.join(&name);
+        let src = source.display().to_string();
+        let r = kiln(&["build", &src, "-o", &out.display().to_string()]);
+        assert_eq!(r.code, 0, "{name}: build failed\n{}", r.stderr);
+        let report: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap()).unwrap();
+        for l in report["kernels"][0]["loops"].as_array().unwrap() {
+            if l["pipelined"] == true {
+                assert!(
+                    l["achieved_ii"] == l["mii"] || l["ii_note"].is_string(),
+                    "{name}: loop at {} misses its MII without a reason: {l:#}",
+                    l["location"]
+                );
+            }
+        }
+        let json = dir.join(format!("{name}.json"));
+        let r = kiln(&["cosim", &src, "--spec", &spec.display().to_string(), "--json", &json.display().to_string()]);
+        assert_eq!(r.code, 0, "{name}: cosim failed\n{}{}", r.stdout, r.stderr);
+        let got = result_args(&json)["checksum"][0].as_i64().unwrap();
+        assert_eq!(got, gcc_checksum(source, &name, &dir), "{name}: checksum differs from gcc");
+    });
+}
