@@ -14,16 +14,23 @@ kernel void nussinov(global int *checksum) {
     for (int i = N - 1; i >= 0; i--) {
         for (int j = i + 1; j < N; j++) {
             int best = table[i][j];
-            if (j - 1 >= 0)
-                best = MAX(best, table[i][j - 1]);
-            if (i + 1 < N)
-                best = MAX(best, table[i + 1][j]);
+            if (j - 1 >= 0) {
+                int left = table[i][j - 1];
+                best = MAX(best, left);
+            }
+            if (i + 1 < N) {
+                int below = table[i + 1][j];
+                best = MAX(best, below);
+            }
             if (j - 1 >= 0 && i + 1 < N) {
                 int pair = (i < j - 1 && seq[i] + seq[j] == 3) ? 1 : 0;
-                best = MAX(best, table[i + 1][j - 1] + pair);
+                int diagonal = table[i + 1][j - 1] + pair;
+                best = MAX(best, diagonal);
             }
-            for (int k = i + 1; k < j; k++)
-                best = MAX(best, table[i][k] + table[k + 1][j]);
+            for (int k = i + 1; k < j; k++) {
+                int split = table[i][k] + table[k + 1][j];
+                best = MAX(best, split);
+            }
             table[i][j] = best;
         }
     }

@@ -98,7 +98,31 @@ pub struct Local {
     pub space: AddrSpace,
     pub quals: Quals,
     pub is_param: bool,
+    /// `__attribute__((xcl_array_partition(...)))` on an array variable.
+    pub partition: Option<ArrayPartition>,
     pub span: Span,
+}
+
+/// How the user asked an on-chip array to be split into banks (Xilinx `xcl_array_partition`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ArrayPartition {
+    pub kind: PartitionKind,
+    /// Number of banks for `cyclic` and `block`; the dimension's extent for `complete`.
+    pub factor: u32,
+    /// 1-based dimension of the array that is split (1 is the outermost); 0 splits every
+    /// dimension (only meaningful for `complete`).
+    pub dim: u32,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PartitionKind {
+    /// Element `j` of the dimension goes to bank `j mod factor`.
+    Cyclic,
+    /// Elements in consecutive runs of `ceil(extent / factor)` share a bank.
+    Block,
+    /// Every element of the dimension in its own bank (registers when the whole array is split).
+    Complete,
 }
 
 #[derive(Clone, Debug)]

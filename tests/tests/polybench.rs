@@ -12,7 +12,7 @@ fn kernel_name(text: &str) -> String {
     text[at..].split('(').next().unwrap().trim().to_string()
 }
 
-fn gcc_checksum(source: &PathBuf, name: &str, dir: &std::path::Path) -> i64 {
+fn gcc_checksum(source: &std::path::Path, name: &str, dir: &std::path::Path) -> i64 {
     let c = dir.join(format!("{name}_ref.c"));
     std::fs::write(
         &c,

@@ -184,7 +184,34 @@ pub struct MemData {
     pub volatile: bool,
     /// Declared `restrict` (pointer arguments).
     pub restrict: bool,
+    /// How the array may be split into banks.
+    pub banking: Banking,
     pub span: Span,
+}
+
+/// Who decides how an on-chip array is split into banks.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Banking {
+    /// The `partition` pass, when a loop needs more ports than one memory has.
+    #[default]
+    Automatic,
+    /// The user (`xcl_array_partition`); the `partition` pass applies it exactly.
+    Requested(BankLayout),
+    /// A bank of an array the user partitioned: never split again.
+    Fixed,
+}
+
+/// A split of an array, seen as `outer × extent × stride` elements, along its `extent`
+/// dimension into `banks` banks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BankLayout {
+    pub cyclic: bool,
+    pub banks: u32,
+    /// Elements between consecutive indices of the split dimension (product of the inner extents).
+    pub stride: u32,
+    pub extent: u32,
+    /// The attribute as written, for the report.
+    pub spelled: Rc<str>,
 }
 
 impl MemData {
@@ -254,6 +281,9 @@ pub struct LoopInfo {
     pub pragmas: kiln_frontend::hir::LoopPragmas,
     /// Transformations applied while lowering (unrolling, coalescing), for the loop report.
     pub transformations: Vec<String>,
+    /// The trip count when lowering knows it and the loop's shape does not show it (a coalesced
+    /// loop's test is on the outer induction variable).
+    pub known_trip_count: Option<u64>,
 }
 
 /// A loop that full unrolling removed, for the loop report.

@@ -47,6 +47,12 @@ impl<'p> Lowerer<'p> {
             self.stmt(s);
         }
         let exit = self.new_join(span);
+        if let Some(c) = self.coalesce_plan(l) {
+            self.coalesced_loop(l, c, exit);
+            self.enter_join(exit);
+            self.close_scope();
+            return;
+        }
         match self.plan(l) {
             Plan::Rolled { notes } => self.rolled_loop(l, l.cond.as_ref(), 1, exit, exit, l.pragmas.clone(), notes),
             Plan::Full { copies, why } => {
@@ -139,7 +145,13 @@ impl<'p> Lowerer<'p> {
         self.jump_to_join(header, span);
         self.enter_join(header);
         let header_block = self.joins[header].block;
-        self.k.loops.push(LoopInfo { header: header_block, span, pragmas, transformations: notes });
+        self.k.loops.push(LoopInfo {
+            header: header_block,
+            span,
+            pragmas,
+            transformations: notes,
+            known_trip_count: None,
+        });
         self.loop_info_stack.push(self.k.loops.len() - 1);
         match l.kind {
             LoopKind::While | LoopKind::For => {
@@ -336,7 +348,7 @@ impl<'p> Lowerer<'p> {
 
     /// The number of iterations of `l` (at most `cap`) if its test and step are decided at
     /// compile time from the current environment.
-    fn probe_trip_count(&mut self, l: &Loop, cap: u64) -> Option<u64> {
+    pub(super) fn probe_trip_count(&mut self, l: &Loop, cap: u64) -> Option<u64> {
         let cond = l.cond.as_ref()?;
         if !simple_expr(cond) || l.step.as_ref().is_some_and(|s| !simple_expr(s)) {
             return None;
@@ -462,7 +474,7 @@ fn simple_expr(e: &hir::Expr) -> bool {
         }
 }
 
-fn contains_loop(b: &hir::Block) -> bool {
+pub(super) fn contains_loop(b: &hir::Block) -> bool {
     b.iter().any(|s| match s {
         Stmt::Loop(_) => true,
         Stmt::If(_, t, e, _) => contains_loop(t) || contains_loop(e),

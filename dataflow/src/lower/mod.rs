@@ -9,6 +9,7 @@
 //! - Calls are inlined; each inlined call gets fresh copies of the callee's locals and memories.
 //! - `&&`, `||` and `?:` become control flow unless both sides can be evaluated speculatively.
 
+mod coalesce;
 mod expr;
 mod loops;
 mod ndrange;
@@ -453,6 +454,7 @@ impl<'p> Lowerer<'p> {
             init: None,
             volatile: false,
             restrict: false,
+            banking: Banking::Automatic,
             span,
         })
     }

@@ -500,6 +500,7 @@ impl<'p> Lowerer<'p> {
             // data race (undefined in OpenCL C), so a work-item loop carries no memory dependence.
             pragmas: LoopPragmas { ivdep: Some(None), ..Default::default() },
             transformations: vec![format!("the loop over the {what}")],
+            known_trip_count: None,
         });
         self.loop_info_stack.push(self.k.loops.len() - 1);
         let Some(EnvVal::Val(i)) = self.env.get(var).cloned() else { return };
@@ -601,6 +602,7 @@ impl<'p> Lowerer<'p> {
             transformations: vec![
                 "contains barriers: runs once per work-group, one loop over the work-items per phase".into(),
             ],
+            known_trip_count: None,
         });
         self.loop_info_stack.push(self.k.loops.len() - 1);
         let test_first = l.kind != LoopKind::DoWhile;

@@ -148,6 +148,9 @@ impl<'p> Lowerer<'p> {
                 let kind = if local.space == AddrSpace::Local { MemKind::Local } else { MemKind::Private };
                 let m = self.new_mem(local.name.clone(), kind, s, Some(len), local.span);
                 self.k.mems[m].volatile = local.quals.is_volatile;
+                if let Some(p) = local.partition {
+                    self.k.mems[m].banking = Banking::Requested(bank_layout(&local.ty, p));
+                }
                 self.frames.last_mut().map(|f| f.storage.insert(id, Storage::Mem(m)));
                 for (i, e) in exprs.iter().enumerate() {
                     if let RV::Val(v) = self.rvalue(e) {
@@ -279,5 +282,38 @@ fn contains_pointer(ty: &Type) -> bool {
         Type::Pointer(_) => true,
         Type::Array(t, _) => contains_pointer(t),
         _ => false,
+    }
+}
+
+/// The bank layout `xcl_array_partition` asks for, on the flattened array.
+fn bank_layout(ty: &Type, p: hir::ArrayPartition) -> BankLayout {
+    let mut shape = Vec::new();
+    let mut t = ty;
+    while let Type::Array(inner, n) = t {
+        shape.push(n.unwrap_or(1).max(1));
+        t = inner;
+    }
+    let (extent, stride) = if p.dim == 0 {
+        (shape.iter().product(), 1)
+    } else {
+        let d = p.dim as usize - 1;
+        (shape[d], shape[d + 1..].iter().product())
+    };
+    let kind = match p.kind {
+        hir::PartitionKind::Cyclic => "cyclic",
+        hir::PartitionKind::Block => "block",
+        hir::PartitionKind::Complete => "complete",
+    };
+    let spelled = if p.kind == hir::PartitionKind::Complete {
+        format!("xcl_array_partition(complete, {})", p.dim)
+    } else {
+        format!("xcl_array_partition({kind}, {}, {})", p.factor, p.dim)
+    };
+    BankLayout {
+        cyclic: p.kind != hir::PartitionKind::Block,
+        banks: p.factor.min(extent).max(1),
+        stride,
+        extent,
+        spelled: spelled.into(),
     }
 }

@@ -4,6 +4,7 @@
 //! each pass when asked to, and reports which pass broke an invariant.
 
 mod const_fold;
+mod cse;
 mod dce;
 mod if_convert;
 mod merge_blocks;
@@ -32,6 +33,7 @@ pub fn registry() -> Vec<Box<dyn Pass>> {
         Box::new(simplify_params::SimplifyParams),
         Box::new(const_fold::ConstFold),
         Box::new(strength::StrengthReduce),
+        Box::new(cse::Cse),
         Box::new(merge_blocks::MergeBlocks),
         Box::new(scalarize::Scalarize),
         Box::new(partition::Partition),

@@ -1,6 +1,11 @@
 //! `partition`: splits an on-chip array into `B` cyclic banks (element `i` in bank `i mod B` at
 //! offset `i / B`) when an innermost loop reads or writes it more often per iteration than one
-//! memory's ports allow and banking spreads those accesses.
+//! memory's ports allow and banking spreads those accesses; or exactly as the user asked with
+//! `xcl_array_partition` ([`Banking::Requested`]): the array seen as `outer × extent × stride`
+//! elements is split along `extent`, cyclically (index `j` of that dimension in bank `j mod B`)
+//! or in blocks of `ceil(extent / B)`, and every bank holds `outer × stride × ceil(extent / B)`
+//! elements. `complete` is the cyclic split with `B = extent`; banks of one element get the
+//! constant offset 0, so `scalarize` turns private ones into registers.
 //!
 //! An access whose bank is known at compile time goes to that bank. Any other access goes to
 //! every bank, predicated on `i mod B == b`: a load ORs the banks' results (a predicated-off load
@@ -37,10 +42,34 @@ impl Pass for Partition {
         let mut changed = false;
         let mems: Vec<Mem> = k.mems.keys().collect();
         for m in mems {
-            if let Some(banks) = banks_needed(k, m, &cong) {
-                split(k, m, banks, &cong);
-                changed = true;
+            let layout = match &k.mems[m].banking {
+                Banking::Requested(l) => l.clone(),
+                Banking::Automatic => match banks_needed(k, m, &cong) {
+                    Some(banks) => BankLayout {
+                        cyclic: true,
+                        banks: banks as u32,
+                        stride: 1,
+                        extent: k.mems[m].len.unwrap_or(1),
+                        spelled: "".into(),
+                    },
+                    None => continue,
+                },
+                Banking::Fixed => continue,
+            };
+            let accessed = k
+                .rpo()
+                .iter()
+                .flat_map(|b| &k.blocks[*b].ops)
+                .any(|op| matches!(k.ops[*op].kind, OpKind::Load(x) | OpKind::Store(x) if x == m));
+            if !accessed {
+                // Already in registers (`scalarize`), or never used.
+                k.mems[m].banking = Banking::Fixed;
+                continue;
             }
+            split(k, m, &layout, &cong);
+            // The original is now unused (compaction drops it); it must not be split again.
+            k.mems[m].banking = Banking::Fixed;
+            changed = true;
         }
         changed
     }
@@ -171,7 +200,8 @@ fn congruence_of(k: &Kernel, cong: &HashMap<Value, Congruence>, v: Value) -> Con
 fn banks_needed(k: &Kernel, m: Mem, cong: &HashMap<Value, Congruence>) -> Option<u64> {
     let d = &k.mems[m];
     let len = d.len? as u64;
-    if !matches!(d.kind, MemKind::Private | MemKind::Local) || d.volatile || len < 2 {
+    if !matches!(d.kind, MemKind::Private | MemKind::Local) || d.volatile || len < 2 || d.banking != Banking::Automatic
+    {
         return None;
     }
     let accesses: Vec<(Op, bool, Congruence)> = k
@@ -236,25 +266,80 @@ fn banks_needed(k: &Kernel, m: Mem, cong: &HashMap<Value, Congruence>) -> Option
     (best.1 > 1).then_some(best.1)
 }
 
-fn split(k: &mut Kernel, m: Mem, banks: u64, cong: &HashMap<Value, Congruence>) {
+/// Where element `i` of the original array lives: `(bank, offset)`.
+struct Geometry {
+    layout: BankLayout,
+    /// Copies of the split dimension (the product of the outer extents).
+    outer: u64,
+    /// Elements of the split dimension in each bank.
+    per_bank: u64,
+}
+
+impl Geometry {
+    fn new(layout: &BankLayout, len: u64) -> Geometry {
+        let (extent, stride) = (layout.extent.max(1) as u64, layout.stride.max(1) as u64);
+        Geometry {
+            layout: layout.clone(),
+            outer: len.div_ceil(extent * stride).max(1),
+            per_bank: extent.div_ceil(layout.banks.max(1) as u64),
+        }
+    }
+
+    fn stride(&self) -> u64 {
+        self.layout.stride.max(1) as u64
+    }
+
+    fn bank_len(&self) -> u64 {
+        self.outer * self.stride() * self.per_bank
+    }
+
+    fn locate(&self, i: u64) -> (u64, u64) {
+        let (extent, stride, banks) = (self.layout.extent.max(1) as u64, self.stride(), self.layout.banks as u64);
+        let (lo, q) = (i % stride, i / stride);
+        let (sub, hi) = (q % extent, q / extent);
+        let (bank, sub_offset) =
+            if self.layout.cyclic { (sub % banks, sub / banks) } else { (sub / self.per_bank, sub % self.per_bank) };
+        (bank, hi * stride * self.per_bank + sub_offset * stride + lo)
+    }
+
+    /// The bank of every index with congruence `c`, when they all share one.
+    fn bank_of(&self, c: Congruence) -> Option<u64> {
+        let (extent, stride, banks) = (self.layout.extent.max(1) as u64, self.stride(), self.layout.banks as u64);
+        // Cyclic banks repeat every `stride × banks` elements when the banks tile the dimension.
+        let period = stride * banks;
+        let tiles = self.outer == 1 || extent.is_multiple_of(banks);
+        (self.layout.cyclic && tiles && period.is_power_of_two() && c.modulus.is_multiple_of(period))
+            .then(|| (c.residue % period) / stride)
+    }
+}
+
+fn split(k: &mut Kernel, m: Mem, layout: &BankLayout, cong: &HashMap<Value, Congruence>) {
     let d = k.mems[m].clone();
     let len = d.len.unwrap_or(0) as u64;
-    let shift = banks.trailing_zeros() as u64;
+    let geo = Geometry::new(layout, len);
+    let banks = layout.banks.max(1) as u64;
+    let requested = d.banking != Banking::Automatic;
+    let bank_len = geo.bank_len();
+    let mut inits: Vec<Vec<u64>> = vec![vec![0; bank_len as usize]; banks as usize];
+    if let Some(init) = &d.init {
+        for (i, v) in init.iter().enumerate() {
+            let (b, o) = geo.locate(i as u64);
+            inits[b as usize][o as usize] = *v;
+        }
+    }
     let new: Vec<Mem> = (0..banks)
         .map(|b| {
             let mut nd = d.clone();
             nd.name = Rc::from(format!("{}_bank{b}", d.name));
-            nd.len = Some(len.saturating_sub(b).div_ceil(banks) as u32);
-            nd.init = d.init.as_ref().map(|v| v.iter().skip(b as usize).step_by(banks as usize).copied().collect());
+            nd.len = Some(bank_len as u32);
+            nd.init = d.init.as_ref().map(|_| inits[b as usize].clone());
+            nd.banking = if requested { Banking::Fixed } else { Banking::Automatic };
             k.mems.push(nd)
         })
         .collect();
-    k.notes.push(format!(
-        "array `{}` split into {banks} cyclic banks (element i in bank i mod {banks}) so that a loop's accesses use different ports",
-        d.name
-    ));
     let blocks: BTreeSet<Block> = k.rpo().into_iter().collect();
     let mut replaced: Vec<(Value, Value)> = Vec::new();
+    let mut run_time_banks = 0;
     for b in blocks {
         let mut ops = Vec::new();
         for op in k.blocks[b].ops.clone() {
@@ -265,7 +350,6 @@ fn split(k: &mut Kernel, m: Mem, banks: u64, cong: &HashMap<Value, Congruence>) 
             }
             let o = k.ops[op].clone();
             let idx = o.args[0];
-            let c = congruence_of(k, cong, idx);
             let w = k.width(idx);
             let span = o.span;
             let emit = |k: &mut Kernel, ops: &mut Vec<Op>, kind: OpKind, args: Vec<Value>, width: u32| -> Value {
@@ -275,19 +359,65 @@ fn split(k: &mut Kernel, m: Mem, banks: u64, cong: &HashMap<Value, Congruence>) 
                 ops.push(new_op);
                 v
             };
-            let sh = emit(k, &mut ops, OpKind::Const(shift), vec![], w);
-            let offset = emit(k, &mut ops, OpKind::Binary(BinOp::LShr), vec![idx, sh], w);
-            if c.modulus >= banks {
+            let retarget = |k: &mut Kernel, ops: &mut Vec<Op>, bank: u64, offset: Value| {
                 k.ops[op].args[0] = offset;
-                let bank = new[(c.residue % banks) as usize];
+                let bank = new[bank as usize];
                 k.ops[op].kind =
                     if matches!(o.kind, OpKind::Load(_)) { OpKind::Load(bank) } else { OpKind::Store(bank) };
                 ops.push(op);
+            };
+            if let Some(c) = k.as_const(idx) {
+                let (bank, offset) = geo.locate(c);
+                let offset = emit(k, &mut ops, OpKind::Const(offset), vec![], w);
+                retarget(k, &mut ops, bank, offset);
+                continue;
+            }
+            // offset = hi · (stride · per_bank) + sub_offset · stride + lo, where
+            // i = (hi · extent + sub) · stride + lo.
+            let arith = |k: &mut Kernel, ops: &mut Vec<Op>, op: BinOp, a: Value, c: u64| -> Value {
+                let c = emit(k, ops, OpKind::Const(c), vec![], w);
+                emit(k, ops, OpKind::Binary(op), vec![a, c], w)
+            };
+            let stride = geo.stride();
+            let extent = layout.extent.max(1) as u64;
+            let (lo, q) = if stride > 1 {
+                (Some(arith(k, &mut ops, BinOp::URem, idx, stride)), arith(k, &mut ops, BinOp::UDiv, idx, stride))
+            } else {
+                (None, idx)
+            };
+            let (sub, hi) = if geo.outer > 1 {
+                (arith(k, &mut ops, BinOp::URem, q, extent), Some(arith(k, &mut ops, BinOp::UDiv, q, extent)))
+            } else {
+                (q, None)
+            };
+            let (which_op, sub_op, divisor) = if layout.cyclic {
+                (BinOp::URem, BinOp::UDiv, banks)
+            } else {
+                (BinOp::UDiv, BinOp::URem, geo.per_bank)
+            };
+            let offset = if bank_len == 1 {
+                emit(k, &mut ops, OpKind::Const(0), vec![], w)
+            } else {
+                let mut off = arith(k, &mut ops, sub_op, sub, divisor);
+                if stride > 1 {
+                    off = arith(k, &mut ops, BinOp::Mul, off, stride);
+                }
+                if let Some(lo) = lo {
+                    off = emit(k, &mut ops, OpKind::Binary(BinOp::Add), vec![off, lo], w);
+                }
+                if let Some(hi) = hi {
+                    let scaled = arith(k, &mut ops, BinOp::Mul, hi, stride * geo.per_bank);
+                    off = emit(k, &mut ops, OpKind::Binary(BinOp::Add), vec![off, scaled], w);
+                }
+                off
+            };
+            if let Some(bank) = geo.bank_of(congruence_of(k, cong, idx)) {
+                retarget(k, &mut ops, bank, offset);
                 continue;
             }
             // The bank is only known at run time: every bank, predicated on its number.
-            let mask = emit(k, &mut ops, OpKind::Const(banks - 1), vec![], w);
-            let which = emit(k, &mut ops, OpKind::Binary(BinOp::And), vec![idx, mask], w);
+            run_time_banks += 1;
+            let which = arith(k, &mut ops, which_op, sub, divisor);
             let mut loaded: Option<Value> = None;
             for (bi, bank) in new.iter().enumerate() {
                 let num = emit(k, &mut ops, OpKind::Const(bi as u64), vec![], w);
@@ -324,5 +454,77 @@ fn split(k: &mut Kernel, m: Mem, banks: u64, cong: &HashMap<Value, Congruence>) 
     }
     for (from, to) in replaced {
         k.replace_uses(from, to);
+    }
+    let how = if layout.cyclic {
+        format!("element j of the split dimension in bank j mod {banks}")
+    } else {
+        format!("elements in runs of {} per bank", geo.per_bank)
+    };
+    let runtime = match run_time_banks {
+        0 => String::new(),
+        n => format!("; {n} access(es) with a bank known only at run time use a port of every bank"),
+    };
+    if requested {
+        k.notes.push(format!(
+            "array `{}` split into {banks} {} banks of {bank_len} element(s) as `{}` asks ({how}){runtime}",
+            d.name,
+            if layout.cyclic { "cyclic" } else { "block" },
+            layout.spelled
+        ));
+    } else {
+        k.notes.push(format!(
+            "array `{}` split into {banks} cyclic banks (element i in bank i mod {banks}) so that a loop's accesses use different ports{runtime}",
+            d.name
+        ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn layout(cyclic: bool, banks: u32, stride: u32, extent: u32) -> BankLayout {
+        BankLayout { cyclic, banks, stride, extent, spelled: "".into() }
+    }
+
+    /// Every element has exactly one place, and the places fill the banks.
+    fn is_bijection(g: &Geometry, len: u64) -> bool {
+        let mut seen = BTreeSet::new();
+        (0..len).all(|i| {
+            let (b, o) = g.locate(i);
+            b < g.layout.banks as u64 && o < g.bank_len() && seen.insert((b, o))
+        })
+    }
+
+    #[test]
+    fn cyclic_split_of_the_inner_dimension() {
+        // int a[4][8], xcl_array_partition(cyclic, 4, 2)
+        let g = Geometry::new(&layout(true, 4, 1, 8), 32);
+        assert_eq!(g.bank_len(), 8);
+        assert_eq!(g.locate(8 + 5), (1, 2 + 1)); // a[1][5]: bank 5 mod 4; row 1 starts at 2, then 5 / 4
+        assert!(is_bijection(&g, 32));
+        assert_eq!(g.bank_of(Congruence::new(4, 2)), Some(2));
+        assert_eq!(g.bank_of(Congruence::new(2, 1)), None);
+    }
+
+    #[test]
+    fn block_split_of_the_outer_dimension() {
+        // int a[6][4], xcl_array_partition(block, 2, 1): rows 0-2 in bank 0, rows 3-5 in bank 1
+        let g = Geometry::new(&layout(false, 2, 4, 6), 24);
+        assert_eq!(g.bank_len(), 12);
+        assert_eq!(g.locate(3 * 4 + 1), (1, 1));
+        assert_eq!(g.locate(2 * 4 + 3), (0, 11));
+        assert!(is_bijection(&g, 24));
+        // A block bank is never known from a congruence.
+        assert_eq!(g.bank_of(Congruence::new(MAX_MODULUS, 0)), None);
+    }
+
+    #[test]
+    fn uneven_cyclic_split_pads_the_last_banks() {
+        let g = Geometry::new(&layout(true, 3, 1, 10), 10);
+        assert_eq!(g.bank_len(), 4);
+        assert!(is_bijection(&g, 10));
+        // 3 banks do not repeat with a power-of-two period.
+        assert_eq!(g.bank_of(Congruence::new(4, 0)), None);
     }
 }

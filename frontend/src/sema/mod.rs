@@ -11,6 +11,7 @@ mod decl;
 mod expr;
 mod gate;
 mod init;
+mod partition;
 mod stmt;
 
 use crate::ast::{self, AddrSpace, Quals, StorageClass};
@@ -370,7 +371,7 @@ impl Sema<'_> {
                 {
                     quals = *q;
                 }
-                Local { name, ty: ty.clone(), space: AddrSpace::Private, quals, is_param: true, span }
+                Local { name, ty: ty.clone(), space: AddrSpace::Private, quals, is_param: true, partition: None, span }
             })
             .collect()
     }

@@ -192,7 +192,9 @@ impl Sema<'_> {
                     None
                 }
             };
-            let local = Local { name: name.clone(), ty, space, quals: info.quals, is_param: false, span: nspan };
+            let partition = self.array_partition(&d.specs, &id.declarator, &ty, space);
+            let local =
+                Local { name: name.clone(), ty, space, quals: info.quals, is_param: false, partition, span: nspan };
             let lid = self.new_local(local);
             self.bind(&name, nspan, Sym::Local(lid));
             out.push(Stmt::Decl(lid, init, d.span));

@@ -155,6 +155,7 @@ pub fn pipeline_loops(cx: &Context) -> Pipelined {
     ordered.sort_by_key(|l| (loop_span(k, l.header).file, loop_span(k, l.header).lo, l.header));
     for l in ordered {
         let pragmas = k.loop_at(l.header).map(|li| li.pragmas.clone()).unwrap_or_default();
+        let known_trip = k.loop_at(l.header).and_then(|li| li.known_trip_count);
         let transformations = k.loop_at(l.header).map(|li| li.transformations.clone()).unwrap_or_default();
         let mut a = LoopAnalysis {
             header: l.header,
@@ -175,13 +176,13 @@ pub fn pipeline_loops(cx: &Context) -> Pipelined {
         let shape = match classify_loop(k, l, &loops) {
             Ok(s) => s,
             Err(reason) => {
-                a.trip_count = natural_trip_count(k, l);
+                a.trip_count = natural_trip_count(k, l).or(known_trip);
                 a.reason = reason;
                 out.analyses.push(a);
                 continue;
             }
         };
-        a.trip_count = trip_count(k, &shape);
+        a.trip_count = trip_count(k, &shape).or(known_trip);
         if cx.disabled {
             a.reason = "loop pipelining is disabled (--no-pipeline)".into();
             out.analyses.push(a);

@@ -1,0 +1,272 @@
+//! Loop coalescing while lowering: a perfect nest of two counted loops with constant trip counts
+//! becomes one loop of `outer × inner` iterations, so that the whole nest is one pipeline and
+//! pays the pipeline's fill and drain once instead of once per outer iteration.
+//!
+//! The coalesced loop keeps both induction variables: each iteration runs the inner body and the
+//! inner step; when the inner test then fails, the outer step runs and the inner initializer is
+//! assigned again (an `if` that if-conversion turns into selects). The loop test is the outer
+//! test. The inner loop's trip count must not depend on the outer loop (its initializer, test and
+//! step read only its own variables), and its body must not leave the loop (`break`, `return`).
+//!
+//! `#pragma loop_coalesce` asks for it; it is automatic when the inner loop is too long to be
+//! unrolled and no memory is both read and written in the body — the dependence analysis cannot
+//! see through the coalesced induction variables, so a nest with a read-modify-write of an array
+//! would pipeline worse than the inner loop alone.
+
+use super::loops::{AUTO_UNROLL_MAX_TRIP, contains_loop};
+use super::walk::{for_each_expr, for_each_stmt, reads_in_expr};
+use super::*;
+use kiln_frontend::hir::{ExprKind as K, Loop, LoopKind, Stmt};
+
+/// The most iterations a coalesced loop may have (the trip counts are found by probing).
+const MAX_COALESCED_TRIP: u64 = 1 << 20;
+
+/// A nest that will be coalesced.
+pub(super) struct Coalesce<'l> {
+    pub inner: &'l Loop,
+    pub outer_trip: u64,
+    pub inner_trip: u64,
+    pub why: String,
+}
+
+impl<'p> Lowerer<'p> {
+    /// Whether `l` (its initializer already lowered) and the loop it contains are coalesced.
+    pub(super) fn coalesce_plan<'l>(&mut self, l: &'l Loop) -> Option<Coalesce<'l>> {
+        let p = &l.pragmas;
+        let requested = match p.loop_coalesce {
+            Some(Some(n)) => n >= 2,
+            Some(None) => true,
+            None => false,
+        };
+        if !self.transform_loops
+            || l.kind != LoopKind::For
+            || p.unroll.is_some()
+            || p.ii.is_some()
+            || p.ivdep.is_some()
+            || p.disable_pipelining
+            || l.cond.is_none()
+        {
+            return None;
+        }
+        let inner = only_loop(&l.body)?;
+        let ip = &inner.pragmas;
+        if inner.kind != LoopKind::For
+            || inner.cond.is_none()
+            || ip.unroll.is_some()
+            || ip.ii.is_some()
+            || ip.ivdep.is_some()
+            || ip.disable_pipelining
+            || contains_loop(&inner.body)
+            || leaves_loop(&inner.body)
+            || !self.independent_header(inner)
+        {
+            return None;
+        }
+        let outer_trip = self.probe_trip_count(l, MAX_COALESCED_TRIP).filter(|n| *n >= 1)?;
+        let inner_trip = self.probe_inner_trip(inner).filter(|n| *n >= 1)?;
+        if outer_trip.checked_mul(inner_trip)? > MAX_COALESCED_TRIP {
+            return None;
+        }
+        let why = if requested {
+            "`#pragma loop_coalesce`".to_string()
+        } else {
+            // Small inner loops are unrolled instead (see `loops.rs`).
+            if inner_trip <= AUTO_UNROLL_MAX_TRIP || read_and_written(self, &inner.body) {
+                return None;
+            }
+            "automatic: a perfect nest with constant trip counts".to_string()
+        };
+        Some(Coalesce { inner, outer_trip, inner_trip, why })
+    }
+
+    /// The inner loop's initializer, test and step read only the variables it declares.
+    fn independent_header(&self, inner: &Loop) -> bool {
+        let mut own = HashSet::new();
+        for s in &inner.init {
+            match s {
+                Stmt::Decl(id, Some(hir::Init::Expr(_)), _)
+                    if self.func().local(*id).ty.scalar().is_some() && !self.frame().address_taken.contains(id) =>
+                {
+                    own.insert(*id);
+                }
+                _ => return false,
+            }
+        }
+        let mut reads = HashSet::new();
+        for_each_expr(&inner.init, &mut |e| {
+            if let K::Local(id) = e.kind {
+                reads.insert(id);
+            }
+        });
+        if let Some(c) = &inner.cond {
+            reads_in_expr(c, &mut reads);
+        }
+        if let Some(s) = &inner.step {
+            reads_in_expr(s, &mut reads);
+        }
+        reads.is_subset(&own)
+    }
+
+    /// The inner loop's trip count, probing with its initializer lowered on a scratch copy.
+    fn probe_inner_trip(&mut self, inner: &Loop) -> Option<u64> {
+        let saved = (self.env.clone(), self.cur, self.diags.len());
+        self.scopes.push(Vec::new());
+        for s in &inner.init {
+            self.stmt(s);
+        }
+        let n = self.probe_trip_count(inner, MAX_COALESCED_TRIP);
+        self.scopes.pop();
+        self.env = saved.0;
+        self.cur = saved.1;
+        self.diags.truncate(saved.2);
+        n
+    }
+
+    /// Lowers the coalesced nest; the outer initializer is already lowered.
+    pub(super) fn coalesced_loop(&mut self, outer: &Loop, c: Coalesce<'_>, exit: usize) {
+        let inner = c.inner;
+        let span = outer.span;
+        self.scopes.push(Vec::new());
+        for s in &inner.init {
+            self.stmt(s);
+        }
+        let header = self.new_join(span);
+        self.joins[header].loop_header = true;
+        self.jump_to_join(header, span);
+        self.enter_join(header);
+        let header_block = self.joins[header].block;
+        let note = format!(
+            "coalesced with its inner loop into one loop of {} × {} = {} iterations ({})",
+            c.outer_trip,
+            c.inner_trip,
+            c.outer_trip * c.inner_trip,
+            c.why
+        );
+        self.k.loops.push(LoopInfo {
+            header: header_block,
+            span,
+            pragmas: Default::default(),
+            transformations: vec![note],
+            known_trip_count: Some(c.outer_trip * c.inner_trip),
+        });
+        self.loop_info_stack.push(self.k.loops.len() - 1);
+        if let Some(cond) = &outer.cond {
+            let test = self.cond(cond);
+            let body_b = self.k.new_block(span);
+            let exit_args = self.join_args(exit, span);
+            let exit_block = self.joins[exit].block;
+            self.set_term(Terminator::Branch {
+                cond: test,
+                then_to: Target { block: body_b, args: vec![] },
+                else_to: Target { block: exit_block, args: exit_args },
+            });
+            self.cur = body_b;
+        }
+        // The inner body; `continue` lands before the inner step.
+        let cont = self.new_join(span);
+        self.loops.push(LoopCtx { break_to: exit, continue_to: cont });
+        self.block(&inner.body);
+        self.loops.pop();
+        self.jump_to_join(cont, span);
+        self.enter_join(cont);
+        if let Some(s) = &inner.step {
+            self.rvalue(s);
+        }
+        // When the inner loop would end: the outer step, and the inner variables start again.
+        let mut wrap: hir::Block = Vec::new();
+        if let Some(s) = &outer.step {
+            wrap.push(Stmt::Expr(s.clone()));
+        }
+        for s in &inner.init {
+            if let Stmt::Decl(id, Some(hir::Init::Expr(e)), dspan) = s {
+                let ty = self.func().local(*id).ty.clone();
+                let var = hir::Expr { kind: K::Local(*id), ty: ty.clone(), span: *dspan };
+                wrap.push(Stmt::Expr(hir::Expr {
+                    kind: K::Assign(Box::new(var), Box::new(e.clone())),
+                    ty,
+                    span: *dspan,
+                }));
+            }
+        }
+        if let Some(ic) = &inner.cond {
+            self.stmt(&Stmt::If(ic.clone(), Vec::new(), wrap, span));
+        }
+        self.jump_to_join(header, span);
+        self.loop_info_stack.pop();
+        self.close_scope();
+    }
+}
+
+/// The loop a block consists of, if it is exactly one loop (possibly in braces).
+fn only_loop(b: &hir::Block) -> Option<&Loop> {
+    match b.as_slice() {
+        [Stmt::Loop(l)] => Some(l),
+        [Stmt::Block(inner)] => only_loop(inner),
+        _ => None,
+    }
+}
+
+/// Whether a loop body can leave the loop other than by finishing an iteration.
+fn leaves_loop(b: &hir::Block) -> bool {
+    let mut leaves = false;
+    for_each_stmt(b, &mut |s| {
+        if matches!(s, Stmt::Break(_) | Stmt::Return(..)) {
+            leaves = true;
+        }
+    });
+    leaves
+}
+
+/// Whether some memory is both read and written in the block (or a pointer the lowering cannot
+/// name is written).
+fn read_and_written(lw: &Lowerer<'_>, b: &hir::Block) -> bool {
+    #[derive(Clone, Copy, PartialEq, Eq, Hash)]
+    enum Base {
+        Local(hir::LocalId),
+        Global(hir::GlobalId),
+    }
+    fn base(lw: &Lowerer<'_>, e: &hir::Expr) -> Option<Base> {
+        match &e.kind {
+            K::Local(id) => {
+                let l = lw.func().local(*id);
+                // A pointer variable may point anywhere; a pointer parameter is its own memory.
+                (l.is_param || !matches!(l.ty, Type::Pointer(_))).then_some(Base::Local(*id))
+            }
+            K::Global(g) => Some(Base::Global(*g)),
+            K::PtrAdd(p, _) | K::Decay(p) | K::Convert(p) | K::PtrCast(p) => base(lw, p),
+            // A row of a multi-dimensional array lives in the array.
+            K::Deref(p) if matches!(e.ty, Type::Array(..)) => base(lw, p),
+            _ => None,
+        }
+    }
+    let mut written: HashSet<Option<Base>> = HashSet::new();
+    let mut read: HashSet<Option<Base>> = HashSet::new();
+    let mut assigned: Vec<*const hir::Expr> = Vec::new();
+    for_each_expr(b, &mut |e| match &e.kind {
+        K::Assign(l, _) => {
+            if let K::Deref(p) = &l.kind {
+                written.insert(base(lw, p));
+                assigned.push(&**l as *const hir::Expr);
+            }
+        }
+        K::CompoundAssign { lhs: l, .. } | K::PtrCompoundAssign { lhs: l, .. } | K::IncDec { target: l, .. } => {
+            if let K::Deref(p) = &l.kind {
+                written.insert(base(lw, p));
+            }
+        }
+        _ => {}
+    });
+    for_each_expr(b, &mut |e| {
+        // A dereference of array type names a row of a multi-dimensional array: no load.
+        if let K::Deref(p) = &e.kind
+            && !matches!(e.ty, Type::Array(..))
+            && !assigned.contains(&(e as *const hir::Expr))
+        {
+            read.insert(base(lw, p));
+        }
+    });
+    if written.contains(&None) && !read.is_empty() || read.contains(&None) && !written.is_empty() {
+        return true;
+    }
+    written.iter().any(|w| read.contains(w))
+}

@@ -1,0 +1,97 @@
+//! `cse`: common-subexpression elimination inside each block. An operation identical to an
+//! earlier one of the same block (same kind, same operands, same width) is replaced by it; a load
+//! is identical to an earlier load of the same memory at the same index (and predicate) when no
+//! store to that memory comes between them. Volatile memories are left alone.
+//!
+//! This is what lets `x = a[i] + a[i]` or a `max(a, b)` macro that names `b` twice read the
+//! memory once, which frees memory ports inside pipelined loops.
+
+use super::Pass;
+use crate::ir::*;
+use std::collections::HashMap;
+
+pub struct Cse;
+
+impl Pass for Cse {
+    fn name(&self) -> &'static str {
+        "cse"
+    }
+    fn description(&self) -> &'static str {
+        "reuses identical operations and repeated loads within a block"
+    }
+    fn run(&self, k: &mut Kernel) -> bool {
+        let mut replaced: Vec<(Value, Value)> = Vec::new();
+        for b in k.rpo() {
+            let mut seen: HashMap<(OpKind, Vec<Value>, u32), Value> = HashMap::new();
+            let mut rename: HashMap<Value, Value> = HashMap::new();
+            for op in k.blocks[b].ops.clone() {
+                let o = &k.ops[op];
+                let args: Vec<Value> = o.args.iter().map(|a| *rename.get(a).unwrap_or(a)).collect();
+                match o.kind {
+                    OpKind::Store(m) => {
+                        seen.retain(|(kind, _, _), _| *kind != OpKind::Load(m));
+                        continue;
+                    }
+                    OpKind::Load(m) if k.mems[m].volatile => continue,
+                    _ => {}
+                }
+                let Some(r) = o.result else { continue };
+                let key = (o.kind.clone(), args, k.width(r));
+                match seen.get(&key) {
+                    Some(&first) => {
+                        rename.insert(r, first);
+                        replaced.push((r, first));
+                    }
+                    None => {
+                        seen.insert(key, r);
+                    }
+                }
+            }
+        }
+        for (from, to) in &replaced {
+            k.replace_uses(*from, *to);
+        }
+        !replaced.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kiln_frontend::Span;
+
+    #[test]
+    fn repeated_loads_and_operations_are_shared_until_a_store() {
+        let sp = Span::default();
+        let mut k = Kernel::new("t".into(), sp);
+        let m = k.mems.push(MemData {
+            name: "a".into(),
+            kind: MemKind::Private,
+            elem_width: 32,
+            elem_signed: true,
+            len: Some(8),
+            init: None,
+            volatile: false,
+            restrict: false,
+            banking: Banking::Automatic,
+            span: sp,
+        });
+        let b = k.entry;
+        let i = k.push_value(b, OpKind::Const(3), vec![], 32, sp);
+        let l1 = k.push_value(b, OpKind::Load(m), vec![i], 32, sp);
+        let l2 = k.push_value(b, OpKind::Load(m), vec![i], 32, sp);
+        let s1 = k.push_value(b, OpKind::Binary(BinOp::Add), vec![l1, l2], 32, sp);
+        let s2 = k.push_value(b, OpKind::Binary(BinOp::Add), vec![l1, l2], 32, sp);
+        k.push_op(b, OpKind::Store(m), vec![i, s2], None, sp);
+        let l3 = k.push_value(b, OpKind::Load(m), vec![i], 32, sp);
+        k.push_op(b, OpKind::Store(m), vec![i, l3], None, sp);
+        k.blocks[b].term = Terminator::Return;
+        assert!(Cse.run(&mut k));
+        let args: Vec<Vec<Value>> = k.blocks[b].ops.iter().map(|op| k.ops[*op].args.clone()).collect();
+        // Both adds read the first load twice; the first store's value is the first add; the
+        // load after that store is not shared with the loads before it.
+        assert!(args.iter().filter(|a| **a == vec![l1, l1]).count() == 2, "{args:?}");
+        assert!(args.contains(&vec![i, s1]), "{args:?}");
+        assert!(args.contains(&vec![i, l3]), "{args:?}");
+    }
+}
