@@ -378,3 +378,74 @@ mod tests {
         assert_eq!(family("my_helper"), None);
     }
 }
+
+/// The integer, common (integer forms) and relational built-ins kiln builds in hardware, with
+/// the semantics of OpenCL C 3.0 §6.15.3, §6.15.4 and §6.15.6 on scalar integer arguments.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum IntBuiltin {
+    Abs,
+    AbsDiff,
+    AddSat,
+    SubSat,
+    Hadd,
+    Rhadd,
+    Clamp,
+    Clz,
+    Ctz,
+    Popcount,
+    Rotate,
+    Mad24,
+    Mul24,
+    MadHi,
+    MulHi,
+    MadSat,
+    Upsample,
+    Min,
+    Max,
+    Select,
+    Bitselect,
+    Any,
+    All,
+}
+
+impl IntBuiltin {
+    pub fn from_name(name: &str) -> Option<IntBuiltin> {
+        use IntBuiltin::*;
+        Some(match name {
+            "abs" => Abs,
+            "abs_diff" => AbsDiff,
+            "add_sat" => AddSat,
+            "sub_sat" => SubSat,
+            "hadd" => Hadd,
+            "rhadd" => Rhadd,
+            "clamp" => Clamp,
+            "clz" => Clz,
+            "ctz" => Ctz,
+            "popcount" => Popcount,
+            "rotate" => Rotate,
+            "mad24" => Mad24,
+            "mul24" => Mul24,
+            "mad_hi" => MadHi,
+            "mul_hi" => MulHi,
+            "mad_sat" => MadSat,
+            "upsample" => Upsample,
+            "min" => Min,
+            "max" => Max,
+            "select" => Select,
+            "bitselect" => Bitselect,
+            "any" => Any,
+            "all" => All,
+            _ => return None,
+        })
+    }
+
+    /// The number of arguments.
+    pub fn arity(self) -> usize {
+        use IntBuiltin::*;
+        match self {
+            Abs | Clz | Ctz | Popcount | Any | All => 1,
+            AbsDiff | AddSat | SubSat | Hadd | Rhadd | Rotate | Mul24 | MulHi | Upsample | Min | Max => 2,
+            Clamp | Mad24 | MadHi | MadSat | Select | Bitselect => 3,
+        }
+    }
+}

@@ -306,6 +306,9 @@ pub enum ExprKind {
     WorkItem(WorkItemFn, u32),
     /// `barrier(flags)` / `work_group_barrier(flags[, scope])`: only as a statement.
     Barrier,
+    /// An integer built-in (`popcount`, `add_sat`, ...) on scalars; the arguments keep their
+    /// own types (checked by sema), the result has the expression's type.
+    IntBuiltin(crate::builtins::IntBuiltin, Vec<Expr>),
 }
 
 /// The work-item functions of OpenCL C.

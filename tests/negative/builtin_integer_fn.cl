@@ -1,2 +1,2 @@
 // expect: E0511
-kernel void k(global uint *a) { a[0] = popcount(a[1]); }
+kernel void k(global uint *a) { a[0] = bit_reverse(a[1]); }

@@ -23,6 +23,7 @@ fn speculatable(e: &hir::Expr) -> bool {
         | K::PtrCmp(_, a, b) => speculatable(a) && speculatable(b),
         K::Cond(c, a, b) => speculatable(c) && speculatable(a) && speculatable(b),
         K::Decay(a) => matches!(a.kind, K::Local(_) | K::Global(_)),
+        K::IntBuiltin(_, args) => args.iter().all(speculatable),
         _ => false,
     }
 }
@@ -352,6 +353,7 @@ impl<'p> Lowerer<'p> {
                 None => RV::Void,
             },
             ExprKind::Call(f, args) => self.call(*f, args, &e.ty, span),
+            ExprKind::IntBuiltin(b, args) => self.int_builtin(*b, args, &e.ty, span),
             ExprKind::Comma(items) => {
                 let mut last = RV::Void;
                 for i in items {

@@ -9,6 +9,7 @@
 //! - Calls are inlined; each inlined call gets fresh copies of the callee's locals and memories.
 //! - `&&`, `||` and `?:` become control flow unless both sides can be evaluated speculatively.
 
+mod builtins;
 mod coalesce;
 mod expr;
 mod loops;
@@ -656,7 +657,7 @@ fn scan_function(f: &hir::Function) -> (HashSet<LocalId>, HashSet<LocalId>) {
                 walk_expr(a, taken, ok, true);
                 walk_expr(b, taken, ok, true);
             }
-            K::Call(_, args) | K::Comma(args) => {
+            K::Call(_, args) | K::Comma(args) | K::IntBuiltin(_, args) => {
                 for a in args {
                     walk_expr(a, taken, ok, true);
                 }

@@ -34,7 +34,7 @@ pub(super) fn for_each_expr(b: &[Stmt], f: &mut dyn FnMut(&hir::Expr)) {
                 expr(b, f);
                 expr(c, f);
             }
-            K::Call(_, args) | K::Comma(args) => args.iter().for_each(|a| expr(a, f)),
+            K::Call(_, args) | K::Comma(args) | K::IntBuiltin(_, args) => args.iter().for_each(|a| expr(a, f)),
             K::WorkItem(..) | K::Barrier => {}
         }
     }

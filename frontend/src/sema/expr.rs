@@ -879,6 +879,9 @@ impl Sema<'_> {
                 if let Some(e) = self.work_item_builtin(name, args, callee.span, span) {
                     return e;
                 }
+                if let Some(e) = self.integer_builtin(name, args, callee.span, span) {
+                    return e;
+                }
                 for a in args {
                     self.rvalue(a);
                 }

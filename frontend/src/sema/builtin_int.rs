@@ -1,0 +1,143 @@
+//! Type checking of calls to the integer built-ins ([`IntBuiltin`]) on scalar arguments.
+//!
+//! OpenCL C declares each of them as a set of overloads, one per integer type (`gentype`), so a
+//! call is accepted when every `gentype` argument has the same type: as with clang's
+//! `opencl-c.h`, `min(uint, int)` matches two overloads equally well and is ambiguous.
+
+use super::Sema;
+use crate::ast;
+use crate::builtins::IntBuiltin;
+use crate::diag::{Diagnostic, codes};
+use crate::hir::{Expr, ExprKind};
+use crate::source::Span;
+use crate::types::{Scalar, Type};
+
+impl Sema<'_> {
+    /// `None` when `name` is not an integer built-in kiln builds.
+    pub(super) fn integer_builtin(
+        &mut self,
+        name: &str,
+        args: &[ast::Expr],
+        name_span: Span,
+        span: Span,
+    ) -> Option<Expr> {
+        let b = IntBuiltin::from_name(name)?;
+        let hargs: Vec<Expr> = args.iter().map(|a| self.rvalue(a)).collect();
+        if hargs.iter().any(|a| a.ty.is_error()) {
+            return Some(Expr { kind: ExprKind::Int(0), ty: Type::Error, span });
+        }
+        if hargs.len() != b.arity() {
+            self.err(
+                Diagnostic::error(
+                    codes::ARG_COUNT,
+                    format!("`{name}` takes {} argument(s) but {} were given", b.arity(), hargs.len()),
+                )
+                .at(span),
+            );
+            return Some(Expr { kind: ExprKind::Int(0), ty: Type::Error, span });
+        }
+        match self.integer_builtin_type(b, name, &hargs, name_span) {
+            Some(ty) => Some(Expr { kind: ExprKind::IntBuiltin(b, hargs), ty, span }),
+            None => Some(Expr { kind: ExprKind::Int(0), ty: Type::Error, span }),
+        }
+    }
+
+    fn integer_builtin_type(&mut self, b: IntBuiltin, name: &str, args: &[Expr], at: Span) -> Option<Type> {
+        let scalar = |e: &Expr| match e.ty {
+            Type::Scalar(s) if s.is_integer() && s != Scalar::Bool => Some(s),
+            _ => None,
+        };
+        for a in args {
+            let later = match &a.ty {
+                Type::Scalar(s) if s.is_float() => Some((codes::UNSUPPORTED_FLOAT, "floating-point")),
+                Type::Vector(..) => Some((codes::UNSUPPORTED_VECTOR, "vector")),
+                _ => None,
+            };
+            if let Some((code, what)) = later {
+                self.err(
+                    Diagnostic::error(code, format!("`{name}` on {what} arguments is not yet supported by kiln"))
+                        .at(a.span)
+                        .with_label(at, "in this call"),
+                );
+                return None;
+            }
+            if scalar(a).is_none() {
+                let shown = self.show(&a.ty);
+                self.err(
+                    Diagnostic::error(codes::BUILTIN_ARGS, format!("`{name}` takes integer arguments, not `{shown}`"))
+                        .at(a.span)
+                        .with_label(at, "in this call"),
+                );
+                return None;
+            }
+        }
+        let tys: Vec<Scalar> = args.iter().filter_map(scalar).collect();
+        let t = tys[0];
+        // The arguments that must share the `gentype`.
+        let same: &[usize] = match b {
+            IntBuiltin::Select => &[0, 1],
+            IntBuiltin::Upsample => &[],
+            _ => &[0, 1, 2][..args.len()],
+        };
+        if same.iter().any(|&i| tys[i] != t) {
+            let list: Vec<String> = same.iter().map(|&i| format!("`{}`", tys[i].name())).collect();
+            self.err(
+                Diagnostic::error(
+                    codes::BUILTIN_ARGS,
+                    format!("ambiguous call of `{name}` with arguments of types {}", list.join(", ")),
+                )
+                .at(at)
+                .with_note(format!("`{name}` has one overload per integer type; its arguments must have one type"))
+                .with_help(format!("cast the arguments to one type, e.g. `{name}(({t}) ...)`", t = t.name())),
+            );
+            return None;
+        }
+        let bad = |me: &mut Self, msg: String| {
+            me.err(Diagnostic::error(codes::BUILTIN_ARGS, msg).at(at));
+            None
+        };
+        match b {
+            IntBuiltin::Abs | IntBuiltin::AbsDiff => Some(Type::Scalar(t.to_unsigned())),
+            IntBuiltin::Mad24 | IntBuiltin::Mul24 if t.bits() != 32 => {
+                bad(self, format!("`{name}` takes `int` or `uint` arguments, not `{}`", t.name()))
+            }
+            IntBuiltin::Upsample => {
+                let lo = tys[1];
+                if t.bits() == 64 || lo != t.to_unsigned() {
+                    return bad(
+                        self,
+                        format!(
+                            "`upsample` takes a `char`, `short` or `int` (or unsigned) high part and the unsigned type of the same width as the low part, not `{}` and `{}`",
+                            t.name(),
+                            lo.name()
+                        ),
+                    );
+                }
+                let wide = match t {
+                    Scalar::I8 => Scalar::I16,
+                    Scalar::U8 => Scalar::U16,
+                    Scalar::I16 => Scalar::I32,
+                    Scalar::U16 => Scalar::U32,
+                    Scalar::I32 => Scalar::I64,
+                    _ => Scalar::U64,
+                };
+                Some(Type::Scalar(wide))
+            }
+            IntBuiltin::Select if tys[2].bits() != t.bits() => bad(
+                self,
+                format!(
+                    "the condition of `select` must have as many bits as the other arguments (`{}` has {}, `{}` has {})",
+                    tys[2].name(),
+                    tys[2].bits(),
+                    t.name(),
+                    t.bits()
+                ),
+            ),
+            IntBuiltin::Any | IntBuiltin::All if !t.is_signed() => {
+                bad(self, format!("`{name}` takes a signed integer argument, not `{}`", t.name()))
+            }
+            IntBuiltin::Any | IntBuiltin::All => Some(Type::Scalar(Scalar::I32)),
+            _ => Some(Type::Scalar(t)),
+        }
+    }
+}
