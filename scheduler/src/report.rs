@@ -173,6 +173,10 @@ impl KernelReport {
                 let _ = writeln!(t, "    suggestion: {s}");
             }
         }
+        // Memory transformations (banking, registers) belong to arrays, not to one loop.
+        for tr in &self.transformations {
+            let _ = writeln!(t, "  {tr}");
+        }
         t
     }
 }

@@ -116,3 +116,30 @@ fn report_describes_the_interface() {
     }
     assert!(!v.contains("weights_req_we"), "__constant ports have no write channel");
 }
+
+/// `xcl_array_partition` is applied as written and shown in the printed report and in
+/// `report.json`, with the on-chip memories it produced.
+#[test]
+fn requested_partitioning_is_reported() {
+    let dir = scratch("hw-partition");
+    let case = corpus().into_iter().find(|c| c.name == "partition_attr").expect("partition_attr kernel");
+    let r = kiln(&["build".to_string(), case.source.display().to_string(), "-o".into(), dir.display().to_string()]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.contains(
+            "array `rows` split into 4 cyclic banks of 32 element(s) as `xcl_array_partition(cyclic, 4, 2)` asks"
+        ),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.contains("array `halves` split into 2 block banks of 32 element(s)"), "{}", r.stdout);
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("report.json")).unwrap()).unwrap();
+    let memories: Vec<&str> = report["kernels"][0]["on_chip_memories"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(memories, ["rows_bank0", "rows_bank1", "rows_bank2", "rows_bank3", "halves_bank0", "halves_bank1"]);
+}
