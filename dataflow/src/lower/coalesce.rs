@@ -152,15 +152,7 @@ impl<'p> Lowerer<'p> {
         self.loop_info_stack.push(self.k.loops.len() - 1);
         if let Some(cond) = &outer.cond {
             let test = self.cond(cond);
-            let body_b = self.k.new_block(span);
-            let exit_args = self.join_args(exit, span);
-            let exit_block = self.joins[exit].block;
-            self.set_term(Terminator::Branch {
-                cond: test,
-                then_to: Target { block: body_b, args: vec![] },
-                else_to: Target { block: exit_block, args: exit_args },
-            });
-            self.cur = body_b;
+            self.enter_body_or_exit(test, exit, span);
         }
         // The inner body; `continue` lands before the inner step.
         let cont = self.new_join(span);

@@ -157,15 +157,7 @@ impl<'p> Lowerer<'p> {
             LoopKind::While | LoopKind::For => {
                 if let Some(c) = cond {
                     let test = self.cond(c);
-                    let body_b = self.k.new_block(span);
-                    let exit_args = self.join_args(normal_exit, span);
-                    let exit_block = self.joins[normal_exit].block;
-                    self.set_term(Terminator::Branch {
-                        cond: test,
-                        then_to: Target { block: body_b, args: vec![] },
-                        else_to: Target { block: exit_block, args: exit_args },
-                    });
-                    self.cur = body_b;
+                    self.enter_body_or_exit(test, normal_exit, span);
                 }
                 for _ in 0..copies {
                     self.body_copy(l, break_to);

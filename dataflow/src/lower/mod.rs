@@ -417,6 +417,20 @@ impl<'p> Lowerer<'p> {
         self.terminate(Terminator::Jump(Target { block, args }), span);
     }
 
+    /// Ends the current block with a loop test: on `test` emission continues in a new body
+    /// block, otherwise control leaves to join `exit`.
+    fn enter_body_or_exit(&mut self, test: Value, exit: usize, span: Span) {
+        let body = self.k.new_block(span);
+        let exit_args = self.join_args(exit, span);
+        let exit_block = self.joins[exit].block;
+        self.set_term(Terminator::Branch {
+            cond: test,
+            then_to: Target { block: body, args: vec![] },
+            else_to: Target { block: exit_block, args: exit_args },
+        });
+        self.cur = body;
+    }
+
     /// Continues emission in join `j`: the environment becomes its parameters, or, where every
     /// edge into the join passes the same value, that value (so that constants stay visible to
     /// the loop transformations; `simplify-params` would remove such a parameter anyway).

@@ -505,15 +505,7 @@ impl<'p> Lowerer<'p> {
         self.loop_info_stack.push(self.k.loops.len() - 1);
         let Some(EnvVal::Val(i)) = self.env.get(var).cloned() else { return };
         let test = self.emit(OpKind::Cmp(CmpOp::Ult), vec![i, *bound], 1, span);
-        let body_b = self.k.new_block(span);
-        let exit_args = self.join_args(exit, span);
-        let exit_block = self.joins[exit].block;
-        self.set_term(Terminator::Branch {
-            cond: test,
-            then_to: Target { block: body_b, args: vec![] },
-            else_to: Target { block: exit_block, args: exit_args },
-        });
-        self.cur = body_b;
+        self.enter_body_or_exit(test, exit, span);
         let cont = self.new_join(span);
         self.loops.push(LoopCtx { break_to: exit, continue_to: cont });
         let innermost = inner.is_empty();
@@ -608,15 +600,7 @@ impl<'p> Lowerer<'p> {
         let test_first = l.kind != LoopKind::DoWhile;
         if test_first && let Some(c) = &l.cond {
             let test = self.cond(c);
-            let body_b = self.k.new_block(span);
-            let exit_args = self.join_args(exit, span);
-            let exit_block = self.joins[exit].block;
-            self.set_term(Terminator::Branch {
-                cond: test,
-                then_to: Target { block: body_b, args: vec![] },
-                else_to: Target { block: exit_block, args: exit_args },
-            });
-            self.cur = body_b;
+            self.enter_body_or_exit(test, exit, span);
         }
         self.lower_phases(body);
         if let Some(s) = &l.step {
@@ -684,22 +668,15 @@ impl<'p> Lowerer<'p> {
             WorkItemFn::LocalSize | WorkItemFn::EnqueuedLocalSize => c(self, ls(d) as u64),
             WorkItemFn::NumGroups => nd.num_groups[d as usize].unwrap_or_else(|| c(self, 1)),
             WorkItemFn::GlobalOffset => c(self, 0),
-            WorkItemFn::LocalId => {
+            WorkItemFn::LocalId | WorkItemFn::GroupId => {
+                let local = f == WorkItemFn::LocalId;
                 if nd.grouped {
-                    self.env_value(lid_key(d), span)
+                    self.env_value(if local { lid_key(d) } else { grp_key(d) }, span)
                 } else {
+                    // Streaming: both come from the global id and the work-group size.
                     let g = self.env_value(gid_key(d), span);
                     let n = c(self, ls(d) as u64);
-                    bin(self, BinOp::URem, g, n)
-                }
-            }
-            WorkItemFn::GroupId => {
-                if nd.grouped {
-                    self.env_value(grp_key(d), span)
-                } else {
-                    let g = self.env_value(gid_key(d), span);
-                    let n = c(self, ls(d) as u64);
-                    bin(self, BinOp::UDiv, g, n)
+                    bin(self, if local { BinOp::URem } else { BinOp::UDiv }, g, n)
                 }
             }
             WorkItemFn::GlobalId => {

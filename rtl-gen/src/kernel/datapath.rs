@@ -118,14 +118,7 @@ impl Gen<'_> {
                     }
                     _ => continue,
                 };
-                let t = self.s.time[op];
-                let comment = format!(
-                    "{} [{}..{}] @[{}]",
-                    k.ops[op].kind.mnemonic(),
-                    t.start,
-                    t.end,
-                    (self.locate)(k.ops[op].span)
-                );
+                let comment = self.op_comment(op);
                 self.m.add(Item::Wire {
                     name: self.wire_name(r),
                     width: w,

@@ -71,6 +71,13 @@ struct Gen<'s> {
 }
 
 impl<'s> Gen<'s> {
+    /// The comment on an operation's wire: what it is, its cycles and its source line.
+    fn op_comment(&self, op: kiln_dataflow::ir::Op) -> String {
+        let k = &self.s.kernel;
+        let t = self.s.time[op];
+        format!("{} [{}..{}] @[{}]", k.ops[op].kind.mnemonic(), t.start, t.end, (self.locate)(k.ops[op].span))
+    }
+
     fn wire_name(&self, v: Value) -> String {
         match &self.k.values[v].name {
             Some(n) => format!("{v}_{}", sanitize(n)),
