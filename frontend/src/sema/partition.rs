@@ -7,6 +7,10 @@ use crate::diag::{Diagnostic, codes};
 use crate::hir::{ArrayPartition, PartitionKind};
 use crate::types::Type;
 
+/// The most banks (memories or registers) one array is split into: every access with a bank
+/// known only at run time touches all of them.
+const MAX_BANKS: u32 = 256;
+
 /// The extents of an array type, outermost first.
 fn dims(ty: &Type) -> Vec<u32> {
     let mut out = Vec::new();
@@ -101,6 +105,17 @@ impl Sema<'_> {
             };
             if factor == 0 {
                 self.err(Diagnostic::error(codes::BAD_ATTRIBUTE, "the partition factor must be positive").at(a.span));
+                continue;
+            }
+            if factor > MAX_BANKS {
+                self.err(
+                    Diagnostic::error(
+                        codes::BAD_ATTRIBUTE,
+                        format!("this partition asks for {factor} banks; kiln splits an array into at most {MAX_BANKS}"),
+                    )
+                    .at(a.span)
+                    .with_help("partition cyclically with a smaller factor, or along a shorter dimension"),
+                );
                 continue;
             }
             found = Some(ArrayPartition { kind, factor, dim, span: a.span });
