@@ -3,6 +3,9 @@
    unsigned type names become typedefs. OpenCL's 64-bit `long` matches x86-64 Linux. */
 #include <stdbool.h>
 #include <stdint.h>
+/* OpenCL attributes are hints (unrolling, pipelining, banking, work-group sizes); gcc cannot
+   parse one in front of a statement. */
+#define __attribute__(x)
 #define __kernel
 #define kernel
 #define __global

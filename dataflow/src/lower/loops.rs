@@ -253,7 +253,7 @@ impl<'p> Lowerer<'p> {
                     self.body_copy(l, exit);
                 }
                 let note = format!(
-                    "unrolled by {factor} (`#pragma unroll {factor}`): {} iteration(s) of {factor} copies{}",
+                    "unrolled by {factor} (`#pragma unroll {factor}` or `opencl_unroll_hint({factor})`): {} iteration(s) of {factor} copies{}",
                     n / factor as u64,
                     if peel > 0 { format!(", {peel} iteration(s) peeled before the loop") } else { String::new() }
                 );
@@ -266,7 +266,7 @@ impl<'p> Lowerer<'p> {
                 };
                 let rest = self.new_join(l.span);
                 let note = format!(
-                    "unrolled by {factor} (`#pragma unroll {factor}`); a remainder loop runs the last iterations"
+                    "unrolled by {factor} (`#pragma unroll {factor}` or `opencl_unroll_hint({factor})`); a remainder loop runs the last iterations"
                 );
                 self.rolled_loop(l, Some(&guard), factor, exit, rest, pragmas.clone(), vec![note]);
                 self.enter_join(rest);

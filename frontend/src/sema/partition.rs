@@ -111,7 +111,9 @@ impl Sema<'_> {
                 self.err(
                     Diagnostic::error(
                         codes::BAD_ATTRIBUTE,
-                        format!("this partition asks for {factor} banks; kiln splits an array into at most {MAX_BANKS}"),
+                        format!(
+                            "this partition asks for {factor} banks; kiln splits an array into at most {MAX_BANKS}"
+                        ),
                     )
                     .at(a.span)
                     .with_help("partition cyclically with a smaller factor, or along a shorter dimension"),
