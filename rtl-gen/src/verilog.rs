@@ -190,6 +190,18 @@ pub enum Item {
     Always(Vec<Stmt>),
     /// `initial` (memory contents).
     Initial(Vec<Stmt>),
+    /// An instance of another module: parameters and port connections in the order given.
+    Instance(Instance),
+}
+
+/// A module instance. Connections say their direction so that the lint waivers know which
+/// signals the instance reads.
+#[derive(Clone, Debug)]
+pub struct Instance {
+    pub module: String,
+    pub name: String,
+    pub params: Vec<(String, Expr)>,
+    pub conns: Vec<(String, Dir, Expr)>,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -463,6 +475,13 @@ impl Module {
                         stmt_reads(s, &mut used, &widths);
                     }
                 }
+                Item::Instance(inst) => {
+                    for (_, dir, e) in &inst.conns {
+                        if *dir == Dir::Input {
+                            e.reads(&mut used, &widths);
+                        }
+                    }
+                }
                 _ => {}
             }
         }
@@ -569,6 +588,25 @@ impl Module {
                     // Memory initialization uses blocking assignments.
                     out.push_str(&body.replace(" <= ", " = "));
                     out.push_str("    end\n");
+                }
+                Item::Instance(inst) => {
+                    let _ = write!(out, "    {}", inst.module);
+                    if !inst.params.is_empty() {
+                        out.push_str(" #(\n");
+                        for (i, (name, value)) in inst.params.iter().enumerate() {
+                            let _ = write!(out, "        .{name}(");
+                            value.print(&mut out);
+                            out.push_str(if i + 1 < inst.params.len() { "),\n" } else { ")\n" });
+                        }
+                        out.push_str("    )");
+                    }
+                    let _ = writeln!(out, " {} (", inst.name);
+                    for (i, (port, _, e)) in inst.conns.iter().enumerate() {
+                        let _ = write!(out, "        .{port}(");
+                        e.print(&mut out);
+                        out.push_str(if i + 1 < inst.conns.len() { "),\n" } else { ")\n" });
+                    }
+                    out.push_str("    );\n");
                 }
                 _ => {}
             }

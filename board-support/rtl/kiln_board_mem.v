@@ -1,0 +1,64 @@
+// kiln board top level: one `__global`/`__constant` buffer in on-chip RAM.
+//
+// One port, shared: while the kernel runs (`kernel_owns`) it is the kernel's memory port of
+// docs/timing.md §3 (always ready, reads answered one cycle after the request, like `kiln sim`
+// with `--mem-latency 1`); otherwise the host bridge reads and writes it a byte at a time.
+// The read is registered on every cycle, which lets Yosys map the array to block RAM or SPRAM.
+module kiln_board_mem #(
+    parameter WIDTH = 32,
+    parameter BYTES = 4,
+    parameter ADDR_BITS = 10,
+    // log2(BYTES); LANE_BITS is at least 1 so that byte-wide buffers need no special case.
+    parameter LANE_SHIFT = 2,
+    parameter LANE_BITS = 2
+) (
+    input  wire                 clk,
+    input  wire                 kernel_owns,
+    input  wire                 k_req_valid,
+    /* verilator lint_off UNUSEDSIGNAL */
+    input  wire [31:0]          k_req_addr,
+    /* verilator lint_on UNUSEDSIGNAL */
+    input  wire                 k_req_we,
+    input  wire [WIDTH-1:0]     k_req_wdata,
+    input  wire [BYTES-1:0]     k_req_wstrb,
+    output reg                  k_resp_valid,
+    output wire [WIDTH-1:0]     k_resp_rdata,
+    /* verilator lint_off UNUSEDSIGNAL */
+    input  wire [31:0]          b_addr,
+    /* verilator lint_on UNUSEDSIGNAL */
+    input  wire                 b_we,
+    input  wire [7:0]           b_wbyte,
+    output wire [7:0]           b_rbyte
+);
+    reg [WIDTH-1:0] mem [0:(1 << ADDR_BITS) - 1];
+    reg [WIDTH-1:0] rdata;
+    reg [LANE_BITS-1:0] read_lane;
+
+    wire [ADDR_BITS-1:0] addr = kernel_owns ? k_req_addr[ADDR_BITS-1:0] : b_addr[LANE_SHIFT +: ADDR_BITS];
+    wire [LANE_BITS-1:0] lane = LANE_SHIFT == 0 ? {LANE_BITS{1'b0}} : b_addr[LANE_BITS-1:0];
+    wire                 we = kernel_owns ? (k_req_valid && k_req_we) : b_we;
+    wire [WIDTH-1:0]     wdata = kernel_owns ? k_req_wdata : {BYTES{b_wbyte}};
+    wire [BYTES-1:0]     bridge_strb;
+    wire [BYTES-1:0]     wstrb = kernel_owns ? k_req_wstrb : bridge_strb;
+
+    genvar g;
+    generate
+        for (g = 0; g < BYTES; g = g + 1) begin : lanes
+            localparam [LANE_BITS-1:0] LANE = g;
+            assign bridge_strb[g] = lane == LANE;
+        end
+    endgenerate
+
+    integer i;
+    always @(posedge clk) begin
+        for (i = 0; i < BYTES; i = i + 1) begin
+            if (we && wstrb[i]) mem[addr][8*i +: 8] <= wdata[8*i +: 8];
+        end
+        rdata <= mem[addr];
+        read_lane <= lane;
+        k_resp_valid <= kernel_owns && k_req_valid && !k_req_we;
+    end
+
+    assign k_resp_rdata = rdata;
+    assign b_rbyte = rdata[8*read_lane +: 8];
+endmodule

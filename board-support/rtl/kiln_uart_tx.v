@@ -1,0 +1,47 @@
+// kiln host bridge: UART transmitter, 8N1. `start` is sampled only while `busy` is low; `busy`
+// rises at the edge that accepts the byte and falls after the stop bit.
+module kiln_uart_tx #(
+    parameter CLKS_PER_BIT = 104
+) (
+    input  wire       clk,
+    input  wire       rst,
+    input  wire       start,
+    input  wire [7:0] data,
+    output reg        tx,
+    output reg        busy
+);
+    reg [15:0] count;
+    reg [3:0]  bit_index;
+    // Start bit, eight data bits (LSB first), stop bit.
+    reg [9:0]  frame;
+
+    always @(posedge clk) begin
+        if (rst) begin
+            tx <= 1'b1;
+            busy <= 1'b0;
+            count <= 16'd0;
+            bit_index <= 4'd0;
+            frame <= 10'h3ff;
+        end else if (!busy) begin
+            tx <= 1'b1;
+            if (start) begin
+                frame <= {1'b1, data, 1'b0};
+                busy <= 1'b1;
+                count <= 16'd0;
+                bit_index <= 4'd0;
+                tx <= 1'b0;
+            end
+        end else if (count == CLKS_PER_BIT - 1) begin
+            count <= 16'd0;
+            if (bit_index == 4'd9) begin
+                busy <= 1'b0;
+                tx <= 1'b1;
+            end else begin
+                bit_index <= bit_index + 4'd1;
+                tx <= frame[bit_index + 4'd1];
+            end
+        end else begin
+            count <= count + 16'd1;
+        end
+    end
+endmodule

@@ -1,0 +1,161 @@
+//! Board definitions. Every board is a TOML file in `board-support/boards/`, compiled into the
+//! binary; adding a board means adding a file, never a code path. The only code that differs
+//! between boards is per FPGA *family* (constraint-file syntax) and per PLL tool.
+
+use serde::Deserialize;
+
+/// The FPGA families kiln has flows for. The family decides the constraint-file format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Family {
+    Ice40,
+    Ecp5,
+    Gowin,
+}
+
+/// How a kernel clock other than the oscillator's is made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PllTool {
+    /// `icepll` (IceStorm): an `SB_PLL40_PAD`.
+    Icepll,
+    /// `ecppll` (Project Trellis, from YoWASP): an `EHXPLLL`.
+    Ecppll,
+    /// No PLL support: the kernel runs at the oscillator frequency.
+    None,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Clock {
+    pub pin: String,
+    pub mhz: f64,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Uart {
+    /// The pin the FPGA receives on (the USB bridge's TX).
+    pub rx_pin: String,
+    /// The pin the FPGA transmits on.
+    pub tx_pin: String,
+    pub baud: u32,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Leds {
+    pub pins: Vec<String>,
+    pub active_low: bool,
+}
+
+/// What the part offers.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Resources {
+    pub luts: u64,
+    pub ffs: u64,
+    pub dsps: u64,
+    pub bram_bits: u64,
+    pub spram_bits: u64,
+}
+
+/// Which log entries make each line of the summary (see [`crate::report::utilization`]).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReportMap {
+    pub luts: Vec<String>,
+    pub ffs: Vec<String>,
+    pub bram: Vec<String>,
+    pub spram: Vec<String>,
+    pub dsps: Vec<String>,
+}
+
+/// One tool invocation of the flow. In `args`, `{top}`, `{sources}` (expands to every Verilog
+/// file), `{constraints}` and `{mhz}` are substituted; the tool runs in the output directory
+/// and everything it prints goes to `log`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Step {
+    pub name: String,
+    pub program: String,
+    pub args: Vec<String>,
+    pub log: String,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Board {
+    pub name: String,
+    pub description: String,
+    pub family: Family,
+    pub part: String,
+    pub package: String,
+    /// The scheduler's delay model for this part (`kiln build --target`).
+    pub scheduler_target: String,
+    pub pll: PllTool,
+    /// The file the last step writes.
+    pub bitstream: String,
+    pub clock: Clock,
+    pub uart: Uart,
+    pub leds: Leds,
+    pub resources: Resources,
+    pub report: ReportMap,
+    pub steps: Vec<Step>,
+}
+
+const BOARD_FILES: &[(&str, &str)] = &[
+    ("icebreaker.toml", include_str!("../boards/icebreaker.toml")),
+    ("ulx3s-85f.toml", include_str!("../boards/ulx3s-85f.toml")),
+    ("tangnano9k.toml", include_str!("../boards/tangnano9k.toml")),
+];
+
+/// Every built-in board, in a stable order. The files are part of kiln itself, so a file that
+/// does not parse is a kiln bug: the unit tests parse all of them.
+pub fn boards() -> Vec<Board> {
+    BOARD_FILES.iter().filter_map(|(_, text)| toml::from_str::<Board>(text).ok()).collect()
+}
+
+/// Names of the built-in boards.
+pub fn board_names() -> Vec<String> {
+    boards().into_iter().map(|b| b.name).collect()
+}
+
+/// A board by name (case-insensitive).
+pub fn board_by_name(name: &str) -> Option<Board> {
+    boards().into_iter().find(|b| b.name.eq_ignore_ascii_case(name))
+}
+
+impl Board {
+    /// Clock cycles per UART bit at a kernel clock of `clock_mhz`.
+    pub fn clocks_per_bit(&self, clock_mhz: f64) -> u32 {
+        ((clock_mhz * 1e6 / self.uart.baud as f64).round() as u32).max(4)
+    }
+
+    /// Block RAM and single-port RAM together: what buffers and kernel memories may use.
+    pub fn memory_bits(&self) -> u64 {
+        self.resources.bram_bits + self.resources.spram_bits
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_board_file_parses() {
+        for (file, text) in BOARD_FILES {
+            let b: Result<Board, _> = toml::from_str(text);
+            assert!(b.is_ok(), "{file}: {:?}", b.err());
+        }
+        assert_eq!(board_names(), ["icebreaker", "ulx3s-85f", "tangnano9k"]);
+    }
+
+    #[test]
+    fn uart_divisor_follows_the_clock() {
+        let b = board_by_name("icebreaker").expect("icebreaker");
+        assert_eq!(b.clocks_per_bit(12.0), 104);
+        assert_eq!(b.clocks_per_bit(48.0), 417);
+        assert!(board_by_name("ICEBREAKER").is_some() && board_by_name("nope").is_none());
+    }
+}

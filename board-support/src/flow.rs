@@ -1,0 +1,377 @@
+//! The bitstream flow: the PLL, then the board's steps (synthesis, place and route, packing)
+//! run one after the other in the output directory, each logging to its own file, with a
+//! progress display; then the logs are read back into a [`FlowSummary`].
+
+use crate::board::{Board, PllTool};
+use crate::report::{self, Utilization};
+use indicatif::{ProgressBar, ProgressStyle};
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum FlowError {
+    /// A program of the flow is not installed.
+    ToolMissing {
+        program: String,
+        hint: String,
+    },
+    /// A program failed; `excerpt` holds the log lines that say why.
+    ToolFailed {
+        step: String,
+        program: String,
+        log: PathBuf,
+        excerpt: Vec<String>,
+    },
+    /// The board cannot make the requested clock.
+    Clock(String),
+    Io(String),
+}
+
+impl std::fmt::Display for FlowError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            FlowError::ToolMissing { program, hint } => write!(f, "`{program}` is not installed ({hint})"),
+            FlowError::ToolFailed { step, program, log, excerpt } => {
+                write!(f, "{step} failed: `{program}` reported an error (log: {})", log.display())?;
+                for l in excerpt {
+                    write!(f, "\n    {l}")?;
+                }
+                Ok(())
+            }
+            FlowError::Clock(m) | FlowError::Io(m) => write!(f, "{m}"),
+        }
+    }
+}
+
+/// Where kiln keeps the Python virtual environment with the YoWASP tools and their compile
+/// cache: `$KILN_TOOLS_DIR`, else `~/.cache/kiln/tools` (`scripts/install-tools.sh` fills it).
+pub fn tools_dir() -> PathBuf {
+    if let Some(d) = std::env::var_os("KILN_TOOLS_DIR") {
+        return PathBuf::from(d);
+    }
+    match std::env::var_os("HOME") {
+        Some(h) => PathBuf::from(h).join(".cache").join("kiln").join("tools"),
+        None => std::env::temp_dir().join("kiln-tools"),
+    }
+}
+
+/// A program on `PATH`, else in kiln's tools environment.
+pub fn find_tool(program: &str) -> Option<PathBuf> {
+    let in_dir = |d: &Path| {
+        let p = d.join(program);
+        p.is_file().then_some(p)
+    };
+    if let Some(path) = std::env::var_os("PATH") {
+        if let Some(p) = std::env::split_paths(&path).find_map(|d| in_dir(&d)) {
+            return Some(p);
+        }
+    }
+    in_dir(&tools_dir().join("venv").join("bin"))
+}
+
+fn install_hint(program: &str) -> String {
+    let apt = match program {
+        "yosys" => Some("yosys"),
+        "nextpnr-ice40" => Some("nextpnr-ice40"),
+        "icepack" | "icepll" | "icetime" => Some("fpga-icestorm"),
+        _ => None,
+    };
+    match apt {
+        Some(pkg) => format!("on Debian/Ubuntu: `apt-get install {pkg}`; `scripts/install-tools.sh` does it"),
+        None => format!(
+            "it comes from PyPI: `scripts/install-tools.sh` installs it into {}",
+            tools_dir().join("venv").display()
+        ),
+    }
+}
+
+fn command(program: &str) -> Result<Command, FlowError> {
+    let path = find_tool(program)
+        .ok_or_else(|| FlowError::ToolMissing { program: program.into(), hint: install_hint(program) })?;
+    let mut c = Command::new(path);
+    // YoWASP compiles its WebAssembly on first use; keep that in one cache for every run.
+    if std::env::var_os("YOWASP_CACHE_DIR").is_none() {
+        c.env("YOWASP_CACHE_DIR", tools_dir().join("yowasp-cache"));
+    }
+    Ok(c)
+}
+
+/// The kernel clock a board will run at.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ClockPlan {
+    pub requested_mhz: f64,
+    /// What the PLL makes (or the oscillator, without a PLL).
+    pub achieved_mhz: f64,
+    /// `kiln_pll.v` when a PLL is needed.
+    pub pll_verilog: Option<String>,
+}
+
+/// Decides how the kernel clock is made; runs the board's PLL tool in `work` when the requested
+/// clock differs from the oscillator.
+pub fn plan_clock(board: &Board, requested_mhz: f64, work: &Path) -> Result<ClockPlan, FlowError> {
+    let osc = board.clock.mhz;
+    if (requested_mhz - osc).abs() < 1e-6 {
+        return Ok(ClockPlan { requested_mhz, achieved_mhz: osc, pll_verilog: None });
+    }
+    let io = |e: std::io::Error| FlowError::Io(format!("cannot use {}: {e}", work.display()));
+    std::fs::create_dir_all(work).map_err(io)?;
+    let (program, args, marker): (&str, Vec<String>, &str) = match board.pll {
+        PllTool::None => {
+            return Err(FlowError::Clock(format!(
+                "board `{}` runs kernels at its {osc} MHz oscillator (kiln has no PLL support for it yet); \
+                 use `--clock-mhz {osc}` or leave the option out",
+                board.name
+            )));
+        }
+        PllTool::Icepll => (
+            "icepll",
+            [
+                "-i",
+                &osc.to_string(),
+                "-o",
+                &requested_mhz.to_string(),
+                "-m",
+                "-p",
+                "-n",
+                "kiln_pll",
+                "-f",
+                "kiln_pll.v",
+            ]
+            .map(String::from)
+            .to_vec(),
+            "(achieved)",
+        ),
+        PllTool::Ecppll => (
+            "yowasp-ecppll",
+            [
+                "-i",
+                &osc.to_string(),
+                "-o",
+                &requested_mhz.to_string(),
+                "-n",
+                "kiln_pll",
+                "-f",
+                "kiln_pll.v",
+                "--clkin_name",
+                "clock_in",
+                "--clkout0_name",
+                "clock_out",
+            ]
+            .map(String::from)
+            .to_vec(),
+            "clkout0 frequency",
+        ),
+    };
+    let out = command(program)?
+        .args(&args)
+        .current_dir(work)
+        .output()
+        .map_err(|e| FlowError::Io(format!("cannot run {program}: {e}")))?;
+    let text = String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    let achieved = text.lines().filter(|l| l.contains(marker)).find_map(report::first_number);
+    let verilog = std::fs::read_to_string(work.join("kiln_pll.v")).ok();
+    match (out.status.success(), achieved, verilog) {
+        (true, Some(achieved_mhz), Some(v)) => Ok(ClockPlan { requested_mhz, achieved_mhz, pll_verilog: Some(v) }),
+        _ => Err(FlowError::Clock(format!(
+            "{program} cannot make {requested_mhz} MHz from the {osc} MHz oscillator:\n{}",
+            text.lines().rev().take(8).collect::<Vec<_>>().into_iter().rev().collect::<Vec<_>>().join("\n")
+        ))),
+    }
+}
+
+/// How long one step took.
+#[derive(Clone, Debug, Serialize)]
+pub struct StepTime {
+    pub step: String,
+    pub seconds: f64,
+}
+
+/// What the flow produced, as `summary.json` and the printed table.
+#[derive(Clone, Debug, Serialize)]
+pub struct FlowSummary {
+    pub board: String,
+    pub part: String,
+    pub kernel: String,
+    pub requested_mhz: f64,
+    pub kernel_clock_mhz: f64,
+    pub pll: bool,
+    /// nextpnr's maximum frequency for the kernel clock after routing.
+    pub fmax_mhz: Option<f64>,
+    pub timing_met: bool,
+    /// The scheduler's estimate of the longest combinational path, and nextpnr's (1000 / Fmax).
+    pub estimated_critical_path_ns: f64,
+    pub routed_critical_path_ns: Option<f64>,
+    pub resources: Vec<Utilization>,
+    pub steps: Vec<StepTime>,
+    pub flow_seconds: f64,
+    pub bitstream: PathBuf,
+}
+
+/// The inputs of one flow run.
+pub struct FlowRun<'a> {
+    pub board: &'a Board,
+    pub kernel: &'a str,
+    pub out_dir: &'a Path,
+    /// Verilog file names (already written to `out_dir`), the top level's among them.
+    pub sources: Vec<String>,
+    /// The constraint file's name (already written).
+    pub constraints: String,
+    pub clock: ClockPlan,
+    pub estimated_critical_path_ns: f64,
+    /// Show a spinner on the terminal.
+    pub progress: bool,
+}
+
+fn substitute(arg: &str, run: &FlowRun) -> Vec<String> {
+    if arg == "{sources}" {
+        return run.sources.clone();
+    }
+    vec![
+        arg.replace("{top}", crate::top::TOP_MODULE)
+            .replace("{constraints}", &run.constraints)
+            .replace("{mhz}", &format!("{:.2}", run.clock.achieved_mhz)),
+    ]
+}
+
+/// The lines of a failed tool's log that say why: its error lines, else its last lines.
+fn excerpt(log: &str) -> Vec<String> {
+    let errors: Vec<String> =
+        log.lines().filter(|l| l.to_ascii_lowercase().contains("error")).map(|l| l.trim_end().to_string()).collect();
+    let lines = if errors.is_empty() { log.lines().map(|l| l.trim_end().to_string()).collect() } else { errors };
+    let skip = lines.len().saturating_sub(15);
+    lines.into_iter().skip(skip).collect()
+}
+
+/// Runs the board's steps and reads the results from their logs.
+pub fn run_flow(run: &FlowRun) -> Result<FlowSummary, FlowError> {
+    let started = Instant::now();
+    let mut times = Vec::new();
+    let total = run.board.steps.len();
+    for (i, step) in run.board.steps.iter().enumerate() {
+        let mut cmd = command(&step.program)?;
+        for a in &step.args {
+            cmd.args(substitute(a, run));
+        }
+        let log_path = run.out_dir.join(&step.log);
+        let io = |e: std::io::Error| FlowError::Io(format!("cannot write {}: {e}", log_path.display()));
+        let log = std::fs::File::create(&log_path).map_err(io)?;
+        let log2 = log.try_clone().map_err(io)?;
+        let bar = if run.progress { ProgressBar::new_spinner() } else { ProgressBar::hidden() };
+        bar.set_style(
+            ProgressStyle::with_template("{spinner} [{prefix}] {msg} {elapsed}")
+                .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+        );
+        bar.set_prefix(format!("{}/{total}", i + 1));
+        bar.set_message(format!("{} ({})", step.name, step.program));
+        bar.enable_steady_tick(Duration::from_millis(120));
+        let t = Instant::now();
+        let status = cmd
+            .current_dir(run.out_dir)
+            .stdin(Stdio::null())
+            .stdout(Stdio::from(log))
+            .stderr(Stdio::from(log2))
+            .status()
+            .map_err(|e| FlowError::Io(format!("cannot run {}: {e}", step.program)))?;
+        bar.finish_and_clear();
+        times.push(StepTime { step: step.name.clone(), seconds: t.elapsed().as_secs_f64() });
+        if !status.success() {
+            let text = std::fs::read_to_string(&log_path).unwrap_or_default();
+            return Err(FlowError::ToolFailed {
+                step: step.name.clone(),
+                program: step.program.clone(),
+                log: log_path.clone(),
+                excerpt: excerpt(&text),
+            });
+        }
+    }
+    let bitstream = run.out_dir.join(&run.board.bitstream);
+    if !bitstream.is_file() {
+        return Err(FlowError::Io(format!("the flow finished but wrote no {}", bitstream.display())));
+    }
+    let read = |name: &str| std::fs::read_to_string(run.out_dir.join(name)).unwrap_or_default();
+    let synth_log = run.board.steps.first().map(|s| read(&s.log)).unwrap_or_default();
+    let pnr_log = run.board.steps.get(1).map(|s| read(&s.log)).unwrap_or_default();
+    let fmax = report::fmax_mhz(&pnr_log);
+    let timing_met = fmax.is_some_and(|f| f + 1e-9 >= run.clock.achieved_mhz);
+    Ok(FlowSummary {
+        board: run.board.name.clone(),
+        part: run.board.part.clone(),
+        kernel: run.kernel.to_string(),
+        requested_mhz: run.clock.requested_mhz,
+        kernel_clock_mhz: run.clock.achieved_mhz,
+        pll: run.clock.pll_verilog.is_some(),
+        fmax_mhz: fmax,
+        timing_met,
+        estimated_critical_path_ns: run.estimated_critical_path_ns,
+        routed_critical_path_ns: fmax.map(|f| 1000.0 / f),
+        resources: report::utilization(run.board, &synth_log, &pnr_log),
+        steps: times,
+        flow_seconds: started.elapsed().as_secs_f64(),
+        bitstream,
+    })
+}
+
+impl FlowSummary {
+    /// The summary as printed by `kiln bitstream`.
+    pub fn text(&self) -> String {
+        let mut t = format!("bitstream: {} ({} on {})\n", self.bitstream.display(), self.kernel, self.board);
+        t.push_str("  resource        used    available\n");
+        for u in &self.resources {
+            let avail = u.available.map(|a| a.to_string()).unwrap_or_else(|| "-".into());
+            let pct = match u.available {
+                Some(a) if a > 0 => format!("  ({:.0}%)", 100.0 * u.used as f64 / a as f64),
+                _ => String::new(),
+            };
+            t.push_str(&format!("  {:<12} {:>7} {:>12}{pct}\n", u.resource, u.used, avail));
+        }
+        let clock = if self.pll {
+            format!("{:.2} MHz from the PLL (requested {:.2})", self.kernel_clock_mhz, self.requested_mhz)
+        } else {
+            format!("{:.2} MHz (oscillator)", self.kernel_clock_mhz)
+        };
+        t.push_str(&format!("  kernel clock  {clock}\n"));
+        match self.fmax_mhz {
+            Some(f) => t.push_str(&format!(
+                "  Fmax          {f:.2} MHz: {} at {:.2} MHz\n",
+                if self.timing_met { "PASS" } else { "FAIL" },
+                self.kernel_clock_mhz
+            )),
+            None => t.push_str("  Fmax          not reported by place and route\n"),
+        }
+        if let Some(r) = self.routed_critical_path_ns {
+            t.push_str(&format!(
+                "  critical path {r:.2} ns after routing; the scheduler estimated {:.2} ns (ratio {:.2})\n",
+                self.estimated_critical_path_ns,
+                r / self.estimated_critical_path_ns.max(1e-9)
+            ));
+        }
+        let steps: Vec<String> = self.steps.iter().map(|s| format!("{} {:.1} s", s.step, s.seconds)).collect();
+        t.push_str(&format!("  flow          {:.1} s ({})\n", self.flow_seconds, steps.join(", ")));
+        t
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn failed_tools_show_their_error_lines() {
+        let log = "Info: a\nERROR: Unable to place cell 'x'\nInfo: b\n";
+        assert_eq!(excerpt(log), ["ERROR: Unable to place cell 'x'"]);
+        let quiet: String = (0..30).map(|i| format!("line {i}\n")).collect();
+        assert_eq!(excerpt(&quiet).len(), 15);
+        assert_eq!(excerpt(&quiet)[14], "line 29");
+    }
+
+    #[test]
+    fn a_board_without_pll_refuses_other_clocks() {
+        let b = crate::board::board_by_name("tangnano9k").expect("board");
+        let e = plan_clock(&b, 50.0, &std::env::temp_dir()).expect_err("no pll");
+        assert!(e.to_string().contains("27 MHz oscillator"), "{e}");
+        let p = plan_clock(&b, 27.0, &std::env::temp_dir()).expect("oscillator");
+        assert_eq!((p.achieved_mhz, p.pll_verilog.is_none()), (27.0, true));
+    }
+}
