@@ -73,9 +73,9 @@ mod tests {
             ],
         };
         let board = crate::board::board_by_name("icebreaker").expect("board");
-        let fits = BridgeLayout::new(&iface, &|_| 1024).expect("layout");
+        let fits = BridgeLayout::new(&iface, "", &|_| 1024).expect("layout");
         assert_eq!(check_fit(&board, &fits, &[]), Ok(1024 * 96));
-        let huge = BridgeLayout::new(&iface, &|n| if n == "big" { 1 << 15 } else { 1024 }).expect("layout");
+        let huge = BridgeLayout::new(&iface, "", &|n| if n == "big" { 1 << 15 } else { 1024 }).expect("layout");
         let e = check_fit(&board, &huge, &[]).expect_err("too big");
         assert_eq!(e.what, "buffer `big` (32768 x 64-bit elements)");
         let text = e.to_string();

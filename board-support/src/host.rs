@@ -231,3 +231,15 @@ impl<L: Read + Write> Host<L> {
         self.link
     }
 }
+
+/// Opens a serial port (8N1, no flow control) for a [`Host`].
+pub fn open_serial(path: &str, baud: u32) -> Result<Box<dyn serialport::SerialPort>, HostError> {
+    serialport::new(path, baud)
+        .data_bits(serialport::DataBits::Eight)
+        .parity(serialport::Parity::None)
+        .stop_bits(serialport::StopBits::One)
+        .flow_control(serialport::FlowControl::None)
+        .timeout(Duration::from_millis(500))
+        .open()
+        .map_err(|e| HostError::Io(format!("cannot open serial port `{path}`: {e}")))
+}

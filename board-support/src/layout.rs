@@ -41,6 +41,9 @@ impl BridgeBuffer {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BridgeLayout {
     pub module: String,
+    /// FNV-1a of the kernel's Verilog: a bitstream of the same kernel scheduled differently
+    /// (another clock, other options) is another design.
+    pub design: u64,
     pub args: Vec<BridgeArg>,
     pub buffers: Vec<BridgeBuffer>,
 }
@@ -71,7 +74,11 @@ impl std::fmt::Display for LayoutError {
 impl BridgeLayout {
     /// The layout of a kernel interface with each buffer's depth in elements (rounded up to a
     /// power of two, at least 2).
-    pub fn new(iface: &Interface, depth_of: &dyn Fn(&str) -> u64) -> Result<BridgeLayout, LayoutError> {
+    pub fn new(
+        iface: &Interface,
+        kernel_verilog: &str,
+        depth_of: &dyn Fn(&str) -> u64,
+    ) -> Result<BridgeLayout, LayoutError> {
         if iface.memories.len() > 255 {
             return Err(LayoutError::TooMany("buffers", iface.memories.len()));
         }
@@ -93,12 +100,17 @@ impl BridgeLayout {
         }
         let args =
             iface.scalars.iter().map(|s| BridgeArg { port: s.name.clone(), width: s.width, param: s.param }).collect();
-        Ok(BridgeLayout { module: iface.module.clone(), args, buffers })
+        let mut design: u64 = 0xcbf29ce484222325;
+        for b in kernel_verilog.bytes() {
+            design ^= b as u64;
+            design = design.wrapping_mul(0x100000001b3);
+        }
+        Ok(BridgeLayout { module: iface.module.clone(), design, args, buffers })
     }
 
     /// FNV-1a (32-bit) of everything the host relies on: names, widths, depths, order.
     pub fn signature(&self) -> u32 {
-        let mut text = format!("kiln-bridge-1;{}", self.module);
+        let mut text = format!("kiln-bridge-1;{};{:016x}", self.module, self.design);
         for a in &self.args {
             text.push_str(&format!(";a:{}:{}", a.port, a.width));
         }
@@ -137,17 +149,19 @@ mod tests {
 
     #[test]
     fn depths_round_up_and_change_the_signature() {
-        let l = BridgeLayout::new(&iface(32), &|n| if n == "a" { 1000 } else { 0 }).expect("layout");
+        let l = BridgeLayout::new(&iface(32), "module k;", &|n| if n == "a" { 1000 } else { 0 }).expect("layout");
         assert_eq!((l.buffers[0].depth, l.buffers[1].depth), (1024, 2));
         assert_eq!(l.buffer_bits(), 1024 * 32 + 2 * 16);
-        let m = BridgeLayout::new(&iface(32), &|_| 1000).expect("layout");
+        let m = BridgeLayout::new(&iface(32), "module k;", &|_| 1000).expect("layout");
         assert_ne!(l.signature(), m.signature());
+        let other = BridgeLayout::new(&iface(32), "module k; ", &|n| if n == "a" { 1000 } else { 0 }).expect("layout");
+        assert_ne!(l.signature(), other.signature());
         assert_eq!(l.signature(), l.clone().signature());
     }
 
     #[test]
     fn odd_element_widths_are_refused() {
-        let e = BridgeLayout::new(&iface(24), &|_| 4).expect_err("24-bit");
+        let e = BridgeLayout::new(&iface(24), "", &|_| 4).expect_err("24-bit");
         assert!(e.to_string().contains("`a` has 24-bit elements"), "{e}");
     }
 }

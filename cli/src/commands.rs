@@ -14,13 +14,13 @@ use kiln_simulator::{MemConfig, SimConfig};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-type CmdResult = Result<(), (SourceMap, Failure)>;
+pub(crate) type CmdResult = Result<(), (SourceMap, Failure)>;
 
 /// Operations the emulator may execute before it reports a runaway kernel.
 const EMU_STEP_LIMIT: u64 = 1 << 32;
 const DEFAULT_MAX_CYCLES: u64 = 100_000_000;
 
-fn fail(sources: SourceMap, d: impl Into<Failure>) -> (SourceMap, Failure) {
+pub(crate) fn fail(sources: SourceMap, d: impl Into<Failure>) -> (SourceMap, Failure) {
     (sources, d.into())
 }
 
@@ -37,11 +37,22 @@ pub(crate) fn dispatch(cmd: Command, io: &mut Io) -> CmdResult {
         Command::Cosim { file, spec, json, compile, hw, mem } => {
             cosimulate(&file, &spec, json.as_deref(), &compile, &hw, &mem, io)
         }
+        Command::Bitstream { file, out_dir, board, compile } => {
+            let out = out_dir.unwrap_or_else(|| crate::board_cmds::default_out_dir(&board.board));
+            crate::board_cmds::bitstream(&file, &out, &board, &compile, io)
+        }
+        Command::RunBoard { file, spec, port, baud, simulate, json, board, compile } => {
+            let link = match port {
+                Some(port) if !simulate => crate::board_cmds::Link::Serial { port, baud },
+                _ => crate::board_cmds::Link::Simulated,
+            };
+            crate::board_cmds::run_board(&file, &spec, link, json.as_deref(), &board, &compile, io)
+        }
         Command::Explain { code } => explain(code.as_deref(), io),
     }
 }
 
-fn compile_options(c: &CompileArgs, extra_defines: &[(String, String)]) -> Result<Options, (SourceMap, Failure)> {
+pub(crate) fn compile_options(c: &CompileArgs, extra_defines: &[(String, String)]) -> Result<Options, (SourceMap, Failure)> {
     let mut o = options(c).map_err(|d| fail(SourceMap::new(), d))?;
     for (n, v) in extra_defines {
         o.defines.push((n.clone(), Some(v.clone())));
@@ -49,7 +60,7 @@ fn compile_options(c: &CompileArgs, extra_defines: &[(String, String)]) -> Resul
     Ok(o)
 }
 
-fn front(sources: SourceMap, path: &Path, opts: &Options, io: &mut Io) -> Result<Frontend, (SourceMap, Failure)> {
+pub(crate) fn front(sources: SourceMap, path: &Path, opts: &Options, io: &mut Io) -> Result<Frontend, (SourceMap, Failure)> {
     let mut sources = sources;
     let file = match driver::read_source(path, &mut sources) {
         Ok(f) => f,
@@ -77,7 +88,7 @@ fn hw_options(hw: &HwArgs) -> Result<HwOptions, Diagnostic> {
 }
 
 /// `64`, `8,8` or `4,4,4`.
-fn parse_local_size(text: &str) -> Result<[u32; 3], Diagnostic> {
+pub(crate) fn parse_local_size(text: &str) -> Result<[u32; 3], Diagnostic> {
     let bad = || {
         Diagnostic::error(
             codes::BAD_OPTION,
@@ -100,7 +111,7 @@ fn run_local_size(hw: &HwOptions, spec: &RunSpec) -> Option<[u32; 3]> {
     hw.local_size.or_else(|| spec_local_size(spec))
 }
 
-fn spec_local_size(spec: &RunSpec) -> Option<[u32; 3]> {
+pub(crate) fn spec_local_size(spec: &RunSpec) -> Option<[u32; 3]> {
     spec.local_size.as_ref().map(|l| {
         let mut out = [1u32; 3];
         for (i, v) in l.iter().take(3).enumerate() {
@@ -111,7 +122,7 @@ fn spec_local_size(spec: &RunSpec) -> Option<[u32; 3]> {
 }
 
 /// Writes a file through a temporary name, so that a failed write never leaves half a file.
-fn write_atomic(path: &Path, contents: &[u8]) -> Result<(), Diagnostic> {
+pub(crate) fn write_atomic(path: &Path, contents: &[u8]) -> Result<(), Diagnostic> {
     let tmp = path.with_extension(format!("kiln-tmp-{}", std::process::id()));
     let err = |e: std::io::Error| Diagnostic::error(codes::IO_WRITE, format!("cannot write `{}`: {e}", path.display()));
     std::fs::write(&tmp, contents).map_err(err)?;
@@ -225,12 +236,12 @@ fn build(
 }
 
 /// Loads a run spec, compiles the kernel file with its defines, and materializes the arguments.
-struct Prepared {
-    fe: Frontend,
-    spec: RunSpec,
+pub(crate) struct Prepared {
+    pub(crate) fe: Frontend,
+    pub(crate) spec: RunSpec,
 }
 
-fn prepare(
+pub(crate) fn prepare(
     file: &Path,
     spec_path: &Path,
     compile: &CompileArgs,
@@ -246,7 +257,7 @@ fn prepare(
     Ok(Prepared { fe, spec })
 }
 
-fn write_json(path: Option<&Path>, out: &RunOutput, sources: &SourceMap) -> Result<(), (SourceMap, Failure)> {
+pub(crate) fn write_json(path: Option<&Path>, out: &RunOutput, sources: &SourceMap) -> Result<(), (SourceMap, Failure)> {
     if let Some(p) = path {
         let text = serde_json::to_string_pretty(&out.to_json()).unwrap_or_default() + "\n";
         write_atomic(p, text.as_bytes()).map_err(|d| fail(clone_sources(sources), d))?;

@@ -1,7 +1,7 @@
 //! The `kiln` command-line tool.
 //!
 //! Owns: argument parsing, reading and writing files, run specs and results JSON, and the
-//! commands (`check`, `build`, `emu`, `sim`, `cosim`, `explain`) that drive the other crates.
+//! commands (`check`, `build`, `emu`, `sim`, `cosim`, `bitstream`, `run-board`, `explain`) that drive the other crates.
 //!
 //! Must not: contain compiler logic of its own; every decision about the language, the IR, the
 //! schedule or the hardware belongs to the crate that owns that stage. [`run`] is the whole tool
@@ -10,6 +10,7 @@
 // Diagnostics are large, and errors end commands: boxing them would buy nothing.
 #![allow(clippy::result_large_err)]
 
+mod board_cmds;
 mod commands;
 pub mod driver;
 pub mod results;
@@ -149,6 +150,38 @@ enum Command {
         #[command(flatten)]
         mem: MemArgs,
     },
+    /// Build a bitstream for a board (synthesis, place and route, packing) with a UART host bridge.
+    Bitstream {
+        file: PathBuf,
+        /// Output directory (default: `kiln-<board>`).
+        #[arg(short = 'o', long = "output")]
+        out_dir: Option<PathBuf>,
+        #[command(flatten)]
+        board: board_cmds::BoardArgs,
+        #[command(flatten)]
+        compile: CompileArgs,
+    },
+    /// Run a kernel on a board over its USB serial port (or on the simulated board).
+    RunBoard {
+        file: PathBuf,
+        #[arg(long)]
+        spec: PathBuf,
+        /// The board's serial port, e.g. `/dev/ttyUSB1`.
+        #[arg(long, required_unless_present = "simulate")]
+        port: Option<String>,
+        /// Serial speed (default: the board's).
+        #[arg(long)]
+        baud: Option<u32>,
+        /// Run the board top level in Verilator with a model of the UART instead of a board.
+        #[arg(long, conflicts_with = "port")]
+        simulate: bool,
+        #[arg(long)]
+        json: Option<PathBuf>,
+        #[command(flatten)]
+        board: board_cmds::BoardArgs,
+        #[command(flatten)]
+        compile: CompileArgs,
+    },
     /// Explain a diagnostic code (e.g. `kiln explain E0401`), or list all codes.
     Explain { code: Option<String> },
 }
@@ -215,7 +248,9 @@ pub fn run(args: Vec<OsString>, out: &mut dyn Write, err: &mut dyn Write) -> i32
         | Command::Build { compile, .. }
         | Command::Emu { compile, .. }
         | Command::Sim { compile, .. }
-        | Command::Cosim { compile, .. } => compile.message_format == MessageFormat::Json,
+        | Command::Cosim { compile, .. }
+        | Command::Bitstream { compile, .. }
+        | Command::RunBoard { compile, .. } => compile.message_format == MessageFormat::Json,
         Command::Explain { .. } => false,
     };
     let mut io = Io { out, err, json_diags };

@@ -167,6 +167,14 @@ define_codes! {
     ENGINE_MISMATCH = "E0903": "two engines disagree on outputs or cycles",
     TOOL_FAILED = "E0904": "an external tool (Verilator, a C++ compiler) is missing or failed",
     UNINITIALIZED_READ = "E0905": "a read of a private array element that was never written",
+
+    // Boards.
+    UNKNOWN_BOARD = "E1001": "no board of that name (`kiln bitstream --board`)",
+    BOARD_MEMORY = "E1002": "the kernel's buffers or memories do not fit the board's RAM",
+    BOARD_CLOCK = "E1003": "the board cannot make the requested kernel clock",
+    BOARD_FLOW = "E1004": "synthesis, place and route or packing failed, or a flow tool is missing",
+    BOARD_LINK = "E1005": "the host bridge on the board (or its simulation) failed or answered wrongly",
+    BOARD_KERNEL = "E1006": "the kernel cannot be put on a board as it is (choice of kernel, element widths)",
 }
 
 /// The description of a code, if it is registered.

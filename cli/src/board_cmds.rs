@@ -1,0 +1,339 @@
+//! `kiln bitstream` and `kiln run-board`: a kernel on a board through `kiln-board-support`.
+
+use crate::commands::{CmdResult, cache_dir, compile_options, fail, front, prepare, write_atomic};
+use crate::driver::{self, Frontend, HwOptions};
+use crate::results::RunOutput;
+use crate::runspec;
+use crate::{CompileArgs, Io};
+use kiln_board_support::fit::{KernelMemory, check_fit};
+use kiln_board_support::flow::{FlowRun, plan_clock, run_flow};
+use kiln_board_support::host::{Host, HostArg, open_serial};
+use kiln_board_support::sim::{SimLink, build_board_model};
+use kiln_board_support::top::{BRIDGE_SOURCES, TOP_MODULE, TopOptions, board_top};
+use kiln_board_support::{Board, BridgeLayout, board_by_name, board_names};
+use kiln_dataflow::emu::Arg;
+use kiln_frontend::SourceMap;
+use kiln_frontend::diag::{Diagnostic, codes};
+use kiln_scheduler::Target;
+use std::collections::BTreeMap;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+
+/// Elements per buffer on the board unless `--buffer-depth` says otherwise.
+pub const DEFAULT_BUFFER_DEPTH: u64 = 1024;
+
+/// The options shared by the board commands.
+#[derive(clap::Args, Debug, Clone)]
+pub struct BoardArgs {
+    /// The board: icebreaker, ulx3s-85f or tangnano9k.
+    #[arg(long)]
+    pub board: String,
+    /// The kernel (default: the file's only kernel).
+    #[arg(long)]
+    pub kernel: Option<String>,
+    /// Kernel clock in MHz (default: the board's oscillator; another clock uses a PLL).
+    #[arg(long = "clock-mhz")]
+    pub clock_mhz: Option<f64>,
+    /// Elements of every buffer on the board (`N`) or of one (`NAME=N`); default 1024.
+    /// Rounded up to a power of two.
+    #[arg(long = "buffer-depth", value_name = "[NAME=]N")]
+    pub buffer_depth: Vec<String>,
+    /// Disable the dataflow optimizations.
+    #[arg(long = "no-opt")]
+    pub no_opt: bool,
+    /// Run every loop as sequential FSM states instead of pipelining it.
+    #[arg(long = "no-pipeline")]
+    pub no_pipeline: bool,
+    /// Work-group size of NDRange kernels without `reqd_work_group_size`.
+    #[arg(long = "local-size")]
+    pub local_size: Option<String>,
+}
+
+fn board(args: &BoardArgs) -> Result<Board, Diagnostic> {
+    board_by_name(&args.board).ok_or_else(|| {
+        Diagnostic::error(codes::UNKNOWN_BOARD, format!("unknown board `{}`", args.board))
+            .with_note(format!("boards: {}", board_names().join(", ")))
+    })
+}
+
+fn hw_options(args: &BoardArgs, board: &Board) -> Result<HwOptions, Diagnostic> {
+    let target = Target::by_name(&board.scheduler_target).ok_or_else(|| {
+        Diagnostic::error(
+            codes::UNKNOWN_BOARD,
+            format!("board `{}` names an unknown scheduler target `{}`", board.name, board.scheduler_target),
+        )
+    })?;
+    let clock_mhz = args.clock_mhz.unwrap_or(board.clock.mhz);
+    if !(clock_mhz > 0.0 && clock_mhz <= 1000.0) {
+        return Err(Diagnostic::error(codes::BAD_OPTION, format!("clock {clock_mhz} MHz is outside 0..1000 MHz")));
+    }
+    let local_size = match &args.local_size {
+        Some(t) => Some(crate::commands::parse_local_size(t)?),
+        None => None,
+    };
+    Ok(HwOptions { target, clock_mhz, optimize: !args.no_opt, pipeline: !args.no_pipeline, local_size })
+}
+
+/// `--buffer-depth` entries: a default for all buffers and per-buffer values.
+fn buffer_depths(entries: &[String]) -> Result<(u64, BTreeMap<String, u64>), Diagnostic> {
+    let mut all = DEFAULT_BUFFER_DEPTH;
+    let mut named = BTreeMap::new();
+    for e in entries {
+        let bad = || {
+            Diagnostic::error(codes::BAD_OPTION, format!("`--buffer-depth {e}` is not `N` or `NAME=N` with 1 <= N <= 2^24"))
+        };
+        let (name, n) = match e.split_once('=') {
+            Some((name, n)) => (Some(name.trim()), n),
+            None => (None, e.as_str()),
+        };
+        let n = n.trim().parse::<u64>().ok().filter(|n| (1..=1 << 24).contains(n)).ok_or_else(bad)?;
+        match name {
+            Some(name) => {
+                named.insert(name.to_string(), n);
+            }
+            None => all = n,
+        }
+    }
+    Ok((all, named))
+}
+
+/// A kernel built for a board: its Verilog, what the bridge exposes, and the scheduler's view.
+struct BoardKernel {
+    name: String,
+    verilog: kiln_rtl_gen::VerilogFile,
+    layout: BridgeLayout,
+    report: kiln_scheduler::report::KernelReport,
+}
+
+fn build_for_board(
+    fe: &Frontend,
+    kernel: Option<&str>,
+    at: Option<kiln_frontend::Span>,
+    args: &BoardArgs,
+    board: &Board,
+    hw: &HwOptions,
+) -> Result<BoardKernel, driver::Failure> {
+    let names = driver::kernel_names(&fe.program);
+    let name = match kernel {
+        Some(k) => k.to_string(),
+        None if names.len() == 1 => names[0].clone(),
+        None if names.is_empty() => {
+            return Err(Diagnostic::error(codes::NO_KERNEL, "the file defines no kernel").into());
+        }
+        None => {
+            return Err(Diagnostic::error(
+                codes::BOARD_KERNEL,
+                format!("the file has {} kernels; a board runs one: choose it with `--kernel`", names.len()),
+            )
+            .with_note(format!("kernels: {}", names.join(", ")))
+            .into());
+        }
+    };
+    let (_, s) = driver::build_schedule(fe, &name, at, hw)?;
+    let (verilog, iface) = driver::emit_verilog(&s, &fe.sources);
+    let sources = &fe.sources;
+    let report = kiln_scheduler::report::kernel_report(&s, &|sp| sources.location(sp).to_string());
+    let (all, named) = buffer_depths(&args.buffer_depth)?;
+    for n in named.keys() {
+        if !iface.memories.iter().any(|m| &m.prefix == n) {
+            let known: Vec<&str> = iface.memories.iter().map(|m| m.prefix.as_str()).collect();
+            return Err(Diagnostic::error(codes::BAD_OPTION, format!("`--buffer-depth {n}=...`: kernel `{name}` has no buffer `{n}`"))
+                .with_note(format!("its buffers: {}", known.join(", ")))
+                .into());
+        }
+    }
+    let layout = BridgeLayout::new(&iface, &verilog.text, &|b| named.get(b).copied().unwrap_or(all))
+        .map_err(|e| Diagnostic::error(codes::BOARD_KERNEL, e.to_string()))?;
+    let memories: Vec<KernelMemory> = report
+        .on_chip_memories
+        .iter()
+        .filter(|m| m.implementation == "block RAM")
+        .map(|m| KernelMemory { name: m.name.clone(), bits: m.elements as u64 * m.element_width as u64 })
+        .collect();
+    check_fit(board, &layout, &memories).map_err(|e| {
+        Diagnostic::error(codes::BOARD_MEMORY, e.to_string())
+            .with_help("lower the buffer sizes with `--buffer-depth NAME=N` (elements), or use a board with more RAM")
+    })?;
+    Ok(BoardKernel { name, verilog, layout, report })
+}
+
+/// Every Verilog file of a board design: the kernel, the top level, the bridge, the PLL.
+fn design_files(k: &BoardKernel, top: &TopOptions, pll: Option<&str>) -> Vec<(String, String)> {
+    let mut files = vec![
+        (k.verilog.name.clone(), k.verilog.text.clone()),
+        (format!("{TOP_MODULE}.v"), board_top(&k.layout, top).print()),
+    ];
+    for (n, t) in BRIDGE_SOURCES {
+        files.push((n.to_string(), t.to_string()));
+    }
+    if let Some(p) = pll {
+        files.push(("kiln_pll.v".into(), p.to_string()));
+    }
+    files
+}
+
+fn top_options(board: &Board, clock_mhz: f64, pll: bool) -> TopOptions {
+    TopOptions {
+        clocks_per_bit: board.clocks_per_bit(clock_mhz),
+        led_count: board.leds.pins.len(),
+        leds_active_low: board.leds.active_low,
+        pll,
+    }
+}
+
+pub(crate) fn bitstream(file: &Path, out_dir: &Path, args: &BoardArgs, compile: &CompileArgs, io: &mut Io) -> CmdResult {
+    let board = board(args).map_err(|d| fail(SourceMap::new(), d))?;
+    let hw = hw_options(args, &board).map_err(|d| fail(SourceMap::new(), d))?;
+    let opts = compile_options(compile, &[])?;
+    let fe = front(SourceMap::new(), file, &opts, io)?;
+    let k = match build_for_board(&fe, args.kernel.as_deref(), None, args, &board, &hw) {
+        Ok(k) => k,
+        Err(f) => return Err((fe.sources, f)),
+    };
+    let sources = fe.sources;
+    if let Err(e) = std::fs::create_dir_all(out_dir) {
+        let d = Diagnostic::error(codes::IO_WRITE, format!("cannot create `{}`: {e}", out_dir.display()));
+        return Err(fail(sources, d));
+    }
+    let clock = match plan_clock(&board, hw.clock_mhz, out_dir) {
+        Ok(c) => c,
+        Err(e) => return Err(fail(sources, Diagnostic::error(codes::BOARD_CLOCK, e.to_string()))),
+    };
+    let top = top_options(&board, clock.achieved_mhz, clock.pll_verilog.is_some());
+    let files = design_files(&k, &top, clock.pll_verilog.as_deref());
+    let (cname, ctext) = kiln_board_support::constraints::constraints(&board);
+    for (n, t) in files.iter().chain(std::iter::once(&(cname.clone(), ctext))) {
+        if let Err(d) = write_atomic(&out_dir.join(n), t.as_bytes()) {
+            return Err(fail(sources, d));
+        }
+    }
+    let _ = writeln!(
+        io.out,
+        "{}: kernel `{}` for {} at {:.2} MHz; {} buffer(s) on chip ({} bits), bridge signature {:08x}",
+        file.display(),
+        k.name,
+        board.description,
+        clock.achieved_mhz,
+        k.layout.buffers.len(),
+        k.layout.buffer_bits(),
+        k.layout.signature()
+    );
+    let run = FlowRun {
+        board: &board,
+        kernel: &k.name,
+        out_dir,
+        sources: files.iter().map(|(n, _)| n.clone()).collect(),
+        constraints: cname,
+        clock,
+        estimated_critical_path_ns: k.report.timing.estimated_critical_path_ns,
+        progress: std::io::stderr().is_terminal(),
+    };
+    let summary = match run_flow(&run) {
+        Ok(s) => s,
+        Err(e) => return Err(fail(sources, Diagnostic::error(codes::BOARD_FLOW, e.to_string()))),
+    };
+    let json = serde_json::to_string_pretty(&summary).unwrap_or_default() + "\n";
+    if let Err(d) = write_atomic(&out_dir.join("summary.json"), json.as_bytes()) {
+        return Err(fail(sources, d));
+    }
+    let _ = io.out.write_all(summary.text().as_bytes());
+    let _ = writeln!(io.out, "summary: {}", out_dir.join("summary.json").display());
+    if !summary.timing_met {
+        let _ = writeln!(
+            io.err,
+            "warning: the design does not meet {:.2} MHz after routing; lower `--clock-mhz`",
+            summary.kernel_clock_mhz
+        );
+    }
+    Ok(())
+}
+
+/// Where `run-board` finds the board.
+pub enum Link {
+    Serial { port: String, baud: Option<u32> },
+    /// The board top level in Verilator with a UART model.
+    Simulated,
+}
+
+pub(crate) fn run_board(
+    file: &Path,
+    spec: &Path,
+    link: Link,
+    json: Option<&Path>,
+    args: &BoardArgs,
+    compile: &CompileArgs,
+    io: &mut Io,
+) -> CmdResult {
+    let board = board(args).map_err(|d| fail(SourceMap::new(), d))?;
+    let mut hw = hw_options(args, &board).map_err(|d| fail(SourceMap::new(), d))?;
+    let p = prepare(file, spec, compile, io)?;
+    hw.local_size = hw.local_size.or_else(|| crate::commands::spec_local_size(&p.spec));
+    let kernel = Some(p.spec.kernel.clone());
+    let built = build_for_board(&p.fe, kernel.as_deref(), Some(p.spec.kernel_span), args, &board, &hw).and_then(|k| {
+        let id = driver::find_kernel(&p.fe.program, &k.name, None)?;
+        let (lowered, _) = driver::lower(&p.fe.program, id, hw.local_size)?;
+        let m = runspec::materialize(&p.spec, &lowered).map_err(driver::Failure::from)?;
+        Ok((k, lowered, m))
+    });
+    let (k, lowered, m) = match built {
+        Ok(x) => x,
+        Err(f) => return Err((p.fe.sources, f)),
+    };
+    let sources = p.fe.sources;
+    let host_args: Vec<HostArg> = m
+        .args
+        .iter()
+        .map(|a| match a {
+            Arg::Scalar(v) => HostArg::Scalar(*v),
+            Arg::Buffer(b) => HostArg::Buffer(b.clone()),
+        })
+        .collect();
+    let link_error = |m: String| Diagnostic::error(codes::BOARD_LINK, m);
+    let (engine, run) = match link {
+        Link::Serial { port, baud } => {
+            let serial = open_serial(&port, baud.unwrap_or(board.uart.baud)).map_err(|e| link_error(e.to_string()));
+            let result = serial.and_then(|s| {
+                let mut host = Host::connect(s, k.layout.clone()).map_err(|e| link_error(e.to_string()))?;
+                host.run(&host_args).map_err(|e| link_error(e.to_string()))
+            });
+            match result {
+                Ok(r) => ("board", r),
+                Err(d) => return Err(fail(sources, d)),
+            }
+        }
+        Link::Simulated => {
+            let top = top_options(&board, hw.clock_mhz, false);
+            let files = design_files(&k, &top, None);
+            let model = match build_board_model(&files, &cache_dir()) {
+                Ok(m) => m,
+                Err(e) => return Err(fail(sources, Diagnostic::error(codes::TOOL_FAILED, e.to_string()))),
+            };
+            let max_cycles = p.spec.max_cycles.unwrap_or(100_000_000);
+            let result = SimLink::start(&model, top.clocks_per_bit, max_cycles)
+                .map_err(|e| link_error(e.to_string()))
+                .and_then(|l| {
+                    let mut host = Host::connect(l, k.layout.clone()).map_err(|e| link_error(e.to_string()))?;
+                    host.run(&host_args).map_err(|e| link_error(e.to_string()))
+                });
+            match result {
+                Ok(r) => ("board-sim", r),
+                Err(d) => return Err(fail(sources, d)),
+            }
+        }
+    };
+    let out = RunOutput {
+        kernel: &lowered,
+        engine,
+        cycles: Some(run.cycles),
+        buffers: run.buffers,
+        elem_types: m.elem_types,
+    };
+    let _ = writeln!(io.out, "{engine}: {} finished in {} cycles on {}", k.name, run.cycles, board.name);
+    let _ = io.out.write_all(out.summary().as_bytes());
+    crate::commands::write_json(json, &out, &sources)
+}
+
+/// The default output directory of `kiln bitstream`.
+pub fn default_out_dir(board: &str) -> PathBuf {
+    PathBuf::from(format!("kiln-{board}"))
+}
