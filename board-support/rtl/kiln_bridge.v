@@ -12,7 +12,7 @@
 // Addresses and counts are in bytes of the selected buffer. The memory bus is byte-wide: a write
 // is one byte at `bus_addr`; a read presents `bus_addr` and takes `bus_rbyte` one cycle later.
 module kiln_bridge #(
-    parameter CLKS_PER_BIT = 104,
+    parameter [15:0] CLKS_PER_BIT = 16'd104,
     parameter [31:0] SIGNATURE = 32'h0,
     parameter [7:0] NUM_PORTS = 8'd0,
     parameter [7:0] NUM_ARGS = 8'd0
@@ -59,7 +59,11 @@ module kiln_bridge #(
     // Reply bytes go out least significant first.
     reg [79:0] reply;
     reg [3:0]  reply_left;
-    reg [63:0] cycle_counter;
+    // The run's cycle counter in two halves, the upper one a cycle behind with its carry kept
+    // apart: a 64-bit carry chain would limit the clock of small FPGAs.
+    reg [31:0] cycles_low;
+    reg [31:0] cycles_high;
+    reg        cycles_carry;
     reg [63:0] last_cycles;
 
     always @(posedge clk) begin
@@ -83,19 +87,25 @@ module kiln_bridge #(
             tx_data <= 8'd0;
             running <= 1'b0;
             finished <= 1'b0;
-            cycle_counter <= 64'd0;
+            cycles_low <= 32'd0;
+            cycles_high <= 32'd0;
+            cycles_carry <= 1'b0;
             last_cycles <= 64'd0;
         end else begin
             // The cycle count of docs/timing.md: `start` is high in cycle 0, `done` in cycle N.
             if (kernel_start) begin
-                cycle_counter <= 64'd1;
+                cycles_low <= 32'd1;
+                cycles_high <= 32'd0;
+                cycles_carry <= 1'b0;
             end else if (running) begin
-                cycle_counter <= cycle_counter + 64'd1;
+                cycles_low <= cycles_low + 32'd1;
+                cycles_carry <= &cycles_low;
+                cycles_high <= cycles_high + {31'd0, cycles_carry};
             end
             if (running && kernel_done) begin
                 running <= 1'b0;
                 finished <= 1'b1;
-                last_cycles <= cycle_counter;
+                last_cycles <= {cycles_high + {31'd0, cycles_carry}, cycles_low};
             end
             case (state)
                 S_CMD: if (rx_valid) begin

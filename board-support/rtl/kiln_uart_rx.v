@@ -3,7 +3,7 @@
 // flip-flops; each bit is sampled in its middle. A start bit that does not last half a bit time
 // is treated as a glitch and ignored.
 module kiln_uart_rx #(
-    parameter CLKS_PER_BIT = 104
+    parameter [15:0] CLKS_PER_BIT = 16'd104
 ) (
     input  wire       clk,
     input  wire       rst,
@@ -12,6 +12,8 @@ module kiln_uart_rx #(
     output reg        valid
 );
     localparam IDLE = 2'd0, START = 2'd1, BITS = 2'd2, STOP = 2'd3;
+    localparam [15:0] HALF_BIT = CLKS_PER_BIT / 16'd2;
+    localparam [15:0] LAST = CLKS_PER_BIT - 16'd1;
     reg        rx_meta;
     reg        rx_sync;
     reg [1:0]  state;
@@ -38,7 +40,7 @@ module kiln_uart_rx #(
                     if (!rx_sync) state <= START;
                 end
                 START: begin
-                    if (count == CLKS_PER_BIT / 2) begin
+                    if (count == HALF_BIT) begin
                         count <= 16'd0;
                         bit_index <= 3'd0;
                         state <= rx_sync ? IDLE : BITS;
@@ -47,7 +49,7 @@ module kiln_uart_rx #(
                     end
                 end
                 BITS: begin
-                    if (count == CLKS_PER_BIT - 1) begin
+                    if (count == LAST) begin
                         count <= 16'd0;
                         shift <= {rx_sync, shift[7:1]};
                         if (bit_index == 3'd7) state <= STOP;
@@ -57,7 +59,7 @@ module kiln_uart_rx #(
                     end
                 end
                 default: begin
-                    if (count == CLKS_PER_BIT - 1) begin
+                    if (count == LAST) begin
                         count <= 16'd0;
                         state <= IDLE;
                         if (rx_sync) begin

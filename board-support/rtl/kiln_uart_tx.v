@@ -1,7 +1,7 @@
 // kiln host bridge: UART transmitter, 8N1. `start` is sampled only while `busy` is low; `busy`
 // rises at the edge that accepts the byte and falls after the stop bit.
 module kiln_uart_tx #(
-    parameter CLKS_PER_BIT = 104
+    parameter [15:0] CLKS_PER_BIT = 16'd104
 ) (
     input  wire       clk,
     input  wire       rst,
@@ -10,6 +10,7 @@ module kiln_uart_tx #(
     output reg        tx,
     output reg        busy
 );
+    localparam [15:0] LAST = CLKS_PER_BIT - 16'd1;
     reg [15:0] count;
     reg [3:0]  bit_index;
     // Start bit, eight data bits (LSB first), stop bit.
@@ -31,7 +32,7 @@ module kiln_uart_tx #(
                 bit_index <= 4'd0;
                 tx <= 1'b0;
             end
-        end else if (count == CLKS_PER_BIT - 1) begin
+        end else if (count == LAST) begin
             count <= 16'd0;
             if (bit_index == 4'd9) begin
                 busy <= 1'b0;

@@ -235,13 +235,22 @@ fn substitute(arg: &str, run: &FlowRun) -> Vec<String> {
     ]
 }
 
-/// The lines of a failed tool's log that say why: its error lines, else its last lines.
+/// The lines of a failed tool's log that say why: its error lines, else its last lines; and
+/// what a placer error means, when it is the design not fitting the part.
 fn excerpt(log: &str) -> Vec<String> {
     let errors: Vec<String> =
         log.lines().filter(|l| l.to_ascii_lowercase().contains("error")).map(|l| l.trim_end().to_string()).collect();
     let lines = if errors.is_empty() { log.lines().map(|l| l.trim_end().to_string()).collect() } else { errors };
     let skip = lines.len().saturating_sub(15);
-    lines.into_iter().skip(skip).collect()
+    let mut out: Vec<String> = lines.into_iter().skip(skip).collect();
+    if log.contains("no BELs remaining") || log.contains("Failed to expand region") {
+        out.push(
+            "note: the design needs more of a cell type than the FPGA has (the synthesis log's statistics list \
+             the cells); multipliers, dividers and wide datapaths are the usual cause"
+                .into(),
+        );
+    }
+    out
 }
 
 /// Runs the board's steps and reads the results from their logs.
@@ -340,7 +349,7 @@ impl FlowSummary {
             )),
             None => t.push_str("  Fmax          not reported by place and route\n"),
         }
-        if let Some(r) = self.routed_critical_path_ns {
+        if let (Some(r), true) = (self.routed_critical_path_ns, self.estimated_critical_path_ns > 0.0) {
             t.push_str(&format!(
                 "  critical path {r:.2} ns after routing; the scheduler estimated {:.2} ns (ratio {:.2})\n",
                 self.estimated_critical_path_ns,

@@ -105,15 +105,19 @@ pub fn utilization(board: &Board, synth_log: &str, pnr_log: &str) -> Vec<Utiliza
             continue;
         }
         let mut used = 0;
-        let mut available = Some(0);
+        let mut available = None;
         for s in sources {
             if let Some(prefix) = s.strip_prefix("synth:") {
                 used += cells.iter().filter(|(n, _)| n.starts_with(prefix)).map(|(_, c)| c).sum::<u64>();
-                available = fallback;
             } else if let Some((u, a)) = bels.get(s) {
                 used += u;
-                available = available.map(|x| x + a);
+                available = Some(*a);
             }
+        }
+        // Several sources (cells of different sizes sharing one kind of block) or a Yosys count:
+        // the board file's figure is the one that means something.
+        if sources.len() > 1 || sources.iter().any(|s| s.starts_with("synth:")) {
+            available = fallback.or(available);
         }
         out.push(Utilization { resource: resource.into(), used, available });
     }

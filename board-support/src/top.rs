@@ -118,7 +118,7 @@ pub fn board_top(layout: &BridgeLayout, opts: &TopOptions) -> Module {
         module: "kiln_bridge".into(),
         name: "bridge".into(),
         params: vec![
-            ("CLKS_PER_BIT".into(), Expr::Lit(32, opts.clocks_per_bit as u64)),
+            ("CLKS_PER_BIT".into(), lit(16, opts.clocks_per_bit.min(65535) as u64)),
             ("SIGNATURE".into(), lit(32, layout.signature() as u64)),
             ("NUM_PORTS".into(), lit(8, layout.buffers.len() as u64)),
             ("NUM_ARGS".into(), lit(8, layout.args.len() as u64)),

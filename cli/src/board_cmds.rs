@@ -80,7 +80,10 @@ fn buffer_depths(entries: &[String]) -> Result<(u64, BTreeMap<String, u64>), Dia
     let mut named = BTreeMap::new();
     for e in entries {
         let bad = || {
-            Diagnostic::error(codes::BAD_OPTION, format!("`--buffer-depth {e}` is not `N` or `NAME=N` with 1 <= N <= 2^24"))
+            Diagnostic::error(
+                codes::BAD_OPTION,
+                format!("`--buffer-depth {e}` is not `N` or `NAME=N` with 1 <= N <= 2^24"),
+            )
         };
         let (name, n) = match e.split_once('=') {
             Some((name, n)) => (Some(name.trim()), n),
@@ -137,9 +140,12 @@ fn build_for_board(
     for n in named.keys() {
         if !iface.memories.iter().any(|m| &m.prefix == n) {
             let known: Vec<&str> = iface.memories.iter().map(|m| m.prefix.as_str()).collect();
-            return Err(Diagnostic::error(codes::BAD_OPTION, format!("`--buffer-depth {n}=...`: kernel `{name}` has no buffer `{n}`"))
-                .with_note(format!("its buffers: {}", known.join(", ")))
-                .into());
+            return Err(Diagnostic::error(
+                codes::BAD_OPTION,
+                format!("`--buffer-depth {n}=...`: kernel `{name}` has no buffer `{n}`"),
+            )
+            .with_note(format!("its buffers: {}", known.join(", ")))
+            .into());
         }
     }
     let layout = BridgeLayout::new(&iface, &verilog.text, &|b| named.get(b).copied().unwrap_or(all))
@@ -181,7 +187,14 @@ fn top_options(board: &Board, clock_mhz: f64, pll: bool) -> TopOptions {
     }
 }
 
-pub(crate) fn bitstream(file: &Path, out_dir: &Path, args: &BoardArgs, compile: &CompileArgs, io: &mut Io) -> CmdResult {
+pub(crate) fn bitstream(
+    file: &Path,
+    out_dir: &Path,
+    rtl_only: bool,
+    args: &BoardArgs,
+    compile: &CompileArgs,
+    io: &mut Io,
+) -> CmdResult {
     let board = board(args).map_err(|d| fail(SourceMap::new(), d))?;
     let hw = hw_options(args, &board).map_err(|d| fail(SourceMap::new(), d))?;
     let opts = compile_options(compile, &[])?;
@@ -218,6 +231,10 @@ pub(crate) fn bitstream(file: &Path, out_dir: &Path, args: &BoardArgs, compile: 
         k.layout.buffer_bits(),
         k.layout.signature()
     );
+    if rtl_only {
+        let _ = writeln!(io.out, "board design: {} (top module {TOP_MODULE})", out_dir.display());
+        return Ok(());
+    }
     let run = FlowRun {
         board: &board,
         kernel: &k.name,
@@ -250,7 +267,10 @@ pub(crate) fn bitstream(file: &Path, out_dir: &Path, args: &BoardArgs, compile: 
 
 /// Where `run-board` finds the board.
 pub enum Link {
-    Serial { port: String, baud: Option<u32> },
+    Serial {
+        port: String,
+        baud: Option<u32>,
+    },
     /// The board top level in Verilator with a UART model.
     Simulated,
 }

