@@ -3,14 +3,17 @@
 // One port, shared: while the kernel runs (`kernel_owns`) it is the kernel's memory port of
 // docs/timing.md §3 (always ready, reads answered one cycle after the request, like `kiln sim`
 // with `--mem-latency 1`); otherwise the host bridge reads and writes it a byte at a time.
-// The read is registered on every cycle, which lets Yosys map the array to block RAM or SPRAM.
+// The read is registered (and skipped in write cycles), which lets Yosys map the array to block
+// RAM or single-port RAM (SPRAM).
 module kiln_board_mem #(
     parameter WIDTH = 32,
     parameter BYTES = 4,
     parameter ADDR_BITS = 10,
     // log2(BYTES); LANE_BITS is at least 1 so that byte-wide buffers need no special case.
     parameter LANE_SHIFT = 2,
-    parameter LANE_BITS = 2
+    parameter LANE_BITS = 2,
+    // 1: map the array to the single-port RAM blocks (iCE40 SPRAM) instead of block RAM.
+    parameter SINGLE_PORT_RAM = 0
 ) (
     input  wire                 clk,
     input  wire                 kernel_owns,
@@ -30,7 +33,6 @@ module kiln_board_mem #(
     input  wire [7:0]           b_wbyte,
     output wire [7:0]           b_rbyte
 );
-    reg [WIDTH-1:0] mem [0:(1 << ADDR_BITS) - 1];
     reg [WIDTH-1:0] rdata;
     reg [LANE_BITS-1:0] read_lane;
 
@@ -49,12 +51,30 @@ module kiln_board_mem #(
         end
     endgenerate
 
+    // No read in a write cycle: nobody uses the data of one, and single-port RAMs (iCE40 SPRAM)
+    // cannot read the old word while writing.
     integer i;
-    always @(posedge clk) begin
-        for (i = 0; i < BYTES; i = i + 1) begin
-            if (we && wstrb[i]) mem[addr][8*i +: 8] <= wdata[8*i +: 8];
+    generate
+        if (SINGLE_PORT_RAM != 0) begin : spram
+            (* ram_style = "huge" *) reg [WIDTH-1:0] mem [0:(1 << ADDR_BITS) - 1];
+            always @(posedge clk) begin
+                for (i = 0; i < BYTES; i = i + 1) begin
+                    if (we && wstrb[i]) mem[addr][8*i +: 8] <= wdata[8*i +: 8];
+                end
+                if (!we) rdata <= mem[addr];
+            end
+        end else begin : bram
+            reg [WIDTH-1:0] mem [0:(1 << ADDR_BITS) - 1];
+            always @(posedge clk) begin
+                for (i = 0; i < BYTES; i = i + 1) begin
+                    if (we && wstrb[i]) mem[addr][8*i +: 8] <= wdata[8*i +: 8];
+                end
+                if (!we) rdata <= mem[addr];
+            end
         end
-        rdata <= mem[addr];
+    endgenerate
+
+    always @(posedge clk) begin
         read_lane <= lane;
         k_resp_valid <= kernel_owns && k_req_valid && !k_req_we;
     end

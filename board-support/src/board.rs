@@ -57,7 +57,10 @@ pub struct Resources {
     pub ffs: u64,
     pub dsps: u64,
     pub bram_bits: u64,
-    pub spram_bits: u64,
+    /// Single-port RAM blocks (iCE40 SPRAM): how many, and each one's width and depth.
+    pub spram_blocks: u64,
+    pub spram_width: u64,
+    pub spram_depth: u64,
 }
 
 /// Which log entries make each line of the summary (see [`crate::report::utilization`]).
@@ -134,7 +137,17 @@ impl Board {
 
     /// Block RAM and single-port RAM together: what buffers and kernel memories may use.
     pub fn memory_bits(&self) -> u64 {
-        self.resources.bram_bits + self.resources.spram_bits
+        let r = &self.resources;
+        r.bram_bits + r.spram_blocks * r.spram_width * r.spram_depth
+    }
+
+    /// Single-port RAM blocks a `width` x `depth` array takes (none on boards without them).
+    pub fn spram_blocks_for(&self, width: u64, depth: u64) -> Option<u64> {
+        let r = &self.resources;
+        if r.spram_blocks == 0 || r.spram_width == 0 || r.spram_depth == 0 {
+            return None;
+        }
+        Some(width.div_ceil(r.spram_width) * depth.div_ceil(r.spram_depth))
     }
 }
 

@@ -16,8 +16,11 @@ pub struct KernelMemory {
 pub struct FitError {
     pub what: String,
     pub bits: u64,
+    /// Block RAM already taken by the memories placed before it.
     pub used_before: u64,
-    pub available: u64,
+    pub bram_bits: u64,
+    pub spram_blocks: u64,
+    pub spram_bits: u64,
     pub board: String,
 }
 
@@ -25,36 +28,83 @@ impl std::fmt::Display for FitError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "{} needs {} bits ({} bytes) of on-chip RAM, but board `{}` has {} bits in all",
+            "{} needs {} bits ({} bytes) of on-chip RAM, but board `{}` has ",
             self.what,
             self.bits,
             self.bits / 8,
-            self.board,
-            self.available
+            self.board
         )?;
-        if self.used_before > 0 {
-            write!(f, " and {} of them are already taken by the memories before it", self.used_before)?;
+        if self.spram_blocks > 0 {
+            write!(
+                f,
+                "{} bits of block RAM and {} single-port RAM blocks ({} bits) left for it",
+                self.bram_bits.saturating_sub(self.used_before),
+                self.spram_blocks,
+                self.spram_bits
+            )
+        } else {
+            write!(f, "{} bits of block RAM", self.bram_bits)?;
+            if self.used_before > 0 {
+                write!(f, ", of which {} are taken by the memories before it", self.used_before)?;
+            }
+            Ok(())
         }
-        Ok(())
     }
 }
 
-/// Checks the buffers (in order), then the kernel's own memories, against the board's RAM.
-pub fn check_fit(board: &Board, layout: &BridgeLayout, kernel_memories: &[KernelMemory]) -> Result<u64, FitError> {
-    let available = board.memory_bits();
+/// Where each buffer goes: `true` for single-port RAM (SPRAM), `false` for block RAM.
+pub type Placement = Vec<bool>;
+
+/// Places the buffers and checks that they and the kernel's own memories fit. Kernel memories
+/// and the smaller buffers go to block RAM; when block RAM runs out, the largest buffers move to
+/// the single-port RAM blocks (whole blocks each), if the board has them.
+pub fn check_fit(
+    board: &Board,
+    layout: &BridgeLayout,
+    kernel_memories: &[KernelMemory],
+) -> Result<Placement, FitError> {
+    let r = &board.resources;
+    let error = |what: String, bits: u64, used_before: u64, spram_left: u64| FitError {
+        what,
+        bits,
+        used_before,
+        bram_bits: r.bram_bits,
+        spram_blocks: spram_left,
+        spram_bits: spram_left * r.spram_width * r.spram_depth,
+        board: board.name.clone(),
+    };
     let mut used = 0u64;
-    let items = layout
-        .buffers
-        .iter()
-        .map(|b| (format!("buffer `{}` ({} x {}-bit elements)", b.name, b.depth, b.width), b.bits()))
-        .chain(kernel_memories.iter().map(|m| (format!("kernel memory `{}`", m.name), m.bits)));
-    for (what, bits) in items {
-        if used + bits > available {
-            return Err(FitError { what, bits, used_before: used, available, board: board.name.clone() });
+    for m in kernel_memories {
+        if used + m.bits > r.bram_bits {
+            return Err(error(format!("kernel memory `{}`", m.name), m.bits, used, r.spram_blocks));
         }
-        used += bits;
+        used += m.bits;
     }
-    Ok(used)
+    let mut placement = vec![false; layout.buffers.len()];
+    let mut spram_left = r.spram_blocks;
+    let mut order: Vec<usize> = (0..layout.buffers.len()).collect();
+    // Largest first, then in parameter order: deterministic.
+    order.sort_by_key(|&i| (std::cmp::Reverse(layout.buffers[i].bits()), i));
+    let mut in_bram: u64 = layout.buffers.iter().map(|b| b.bits()).sum();
+    for &i in &order {
+        if used + in_bram <= r.bram_bits {
+            break;
+        }
+        let b = &layout.buffers[i];
+        let describe = || format!("buffer `{}` ({} x {}-bit elements)", b.name, b.depth, b.width);
+        match board.spram_blocks_for(b.width as u64, b.depth) {
+            Some(n) if n <= spram_left => {
+                spram_left -= n;
+                placement[i] = true;
+                in_bram -= b.bits();
+            }
+            _ => {
+                let before = used + in_bram - b.bits();
+                return Err(error(describe(), b.bits(), before.min(r.bram_bits), spram_left));
+            }
+        }
+    }
+    Ok(placement)
 }
 
 #[cfg(test)]
@@ -74,12 +124,20 @@ mod tests {
         };
         let board = crate::board::board_by_name("icebreaker").expect("board");
         let fits = BridgeLayout::new(&iface, "", &|_| 1024).expect("layout");
-        assert_eq!(check_fit(&board, &fits, &[]), Ok(1024 * 96));
+        assert_eq!(check_fit(&board, &fits, &[]), Ok(vec![false, false]));
         let huge = BridgeLayout::new(&iface, "", &|n| if n == "big" { 1 << 15 } else { 1024 }).expect("layout");
         let e = check_fit(&board, &huge, &[]).expect_err("too big");
         assert_eq!(e.what, "buffer `big` (32768 x 64-bit elements)");
         let text = e.to_string();
-        assert!(text.contains("needs 2097152 bits") && text.contains("has 1171456 bits"), "{text}");
+        assert!(
+            text.contains("needs 2097152 bits") && text.contains("4 single-port RAM blocks (1048576 bits)"),
+            "{text}"
+        );
+        // A buffer too large for block RAM moves to single-port RAM (64 bits wide: 4 blocks).
+        let spram = BridgeLayout::new(&iface, "", &|n| if n == "big" { 8192 } else { 1024 }).expect("layout");
+        assert_eq!(check_fit(&board, &spram, &[]), Ok(vec![false, true]));
+        let ecp5 = crate::board::board_by_name("ulx3s-85f").expect("board");
+        assert_eq!(check_fit(&ecp5, &spram, &[]), Ok(vec![false, false]));
         let e = check_fit(&board, &fits, &[KernelMemory { name: "tile".into(), bits: 2_000_000 }]).expect_err("local");
         assert!(e.to_string().starts_with("kernel memory `tile` needs"), "{e}");
     }

@@ -25,6 +25,8 @@ pub struct TopOptions {
     pub leds_active_low: bool,
     /// Instantiate `kiln_pll` (`clock_in`, `clock_out`, `locked`) between the pin and the design.
     pub pll: bool,
+    /// Per buffer: put it in single-port RAM (from [`crate::fit::check_fit`]).
+    pub single_port_ram: Vec<bool>,
 }
 
 fn input(name: &str, width: u32) -> Port {
@@ -189,6 +191,7 @@ pub fn board_top(layout: &BridgeLayout, opts: &TopOptions) -> Module {
                 ("ADDR_BITS".into(), Expr::Lit(32, log2(b.depth) as u64)),
                 ("LANE_SHIFT".into(), Expr::Lit(32, log2(bytes as u64) as u64)),
                 ("LANE_BITS".into(), Expr::Lit(32, log2(bytes as u64).max(1) as u64)),
+                ("SINGLE_PORT_RAM".into(), Expr::Lit(32, opts.single_port_ram.get(p).copied().unwrap_or(false) as u64)),
             ],
             conns: vec![
                 conn("clk", Dir::Input, id("clk")),

@@ -105,6 +105,8 @@ struct BoardKernel {
     name: String,
     verilog: kiln_rtl_gen::VerilogFile,
     layout: BridgeLayout,
+    /// Per buffer: in single-port RAM rather than block RAM.
+    placement: Vec<bool>,
     report: kiln_scheduler::report::KernelReport,
 }
 
@@ -156,11 +158,11 @@ fn build_for_board(
         .filter(|m| m.implementation == "block RAM")
         .map(|m| KernelMemory { name: m.name.clone(), bits: m.elements as u64 * m.element_width as u64 })
         .collect();
-    check_fit(board, &layout, &memories).map_err(|e| {
+    let placement = check_fit(board, &layout, &memories).map_err(|e| {
         Diagnostic::error(codes::BOARD_MEMORY, e.to_string())
             .with_help("lower the buffer sizes with `--buffer-depth NAME=N` (elements), or use a board with more RAM")
     })?;
-    Ok(BoardKernel { name, verilog, layout, report })
+    Ok(BoardKernel { name, verilog, layout, placement, report })
 }
 
 /// Every Verilog file of a board design: the kernel, the top level, the bridge, the PLL.
@@ -178,8 +180,9 @@ fn design_files(k: &BoardKernel, top: &TopOptions, pll: Option<&str>) -> Vec<(St
     files
 }
 
-fn top_options(board: &Board, clock_mhz: f64, pll: bool) -> TopOptions {
+fn top_options(board: &Board, k: &BoardKernel, clock_mhz: f64, pll: bool) -> TopOptions {
     TopOptions {
+        single_port_ram: k.placement.clone(),
         clocks_per_bit: board.clocks_per_bit(clock_mhz),
         led_count: board.leds.pins.len(),
         leds_active_low: board.leds.active_low,
@@ -212,7 +215,7 @@ pub(crate) fn bitstream(
         Ok(c) => c,
         Err(e) => return Err(fail(sources, Diagnostic::error(codes::BOARD_CLOCK, e.to_string()))),
     };
-    let top = top_options(&board, clock.achieved_mhz, clock.pll_verilog.is_some());
+    let top = top_options(&board, &k, clock.achieved_mhz, clock.pll_verilog.is_some());
     let files = design_files(&k, &top, clock.pll_verilog.as_deref());
     let (cname, ctext) = kiln_board_support::constraints::constraints(&board);
     for (n, t) in files.iter().chain(std::iter::once(&(cname.clone(), ctext))) {
@@ -322,7 +325,7 @@ pub(crate) fn run_board(
             }
         }
         Link::Simulated => {
-            let top = top_options(&board, hw.clock_mhz, false);
+            let top = top_options(&board, &k, hw.clock_mhz, false);
             let files = design_files(&k, &top, None);
             let model = match build_board_model(&files, &cache_dir()) {
                 Ok(m) => m,

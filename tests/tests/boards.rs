@@ -45,12 +45,17 @@ fn simulated_board_computes_what_the_simulator_computes() {
         })
         .collect();
     let (cl, spec) = example();
-    cases.push(("vadd".into(), cl, spec));
+    cases.push(("vadd".into(), cl.clone(), spec.clone()));
+    // Buffers of 2048 elements: two of the three go to the iCE40's single-port RAM (SPRAM).
+    cases.push(("vadd-spram".into(), cl, spec));
     par_each(&cases, |(name, cl, spec)| {
         let board_json = dir.join(format!("{name}-board.json"));
         let sim_json = dir.join(format!("{name}-sim.json"));
+        let depth = if name.ends_with("spram") { "2048" } else { "1024" };
         let r = kiln(&[
             "run-board",
+            "--buffer-depth",
+            depth,
             cl.to_str().unwrap(),
             "--spec",
             spec.to_str().unwrap(),
@@ -236,9 +241,16 @@ fn ice40_bitstreams_for_three_kernels_one_through_the_pll() {
     par_each(&jobs, |(cl, clock, mhz)| {
         let name = cl.file_stem().unwrap().to_string_lossy().into_owned();
         let out = dir.join(&name);
-        let extra: Vec<&str> = if clock.is_empty() { vec![] } else { vec!["--clock-mhz", clock] };
+        let mut extra: Vec<&str> = if clock.is_empty() { vec![] } else { vec!["--clock-mhz", clock] };
+        // vadd's three buffers of 2048 ints do not all fit block RAM: two go to SPRAM.
+        if name == "vadd" {
+            extra.extend(["--buffer-depth", "2048"]);
+        }
         let s = bitstream(cl, "icebreaker", &out, &extra);
         check_summary(&s, "icebreaker", *mhz);
+        let spram =
+            s["resources"].as_array().unwrap().iter().find(|r| r["resource"] == "SPRAM").unwrap()["used"].clone();
+        assert_eq!(spram, if name == "vadd" { 4 } else { 0 }, "{name}: SPRAM blocks used: {s}");
         // An UP5K configuration image is 104090 bytes.
         assert_eq!(std::fs::metadata(out.join("kiln.bin")).unwrap().len(), 104090, "{name}");
         assert_eq!(s["pll"], !clock.is_empty(), "{name}");
