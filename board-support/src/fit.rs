@@ -28,27 +28,24 @@ impl std::fmt::Display for FitError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "{} needs {} bits ({} bytes) of on-chip RAM, but board `{}` has ",
+            "{} needs {} bits ({} bytes) of on-chip RAM, but board `{}` has {} bits of block RAM",
             self.what,
             self.bits,
             self.bits / 8,
-            self.board
+            self.board,
+            self.bram_bits
         )?;
+        if self.used_before > 0 {
+            write!(f, " and the kernel's other memories and buffers take {} bits of it", self.used_before)?;
+        }
         if self.spram_blocks > 0 {
             write!(
                 f,
-                "{} bits of block RAM and {} single-port RAM blocks ({} bits) left for it",
-                self.bram_bits.saturating_sub(self.used_before),
-                self.spram_blocks,
-                self.spram_bits
-            )
-        } else {
-            write!(f, "{} bits of block RAM", self.bram_bits)?;
-            if self.used_before > 0 {
-                write!(f, ", of which {} are taken by the memories before it", self.used_before)?;
-            }
-            Ok(())
+                "; the {} single-port RAM blocks left ({} bits) cannot hold it",
+                self.spram_blocks, self.spram_bits
+            )?;
         }
+        Ok(())
     }
 }
 
@@ -100,7 +97,7 @@ pub fn check_fit(
             }
             _ => {
                 let before = used + in_bram - b.bits();
-                return Err(error(describe(), b.bits(), before.min(r.bram_bits), spram_left));
+                return Err(error(describe(), b.bits(), before, spram_left));
             }
         }
     }
@@ -130,7 +127,8 @@ mod tests {
         assert_eq!(e.what, "buffer `big` (32768 x 64-bit elements)");
         let text = e.to_string();
         assert!(
-            text.contains("needs 2097152 bits") && text.contains("4 single-port RAM blocks (1048576 bits)"),
+            text.contains("needs 2097152 bits")
+                && text.contains("4 single-port RAM blocks left (1048576 bits) cannot hold it"),
             "{text}"
         );
         // A buffer too large for block RAM moves to single-port RAM (64 bits wide: 4 blocks).

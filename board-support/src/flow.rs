@@ -63,10 +63,8 @@ pub fn find_tool(program: &str) -> Option<PathBuf> {
         let p = d.join(program);
         p.is_file().then_some(p)
     };
-    if let Some(path) = std::env::var_os("PATH") {
-        if let Some(p) = std::env::split_paths(&path).find_map(|d| in_dir(&d)) {
-            return Some(p);
-        }
+    if let Some(p) = std::env::var_os("PATH").and_then(|path| std::env::split_paths(&path).find_map(|d| in_dir(&d))) {
+        return Some(p);
     }
     in_dir(&tools_dir().join("venv").join("bin"))
 }

@@ -51,7 +51,7 @@ fn simulated_board_computes_what_the_simulator_computes() {
     par_each(&cases, |(name, cl, spec)| {
         let board_json = dir.join(format!("{name}-board.json"));
         let sim_json = dir.join(format!("{name}-sim.json"));
-        let depth = if name.ends_with("spram") { "2048" } else { "1024" };
+        let depth = if name.ends_with("spram") { "2048" } else { "256" };
         let r = kiln(&[
             "run-board",
             "--buffer-depth",
