@@ -276,6 +276,24 @@ fn ecp5_and_gowin_bitstreams() {
         check_summary(&s, board, *mhz);
         assert!(std::fs::metadata(out.join(file)).unwrap().len() > 100_000, "{board}: bitstream too small");
     });
+    // Another clock on the ECP5 goes through an EHXPLLL from ecppll.
+    require_flow_tool("yowasp-ecppll");
+    let out = dir.join("ulx3s-pll");
+    let r = kiln(&[
+        "bitstream",
+        vadd.to_str().unwrap(),
+        "--board",
+        "ulx3s-85f",
+        "--clock-mhz",
+        "50",
+        "--rtl-only",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("at 50.00 MHz"), "{}", r.stdout);
+    assert!(std::fs::read_to_string(out.join("kiln_pll.v")).unwrap().contains("EHXPLLL"));
+    assert!(std::fs::read_to_string(out.join("kiln_board_top.v")).unwrap().contains("kiln_pll pll ("));
 }
 
 #[test]
