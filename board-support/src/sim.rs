@@ -1,84 +1,19 @@
 //! The board without a board: the whole board top level (kernel, RAMs, bridge, UART) in
 //! Verilator, with a bit-level model of the USB UART (`rtl/uart_harness.cpp`), reachable as a
 //! byte stream ([`SimLink`]) that the same [`crate::host::Host`] code drives as a serial port.
+//! The model is built by the simulator crate's Verilator driver, like every kernel model.
 
+use kiln_simulator::cosim::{CosimError, ModelSpeed, verilate};
 use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
 const HARNESS: &str = include_str!("../rtl/uart_harness.cpp");
 
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum SimError {
-    ToolMissing(String),
-    BuildFailed(String),
-    Io(String),
-}
-
-impl std::fmt::Display for SimError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            SimError::ToolMissing(m) | SimError::Io(m) => write!(f, "{m}"),
-            SimError::BuildFailed(m) => write!(f, "Verilator could not build the board model:\n{m}"),
-        }
-    }
-}
-
-fn fnv64(parts: &[&str]) -> u64 {
-    let mut h: u64 = 0xcbf29ce484222325;
-    for p in parts {
-        for b in p.bytes().chain([0u8]) {
-            h ^= b as u64;
-            h = h.wrapping_mul(0x100000001b3);
-        }
-    }
-    h
-}
-
 /// Builds (or finds in `cache_root`) the Verilator model of a board design given as
 /// (file name, Verilog) pairs.
-pub fn build_board_model(files: &[(String, String)], cache_root: &Path) -> Result<PathBuf, SimError> {
-    let version = Command::new("verilator")
-        .arg("--version")
-        .output()
-        .map_err(|_| {
-            SimError::ToolMissing(
-                "`verilator` is not installed (on Debian/Ubuntu: `apt-get install verilator`; `scripts/test.sh` installs it)"
-                    .into(),
-            )
-        })
-        .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())?;
-    let mut parts: Vec<&str> = vec![HARNESS, &version];
-    for (n, t) in files {
-        parts.push(n);
-        parts.push(t);
-    }
-    let dir = cache_root.join(format!("board-{:016x}", fnv64(&parts)));
-    let binary = dir.join("obj").join("Vkiln_board_top");
-    if binary.exists() {
-        return Ok(binary);
-    }
-    let io = |e: std::io::Error| SimError::Io(format!("cannot prepare {}: {e}", dir.display()));
-    std::fs::create_dir_all(&dir).map_err(io)?;
-    for (n, t) in files {
-        std::fs::write(dir.join(n), t).map_err(io)?;
-    }
-    std::fs::write(dir.join("uart_harness.cpp"), HARNESS).map_err(io)?;
-    let out = Command::new("verilator")
-        .current_dir(&dir)
-        .args(["--cc", "--exe", "--build", "-j", "2", "-Wno-fatal", "--x-assign", "fast", "--x-initial", "fast"])
-        .args(["-MAKEFLAGS", "OPT_FAST=-O1 OPT_SLOW=-O0 OPT_GLOBAL=-O1", "-CFLAGS", "-O1"])
-        .args(["--Mdir", "obj", "--top-module", crate::top::TOP_MODULE])
-        .args(files.iter().map(|(n, _)| n.as_str()))
-        .arg("uart_harness.cpp")
-        .output()
-        .map_err(|e| SimError::ToolMissing(format!("cannot run verilator: {e}")))?;
-    if !out.status.success() || !binary.exists() {
-        let log = String::from_utf8_lossy(&out.stderr).into_owned() + &String::from_utf8_lossy(&out.stdout);
-        let errors: Vec<&str> = log.lines().filter(|l| l.contains("rror")).take(20).collect();
-        return Err(SimError::BuildFailed(if errors.is_empty() { log } else { errors.join("\n") }));
-    }
-    Ok(binary)
+pub fn build_board_model(files: &[(String, String)], cache_root: &Path) -> Result<PathBuf, CosimError> {
+    verilate("board", crate::top::TOP_MODULE, files, HARNESS, ModelSpeed::SimulateFast, cache_root)
 }
 
 /// A byte stream to the simulated board's UART.
@@ -93,16 +28,16 @@ pub struct SimLink {
 
 impl SimLink {
     /// Starts a model; `max_cycles` bounds the wait for any one reply.
-    pub fn start(model: &Path, clocks_per_bit: u32, max_cycles: u64) -> Result<SimLink, SimError> {
+    pub fn start(model: &Path, clocks_per_bit: u32, max_cycles: u64) -> Result<SimLink, CosimError> {
         let mut child = Command::new(model)
             .args([clocks_per_bit.to_string(), max_cycles.to_string()])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
-            .map_err(|e| SimError::Io(format!("cannot start {}: {e}", model.display())))?;
+            .map_err(|e| CosimError::Io(format!("cannot start {}: {e}", model.display())))?;
         let (Some(to), Some(from)) = (child.stdin.take(), child.stdout.take()) else {
-            return Err(SimError::Io("the board model has no pipes".into()));
+            return Err(CosimError::Io("the board model has no pipes".into()));
         };
         Ok(SimLink { child, to: BufWriter::new(to), from: BufReader::new(from), pending: Vec::new(), board_cycles: 0 })
     }

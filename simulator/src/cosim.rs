@@ -249,27 +249,53 @@ pub struct Model {
     pub interface: Interface,
 }
 
-/// Builds (or reuses from `cache_root`) the Verilator model of a kernel.
-pub fn build_model(verilog: &VerilogFile, iface: &Interface, cache_root: &Path) -> Result<Model, CosimError> {
+/// What a Verilator model is built for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ModelSpeed {
+    /// Runs briefly (a kernel test bench): compile fast.
+    CompileFast,
+    /// Runs millions of cycles (a whole board with its UART): simulate fast.
+    SimulateFast,
+}
+
+/// Builds (or reuses from `cache_root`) a Verilator model of the Verilog `files` (name, text)
+/// with the C++ `harness`, and returns its binary. Models are keyed by a hash of every input and
+/// the Verilator version, in a directory named after `name`.
+pub fn verilate(
+    name: &str,
+    top: &str,
+    files: &[(String, String)],
+    harness: &str,
+    speed: ModelSpeed,
+    cache_root: &Path,
+) -> Result<PathBuf, CosimError> {
     let version = verilator_version()?;
-    let tb = harness(iface);
-    let key = fnv64(&[&verilog.text, &tb, &version]);
-    let dir = cache_root.join(format!("{}-{key:016x}", iface.module));
-    let binary = dir.join("obj").join(format!("V{}", iface.module));
+    let mut parts: Vec<&str> = vec![harness, &version];
+    for (n, t) in files {
+        parts.push(n);
+        parts.push(t);
+    }
+    let dir = cache_root.join(format!("{name}-{:016x}", fnv64(&parts)));
+    let binary = dir.join("obj").join(format!("V{top}"));
     if binary.exists() {
-        return Ok(Model { binary, interface: iface.clone() });
+        return Ok(binary);
     }
     let io = |e: std::io::Error| CosimError::Io(format!("cannot prepare {}: {e}", dir.display()));
     std::fs::create_dir_all(&dir).map_err(io)?;
-    std::fs::write(dir.join(&verilog.name), &verilog.text).map_err(io)?;
-    std::fs::write(dir.join("harness.cpp"), &tb).map_err(io)?;
+    for (n, t) in files {
+        std::fs::write(dir.join(n), t).map_err(io)?;
+    }
+    std::fs::write(dir.join("harness.cpp"), harness).map_err(io)?;
+    let (make, cflags) = match speed {
+        ModelSpeed::CompileFast => ("OPT_FAST=-O0 OPT_SLOW=-O0 OPT_GLOBAL=-O0", "-O0"),
+        ModelSpeed::SimulateFast => ("OPT_FAST=-O1 OPT_SLOW=-O0 OPT_GLOBAL=-O1", "-O1"),
+    };
     let out = Command::new("verilator")
         .current_dir(&dir)
         .args(["--cc", "--exe", "--build", "-j", "2", "-Wno-fatal", "--x-assign", "fast", "--x-initial", "fast"])
-        // Models run briefly; compiling them fast matters more than simulating them fast.
-        .args(["-MAKEFLAGS", "OPT_FAST=-O0 OPT_SLOW=-O0 OPT_GLOBAL=-O0", "-CFLAGS", "-O0"])
-        .args(["--Mdir", "obj", "--top-module", &iface.module])
-        .arg(&verilog.name)
+        .args(["-MAKEFLAGS", make, "-CFLAGS", cflags])
+        .args(["--Mdir", "obj", "--top-module", top])
+        .args(files.iter().map(|(n, _)| n.as_str()))
         .arg("harness.cpp")
         .output()
         .map_err(|e| CosimError::ToolMissing(format!("cannot run verilator: {e}")))?;
@@ -278,6 +304,13 @@ pub fn build_model(verilog: &VerilogFile, iface: &Interface, cache_root: &Path) 
         let tail: Vec<&str> = log.lines().filter(|l| l.contains("rror")).take(20).collect();
         return Err(CosimError::BuildFailed(if tail.is_empty() { log } else { tail.join("\n") }));
     }
+    Ok(binary)
+}
+
+/// Builds (or reuses from `cache_root`) the Verilator model of a kernel.
+pub fn build_model(verilog: &VerilogFile, iface: &Interface, cache_root: &Path) -> Result<Model, CosimError> {
+    let files = [(verilog.name.clone(), verilog.text.clone())];
+    let binary = verilate(&iface.module, &iface.module, &files, &harness(iface), ModelSpeed::CompileFast, cache_root)?;
     Ok(Model { binary, interface: iface.clone() })
 }
 
