@@ -5,7 +5,11 @@
 //!   nodes, array-to-pointer decay is [`ExprKind::Decay`];
 //! - `a[i]` is `*(a + i)`: [`ExprKind::Deref`] of [`ExprKind::PtrAdd`];
 //! - operands of arithmetic [`ExprKind::Binary`] operators already have the operation's type
-//!   (after promotions and the usual arithmetic conversions); comparisons yield `int`;
+//!   (after promotions and the usual arithmetic conversions, or the vector conversions: a scalar
+//!   operand of a vector operation is already splatted); scalar comparisons yield `int`, vector
+//!   comparisons the signed integer vector of the operands' element size, with lanes -1 or 0;
+//! - on vectors, `!`, `&&`, `||` and `?:` work lane by lane and evaluate every operand (no
+//!   short-circuit); a `?:` with a vector condition picks by each condition lane's sign bit;
 //! - names refer to [`LocalId`]s, [`GlobalId`]s and [`FuncId`]s, never to strings;
 //! - `sizeof`, enum constants and other constant expressions are folded to constants;
 //! - the call graph has no cycles and every called function has a body.
@@ -309,6 +313,21 @@ pub enum ExprKind {
     /// An integer built-in (`popcount`, `add_sat`, ...) on scalars; the arguments keep their
     /// own types (checked by sema), the result has the expression's type.
     IntBuiltin(crate::builtins::IntBuiltin, Vec<Expr>),
+    /// `v.xy`, `v.s30`, `v.lo`: the lanes of a vector, in order. A lane index of 3 on a
+    /// 3-element vector (`.hi`, `.odd`) reads the padding lane, whose value is 0. An l-value when
+    /// the base is one and no lane repeats.
+    Swizzle(Box<Expr>, Vec<u8>),
+    /// `(int4)(a, b.xy, c)`: the parts' lanes in order; scalar parts already have the element
+    /// type, vector parts the same element type.
+    VecLit(Vec<Expr>),
+    /// `convert_<T>_sat`: an integer conversion that clamps to the destination's range.
+    ConvertSat(Box<Expr>),
+    /// `as_<T>`: the operand's bytes reinterpreted (little-endian lanes; sizes are equal).
+    Bitcast(Box<Expr>),
+    /// `vloadN(offset, p)`: the N elements at `p + offset * N`; `p` points to the element type.
+    VLoad(Box<Expr>, Box<Expr>),
+    /// `vstoreN(data, offset, p)`: writes the N lanes of `data` at `p + offset * N`.
+    VStore { data: Box<Expr>, offset: Box<Expr>, ptr: Box<Expr> },
 }
 
 /// The work-item functions of OpenCL C.
@@ -381,6 +400,15 @@ impl Expr {
         match &self.kind {
             ExprKind::Local(_) | ExprKind::Global(_) | ExprKind::Deref(_) => true,
             ExprKind::Member(b, _) => b.is_lvalue(),
+            ExprKind::Swizzle(b, lanes) => {
+                let lane_count = match b.ty {
+                    Type::Vector(_, n) => n,
+                    _ => 0,
+                };
+                b.is_lvalue()
+                    && lanes.iter().all(|l| *l < lane_count)
+                    && lanes.iter().enumerate().all(|(i, l)| !lanes[..i].contains(l))
+            }
             _ => false,
         }
     }

@@ -354,6 +354,18 @@ impl<'p> Lowerer<'p> {
             },
             ExprKind::Call(f, args) => self.call(*f, args, &e.ty, span),
             ExprKind::IntBuiltin(b, args) => self.int_builtin(*b, args, &e.ty, span),
+            ExprKind::Swizzle(..)
+            | ExprKind::VecLit(_)
+            | ExprKind::ConvertSat(_)
+            | ExprKind::Bitcast(_)
+            | ExprKind::VLoad(..)
+            | ExprKind::VStore { .. } => {
+                // `lanes` rewrites these before lowering; reaching here is a kiln bug.
+                self.error(
+                    Diagnostic::error(codes::UNSUPPORTED_VECTOR, "kiln cannot build this vector expression (internal: it reached lowering)").at(span),
+                );
+                RV::Void
+            }
             ExprKind::Comma(items) => {
                 let mut last = RV::Void;
                 for i in items {

@@ -12,6 +12,7 @@
 mod builtins;
 mod coalesce;
 mod expr;
+mod lanes;
 mod loops;
 mod ndrange;
 mod stmt;
@@ -182,6 +183,8 @@ pub fn lower_kernel(prog: &Program, id: FuncId) -> Result<Kernel, Vec<Diagnostic
 
 /// Lowers one kernel.
 pub fn lower_kernel_with(prog: &Program, id: FuncId, opts: &LowerOptions) -> Result<Kernel, Vec<Diagnostic>> {
+    let split = lanes::split_vectors(prog)?;
+    let prog = &split;
     let f = prog.func(id);
     let mut l = Lowerer {
         prog,
@@ -222,6 +225,7 @@ pub(crate) fn scalar_width(s: Scalar) -> u32 {
 fn elem_count(ty: &Type) -> u32 {
     match ty {
         Type::Array(t, Some(n)) => elem_count(t) * n,
+        Type::Vector(_, n) => u32::from(if *n == 3 { 4 } else { *n }),
         _ => 1,
     }
 }
@@ -229,7 +233,7 @@ fn elem_count(ty: &Type) -> u32 {
 /// The innermost scalar element type of an (array) type.
 fn base_scalar(ty: &Type) -> Option<Scalar> {
     match ty {
-        Type::Scalar(s) => Some(*s),
+        Type::Scalar(s) | Type::Vector(s, _) => Some(*s),
         Type::Array(t, _) => base_scalar(t),
         _ => None,
     }
@@ -677,6 +681,18 @@ fn scan_function(f: &hir::Function) -> (HashSet<LocalId>, HashSet<LocalId>) {
                 }
             }
             K::Int(_) | K::Float(_) | K::Global(_) | K::WorkItem(..) | K::Barrier => {}
+            // Vector forms are rewritten by `lanes` before lowering; walk them all the same.
+            K::Swizzle(a, _) | K::ConvertSat(a) | K::Bitcast(a) => walk_expr(a, taken, ok, read_ctx),
+            K::VecLit(args) => args.iter().for_each(|a| walk_expr(a, taken, ok, true)),
+            K::VLoad(a, b) => {
+                walk_expr(a, taken, ok, true);
+                walk_expr(b, taken, ok, true);
+            }
+            K::VStore { data, offset, ptr } => {
+                walk_expr(data, taken, ok, true);
+                walk_expr(offset, taken, ok, true);
+                walk_expr(ptr, taken, ok, true);
+            }
         }
     }
     fn walk_block(

@@ -36,6 +36,17 @@ pub(super) fn for_each_expr(b: &[Stmt], f: &mut dyn FnMut(&hir::Expr)) {
             }
             K::Call(_, args) | K::Comma(args) | K::IntBuiltin(_, args) => args.iter().for_each(|a| expr(a, f)),
             K::WorkItem(..) | K::Barrier => {}
+            K::Swizzle(a, _) | K::ConvertSat(a) | K::Bitcast(a) => expr(a, f),
+            K::VecLit(args) => args.iter().for_each(|a| expr(a, f)),
+            K::VLoad(a, b) => {
+                expr(a, f);
+                expr(b, f);
+            }
+            K::VStore { data, offset, ptr } => {
+                expr(data, f);
+                expr(offset, f);
+                expr(ptr, f);
+            }
         }
     }
     fn init(i: &hir::Init, f: &mut dyn FnMut(&hir::Expr)) {

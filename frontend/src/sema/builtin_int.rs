@@ -1,4 +1,4 @@
-//! Type checking of calls to the integer built-ins ([`IntBuiltin`]) on scalar arguments.
+//! Type checking of calls to the integer built-ins ([`IntBuiltin`]) on scalar and vector arguments.
 //!
 //! OpenCL C declares each of them as a set of overloads, one per integer type (`gentype`), so a
 //! call is accepted when every `gentype` argument has the same type: as with clang's
@@ -43,25 +43,27 @@ impl Sema<'_> {
     }
 
     fn integer_builtin_type(&mut self, b: IntBuiltin, name: &str, args: &[Expr], at: Span) -> Option<Type> {
-        let scalar = |e: &Expr| match e.ty {
-            Type::Scalar(s) if s.is_integer() && s != Scalar::Bool => Some(s),
+        let lane_type = |e: &Expr| match e.ty {
+            Type::Scalar(s) | Type::Vector(s, _) if s.is_integer() && s != Scalar::Bool => Some(s),
             _ => None,
         };
+        let lanes = |e: &Expr| match e.ty {
+            Type::Vector(_, n) => n,
+            _ => 1,
+        };
         for a in args {
-            let later = match &a.ty {
-                Type::Scalar(s) if s.is_float() => Some((codes::UNSUPPORTED_FLOAT, "floating-point")),
-                Type::Vector(..) => Some((codes::UNSUPPORTED_VECTOR, "vector")),
-                _ => None,
-            };
-            if let Some((code, what)) = later {
+            if a.ty.element().is_some_and(Scalar::is_float) {
                 self.err(
-                    Diagnostic::error(code, format!("`{name}` on {what} arguments is not yet supported by kiln"))
-                        .at(a.span)
-                        .with_label(at, "in this call"),
+                    Diagnostic::error(
+                        codes::UNSUPPORTED_FLOAT,
+                        format!("`{name}` on floating-point arguments is not yet supported by kiln"),
+                    )
+                    .at(a.span)
+                    .with_label(at, "in this call"),
                 );
                 return None;
             }
-            if scalar(a).is_none() {
+            if lane_type(a).is_none() {
                 let shown = self.show(&a.ty);
                 self.err(
                     Diagnostic::error(codes::BUILTIN_ARGS, format!("`{name}` takes integer arguments, not `{shown}`"))
@@ -71,33 +73,47 @@ impl Sema<'_> {
                 return None;
             }
         }
-        let tys: Vec<Scalar> = args.iter().filter_map(scalar).collect();
+        let tys: Vec<Scalar> = args.iter().filter_map(lane_type).collect();
         let t = tys[0];
-        // The arguments that must share the `gentype`.
+        let n = lanes(&args[0]);
+        // The arguments that must share the `gentype`; `min`, `max` and `clamp` also take a
+        // scalar (`sgentype`) for their later arguments when the first is a vector.
         let same: &[usize] = match b {
             IntBuiltin::Select => &[0, 1],
             IntBuiltin::Upsample => &[],
             _ => &[0, 1, 2][..args.len()],
         };
-        if same.iter().any(|&i| tys[i] != t) {
-            let list: Vec<String> = same.iter().map(|&i| format!("`{}`", tys[i].name())).collect();
+        let sgentype_ok = matches!(b, IntBuiltin::Min | IntBuiltin::Max | IntBuiltin::Clamp) && n > 1;
+        let scalar_later = sgentype_ok && args[1..].iter().all(|a| lanes(a) == 1);
+        let mismatch = same.iter().any(|&i| {
+            tys[i] != t || (lanes(&args[i]) != n && !(scalar_later && i > 0))
+        });
+        let lanes_mismatch = match b {
+            IntBuiltin::Select | IntBuiltin::Upsample => args.iter().any(|a| lanes(a) != n),
+            _ => false,
+        };
+        if mismatch || lanes_mismatch {
+            let list: Vec<String> = args.iter().map(|a| format!("`{}`", self.show(&a.ty))).collect();
             self.err(
                 Diagnostic::error(
                     codes::BUILTIN_ARGS,
-                    format!("ambiguous call of `{name}` with arguments of types {}", list.join(", ")),
+                    format!("no overload of `{name}` takes arguments of types {}", list.join(", ")),
                 )
                 .at(at)
-                .with_note(format!("`{name}` has one overload per integer type; its arguments must have one type"))
-                .with_help(format!("cast the arguments to one type, e.g. `{name}(({t}) ...)`", t = t.name())),
+                .with_note(format!(
+                    "`{name}` has one overload per integer type and vector width; its arguments must have one type"
+                ))
+                .with_help(format!("convert the arguments to one type, e.g. `{name}(({t}) ...)`", t = t.name())),
             );
             return None;
         }
+        let shaped = |s: Scalar| if n > 1 { Type::Vector(s, n) } else { Type::Scalar(s) };
         let bad = |me: &mut Self, msg: String| {
             me.err(Diagnostic::error(codes::BUILTIN_ARGS, msg).at(at));
             None
         };
         match b {
-            IntBuiltin::Abs | IntBuiltin::AbsDiff => Some(Type::Scalar(t.to_unsigned())),
+            IntBuiltin::Abs | IntBuiltin::AbsDiff => Some(shaped(t.to_unsigned())),
             IntBuiltin::Mad24 | IntBuiltin::Mul24 if t.bits() != 32 => {
                 bad(self, format!("`{name}` takes `int` or `uint` arguments, not `{}`", t.name()))
             }
@@ -121,7 +137,7 @@ impl Sema<'_> {
                     Scalar::I32 => Scalar::I64,
                     _ => Scalar::U64,
                 };
-                Some(Type::Scalar(wide))
+                Some(shaped(wide))
             }
             IntBuiltin::Select if tys[2].bits() != t.bits() => bad(
                 self,
@@ -137,7 +153,7 @@ impl Sema<'_> {
                 bad(self, format!("`{name}` takes a signed integer argument, not `{}`", t.name()))
             }
             IntBuiltin::Any | IntBuiltin::All => Some(Type::Scalar(Scalar::I32)),
-            _ => Some(Type::Scalar(t)),
+            _ => Some(shaped(t)),
         }
     }
 }

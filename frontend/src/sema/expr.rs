@@ -11,7 +11,7 @@ use crate::source::Span;
 use crate::types::{INT, PTRDIFF_T, Pointee, SIZE_T, Scalar, Type};
 use std::rc::Rc;
 
-fn err_expr(span: Span) -> Expr {
+pub(super) fn err_expr(span: Span) -> Expr {
     Expr { kind: ExprKind::Int(0), ty: Type::Error, span }
 }
 
@@ -196,6 +196,7 @@ impl Sema<'_> {
         let span = e.span;
         match (to, &e.ty) {
             (Type::Scalar(_), Type::Scalar(_)) => self.convert(e, to),
+            (Type::Vector(..), Type::Scalar(_)) => self.splat(e, to),
             (Type::Scalar(Scalar::Bool), Type::Pointer(_)) => self.convert(e, to),
             (Type::Pointer(tp), Type::Pointer(fp)) => {
                 if self.pointer_assignable(tp, fp) {
@@ -244,6 +245,10 @@ impl Sema<'_> {
     /// A controlling expression (`if`, loops, `!`, `&&`, `?:`): must have scalar type.
     pub(super) fn condition(&mut self, e: &ast::Expr) -> Expr {
         let x = self.rvalue(e);
+        self.check_condition(x)
+    }
+
+    fn check_condition(&mut self, x: Expr) -> Expr {
         if !x.ty.is_scalar_condition() {
             let msg = format!("a condition must have scalar type, found `{}`", self.show(&x.ty));
             self.err(Diagnostic::error(codes::TYPE_MISMATCH, msg).at(x.span));
@@ -340,7 +345,10 @@ impl Sema<'_> {
             ast::ExprKind::Call(callee, args) => self.call(callee, args, span),
             ast::ExprKind::Index(a, i) => self.index(a, i, span),
             ast::ExprKind::Member(base, name, nspan) | ast::ExprKind::Arrow(base, name, nspan) => {
-                let b = self.rvalue(base);
+                let b = if matches!(e.kind, ast::ExprKind::Member(..)) { self.expr(base) } else { self.rvalue(base) };
+                if b.ty.is_vector() && matches!(e.kind, ast::ExprKind::Member(..)) {
+                    return self.swizzle(b, name, *nspan, span);
+                }
                 if !b.ty.is_error() {
                     let msg = format!("`{}` has no member `{name}`", self.show(&b.ty));
                     self.err(Diagnostic::error(codes::NO_MEMBER, msg).at(*nspan));
@@ -473,6 +481,9 @@ impl Sema<'_> {
         match op {
             UnOp::Neg | UnOp::Plus | UnOp::BitNot => {
                 let x = self.rvalue(operand);
+                if x.ty.is_vector() {
+                    return self.vector_unary(op, x, span);
+                }
                 let Some(s) = x.ty.scalar() else {
                     if !x.ty.is_error() {
                         let msg =
@@ -497,7 +508,11 @@ impl Sema<'_> {
                 Expr { kind: ExprKind::Unary(hop, Box::new(x)), ty, span }
             }
             UnOp::Not => {
-                let x = self.condition(operand);
+                let x = self.rvalue(operand);
+                if x.ty.is_vector() {
+                    return self.vector_unary(op, x, span);
+                }
+                let x = self.check_condition(x);
                 if x.ty.is_error() {
                     return err_expr(span);
                 }
@@ -569,6 +584,7 @@ impl Sema<'_> {
                         return err_expr(span);
                     }
                     Type::Scalar(_) | Type::Pointer(_) => {}
+                    Type::Vector(s, _) if s.is_integer() => {}
                     _ => {
                         let msg = format!("{what} cannot be applied to a value of type `{}`", self.show(&x.ty));
                         self.err(Diagnostic::error(codes::BAD_OPERANDS, msg).at(span));
@@ -592,6 +608,9 @@ impl Sema<'_> {
     /// Arithmetic on two already-typed operands (shared by binary operators and `op=`).
     /// Returns the operation type and both operands converted to it.
     fn arith_operands(&mut self, op: BinOp, l: Expr, r: Expr, span: Span) -> Option<(Type, Expr, Expr)> {
+        if (l.ty.is_vector() || r.ty.is_vector()) && !l.ty.is_error() && !r.ty.is_error() {
+            return self.vector_operands(op, l, r, span);
+        }
         let (Some(ls), Some(rs)) = (l.ty.scalar(), r.ty.scalar()) else {
             if !l.ty.is_error() && !r.ty.is_error() {
                 let msg = format!(
@@ -630,8 +649,13 @@ impl Sema<'_> {
 
     fn binary(&mut self, op: BinOp, le: &ast::Expr, re: &ast::Expr, span: Span) -> Expr {
         if matches!(op, BinOp::LogAnd | BinOp::LogOr) {
-            let l = self.condition(le);
-            let r = self.condition(re);
+            let l = self.rvalue(le);
+            let r = self.rvalue(re);
+            if l.ty.is_vector() || r.ty.is_vector() {
+                return self.vector_logical(op, l, r, span);
+            }
+            let l = self.check_condition(l);
+            let r = self.check_condition(r);
             if l.ty.is_error() || r.ty.is_error() {
                 return err_expr(span);
             }
@@ -671,7 +695,11 @@ impl Sema<'_> {
         }
         let Some((t, l, r)) = self.arith_operands(op, l, r, span) else { return err_expr(span) };
         let hop = hir_binop(op);
-        let ty = if hop.is_comparison() { INT } else { t };
+        let ty = match (&t, hop.is_comparison()) {
+            (Type::Vector(s, n), true) => Type::Vector(super::vector::signed_of_size(*s), *n),
+            (_, true) => INT,
+            _ => t,
+        };
         Expr { kind: ExprKind::Binary(hop, Box::new(l), Box::new(r)), ty, span }
     }
 
@@ -758,6 +786,11 @@ impl Sema<'_> {
         // Type the operation on a copy of the target's value; keep the l-value separately.
         let lval_as_value = Expr { kind: ExprKind::Int(0), ty: ty.clone(), span: lhs.span };
         let Some((op_ty, _, rhs)) = self.arith_operands(op, lval_as_value, rhs, span) else { return err_expr(span) };
+        if op_ty.is_vector() && !ty.is_vector() {
+            let msg = format!("`{}=` cannot store a `{}` into `{}`", op.spelling(), self.show(&op_ty), self.show(&ty));
+            self.err(Diagnostic::error(codes::TYPE_MISMATCH, msg).at(span));
+            return err_expr(span);
+        }
         Expr {
             kind: ExprKind::CompoundAssign { op: hir_binop(op), lhs: Box::new(lhs), rhs: Box::new(rhs), op_ty },
             ty,
@@ -766,10 +799,17 @@ impl Sema<'_> {
     }
 
     fn conditional(&mut self, c: &ast::Expr, a: &ast::Expr, b: &ast::Expr, span: Span) -> Expr {
-        let c = self.condition(c);
+        let c = self.rvalue(c);
         let a = self.rvalue(a);
         let b = self.rvalue(b);
         if c.ty.is_error() || a.ty.is_error() || b.ty.is_error() {
+            return err_expr(span);
+        }
+        if c.ty.is_vector() {
+            return self.vector_select(c, a, b, span);
+        }
+        let c = self.check_condition(c);
+        if c.ty.is_error() {
             return err_expr(span);
         }
         let (ty, a, b) = match (&a.ty, &b.ty) {
@@ -777,6 +817,17 @@ impl Sema<'_> {
                 let t = Type::Scalar(usual_arithmetic(*x, *y));
                 let a = self.convert(a, &t);
                 let b = self.convert(b, &t);
+                (t, a, b)
+            }
+            (Type::Vector(..), Type::Vector(..)) if a.ty == b.ty => (a.ty.clone(), a, b),
+            (Type::Vector(..), Type::Scalar(_)) => {
+                let t = a.ty.clone();
+                let b = self.splat(b, &t);
+                (t, a, b)
+            }
+            (Type::Scalar(_), Type::Vector(..)) => {
+                let t = b.ty.clone();
+                let a = self.splat(a, &t);
                 (t, a, b)
             }
             (Type::Void, Type::Void) => (Type::Void, a, b),
@@ -803,6 +854,9 @@ impl Sema<'_> {
 
     fn cast(&mut self, tn: &ast::TypeName, operand: &ast::Expr, span: Span) -> Expr {
         let (ty, _, _) = self.type_name(tn);
+        if ty.is_vector() {
+            return self.vector_cast(&ty, operand, span);
+        }
         let x = self.rvalue(operand);
         if ty.is_error() || x.ty.is_error() {
             return err_expr(span);
@@ -848,7 +902,11 @@ impl Sema<'_> {
             }
             _ => {
                 let msg = format!("cannot cast `{}` to `{}`", self.show(&x.ty), self.show(&ty));
-                self.err(Diagnostic::error(codes::BAD_CAST, msg).at(span));
+                let mut d = Diagnostic::error(codes::BAD_CAST, msg).at(span);
+                if x.ty.is_vector() {
+                    d = d.with_note("a vector cannot be cast to a scalar; select a lane (`.x`, `.s0`)");
+                }
+                self.err(d);
                 err_expr(span)
             }
         }
@@ -880,6 +938,9 @@ impl Sema<'_> {
                     return e;
                 }
                 if let Some(e) = self.integer_builtin(name, args, callee.span, span) {
+                    return e;
+                }
+                if let Some(e) = self.vector_builtin(name, args, span) {
                     return e;
                 }
                 for a in args {

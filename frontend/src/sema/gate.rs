@@ -34,12 +34,13 @@ impl Sema<'_> {
                     return; // a typedef: gated where it was declared
                 }
                 match builtin_type_name(name) {
-                    Some(Type::Vector(..)) => self.err(
+                    Some(Type::Vector(s, _)) if s.is_float() => self.err(
                         Diagnostic::error(
-                            codes::UNSUPPORTED_VECTOR,
-                            format!("vector type `{name}` is not yet supported by kiln"),
+                            codes::UNSUPPORTED_FLOAT,
+                            format!("floating-point type `{name}` is not yet supported by kiln"),
                         )
-                        .at(*span),
+                        .at(*span)
+                        .with_note("kiln currently builds integer kernels only"),
                     ),
                     Some(Type::Opaque(
                         Opaque::Image(_) | Opaque::Sampler | Opaque::Queue | Opaque::ClkEvent | Opaque::NdRange,

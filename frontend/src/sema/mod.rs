@@ -14,6 +14,7 @@ mod gate;
 mod init;
 mod partition;
 mod stmt;
+mod vector;
 
 use crate::ast::{self, AddrSpace, Quals, StorageClass};
 use crate::diag::{Diagnostic, codes};

@@ -1,0 +1,1014 @@
+//! `lanes`: vectors become their lanes before lowering, so the dataflow IR and everything after it
+//! only sees scalars (a vector operation is one scalar operation per lane, in parallel hardware).
+//!
+//! A rewrite of the typed program ([`hir`]) into an equivalent one without vector values:
+//! - a vector variable becomes one scalar variable per lane; a helper function's vector parameter
+//!   one parameter per lane;
+//! - a vector in memory (`global int4 *p`, `int4 a[8]`) keeps its type: lowering stores it as its
+//!   lanes, consecutive, with the padding lane of 3-element vectors (OpenCL's layout), and a
+//!   lane access is a scalar access at `(element*)p + lane`;
+//! - every vector expression becomes a list of pure scalar lane expressions; what has effects or
+//!   reads memory (assignments, calls, loads) is evaluated once, in order, into a temporary first;
+//! - `?:`, `&&`, `||` and `,` whose later operands hold vector work become statements, so they
+//!   still evaluate those operands only when C does;
+//! - `convert_<T>_sat` becomes compare-and-select clamps and `as_<T>` shifts and ORs of lanes,
+//!   so lowering needs no operation beyond the scalar ones.
+//!
+//! What it cannot express yet gets `E0503`: vector kernel arguments passed by value, functions
+//! returning vectors, and taking the address of a vector variable.
+
+use kiln_frontend::Span;
+use kiln_frontend::ast::{AddrSpace, Quals};
+use kiln_frontend::builtins::IntBuiltin;
+use kiln_frontend::diag::{Diagnostic, codes};
+use kiln_frontend::hir::{self, BinaryOp, Block, Expr, ExprKind as K, Init, Local, LocalId, Program, Stmt, UnaryOp};
+use kiln_frontend::types::{INT, Pointee, SIZE_T, Scalar, Type};
+use std::collections::HashMap;
+use std::rc::Rc;
+
+/// Rewrites every function of `prog` so that no expression has a vector type.
+pub(crate) fn split_vectors(prog: &Program) -> Result<Program, Vec<Diagnostic>> {
+    let mut out = prog.clone();
+    let mut diags = Vec::new();
+    // Helper functions' new parameter lists first, so calls can be rewritten in any order.
+    let mut lane_params: HashMap<u32, HashMap<LocalId, Vec<LocalId>>> = HashMap::new();
+    for (i, f) in out.functions.iter_mut().enumerate() {
+        let mut split = HashMap::new();
+        let mut params = Vec::new();
+        for &p in &f.params.clone() {
+            let local = f.local(p).clone();
+            match local.ty {
+                Type::Vector(s, n) if f.is_kernel => {
+                    diags.push(
+                        Diagnostic::error(
+                            codes::UNSUPPORTED_VECTOR,
+                            format!("vector kernel argument `{}` passed by value is not yet supported by kiln", local.name),
+                        )
+                        .at(local.span)
+                        .with_help(format!("pass the {n} lanes as separate `{}` arguments, or through a buffer", s.name())),
+                    );
+                    params.push(p);
+                }
+                Type::Vector(s, n) => {
+                    let ids = lane_locals(&mut f.locals, &local, s, n, true);
+                    params.extend(ids.iter().copied());
+                    split.insert(p, ids);
+                }
+                _ => params.push(p),
+            }
+        }
+        f.params = params;
+        if f.ret.is_vector() && f.body.is_some() {
+            diags.push(
+                Diagnostic::error(
+                    codes::UNSUPPORTED_VECTOR,
+                    format!("function `{}` returns a vector, which kiln does not yet support", f.name),
+                )
+                .at(f.span)
+                .with_help("return the result through a pointer argument, or write the function as a macro"),
+            );
+        }
+        lane_params.insert(i as u32, split);
+    }
+    if !diags.is_empty() {
+        return Err(diags);
+    }
+    for g in &mut out.globals {
+        if let Some(init) = &g.init {
+            let mut s = Splitter::new(Vec::new(), HashMap::new());
+            let mut pre = Vec::new();
+            g.init = Some(s.init(init, &g.ty, &mut pre));
+            diags.extend(s.diags);
+        }
+    }
+    for (i, f) in out.functions.iter_mut().enumerate() {
+        let Some(body) = f.body.take() else { continue };
+        let split = lane_params.remove(&(i as u32)).unwrap_or_default();
+        let mut s = Splitter::new(std::mem::take(&mut f.locals), split);
+        s.find_taken(&body);
+        let new_body = s.block(&body);
+        f.locals = s.locals;
+        f.body = Some(new_body);
+        diags.extend(s.diags);
+    }
+    if diags.iter().any(Diagnostic::is_error) { Err(diags) } else { Ok(out) }
+}
+
+fn lane_locals(locals: &mut Vec<Local>, of: &Local, s: Scalar, n: u8, is_param: bool) -> Vec<LocalId> {
+    (0..n)
+        .map(|j| {
+            locals.push(Local {
+                name: format!("{}.s{j:x}", of.name).into(),
+                ty: Type::Scalar(s),
+                space: of.space,
+                quals: of.quals,
+                is_param,
+                partition: None,
+                span: of.span,
+            });
+            LocalId(locals.len() as u32 - 1)
+        })
+        .collect()
+}
+
+fn vec_shape(ty: &Type) -> Option<(Scalar, u8)> {
+    match ty {
+        Type::Vector(s, n) => Some((*s, *n)),
+        _ => None,
+    }
+}
+
+/// Lanes a vector occupies in memory (3-element vectors have a padding lane).
+fn alloc_lanes(n: u8) -> u8 {
+    if n == 3 { 4 } else { n }
+}
+
+/// Whether an expression needs rewriting: it or a part of it is a vector, or it is one of the
+/// conversions this pass expands.
+fn needs_rewrite(e: &Expr) -> bool {
+    if e.ty.is_vector() {
+        return true;
+    }
+    match &e.kind {
+        K::Swizzle(..) | K::VecLit(_) | K::ConvertSat(_) | K::Bitcast(_) | K::VLoad(..) | K::VStore { .. } => true,
+        K::Int(_) | K::Float(_) | K::Local(_) | K::Global(_) | K::WorkItem(..) | K::Barrier => false,
+        K::Deref(a)
+        | K::Member(a, _)
+        | K::Unary(_, a)
+        | K::Convert(a)
+        | K::PtrCast(a)
+        | K::Decay(a)
+        | K::AddrOf(a)
+        | K::IncDec { target: a, .. } => needs_rewrite(a),
+        K::Binary(_, a, b)
+        | K::LogAnd(a, b)
+        | K::LogOr(a, b)
+        | K::PtrAdd(a, b)
+        | K::PtrDiff(a, b)
+        | K::PtrCmp(_, a, b)
+        | K::Assign(a, b)
+        | K::CompoundAssign { lhs: a, rhs: b, .. }
+        | K::PtrCompoundAssign { lhs: a, rhs: b, .. } => needs_rewrite(a) || needs_rewrite(b),
+        K::Cond(a, b, c) => needs_rewrite(a) || needs_rewrite(b) || needs_rewrite(c),
+        K::Call(_, args) | K::Comma(args) | K::IntBuiltin(_, args) => args.iter().any(needs_rewrite),
+    }
+}
+
+fn int(v: u64, s: Scalar, span: Span) -> Expr {
+    Expr::int(hir::normalize(v, s), Type::Scalar(s), span)
+}
+
+fn mk(kind: K, ty: Type, span: Span) -> Expr {
+    Expr { kind, ty, span }
+}
+
+/// Converts a scalar expression to scalar type `to`, folding constants.
+fn conv(e: Expr, to: Scalar) -> Expr {
+    if e.ty == Type::Scalar(to) {
+        return e;
+    }
+    let span = e.span;
+    if let (K::Int(v), true) = (&e.kind, to.is_integer()) {
+        return int(*v, to, span);
+    }
+    mk(K::Convert(Box::new(e)), Type::Scalar(to), span)
+}
+
+fn binary(op: BinaryOp, a: Expr, b: Expr, ty: Scalar, span: Span) -> Expr {
+    let ty = if op.is_comparison() { INT } else { Type::Scalar(ty) };
+    mk(K::Binary(op, Box::new(a), Box::new(b)), ty, span)
+}
+
+/// `-(c != 0)` as a lane of type `to`: a comparison result of a vector operation.
+fn mask_lane(c: Expr, to: Scalar, span: Span) -> Expr {
+    conv(mk(K::Unary(UnaryOp::Neg, Box::new(c)), INT, span), to)
+}
+
+/// Whether the sign bit of an integer lane is set, as an `int` 0/1.
+fn sign_set(x: Expr, span: Span) -> Expr {
+    let s = x.ty.scalar().unwrap_or(Scalar::I32);
+    let signed = conv(x, s.to_signed());
+    binary(BinaryOp::Lt, signed, int(0, s.to_signed(), span), s.to_signed(), span)
+}
+
+/// `x` (of integer type `from`) converted to `to`, clamped to `to`'s range.
+fn saturate(x: Expr, from: Scalar, to: Scalar, span: Span) -> Expr {
+    let (fmin, fmax) = from.int_range();
+    let (tmin, tmax) = to.int_range();
+    let mut out = conv(x.clone(), to);
+    if tmax < fmax {
+        let hi = binary(BinaryOp::Gt, x.clone(), int(tmax as u64, from, span), from, span);
+        out = mk(K::Cond(Box::new(hi), Box::new(int(tmax as u64, to, span)), Box::new(out)), Type::Scalar(to), span);
+    }
+    if tmin > fmin {
+        let lo = binary(BinaryOp::Lt, x, int(tmin as u64, from, span), from, span);
+        out = mk(K::Cond(Box::new(lo), Box::new(int(tmin as u64, to, span)), Box::new(out)), Type::Scalar(to), span);
+    }
+    out
+}
+
+struct Splitter {
+    locals: Vec<Local>,
+    /// Vector variables and the scalar variables holding their lanes.
+    split: HashMap<LocalId, Vec<LocalId>>,
+    diags: Vec<Diagnostic>,
+}
+
+impl Splitter {
+    fn new(mut locals: Vec<Local>, mut split: HashMap<LocalId, Vec<LocalId>>) -> Self {
+        for i in 0..locals.len() {
+            let id = LocalId(i as u32);
+            if let Type::Vector(s, n) = locals[i].ty
+                && !split.contains_key(&id)
+                && !locals[i].is_param
+            {
+                let local = locals[i].clone();
+                let ids = lane_locals(&mut locals, &local, s, n, false);
+                split.insert(id, ids);
+            }
+        }
+        Splitter { locals, split, diags: Vec::new() }
+    }
+
+    fn error(&mut self, msg: String, span: Span) {
+        self.diags.push(Diagnostic::error(codes::UNSUPPORTED_VECTOR, msg).at(span));
+    }
+
+    /// Reports vector variables whose address is taken (kiln keeps them as lanes in registers).
+    fn find_taken(&mut self, body: &Block) {
+        let mut taken = Vec::new();
+        super::walk::for_each_expr(body, &mut |e| {
+            if let K::AddrOf(inner) = &e.kind {
+                let mut base = &**inner;
+                while let K::Swizzle(b, _) = &base.kind {
+                    base = b;
+                }
+                if let K::Local(id) = base.kind
+                    && (base.ty.is_vector() || inner.ty.is_vector() || matches!(inner.kind, K::Swizzle(..)))
+                {
+                    taken.push((id, e.span));
+                }
+            }
+        });
+        for (id, span) in taken {
+            let name = self.locals[id.0 as usize].name.clone();
+            self.error(format!("taking the address of vector variable `{name}` is not yet supported by kiln"), span);
+        }
+    }
+
+    fn new_temp(&mut self, ty: Type, span: Span) -> LocalId {
+        self.locals.push(Local {
+            name: "vec.t".into(),
+            ty,
+            space: AddrSpace::Private,
+            quals: Quals::default(),
+            is_param: false,
+            partition: None,
+            span,
+        });
+        LocalId(self.locals.len() as u32 - 1)
+    }
+
+    /// Evaluates `e` once, here, into a temporary (constants and variables are used as they are).
+    fn temp(&mut self, e: Expr, pre: &mut Block) -> Expr {
+        if matches!(e.kind, K::Int(_)) || e.ty.is_void() {
+            return e;
+        }
+        let span = e.span;
+        let ty = e.ty.clone();
+        let t = self.new_temp(ty.clone(), span);
+        pre.push(Stmt::Decl(t, Some(Init::Expr(e)), span));
+        mk(K::Local(t), ty, span)
+    }
+
+    fn temps(&mut self, lanes: Vec<Expr>, pre: &mut Block) -> Vec<Expr> {
+        lanes.into_iter().map(|l| if matches!(l.kind, K::Local(_)) { l } else { self.temp(l, pre) }).collect()
+    }
+
+    // ----- statements -----
+
+    fn block(&mut self, b: &Block) -> Block {
+        let mut out = Vec::new();
+        for s in b {
+            self.stmt(s, &mut out);
+        }
+        out
+    }
+
+    fn stmt(&mut self, s: &Stmt, out: &mut Block) {
+        match s {
+            Stmt::Expr(e) => {
+                if !needs_rewrite(e) {
+                    out.push(s.clone());
+                } else if e.ty.is_vector() {
+                    self.lanes(e, out);
+                } else {
+                    let e = self.scalar(e, out);
+                    out.push(Stmt::Expr(e));
+                }
+            }
+            Stmt::Decl(id, init, span) => {
+                if let Some(ids) = self.split.get(id).cloned() {
+                    match init {
+                        Some(init) => {
+                            let ty = self.locals[id.0 as usize].ty.clone();
+                            let lanes = self.init_lanes(init, &ty, out);
+                            for (l, v) in ids.iter().zip(lanes) {
+                                out.push(Stmt::Decl(*l, Some(Init::Expr(v)), *span));
+                            }
+                        }
+                        None => ids.iter().for_each(|l| out.push(Stmt::Decl(*l, None, *span))),
+                    }
+                    return;
+                }
+                let ty = self.locals[id.0 as usize].ty.clone();
+                let init = init.as_ref().map(|i| self.init(i, &ty, out));
+                out.push(Stmt::Decl(*id, init, *span));
+            }
+            Stmt::If(c, t, e, span) => {
+                let c = self.scalar(c, out);
+                let (t, e) = (self.block(t), self.block(e));
+                out.push(Stmt::If(c, t, e, *span));
+            }
+            Stmt::Loop(l) => {
+                let mut l = (**l).clone();
+                let mut init = self.block(&l.init);
+                let hoist = |me: &mut Self, e: &Expr, init: &mut Block| -> Expr {
+                    let mut pre = Vec::new();
+                    let e2 = me.scalar(e, &mut pre);
+                    me.as_expression(pre, e2, init)
+                };
+                if let Some(c) = l.cond.as_ref().filter(|c| needs_rewrite(c)) {
+                    l.cond = Some(hoist(self, &c.clone(), &mut init));
+                }
+                if let Some(st) = l.step.as_ref().filter(|c| needs_rewrite(c)) {
+                    let st = st.clone();
+                    l.step = Some(if st.ty.is_vector() {
+                        let mut pre = Vec::new();
+                        self.lanes(&st, &mut pre);
+                        let void = mk(K::Comma(vec![]), Type::Void, st.span);
+                        self.as_expression(pre, void, &mut init)
+                    } else {
+                        hoist(self, &st, &mut init)
+                    });
+                }
+                l.init = init;
+                l.body = self.block(&l.body);
+                out.push(Stmt::Loop(Box::new(l)));
+            }
+            Stmt::Switch(e, arms, span) => {
+                let e = self.scalar(e, out);
+                let arms = arms
+                    .iter()
+                    .map(|a| hir::SwitchArm { labels: a.labels.clone(), body: self.block(&a.body) })
+                    .collect();
+                out.push(Stmt::Switch(e, arms, *span));
+            }
+            Stmt::Return(Some(e), span) if needs_rewrite(e) => {
+                if e.ty.is_vector() {
+                    self.error("returning a vector is not yet supported by kiln".into(), *span);
+                    return;
+                }
+                let e = self.scalar(e, out);
+                out.push(Stmt::Return(Some(e), *span));
+            }
+            Stmt::Block(b) => {
+                let b = self.block(b);
+                out.push(Stmt::Block(b));
+            }
+            _ => out.push(s.clone()),
+        }
+    }
+
+    /// Turns statements computed for a loop test or step into one expression: the temporaries
+    /// are declared before the loop and assigned in a comma expression.
+    fn as_expression(&mut self, pre: Block, last: Expr, decls: &mut Block) -> Expr {
+        let span = last.span;
+        let mut items = Vec::new();
+        for s in pre {
+            match s {
+                Stmt::Decl(t, Some(Init::Expr(e)), sp) => {
+                    decls.push(Stmt::Decl(t, None, sp));
+                    let ty = e.ty.clone();
+                    items.push(mk(K::Assign(Box::new(mk(K::Local(t), ty.clone(), sp)), Box::new(e)), ty, sp));
+                }
+                Stmt::Decl(t, None, sp) => decls.push(Stmt::Decl(t, None, sp)),
+                Stmt::Expr(e) => items.push(e),
+                _ => {
+                    self.error(
+                        "a loop test or step with a vector `?:`, `&&` or `||` that needs statements is not yet supported by kiln"
+                            .into(),
+                        span,
+                    );
+                }
+            }
+        }
+        if items.is_empty() {
+            return last;
+        }
+        let ty = last.ty.clone();
+        items.push(last);
+        mk(K::Comma(items), ty, span)
+    }
+
+    /// An initializer for an object of type `ty` with its vectors as lane lists.
+    fn init(&mut self, init: &Init, ty: &Type, pre: &mut Block) -> Init {
+        match (init, ty) {
+            (Init::Expr(e), Type::Vector(s, n)) => {
+                let mut lanes = self.init_lanes(&Init::Expr(e.clone()), ty, pre);
+                lanes.resize(alloc_lanes(*n) as usize, int(0, *s, e.span));
+                Init::List(lanes.into_iter().map(Init::Expr).collect())
+            }
+            (Init::List(items), Type::Vector(s, n)) => {
+                let mut lanes = self.init_lanes(init, ty, pre);
+                let span = items.first().map(init_span).unwrap_or_default();
+                lanes.resize(alloc_lanes(*n) as usize, int(0, *s, span));
+                Init::List(lanes.into_iter().map(Init::Expr).collect())
+            }
+            (Init::List(items), Type::Array(elem, _)) => {
+                Init::List(items.iter().map(|i| self.init(i, elem, pre)).collect())
+            }
+            (Init::Expr(e), _) if needs_rewrite(e) => Init::Expr(self.scalar(e, pre)),
+            _ => init.clone(),
+        }
+    }
+
+    /// The lanes a vector initializer gives (a brace list of scalars, or a vector expression).
+    fn init_lanes(&mut self, init: &Init, ty: &Type, pre: &mut Block) -> Vec<Expr> {
+        let Some((s, n)) = vec_shape(ty) else { return vec![] };
+        match init {
+            Init::Expr(e) if e.ty.is_vector() => self.lanes(e, pre),
+            Init::Expr(e) => {
+                let x = self.scalar(e, pre);
+                let t = self.temp(conv(x, s), pre);
+                vec![t; n as usize]
+            }
+            Init::List(items) => {
+                let mut out = Vec::new();
+                for i in items {
+                    match i {
+                        Init::Expr(e) if e.ty.is_vector() => out.extend(self.lanes(e, pre)),
+                        Init::Expr(e) => {
+                            let x = self.scalar(e, pre);
+                            out.push(conv(x, s));
+                        }
+                        Init::List(_) => out.extend(self.init_lanes(i, ty, pre)),
+                    }
+                }
+                out.resize(n as usize, int(0, s, Span::default()));
+                out.truncate(n as usize);
+                out
+            }
+        }
+    }
+
+    // ----- scalar expressions that contain vector work -----
+
+    fn scalar(&mut self, e: &Expr, pre: &mut Block) -> Expr {
+        if !needs_rewrite(e) {
+            return e.clone();
+        }
+        let span = e.span;
+        let ty = e.ty.clone();
+        let rebuild = |kind: K| mk(kind, ty.clone(), span);
+        match &e.kind {
+            K::Swizzle(..) => {
+                let mut lanes = self.lanes(e, pre);
+                lanes.pop().unwrap_or_else(|| int(0, Scalar::I32, span))
+            }
+            K::ConvertSat(x) => {
+                let (from, to) = (x.ty.scalar().unwrap_or(Scalar::I32), ty.scalar().unwrap_or(Scalar::I32));
+                let x = self.scalar(x, pre);
+                let x = self.temp(x, pre);
+                saturate(x, from, to, span)
+            }
+            K::Bitcast(x) => {
+                let src = if x.ty.is_vector() { self.lanes(x, pre) } else { vec![self.scalar(x, pre)] };
+                let mut out = self.reinterpret(src, &x.ty, &ty, pre, span);
+                out.pop().unwrap_or_else(|| int(0, Scalar::I32, span))
+            }
+            K::VStore { data, offset, ptr } => {
+                let d = self.lanes(data, pre);
+                let d = self.temps(d, pre);
+                let (p, base) = self.element_pointer(ptr, offset, d.len() as u8, pre);
+                for (j, v) in d.into_iter().enumerate() {
+                    let place = self.element(&p, &base, j as u64, span);
+                    let vt = v.ty.clone();
+                    pre.push(Stmt::Expr(mk(K::Assign(Box::new(place), Box::new(v)), vt, span)));
+                }
+                mk(K::Comma(vec![]), Type::Void, span)
+            }
+            K::IntBuiltin(b @ (IntBuiltin::Any | IntBuiltin::All), args) if args[0].ty.is_vector() => {
+                let lanes = self.lanes(&args[0], pre);
+                let op = if *b == IntBuiltin::Any { BinaryOp::Or } else { BinaryOp::And };
+                let mut acc: Option<Expr> = None;
+                for l in lanes {
+                    let bit = sign_set(l, span);
+                    acc = Some(match acc {
+                        None => bit,
+                        Some(a) => binary(op, a, bit, Scalar::I32, span),
+                    });
+                }
+                acc.unwrap_or_else(|| int(0, Scalar::I32, span))
+            }
+            K::Assign(l, r) => {
+                let r = self.scalar(r, pre);
+                let l = self.scalar_place(l, pre);
+                rebuild(K::Assign(Box::new(l), Box::new(r)))
+            }
+            K::CompoundAssign { op, lhs, rhs, op_ty } => {
+                let r = self.scalar(rhs, pre);
+                let l = self.scalar_place(lhs, pre);
+                rebuild(K::CompoundAssign { op: *op, lhs: Box::new(l), rhs: Box::new(r), op_ty: op_ty.clone() })
+            }
+            K::IncDec { target, increment, prefix } => {
+                let t = self.scalar_place(target, pre);
+                rebuild(K::IncDec { target: Box::new(t), increment: *increment, prefix: *prefix })
+            }
+            K::AddrOf(x) => {
+                let x = self.scalar_place(x, pre);
+                rebuild(K::AddrOf(Box::new(x)))
+            }
+            K::LogAnd(a, b) | K::LogOr(a, b) => {
+                let a = self.scalar(a, pre);
+                let mut inner = Vec::new();
+                let b2 = self.scalar(b, &mut inner);
+                if inner.is_empty() {
+                    return rebuild(match &e.kind {
+                        K::LogAnd(..) => K::LogAnd(Box::new(a), Box::new(b2)),
+                        _ => K::LogOr(Box::new(a), Box::new(b2)),
+                    });
+                }
+                // `t = a != 0; if (t) t = b != 0;` (for `||`: `if (!t)`).
+                let is_and = matches!(e.kind, K::LogAnd(..));
+                let t = self.temp(truth(a, span), pre);
+                inner.push(Stmt::Expr(mk(K::Assign(Box::new(t.clone()), Box::new(truth(b2, span))), INT, span)));
+                let test = if is_and { t.clone() } else { mk(K::Unary(UnaryOp::LogNot, Box::new(t.clone())), INT, span) };
+                pre.push(Stmt::If(test, inner, vec![], span));
+                t
+            }
+            K::Cond(c, a, b) => {
+                let c = self.scalar(c, pre);
+                let (mut pa, mut pb) = (Vec::new(), Vec::new());
+                let a2 = self.scalar(a, &mut pa);
+                let b2 = self.scalar(b, &mut pb);
+                if pa.is_empty() && pb.is_empty() {
+                    return rebuild(K::Cond(Box::new(c), Box::new(a2), Box::new(b2)));
+                }
+                if ty.is_void() {
+                    pa.push(Stmt::Expr(a2));
+                    pb.push(Stmt::Expr(b2));
+                    pre.push(Stmt::If(c, pa, pb, span));
+                    return mk(K::Comma(vec![]), Type::Void, span);
+                }
+                let t = self.new_temp(ty.clone(), span);
+                let tv = mk(K::Local(t), ty.clone(), span);
+                pa.push(Stmt::Expr(mk(K::Assign(Box::new(tv.clone()), Box::new(a2)), ty.clone(), span)));
+                pb.push(Stmt::Expr(mk(K::Assign(Box::new(tv.clone()), Box::new(b2)), ty.clone(), span)));
+                pre.push(Stmt::Decl(t, None, span));
+                pre.push(Stmt::If(c, pa, pb, span));
+                tv
+            }
+            K::Comma(items) => {
+                let mut out = Vec::new();
+                for (i, x) in items.iter().enumerate() {
+                    let last = i + 1 == items.len();
+                    if x.ty.is_vector() {
+                        let lanes = self.lanes(x, pre);
+                        if last {
+                            return lanes.into_iter().next().unwrap_or_else(|| int(0, Scalar::I32, span));
+                        }
+                    } else if last {
+                        out.push(self.scalar(x, pre));
+                    } else {
+                        let x = self.scalar(x, pre);
+                        pre.push(Stmt::Expr(x));
+                    }
+                }
+                rebuild(K::Comma(out))
+            }
+            K::Call(f, args) => {
+                let args = self.call_args(args, pre);
+                rebuild(K::Call(*f, args))
+            }
+            // Every other scalar node: rewrite the children in order.
+            K::Deref(a) => rebuild(K::Deref(Box::new(self.scalar(a, pre)))),
+            K::Member(a, i) => rebuild(K::Member(Box::new(self.scalar(a, pre)), *i)),
+            K::Unary(op, a) => rebuild(K::Unary(*op, Box::new(self.scalar(a, pre)))),
+            K::Convert(a) => rebuild(K::Convert(Box::new(self.scalar(a, pre)))),
+            K::PtrCast(a) => rebuild(K::PtrCast(Box::new(self.scalar(a, pre)))),
+            K::Decay(a) => rebuild(K::Decay(Box::new(self.scalar(a, pre)))),
+            K::Binary(op, a, b) => {
+                let a = self.scalar(a, pre);
+                rebuild(K::Binary(*op, Box::new(a), Box::new(self.scalar(b, pre))))
+            }
+            K::PtrAdd(a, b) => {
+                let a = self.scalar(a, pre);
+                rebuild(K::PtrAdd(Box::new(a), Box::new(self.scalar(b, pre))))
+            }
+            K::PtrDiff(a, b) => {
+                let a = self.scalar(a, pre);
+                rebuild(K::PtrDiff(Box::new(a), Box::new(self.scalar(b, pre))))
+            }
+            K::PtrCmp(op, a, b) => {
+                let a = self.scalar(a, pre);
+                rebuild(K::PtrCmp(*op, Box::new(a), Box::new(self.scalar(b, pre))))
+            }
+            K::PtrCompoundAssign { sub, lhs, rhs } => {
+                let r = self.scalar(rhs, pre);
+                let l = self.scalar_place(lhs, pre);
+                rebuild(K::PtrCompoundAssign { sub: *sub, lhs: Box::new(l), rhs: Box::new(r) })
+            }
+            K::IntBuiltin(b, args) => {
+                let args = args.iter().map(|a| self.scalar(a, pre)).collect();
+                rebuild(K::IntBuiltin(*b, args))
+            }
+            K::VLoad(..) | K::VecLit(_) => {
+                let mut l = self.lanes(e, pre);
+                l.pop().unwrap_or_else(|| int(0, Scalar::I32, span))
+            }
+            K::Int(_) | K::Float(_) | K::Local(_) | K::Global(_) | K::WorkItem(..) | K::Barrier => e.clone(),
+        }
+    }
+
+    /// The arguments of a call, with vector arguments passed as their lanes.
+    fn call_args(&mut self, args: &[Expr], pre: &mut Block) -> Vec<Expr> {
+        let mut out = Vec::new();
+        for a in args {
+            if a.ty.is_vector() {
+                let lanes = self.lanes(a, pre);
+                out.extend(self.temps(lanes, pre));
+            } else {
+                let x = self.scalar(a, pre);
+                out.push(x);
+            }
+        }
+        out
+    }
+
+    /// A scalar l-value, where a lane of a vector becomes the lane's own variable or element.
+    fn scalar_place(&mut self, e: &Expr, pre: &mut Block) -> Expr {
+        match &e.kind {
+            K::Swizzle(..) => {
+                let mut p = self.place(e, pre);
+                p.pop().unwrap_or_else(|| int(0, Scalar::I32, e.span))
+            }
+            K::Deref(p) => {
+                let p = self.scalar(p, pre);
+                mk(K::Deref(Box::new(p)), e.ty.clone(), e.span)
+            }
+            K::Member(b, i) => {
+                let b = self.scalar_place(b, pre);
+                mk(K::Member(Box::new(b), *i), e.ty.clone(), e.span)
+            }
+            _ => self.scalar(e, pre),
+        }
+    }
+
+    // ----- vector expressions -----
+
+    /// A pointer to the element type of the vector `*p` points to, evaluated once.
+    fn lane_pointer(&mut self, p: &Expr, pre: &mut Block) -> (Expr, Scalar, u8) {
+        let (s, n) = p.ty.pointee().and_then(|pt| vec_shape(&pt.ty)).unwrap_or((Scalar::I32, 1));
+        let quals = p.ty.pointee().map(|pt| (pt.space, pt.quals)).unwrap_or((AddrSpace::Private, Quals::default()));
+        let p2 = self.scalar(p, pre);
+        let p2 = self.temp(p2, pre);
+        let to = Type::Pointer(Rc::new(Pointee { ty: Type::Scalar(s), space: quals.0, quals: quals.1 }));
+        let span = p.span;
+        (mk(K::PtrCast(Box::new(p2)), to, span), s, n)
+    }
+
+    /// Element `j` past a scalar pointer `p` (plus an optional element index `base`).
+    fn element(&self, p: &Expr, base: &Option<Expr>, j: u64, span: Span) -> Expr {
+        let s = p.ty.pointee().and_then(|pt| pt.ty.scalar()).unwrap_or(Scalar::I32);
+        let idx = match base {
+            Some(b) if j == 0 => b.clone(),
+            Some(b) => binary(BinaryOp::Add, b.clone(), Expr::int(j, SIZE_T, span), Scalar::U32, span),
+            None => Expr::int(j, SIZE_T, span),
+        };
+        let at = mk(K::PtrAdd(Box::new(p.clone()), Box::new(idx)), p.ty.clone(), span);
+        mk(K::Deref(Box::new(at)), Type::Scalar(s), span)
+    }
+
+    /// `vloadN`/`vstoreN` addressing: the pointer and the first element's index `offset * N`.
+    fn element_pointer(&mut self, ptr: &Expr, offset: &Expr, n: u8, pre: &mut Block) -> (Expr, Option<Expr>) {
+        let p = self.scalar(ptr, pre);
+        let p = self.temp(p, pre);
+        let o = self.scalar(offset, pre);
+        let span = offset.span;
+        let base = binary(BinaryOp::Mul, o, Expr::int(n as u64, SIZE_T, span), Scalar::U32, span);
+        let base = self.temp(base, pre);
+        (p, Some(base))
+    }
+
+    /// The lanes of a vector l-value, as scalar l-values that can be used more than once.
+    fn place(&mut self, e: &Expr, pre: &mut Block) -> Vec<Expr> {
+        let span = e.span;
+        match &e.kind {
+            K::Local(id) => match self.split.get(id) {
+                Some(ids) => ids
+                    .iter()
+                    .map(|l| mk(K::Local(*l), self.locals[l.0 as usize].ty.clone(), span))
+                    .collect(),
+                None => {
+                    self.error("this vector variable cannot be used here by kiln".into(), span);
+                    vec![]
+                }
+            },
+            K::Deref(p) => {
+                let (lp, _, n) = self.lane_pointer(p, pre);
+                (0..n as u64).map(|j| self.element(&lp, &None, j, span)).collect()
+            }
+            K::Swizzle(b, idx) => {
+                let base = self.place(b, pre);
+                idx.iter().map(|&i| base.get(i as usize).cloned().unwrap_or_else(|| int(0, Scalar::I32, span))).collect()
+            }
+            _ => {
+                self.error("kiln cannot assign to this vector expression".into(), span);
+                vec![]
+            }
+        }
+    }
+
+    /// The lanes of a vector expression: pure scalar expressions, one per lane.
+    fn lanes(&mut self, e: &Expr, pre: &mut Block) -> Vec<Expr> {
+        let span = e.span;
+        let (s, n) = match (&e.ty, &e.kind) {
+            (Type::Vector(s, n), _) => (*s, *n),
+            // A one-lane swizzle is a scalar.
+            (Type::Scalar(s), K::Swizzle(..)) => (*s, 1),
+            _ => return vec![self.scalar(e, pre)],
+        };
+        let n = n as usize;
+        match &e.kind {
+            K::Local(_) => self.place(e, pre),
+            K::Deref(_) => {
+                let p = self.place(e, pre);
+                self.temps(p, pre)
+            }
+            K::Swizzle(b, idx) => {
+                let mut base = self.lanes(b, pre);
+                let bs = vec_shape(&b.ty).map(|x| x.0).unwrap_or(s);
+                base.resize(4.max(base.len()), int(0, bs, span));
+                idx.iter().map(|&i| base.get(i as usize).cloned().unwrap_or_else(|| int(0, s, span))).collect()
+            }
+            K::VecLit(parts) => {
+                let mut out = Vec::new();
+                for p in parts {
+                    if p.ty.is_vector() {
+                        out.extend(self.lanes(p, pre));
+                    } else {
+                        let x = self.scalar(p, pre);
+                        out.push(self.temp(conv(x, s), pre));
+                    }
+                }
+                out
+            }
+            K::Convert(x) if !x.ty.is_vector() => {
+                let v = self.scalar(x, pre);
+                let v = self.temp(conv(v, s), pre);
+                vec![v; n]
+            }
+            K::Convert(x) => self.lanes(x, pre).into_iter().map(|l| conv(l, s)).collect(),
+            K::ConvertSat(x) => {
+                let from = vec_shape(&x.ty).map(|v| v.0).unwrap_or(s);
+                let lanes = self.lanes(x, pre);
+                let lanes = self.temps(lanes, pre);
+                lanes.into_iter().map(|l| saturate(l, from, s, span)).collect()
+            }
+            K::Bitcast(x) => {
+                let src = if x.ty.is_vector() { self.lanes(x, pre) } else { vec![self.scalar(x, pre)] };
+                let mut out = self.reinterpret(src, &x.ty, &e.ty, pre, span);
+                out.truncate(n);
+                out
+            }
+            K::Unary(op, x) => {
+                let from = vec_shape(&x.ty).map(|v| v.0).unwrap_or(s);
+                let lanes = self.lanes(x, pre);
+                lanes
+                    .into_iter()
+                    .map(|l| match op {
+                        UnaryOp::LogNot => {
+                            mask_lane(binary(BinaryOp::Eq, l, int(0, from, span), from, span), s, span)
+                        }
+                        _ => mk(K::Unary(*op, Box::new(l)), Type::Scalar(s), span),
+                    })
+                    .collect()
+            }
+            K::Binary(op, a, b) => {
+                let from = vec_shape(&a.ty).map(|v| v.0).unwrap_or(s);
+                let la = self.lanes(a, pre);
+                let lb = self.lanes(b, pre);
+                la.into_iter()
+                    .zip(lb)
+                    .map(|(x, y)| {
+                        if op.is_comparison() {
+                            mask_lane(binary(*op, x, y, from, span), s, span)
+                        } else if matches!(op, BinaryOp::Shl | BinaryOp::Shr) {
+                            binary(*op, x, conv(y, s), s, span)
+                        } else {
+                            binary(*op, x, y, s, span)
+                        }
+                    })
+                    .collect()
+            }
+            K::LogAnd(a, b) | K::LogOr(a, b) => {
+                let from = vec_shape(&a.ty).map(|v| v.0).unwrap_or(s);
+                let op = if matches!(e.kind, K::LogAnd(..)) { BinaryOp::And } else { BinaryOp::Or };
+                let la = self.lanes(a, pre);
+                let lb = self.lanes(b, pre);
+                la.into_iter()
+                    .zip(lb)
+                    .map(|(x, y)| {
+                        let x = binary(BinaryOp::Ne, x, int(0, from, span), from, span);
+                        let y = binary(BinaryOp::Ne, y, int(0, from, span), from, span);
+                        mask_lane(binary(op, x, y, Scalar::I32, span), s, span)
+                    })
+                    .collect()
+            }
+            K::Cond(c, a, b) if c.ty.is_vector() => {
+                let lc = self.lanes(c, pre);
+                let la = self.lanes(a, pre);
+                let lb = self.lanes(b, pre);
+                lc.into_iter()
+                    .zip(la.into_iter().zip(lb))
+                    .map(|(c, (x, y))| {
+                        let test = sign_set(c, span);
+                        mk(K::Cond(Box::new(test), Box::new(x), Box::new(y)), Type::Scalar(s), span)
+                    })
+                    .collect()
+            }
+            K::Cond(c, a, b) => {
+                let c = self.scalar(c, pre);
+                let (mut pa, mut pb) = (Vec::new(), Vec::new());
+                let la = self.lanes(a, &mut pa);
+                let lb = self.lanes(b, &mut pb);
+                if pa.is_empty() && pb.is_empty() {
+                    let c = self.temp(c, pre);
+                    return la
+                        .into_iter()
+                        .zip(lb)
+                        .map(|(x, y)| mk(K::Cond(Box::new(c.clone()), Box::new(x), Box::new(y)), Type::Scalar(s), span))
+                        .collect();
+                }
+                let ts: Vec<LocalId> = (0..n).map(|_| self.new_temp(Type::Scalar(s), span)).collect();
+                for (i, t) in ts.iter().enumerate() {
+                    pre.push(Stmt::Decl(*t, None, span));
+                    let tv = mk(K::Local(*t), Type::Scalar(s), span);
+                    let (x, y) = (la[i].clone(), lb[i].clone());
+                    pa.push(Stmt::Expr(mk(K::Assign(Box::new(tv.clone()), Box::new(x)), Type::Scalar(s), span)));
+                    pb.push(Stmt::Expr(mk(K::Assign(Box::new(tv), Box::new(y)), Type::Scalar(s), span)));
+                }
+                pre.push(Stmt::If(c, pa, pb, span));
+                ts.iter().map(|t| mk(K::Local(*t), Type::Scalar(s), span)).collect()
+            }
+            K::Assign(l, r) => {
+                let rl = self.lanes(r, pre);
+                let rl = self.temps(rl, pre);
+                let pl = self.place(l, pre);
+                for (p, v) in pl.into_iter().zip(&rl) {
+                    pre.push(Stmt::Expr(mk(K::Assign(Box::new(p), Box::new(v.clone())), Type::Scalar(s), span)));
+                }
+                rl
+            }
+            K::CompoundAssign { op, lhs, rhs, op_ty } => {
+                let os = vec_shape(op_ty).map(|v| v.0).unwrap_or(s);
+                let rl = self.lanes(rhs, pre);
+                let rl = self.temps(rl, pre);
+                let pl = self.place(lhs, pre);
+                let mut out = Vec::new();
+                for (p, v) in pl.into_iter().zip(rl) {
+                    let ca = K::CompoundAssign {
+                        op: *op,
+                        lhs: Box::new(p),
+                        rhs: Box::new(v),
+                        op_ty: Type::Scalar(os),
+                    };
+                    out.push(self.temp(mk(ca, Type::Scalar(s), span), pre));
+                }
+                out
+            }
+            K::IncDec { target, increment, prefix } => {
+                let pl = self.place(target, pre);
+                pl.into_iter()
+                    .map(|p| {
+                        let k = K::IncDec { target: Box::new(p), increment: *increment, prefix: *prefix };
+                        self.temp(mk(k, Type::Scalar(s), span), pre)
+                    })
+                    .collect()
+            }
+            K::Comma(items) => {
+                let (last, rest) = match items.split_last() {
+                    Some(x) => x,
+                    None => return vec![],
+                };
+                for x in rest {
+                    if x.ty.is_vector() {
+                        self.lanes(x, pre);
+                    } else {
+                        let x = self.scalar(x, pre);
+                        pre.push(Stmt::Expr(x));
+                    }
+                }
+                self.lanes(last, pre)
+            }
+            K::VLoad(offset, ptr) => {
+                let (p, base) = self.element_pointer(ptr, offset, n as u8, pre);
+                let l: Vec<Expr> = (0..n as u64).map(|j| self.element(&p, &base, j, span)).collect();
+                self.temps(l, pre)
+            }
+            K::IntBuiltin(b, args) => self.builtin_lanes(*b, args, s, n, pre, span),
+            K::Call(..) => {
+                self.error("calling a function that returns a vector is not yet supported by kiln".into(), span);
+                vec![int(0, s, span); n]
+            }
+            _ => {
+                self.error("kiln cannot build this vector expression yet".into(), span);
+                vec![int(0, s, span); n]
+            }
+        }
+    }
+
+    fn builtin_lanes(&mut self, b: IntBuiltin, args: &[Expr], s: Scalar, n: usize, pre: &mut Block, span: Span) -> Vec<Expr> {
+        // Scalar arguments of a vector call (`min(v, 3)`) apply to every lane.
+        let mut per_arg: Vec<Vec<Expr>> = Vec::new();
+        for a in args {
+            if a.ty.is_vector() {
+                let l = self.lanes(a, pre);
+                per_arg.push(self.temps(l, pre));
+            } else {
+                let x = self.scalar(a, pre);
+                let x = self.temp(x, pre);
+                per_arg.push(vec![x; n]);
+            }
+        }
+        (0..n)
+            .map(|i| {
+                let lane_args: Vec<Expr> = per_arg.iter().map(|l| l[i].clone()).collect();
+                if b == IntBuiltin::Select {
+                    // `select(a, b, c)`: each lane is `b` where `c`'s sign bit is set, else `a`.
+                    let test = sign_set(lane_args[2].clone(), span);
+                    let (x, y) = (lane_args[1].clone(), lane_args[0].clone());
+                    return mk(K::Cond(Box::new(test), Box::new(x), Box::new(y)), Type::Scalar(s), span);
+                }
+                mk(K::IntBuiltin(b, lane_args), Type::Scalar(s), span)
+            })
+            .collect()
+    }
+
+    /// `as_<T>`: the bytes of `src` (lanes of type `from`) read as lanes of type `to`.
+    fn reinterpret(&mut self, src: Vec<Expr>, from: &Type, to: &Type, pre: &mut Block, span: Span) -> Vec<Expr> {
+        let (fs, fnum) = vec_shape(from).map(|(s, n)| (s, alloc_lanes(n))).unwrap_or((from.scalar().unwrap_or(Scalar::I32), 1));
+        let (ts, tnum) = vec_shape(to).map(|(s, n)| (s, alloc_lanes(n))).unwrap_or((to.scalar().unwrap_or(Scalar::I32), 1));
+        let mut src = self.temps(src, pre);
+        src.resize(fnum as usize, int(0, fs, span));
+        let (fb, tb) = (fs.bits(), ts.bits());
+        let fu = fs.to_unsigned();
+        let tu = ts.to_unsigned();
+        let mut out = Vec::new();
+        for k in 0..tnum as u32 {
+            let lane = if fb == tb {
+                conv(src[k as usize].clone(), ts)
+            } else if tb > fb {
+                let r = tb / fb;
+                let mut acc: Option<Expr> = None;
+                for i in 0..r {
+                    let part = conv(conv(src[(k * r + i) as usize].clone(), fu), tu);
+                    let part = if i == 0 {
+                        part
+                    } else {
+                        binary(BinaryOp::Shl, part, int((i * fb) as u64, tu, span), tu, span)
+                    };
+                    acc = Some(match acc {
+                        None => part,
+                        Some(a) => binary(BinaryOp::Or, a, part, tu, span),
+                    });
+                }
+                conv(acc.unwrap_or_else(|| int(0, tu, span)), ts)
+            } else {
+                let r = fb / tb;
+                let x = conv(src[(k / r) as usize].clone(), fu);
+                let sh = (k % r) * tb;
+                let x = if sh == 0 { x } else { binary(BinaryOp::Shr, x, int(sh as u64, fu, span), fu, span) };
+                conv(x, ts)
+            };
+            out.push(lane);
+        }
+        out
+    }
+}
+
+fn init_span(i: &Init) -> Span {
+    match i {
+        Init::Expr(e) => e.span,
+        Init::List(l) => l.first().map(init_span).unwrap_or_default(),
+    }
+}
+
+/// `x != 0` for a scalar or pointer condition, as an `int` 0/1.
+fn truth(x: Expr, span: Span) -> Expr {
+    let x = if x.ty.is_pointer() { mk(K::Convert(Box::new(x)), Type::Scalar(Scalar::Bool), span) } else { x };
+    let s = x.ty.scalar().unwrap_or(Scalar::I32);
+    binary(BinaryOp::Ne, x, int(0, s, span), s, span)
+}
+
