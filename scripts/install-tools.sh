@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the external tools kiln's tests and flows need, when they are missing:
 # with apt, Verilator, Icarus Verilog, Yosys, nextpnr-ice40, the IceStorm tools and chip database,
-# gcc/g++ and Python's venv; with pip, into a virtual environment in kiln's tools directory
+# gcc/g++, PoCL (a CPU OpenCL implementation, the reference of the differential tests) with the
+# OpenCL headers and ICD loader, and Python's venv; with pip, into a virtual environment in kiln's tools directory
 # (${KILN_TOOLS_DIR:-~/.cache/kiln/tools}/venv, where `kiln bitstream` looks), the YoWASP builds
 # of Yosys and nextpnr for the ECP5 and Gowin boards, and Apycula's gowin_pack.
 set -euo pipefail
@@ -24,6 +25,8 @@ done
 # icetime needs the chip database, which fpga-icestorm only recommends.
 [ -e /usr/share/icestorm/chipdb-5k.txt ] || missing+=(fpga-icestorm-chipdb)
 python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || missing+=(python3-venv)
+[ -e /etc/OpenCL/vendors/pocl.icd ] || missing+=(pocl-opencl-icd)
+{ [ -e /usr/include/CL/cl.h ] && compgen -G "/usr/lib/*/libOpenCL.so" >/dev/null; } || missing+=(ocl-icd-opencl-dev)
 
 if [ ${#missing[@]} -gt 0 ]; then
     mapfile -t missing < <(printf '%s\n' "${missing[@]}" | sort -u)

@@ -1,3 +1,4 @@
+// pocl: no (a kernel named like the built-in `dot()` cannot be created by PoCL)
 // Dot product of two integer vectors into one 64-bit result.
 kernel void dot(global const int *x, global const int *y, global long *out, int n) {
     long acc = 0;

@@ -1,6 +1,7 @@
 // char and short arithmetic wraps around on store; shifts mask their count (OpenCL C 6.5.10);
 // division by zero gives kiln's documented values.
 // c-reference: no (shift counts >= the width and division by zero are undefined in C)
+// pocl: no (division by zero and INT_MIN / -1 are undefined in OpenCL C; kiln defines them)
 kernel void wraparound(global char *c, global short *s, global uchar *u, global int *o, int k) {
     char x = 127;
     x++;

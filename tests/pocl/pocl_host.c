@@ -129,6 +129,12 @@ int main(void) {
         }
     }
     int dims = global[2] > 1 ? 3 : global[1] > 1 ? 2 : 1;
+    if (local[0] == 0) {
+        /* No size given: the kernel's reqd_work_group_size, if it has one. */
+        size_t reqd[3] = {0, 0, 0};
+        clGetKernelWorkGroupInfo(k, device, CL_KERNEL_COMPILE_WORK_GROUP_SIZE, sizeof reqd, reqd, NULL);
+        if (reqd[0] != 0) memcpy(local, reqd, sizeof reqd);
+    }
     int has_local = local[0] != 0;
     if ((err = clEnqueueNDRangeKernel(q, k, (cl_uint)dims, NULL, global, has_local ? local : NULL, 0, NULL, NULL)))
         die("clEnqueueNDRangeKernel", err);
@@ -138,7 +144,11 @@ int main(void) {
         size_t bytes = (a->count ? a->count : 1) * (size_t)a->elem_bytes;
         if ((err = clEnqueueReadBuffer(q, a->mem, CL_TRUE, 0, bytes, a->data, 0, NULL, NULL))) die("clEnqueueReadBuffer", err);
         printf("%s", a->name);
-        for (size_t j = 0; j < a->count; j++) printf(" %lld", get(a->data + j * a->elem_bytes, a->elem_bytes, a->is_signed));
+        for (size_t j = 0; j < a->count; j++) {
+            long long v = get(a->data + j * a->elem_bytes, a->elem_bytes, a->is_signed);
+            if (a->is_signed) printf(" %lld", v);
+            else printf(" %llu", (unsigned long long)v);
+        }
         printf("\n");
     }
     return 0;

@@ -143,3 +143,56 @@ pub fn par_each<T: Sync>(items: &[T], f: impl Fn(&T) + Sync) {
         }
     });
 }
+
+/// A kernel's arguments as its run spec gives them, before the kernel runs (kiln's
+/// materialization of the spec), in parameter order.
+pub struct Inputs {
+    pub name: String,
+    pub kind: InputKind,
+}
+
+pub enum InputKind {
+    Buffer { width: u32, signed: bool, values: Vec<i64> },
+    Scalar { width: u32, value: i64 },
+}
+
+/// The buffers of a run spec as JSON (`name: [values]`) and every argument in order.
+pub fn materialized_inputs(case: &Case) -> (serde_json::Value, Vec<Inputs>) {
+    let mut sm = kiln_frontend::SourceMap::new();
+    let spec = kiln_cli::runspec::load(&case.spec, &mut sm).unwrap_or_else(|_| panic!("{}: bad spec", case.name));
+    let mut opts = kiln_frontend::Options::default();
+    for (n, v) in &spec.defines {
+        opts.defines.push((n.clone(), Some(v.clone())));
+    }
+    let file = sm.add(case.source.display().to_string(), Some(case.source.clone()), case.text.clone());
+    let fe = kiln_frontend::check(sm, file, &kiln_frontend::pp::FsLoader, &opts);
+    let prog = fe.program.unwrap_or_else(|| panic!("{}: does not compile", case.name));
+    let id = prog.kernel_by_name(&spec.kernel).unwrap_or_else(|| panic!("{}: no kernel", case.name));
+    let k = kiln_dataflow::lower::lower_kernel(&prog, id).unwrap_or_else(|_| panic!("{}: does not lower", case.name));
+    let m = kiln_cli::runspec::materialize(&spec, &k).unwrap_or_else(|_| panic!("{}: bad spec", case.name));
+    let mut obj = serde_json::Map::new();
+    let mut list = Vec::new();
+    for (i, p) in k.params.iter().enumerate() {
+        if p.implicit.is_some() {
+            continue;
+        }
+        match (&m.args[i], m.elem_types.get(i), &p.kind) {
+            (kiln_dataflow::emu::Arg::Buffer(b), Some(Some(ty)), _) => {
+                let values: Vec<i64> = b.iter().map(|x| ty.value(*x) as i64).collect();
+                obj.insert(p.name.to_string(), serde_json::json!(values));
+                list.push(Inputs {
+                    name: p.name.to_string(),
+                    kind: InputKind::Buffer { width: ty.width, signed: ty.signed, values },
+                });
+            }
+            (kiln_dataflow::emu::Arg::Scalar(v), _, kiln_dataflow::ir::ParamKind::Scalar { value, signed }) => {
+                let width = k.width(*value);
+                let shift = 64 - width.max(1);
+                let value = if *signed { ((*v << shift) as i64) >> shift } else { *v as i64 };
+                list.push(Inputs { name: p.name.to_string(), kind: InputKind::Scalar { width, value } });
+            }
+            _ => {}
+        }
+    }
+    (serde_json::Value::Object(obj), list)
+}

@@ -175,7 +175,7 @@ fn corpus_matches_gcc_reference() {
             &inputs_json.display().to_string(),
         ]);
         assert_eq!(r.code, 0, "{}: {}", case.name, r.stderr);
-        let inputs = materialized_inputs(case);
+        let inputs = kiln_tests::materialized_inputs(case).0;
         let program = c_program(case, &inputs);
         let c_file = dir.join(format!("{}.c", case.name));
         std::fs::write(&c_file, program).unwrap();
@@ -204,31 +204,6 @@ fn corpus_matches_gcc_reference() {
             );
         }
     });
-}
-
-/// The buffers a run spec describes, before the kernel runs: kiln's materialization of the spec.
-fn materialized_inputs(case: &Case) -> serde_json::Value {
-    let mut sm = kiln_frontend::SourceMap::new();
-    let spec = kiln_cli::runspec::load(&case.spec, &mut sm).unwrap();
-    let mut opts = kiln_frontend::Options::default();
-    for (n, v) in &spec.defines {
-        opts.defines.push((n.clone(), Some(v.clone())));
-    }
-    let file = sm.add(case.source.display().to_string(), Some(case.source.clone()), case.text.clone());
-    let fe = kiln_frontend::check(sm, file, &kiln_frontend::pp::FsLoader, &opts);
-    let prog = fe.program.unwrap();
-    let k = kiln_dataflow::lower::lower_kernel(&prog, prog.kernel_by_name(&spec.kernel).unwrap()).unwrap();
-    let m = kiln_cli::runspec::materialize(&spec, &k).unwrap_or_else(|_| panic!("bad spec"));
-    let mut obj = serde_json::Map::new();
-    for (i, p) in k.params.iter().enumerate() {
-        if let (kiln_dataflow::emu::Arg::Buffer(b), Some(Some(ty))) = (&m.args[i], m.elem_types.get(i)) {
-            obj.insert(
-                p.name.to_string(),
-                serde_json::Value::Array(b.iter().map(|x| serde_json::json!(ty.value(*x) as i64)).collect()),
-            );
-        }
-    }
-    serde_json::Value::Object(obj)
 }
 
 /// Every loop marked `// expect-loop: key=value ...` has that entry in the loop report of

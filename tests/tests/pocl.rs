@@ -1,0 +1,132 @@
+#![allow(clippy::unwrap_used)]
+//! kiln's emulator against PoCL, a real OpenCL implementation: every corpus kernel runs on both
+//! with the inputs its run spec describes, and every buffer must be equal afterwards (integers
+//! exactly). `tests/pocl/pocl_host.c` is the OpenCL host; kernels PoCL cannot run say so with a
+//! `// pocl: no (why)` line.
+
+use kiln_tests::{Case, InputKind, corpus, kiln, par_each, require_tool, result_args, scratch};
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+/// Builds the OpenCL host once; fails (never skips) when the OpenCL library or PoCL is missing.
+fn build_host(dir: &Path) -> PathBuf {
+    require_tool("gcc");
+    let src = kiln_tests::tests_dir().join("pocl").join("pocl_host.c");
+    let exe = dir.join("pocl_host");
+    let out = std::process::Command::new("gcc")
+        .args(["-O1", "-Wall", "-o"])
+        .arg(&exe)
+        .arg(&src)
+        .arg("-lOpenCL")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "building the OpenCL host failed (install ocl-icd-opencl-dev and pocl-opencl-icd; scripts/test.sh does):\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        Path::new("/etc/OpenCL/vendors/pocl.icd").exists(),
+        "PoCL is not installed (pocl-opencl-icd); scripts/test.sh installs it"
+    );
+    exe
+}
+
+/// The host's input for one corpus kernel.
+fn host_input(case: &Case) -> String {
+    let spec: toml::Table = toml::from_str(&std::fs::read_to_string(&case.spec).unwrap()).unwrap();
+    let dir = case.source.parent().unwrap();
+    let mut options = format!("-cl-std=CL3.0 -I {}", dir.display());
+    if let Some(toml::Value::Table(d)) = spec.get("defines") {
+        for (k, v) in d {
+            let _ = write!(options, " -D{k}={}", v.as_str().map(str::to_string).unwrap_or_else(|| v.to_string()));
+        }
+    }
+    let sizes = |key: &str, default: u64| -> Vec<u64> {
+        let mut v: Vec<u64> = spec
+            .get(key)
+            .and_then(|g| g.as_array())
+            .map(|g| g.iter().map(|x| x.as_integer().unwrap() as u64).collect())
+            .unwrap_or_else(|| vec![default]);
+        v.resize(3, if default == 0 { 0 } else { 1 });
+        v
+    };
+    let (global, local) = (sizes("global_size", 1), sizes("local_size", 0));
+    let mut s = String::new();
+    let _ = writeln!(s, "source {}", case.source.display());
+    let _ = writeln!(s, "options {options}");
+    let _ = writeln!(s, "kernel {}", spec["kernel"].as_str().unwrap());
+    let _ = writeln!(s, "global {} {} {}", global[0], global[1], global[2]);
+    let _ = writeln!(s, "local {} {} {}", local[0], local[1], local[2]);
+    for input in kiln_tests::materialized_inputs(case).1 {
+        match input.kind {
+            InputKind::Buffer { width, signed, values } => {
+                let vals: Vec<String> = values.iter().map(i64::to_string).collect();
+                let bytes = width.div_ceil(8);
+                let _ =
+                    writeln!(s, "buffer {} {bytes} {} {} {}", input.name, signed as u8, values.len(), vals.join(" "));
+            }
+            InputKind::Scalar { width, value } => {
+                let _ = writeln!(s, "scalar {} {} {value}", input.name, width.div_ceil(8));
+            }
+        }
+    }
+    s
+}
+
+#[test]
+fn corpus_matches_pocl() {
+    let dir = scratch("corpus-pocl");
+    let host = build_host(&dir);
+    let cases: Vec<Case> =
+        corpus().into_iter().filter(|c| !c.directive("pocl").is_some_and(|v| v.starts_with("no"))).collect();
+    assert!(cases.len() >= 40, "PoCL must check most of the corpus, found {}", cases.len());
+    let failures = std::sync::Mutex::new(Vec::new());
+    par_each(&cases, |case| {
+        if let Err(why) = std::panic::catch_unwind(|| check(case, &dir, &host)) {
+            let msg = why.downcast_ref::<String>().cloned().unwrap_or_else(|| "panic".into());
+            failures.lock().unwrap().push(msg);
+        }
+    });
+    let failures = failures.into_inner().unwrap();
+    assert!(failures.is_empty(), "{} kernel(s) differ from PoCL:\n{}", failures.len(), failures.join("\n"));
+}
+
+fn check(case: &Case, dir: &Path, host: &Path) {
+    {
+        let json = dir.join(format!("{}.json", case.name));
+        let r = kiln(&[
+            "emu",
+            &case.source.display().to_string(),
+            "--spec",
+            &case.spec.display().to_string(),
+            "--json",
+            &json.display().to_string(),
+        ]);
+        assert_eq!(r.code, 0, "{}: emu failed\n{}", case.name, r.stderr);
+        let kiln_args = result_args(&json);
+        let mut child = std::process::Command::new(host)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(host_input(case).as_bytes()).unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success(), "{}: PoCL failed:\n{}", case.name, String::from_utf8_lossy(&out.stderr));
+        let text = String::from_utf8_lossy(&out.stdout);
+        let mut buffers = 0;
+        for line in text.lines() {
+            let mut w = line.split_whitespace();
+            let name = w.next().unwrap();
+            let expect: Vec<serde_json::Value> = w.map(|x| serde_json::from_str(x).unwrap()).collect();
+            if kiln_args.get(name).is_none() {
+                continue; // a `__constant` buffer: an input only, not in kiln's results
+            }
+            assert_eq!(kiln_args[name], serde_json::Value::Array(expect), "{}: buffer `{name}` differs from PoCL", case.name);
+            buffers += 1;
+        }
+        assert!(buffers > 0, "{}: PoCL printed no buffers", case.name);
+    }
+}
