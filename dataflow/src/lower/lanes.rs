@@ -285,6 +285,12 @@ impl Splitter {
         lanes.into_iter().map(|l| if matches!(l.kind, K::Local(_)) { l } else { self.temp(l, pre) }).collect()
     }
 
+    /// Copies of the lanes' current values, taken before an assignment may change the variables
+    /// they read (`v.zx = v.xz`).
+    fn snapshot(&mut self, lanes: Vec<Expr>, pre: &mut Block) -> Vec<Expr> {
+        lanes.into_iter().map(|l| self.temp(l, pre)).collect()
+    }
+
     // ----- statements -----
 
     fn block(&mut self, b: &Block) -> Block {
@@ -864,7 +870,7 @@ impl Splitter {
             }
             K::Assign(l, r) => {
                 let rl = self.lanes(r, pre);
-                let rl = self.temps(rl, pre);
+                let rl = self.snapshot(rl, pre);
                 let pl = self.place(l, pre);
                 for (p, v) in pl.into_iter().zip(&rl) {
                     pre.push(Stmt::Expr(mk(K::Assign(Box::new(p), Box::new(v.clone())), Type::Scalar(s), span)));
@@ -874,7 +880,7 @@ impl Splitter {
             K::CompoundAssign { op, lhs, rhs, op_ty } => {
                 let os = vec_shape(op_ty).map(|v| v.0).unwrap_or(s);
                 let rl = self.lanes(rhs, pre);
-                let rl = self.temps(rl, pre);
+                let rl = self.snapshot(rl, pre);
                 let pl = self.place(lhs, pre);
                 let mut out = Vec::new();
                 for (p, v) in pl.into_iter().zip(rl) {
