@@ -725,6 +725,17 @@ impl Splitter {
                 let (lp, _, n) = self.lane_pointer(p, pre);
                 (0..n as u64).map(|j| self.element(&lp, &None, j, span)).collect()
             }
+            K::Global(g) => {
+                // A program-scope vector: its lanes are consecutive elements of its memory.
+                let Some((s, n)) = vec_shape(&e.ty) else { return vec![] };
+                let _ = g;
+                let space = AddrSpace::Constant;
+                let to = Type::Pointer(Rc::new(Pointee { ty: Type::Scalar(s), space, quals: Quals::default() }));
+                let vp = Type::Pointer(Rc::new(Pointee { ty: e.ty.clone(), space, quals: Quals::default() }));
+                let addr = mk(K::AddrOf(Box::new(e.clone())), vp, span);
+                let lp = mk(K::PtrCast(Box::new(addr)), to, span);
+                (0..n as u64).map(|j| self.element(&lp, &None, j, span)).collect()
+            }
             K::Swizzle(b, idx) => {
                 let base = self.place(b, pre);
                 idx.iter().map(|&i| base.get(i as usize).cloned().unwrap_or_else(|| int(0, Scalar::I32, span))).collect()
@@ -748,7 +759,7 @@ impl Splitter {
         let n = n as usize;
         match &e.kind {
             K::Local(_) => self.place(e, pre),
-            K::Deref(_) => {
+            K::Deref(_) | K::Global(_) => {
                 let p = self.place(e, pre);
                 self.temps(p, pre)
             }

@@ -11,6 +11,7 @@ use std::rc::Rc;
 
 pub(super) fn zero_init(ty: &Type, span: Span) -> Init {
     match ty {
+        Type::Vector(s, n) => Init::List((0..*n).map(|_| Init::Expr(Expr::int(0, Type::Scalar(*s), span))).collect()),
         Type::Array(elem, Some(n)) => Init::List((0..*n).map(|_| zero_init(elem, span)).collect()),
         _ => Init::Expr(Expr::int(0, ty.clone(), span)),
     }
@@ -106,6 +107,36 @@ impl Sema<'_> {
                 );
                 Init::List(vec![])
             }
+            (Type::Vector(elem, n), ast::Initializer::List(items, span)) => {
+                if items.len() != *n as usize || items.iter().any(|(d, _)| !d.is_empty()) {
+                    let msg = format!("a `{}{n}` takes exactly {n} initializers, without designators", elem.name());
+                    self.err(Diagnostic::error(codes::BAD_INITIALIZER, msg).at(*span));
+                    return zero_init(ty, *span);
+                }
+                let lane = Type::Scalar(*elem);
+                let mut lanes: Vec<Init> = items.iter().map(|(_, i)| self.init_object(&lane, i, constant)).collect();
+                lanes.resize_with(*n as usize, || Init::Expr(Expr::int(0, lane.clone(), *span)));
+                Init::List(lanes)
+            }
+            (Type::Vector(elem, _), ast::Initializer::Expr(e)) if constant => {
+                let x = self.rvalue(e);
+                let x = self.assign_convert(x, ty, "initializer");
+                if x.ty.is_error() {
+                    return zero_init(ty, e.span);
+                }
+                match self.const_lanes(&x) {
+                    Some(values) => Init::List(
+                        values.into_iter().map(|v| Init::Expr(Expr::int(v, Type::Scalar(*elem), x.span))).collect(),
+                    ),
+                    None => {
+                        self.err(
+                            Diagnostic::error(codes::NOT_CONSTANT, "this initializer must be a constant expression")
+                                .at(x.span),
+                        );
+                        zero_init(ty, e.span)
+                    }
+                }
+            }
             (_, ast::Initializer::List(items, span)) => {
                 // A scalar may be initialized from a one-element list.
                 match items.as_slice() {
@@ -123,6 +154,28 @@ impl Sema<'_> {
                 }
             }
             (_, ast::Initializer::Expr(e)) => self.init_scalar(ty, e, constant),
+        }
+    }
+
+    /// The lane values of a constant vector expression (a literal of constants, or a splat).
+    fn const_lanes(&mut self, x: &Expr) -> Option<Vec<u64>> {
+        let Type::Vector(elem, n) = x.ty else { return None };
+        match &x.kind {
+            crate::hir::ExprKind::VecLit(parts) => {
+                let mut out = Vec::new();
+                for p in parts {
+                    match p.ty {
+                        Type::Vector(..) => out.extend(self.const_lanes(p)?),
+                        _ => out.push(self.const_value(p)?),
+                    }
+                }
+                Some(out)
+            }
+            crate::hir::ExprKind::Convert(inner) if !inner.ty.is_vector() => {
+                let v = self.const_value(inner)?;
+                Some(vec![crate::hir::normalize(v, elem); n as usize])
+            }
+            _ => None,
         }
     }
 
@@ -238,6 +291,7 @@ impl Sema<'_> {
 
 fn scalar_slots(ty: &Type) -> u32 {
     match ty {
+        Type::Vector(_, n) => u32::from(*n),
         Type::Array(e, Some(n)) => scalar_slots(e) * n,
         _ => 1,
     }
