@@ -51,7 +51,7 @@ fn rejects_with_codes() {
     assert_eq!(codes("kernel void k(bool b) { }"), ["E0408"]);
     assert_eq!(codes("kernel void k(int *p) { }"), ["E0408"]);
     assert_eq!(codes("void main(void) { }"), ["E0406"]);
-    assert_eq!(codes("kernel void k(global int *p) { int4 v; }"), ["E0503"]);
+    assert_eq!(codes("kernel void k(global int *p) { int4 v = 1; p[0] = v.q; }"), ["E0417"]);
     assert_eq!(codes("int global = 1;"), ["E0207"]);
     assert_eq!(codes("constant int d;"), ["E0410"]);
     assert_eq!(codes("constant int a = 3; kernel void k(global int *p) { a = 42; }"), ["E0410"]);

@@ -550,3 +550,28 @@ impl Sema<'_> {
         Some(Expr { kind: ExprKind::Convert(Box::new(x)), ty: to, span })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn swizzles_name_lanes() {
+        assert_eq!(parse_swizzle("wzyx", 4, ClStd::Cl3_0), Ok(vec![3, 2, 1, 0]));
+        assert_eq!(parse_swizzle("s0F", 16, ClStd::Cl3_0), Ok(vec![0, 15]));
+        assert_eq!(parse_swizzle("hi", 3, ClStd::Cl3_0), Ok(vec![2, 3]), ".hi of a 3-vector reads the padding lane");
+        assert_eq!(parse_swizzle("odd", 8, ClStd::Cl3_0), Ok(vec![1, 3, 5, 7]));
+        assert_eq!(parse_swizzle("ba", 4, ClStd::Cl3_0), Ok(vec![2, 3]));
+    }
+
+    #[test]
+    fn invalid_swizzles_say_why() {
+        assert!(parse_swizzle("xr", 4, ClStd::Cl3_0).is_err(), "mixed sets");
+        assert!(parse_swizzle("z", 2, ClStd::Cl3_0).is_err(), "lane out of range");
+        assert!(parse_swizzle("rg", 4, ClStd::Cl1_2).is_err(), "rgba needs 3.0");
+        assert!(parse_swizzle("xy", 8, ClStd::Cl3_0).is_err(), "xyzw only on vectors of up to 4");
+        assert!(parse_swizzle("xyzxy", 4, ClStd::Cl3_0).is_err(), "5 lanes is no vector width");
+        assert!(parse_swizzle("s", 4, ClStd::Cl3_0).is_err());
+        assert!(parse_swizzle("sg", 16, ClStd::Cl3_0).is_err());
+    }
+}
