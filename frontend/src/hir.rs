@@ -327,7 +327,11 @@ pub enum ExprKind {
     /// `vloadN(offset, p)`: the N elements at `p + offset * N`; `p` points to the element type.
     VLoad(Box<Expr>, Box<Expr>),
     /// `vstoreN(data, offset, p)`: writes the N lanes of `data` at `p + offset * N`.
-    VStore { data: Box<Expr>, offset: Box<Expr>, ptr: Box<Expr> },
+    VStore {
+        data: Box<Expr>,
+        offset: Box<Expr>,
+        ptr: Box<Expr>,
+    },
 }
 
 /// The work-item functions of OpenCL C.

@@ -381,15 +381,21 @@ pub fn builtin_type_name(name: &str) -> Option<Type> {
     // Vector types: a scalar name followed by 2, 3, 4, 8 or 16.
     let split = name.find(|c: char| c.is_ascii_digit())?;
     let (base, n) = name.split_at(split);
-    let n: u8 = match n {
-        "2" => 2,
-        "3" => 3,
-        "4" => 4,
-        "8" => 8,
-        "16" => 16,
-        _ => return None,
-    };
+    let n = vector_width(n)?;
     scalar(base).map(|s| Type::Vector(s, n))
+}
+
+/// The lane count a type-name or built-in suffix spells (`"4"` in `int4`, `vload4`): 2, 3, 4, 8
+/// or 16.
+pub fn vector_width(suffix: &str) -> Option<u8> {
+    match suffix {
+        "2" => Some(2),
+        "3" => Some(3),
+        "4" => Some(4),
+        "8" => Some(8),
+        "16" => Some(16),
+        _ => None,
+    }
 }
 
 const IMAGE_NAMES: &[&str] = &[

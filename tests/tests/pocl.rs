@@ -124,7 +124,12 @@ fn check(case: &Case, dir: &Path, host: &Path) {
             if kiln_args.get(name).is_none() {
                 continue; // a `__constant` buffer: an input only, not in kiln's results
             }
-            assert_eq!(kiln_args[name], serde_json::Value::Array(expect), "{}: buffer `{name}` differs from PoCL", case.name);
+            assert_eq!(
+                kiln_args[name],
+                serde_json::Value::Array(expect),
+                "{}: buffer `{name}` differs from PoCL",
+                case.name
+            );
             buffers += 1;
         }
         assert!(buffers > 0, "{}: PoCL printed no buffers", case.name);

@@ -362,7 +362,11 @@ impl<'p> Lowerer<'p> {
             | ExprKind::VStore { .. } => {
                 // `lanes` rewrites these before lowering; reaching here is a kiln bug.
                 self.error(
-                    Diagnostic::error(codes::UNSUPPORTED_VECTOR, "kiln cannot build this vector expression (internal: it reached lowering)").at(span),
+                    Diagnostic::error(
+                        codes::UNSUPPORTED_VECTOR,
+                        "kiln cannot build this vector expression (internal: it reached lowering)",
+                    )
+                    .at(span),
                 );
                 RV::Void
             }

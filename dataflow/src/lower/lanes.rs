@@ -42,10 +42,16 @@ pub(crate) fn split_vectors(prog: &Program) -> Result<Program, Vec<Diagnostic>> 
                     diags.push(
                         Diagnostic::error(
                             codes::UNSUPPORTED_VECTOR,
-                            format!("vector kernel argument `{}` passed by value is not yet supported by kiln", local.name),
+                            format!(
+                                "vector kernel argument `{}` passed by value is not yet supported by kiln",
+                                local.name
+                            ),
                         )
                         .at(local.span)
-                        .with_help(format!("pass the {n} lanes as separate `{}` arguments, or through a buffer", s.name())),
+                        .with_help(format!(
+                            "pass the {n} lanes as separate `{}` arguments, or through a buffer",
+                            s.name()
+                        )),
                     );
                     params.push(p);
                 }
@@ -549,7 +555,8 @@ impl Splitter {
                 let is_and = matches!(e.kind, K::LogAnd(..));
                 let t = self.temp(truth(a, span), pre);
                 inner.push(Stmt::Expr(mk(K::Assign(Box::new(t.clone()), Box::new(truth(b2, span))), INT, span)));
-                let test = if is_and { t.clone() } else { mk(K::Unary(UnaryOp::LogNot, Box::new(t.clone())), INT, span) };
+                let test =
+                    if is_and { t.clone() } else { mk(K::Unary(UnaryOp::LogNot, Box::new(t.clone())), INT, span) };
                 pre.push(Stmt::If(test, inner, vec![], span));
                 t
             }
@@ -712,10 +719,7 @@ impl Splitter {
         let span = e.span;
         match &e.kind {
             K::Local(id) => match self.split.get(id) {
-                Some(ids) => ids
-                    .iter()
-                    .map(|l| mk(K::Local(*l), self.locals[l.0 as usize].ty.clone(), span))
-                    .collect(),
+                Some(ids) => ids.iter().map(|l| mk(K::Local(*l), self.locals[l.0 as usize].ty.clone(), span)).collect(),
                 None => {
                     self.error("this vector variable cannot be used here by kiln".into(), span);
                     vec![]
@@ -738,7 +742,9 @@ impl Splitter {
             }
             K::Swizzle(b, idx) => {
                 let base = self.place(b, pre);
-                idx.iter().map(|&i| base.get(i as usize).cloned().unwrap_or_else(|| int(0, Scalar::I32, span))).collect()
+                idx.iter()
+                    .map(|&i| base.get(i as usize).cloned().unwrap_or_else(|| int(0, Scalar::I32, span)))
+                    .collect()
             }
             _ => {
                 self.error("kiln cannot assign to this vector expression".into(), span);
@@ -805,9 +811,7 @@ impl Splitter {
                 lanes
                     .into_iter()
                     .map(|l| match op {
-                        UnaryOp::LogNot => {
-                            mask_lane(binary(BinaryOp::Eq, l, int(0, from, span), from, span), s, span)
-                        }
+                        UnaryOp::LogNot => mask_lane(binary(BinaryOp::Eq, l, int(0, from, span), from, span), s, span),
                         _ => mk(K::Unary(*op, Box::new(l)), Type::Scalar(s), span),
                     })
                     .collect()
@@ -895,12 +899,7 @@ impl Splitter {
                 let pl = self.place(lhs, pre);
                 let mut out = Vec::new();
                 for (p, v) in pl.into_iter().zip(rl) {
-                    let ca = K::CompoundAssign {
-                        op: *op,
-                        lhs: Box::new(p),
-                        rhs: Box::new(v),
-                        op_ty: Type::Scalar(os),
-                    };
+                    let ca = K::CompoundAssign { op: *op, lhs: Box::new(p), rhs: Box::new(v), op_ty: Type::Scalar(os) };
                     out.push(self.temp(mk(ca, Type::Scalar(s), span), pre));
                 }
                 out
@@ -946,7 +945,15 @@ impl Splitter {
         }
     }
 
-    fn builtin_lanes(&mut self, b: IntBuiltin, args: &[Expr], s: Scalar, n: usize, pre: &mut Block, span: Span) -> Vec<Expr> {
+    fn builtin_lanes(
+        &mut self,
+        b: IntBuiltin,
+        args: &[Expr],
+        s: Scalar,
+        n: usize,
+        pre: &mut Block,
+        span: Span,
+    ) -> Vec<Expr> {
         // Scalar arguments of a vector call (`min(v, 3)`) apply to every lane.
         let mut per_arg: Vec<Vec<Expr>> = Vec::new();
         for a in args {
@@ -975,8 +982,10 @@ impl Splitter {
 
     /// `as_<T>`: the bytes of `src` (lanes of type `from`) read as lanes of type `to`.
     fn reinterpret(&mut self, src: Vec<Expr>, from: &Type, to: &Type, pre: &mut Block, span: Span) -> Vec<Expr> {
-        let (fs, fnum) = vec_shape(from).map(|(s, n)| (s, alloc_lanes(n))).unwrap_or((from.scalar().unwrap_or(Scalar::I32), 1));
-        let (ts, tnum) = vec_shape(to).map(|(s, n)| (s, alloc_lanes(n))).unwrap_or((to.scalar().unwrap_or(Scalar::I32), 1));
+        let (fs, fnum) =
+            vec_shape(from).map(|(s, n)| (s, alloc_lanes(n))).unwrap_or((from.scalar().unwrap_or(Scalar::I32), 1));
+        let (ts, tnum) =
+            vec_shape(to).map(|(s, n)| (s, alloc_lanes(n))).unwrap_or((to.scalar().unwrap_or(Scalar::I32), 1));
         let mut src = self.temps(src, pre);
         src.resize(fnum as usize, int(0, fs, span));
         let (fb, tb) = (fs.bits(), ts.bits());
@@ -1028,4 +1037,3 @@ fn truth(x: Expr, span: Span) -> Expr {
     let s = x.ty.scalar().unwrap_or(Scalar::I32);
     binary(BinaryOp::Ne, x, int(0, s, span), s, span)
 }
-

@@ -85,9 +85,7 @@ impl Sema<'_> {
         };
         let sgentype_ok = matches!(b, IntBuiltin::Min | IntBuiltin::Max | IntBuiltin::Clamp) && n > 1;
         let scalar_later = sgentype_ok && args[1..].iter().all(|a| lanes(a) == 1);
-        let mismatch = same.iter().any(|&i| {
-            tys[i] != t || (lanes(&args[i]) != n && !(scalar_later && i > 0))
-        });
+        let mismatch = same.iter().any(|&i| tys[i] != t || (lanes(&args[i]) != n && !(scalar_later && i > 0)));
         let lanes_mismatch = match b {
             IntBuiltin::Select | IntBuiltin::Upsample => args.iter().any(|a| lanes(a) != n),
             _ => false,

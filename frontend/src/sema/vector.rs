@@ -167,7 +167,11 @@ impl Sema<'_> {
             (Type::Vector(a, n), Type::Scalar(_)) | (Type::Scalar(_), Type::Vector(a, n)) => (*a, *n),
             _ => return bad(self, &l, &r),
         };
-        if int_only && (elem.is_float() || l.ty.element().is_some_and(Scalar::is_float) || r.ty.element().is_some_and(Scalar::is_float)) {
+        if int_only
+            && (elem.is_float()
+                || l.ty.element().is_some_and(Scalar::is_float)
+                || r.ty.element().is_some_and(Scalar::is_float))
+        {
             let msg = format!("`{}` cannot be applied to floating-point operands", op.spelling());
             return self.vector_error(codes::OPERATOR_TYPE, msg, span);
         }
@@ -217,7 +221,9 @@ impl Sema<'_> {
         let Type::Vector(s, n) = x.ty else { return err_expr(span) };
         match op {
             ast::UnOp::Plus => Expr { span, ..x },
-            ast::UnOp::Neg => Expr { kind: ExprKind::Unary(crate::hir::UnaryOp::Neg, Box::new(x)), ty: Type::Vector(s, n), span },
+            ast::UnOp::Neg => {
+                Expr { kind: ExprKind::Unary(crate::hir::UnaryOp::Neg, Box::new(x)), ty: Type::Vector(s, n), span }
+            }
             ast::UnOp::BitNot if s.is_float() => {
                 self.err(
                     Diagnostic::error(codes::OPERATOR_TYPE, "`~` cannot be applied to a floating-point value").at(span),
@@ -404,12 +410,8 @@ impl Sema<'_> {
                 return Some(err_expr(span));
             }
             if fs.0 != ts.0 {
-                let msg = format!(
-                    "`{name}` needs an operand of {} bytes, but `{}` has {}",
-                    ts.0,
-                    self.show(&x.ty),
-                    fs.0
-                );
+                let msg =
+                    format!("`{name}` needs an operand of {} bytes, but `{}` has {}", ts.0, self.show(&x.ty), fs.0);
                 self.err(Diagnostic::error(codes::BUILTIN_ARGS, msg).at(span));
                 return Some(err_expr(span));
             }
@@ -422,14 +424,7 @@ impl Sema<'_> {
         } else {
             return None;
         };
-        let n: u8 = match n {
-            "2" => 2,
-            "3" => 3,
-            "4" => 4,
-            "8" => 8,
-            "16" => 16,
-            _ => return None,
-        };
+        let n = crate::types::vector_width(n)?;
         let want = if store { 3 } else { 2 };
         if args.len() != want {
             let msg = format!("`{name}` takes {want} arguments but {} were given", args.len());
@@ -532,7 +527,11 @@ impl Sema<'_> {
             _ => None,
         };
         if lanes(&x.ty) != lanes(&to) || x.ty.element() == Some(Scalar::Bool) {
-            let msg = format!("`{name}` converts a value with as many lanes as `{}`, not `{}`", self.show(&to), self.show(&x.ty));
+            let msg = format!(
+                "`{name}` converts a value with as many lanes as `{}`, not `{}`",
+                self.show(&to),
+                self.show(&x.ty)
+            );
             self.err(Diagnostic::error(codes::BUILTIN_ARGS, msg).at(span));
             return Some(err_expr(span));
         }
