@@ -196,3 +196,22 @@ pub fn materialized_inputs(case: &Case) -> (serde_json::Value, Vec<Inputs>) {
     }
     (serde_json::Value::Object(obj), list)
 }
+
+/// Runs `case` in kiln's emulator and returns the `args` object of its results (the buffers
+/// after the kernel ran).
+pub fn emu_args(case: &Case, dir: &Path) -> serde_json::Value {
+    let json = dir.join(format!("{}-emu.json", case.name));
+    let r = kiln(&[
+        "emu",
+        &case.source.display().to_string(),
+        "--spec",
+        &case.spec.display().to_string(),
+        "--json",
+        &json.display().to_string(),
+    ]);
+    assert_eq!(r.code, 0, "{}: emu failed\n{}", case.name, r.stderr);
+    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap_or_default())
+        .unwrap_or_else(|e| panic!("{}: bad results JSON: {e}", case.name));
+    assert!(v.get("cycles").is_none(), "emu results have no cycle count");
+    v["args"].clone()
+}

@@ -4,7 +4,7 @@
 //! count, without and with random memory stalls. gcc, compiling the same kernels as C, is an
 //! independent reference for the results.
 
-use kiln_tests::{Case, corpus, kiln, par_each, require_tool, result_args, scratch};
+use kiln_tests::{Case, corpus, emu_args, kiln, par_each, require_tool, result_args, scratch};
 use std::fmt::Write as _;
 
 fn cosim(case: &Case, dir: &std::path::Path, extra: &[&str], tag: &str) -> serde_json::Value {
@@ -21,22 +21,6 @@ fn cosim(case: &Case, dir: &std::path::Path, extra: &[&str], tag: &str) -> serde
     assert_eq!(v["engine"], "verilator");
     assert!(v["cycles"].as_u64().is_some_and(|c| c > 0), "{}: no cycle count", case.name);
     v
-}
-
-fn emu_args(case: &Case, dir: &std::path::Path) -> serde_json::Value {
-    let json = dir.join(format!("{}-emu.json", case.name));
-    let r = kiln(&[
-        "emu",
-        &case.source.display().to_string(),
-        "--spec",
-        &case.spec.display().to_string(),
-        "--json",
-        &json.display().to_string(),
-    ]);
-    assert_eq!(r.code, 0, "{}: emu failed\n{}", case.name, r.stderr);
-    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
-    assert!(v.get("cycles").is_none(), "emu results have no cycle count");
-    v["args"].clone()
 }
 
 #[test]

@@ -4,7 +4,7 @@
 //! exactly). `tests/pocl/pocl_host.c` is the OpenCL host; kernels PoCL cannot run say so with a
 //! `// pocl: no (why)` line.
 
-use kiln_tests::{Case, InputKind, corpus, kiln, par_each, require_tool, result_args, scratch};
+use kiln_tests::{Case, InputKind, corpus, emu_args, par_each, require_tool, scratch};
 use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -95,17 +95,7 @@ fn corpus_matches_pocl() {
 
 fn check(case: &Case, dir: &Path, host: &Path) {
     {
-        let json = dir.join(format!("{}.json", case.name));
-        let r = kiln(&[
-            "emu",
-            &case.source.display().to_string(),
-            "--spec",
-            &case.spec.display().to_string(),
-            "--json",
-            &json.display().to_string(),
-        ]);
-        assert_eq!(r.code, 0, "{}: emu failed\n{}", case.name, r.stderr);
-        let kiln_args = result_args(&json);
+        let kiln_args = emu_args(case, dir);
         let mut child = std::process::Command::new(host)
             .stdin(std::process::Stdio::piped())
             .stdout(std::process::Stdio::piped())
