@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the external tools kiln's tests and flows need, when they are missing:
 # with apt, Verilator, Icarus Verilog, Yosys, nextpnr-ice40, the IceStorm tools and chip database,
-# gcc/g++, PoCL (a CPU OpenCL implementation, the reference of the differential tests) with the
+# gcc/g++, clang (the oracle of the OpenCL C language in the agreement test), PoCL (a CPU OpenCL implementation, the reference of the differential tests) with the
 # OpenCL headers and ICD loader, and Python's venv; with pip, into a virtual environment in kiln's tools directory
 # (${KILN_TOOLS_DIR:-~/.cache/kiln/tools}/venv, where `kiln bitstream` looks), the YoWASP builds
 # of Yosys and nextpnr for the ECP5 and Gowin boards, and Apycula's gowin_pack.
@@ -17,6 +17,7 @@ declare -A package_of=(
     [g++]=g++
     [make]=make
     [icepll]=fpga-icestorm
+    [clang]=clang
 )
 missing=()
 for tool in "${!package_of[@]}"; do

@@ -194,9 +194,23 @@ impl IntType {
     }
 }
 
+/// An integer of the run spec: a TOML integer, or — for `ulong` values above TOML's signed
+/// 64-bit range — a string holding a decimal or `0x` hexadecimal integer (`"0xffffffffffffffff"`).
 fn int_of(v: &toml::Value) -> Option<i128> {
     match v {
         toml::Value::Integer(i) => Some(*i as i128),
+        toml::Value::String(s) => {
+            let t = s.trim().replace('_', "");
+            let (neg, digits) = match t.strip_prefix('-') {
+                Some(d) => (true, d.to_string()),
+                None => (false, t),
+            };
+            let magnitude = match digits.strip_prefix("0x").or_else(|| digits.strip_prefix("0X")) {
+                Some(h) => i128::from_str_radix(h, 16).ok()?,
+                None => digits.parse::<i128>().ok()?,
+            };
+            Some(if neg { -magnitude } else { magnitude })
+        }
         _ => None,
     }
 }

@@ -57,7 +57,6 @@ impl Family {
         match self {
             Family::WorkItem => codes::UNSUPPORTED_NDRANGE,
             Family::Synchronization => codes::UNSUPPORTED_BARRIER,
-            Family::Atomic => codes::UNSUPPORTED_ATOMIC,
             Family::Pipe => codes::UNSUPPORTED_PIPE,
             Family::Image | Family::Enqueue => codes::NOT_ON_FPGA,
             _ => codes::UNSUPPORTED_BUILTIN,

@@ -324,6 +324,10 @@ pub enum ExprKind {
     ConvertSat(Box<Expr>),
     /// `as_<T>`: the operand's bytes reinterpreted (little-endian lanes; sizes are equal).
     Bitcast(Box<Expr>),
+    /// `shuffle(x, mask)` / `shuffle2(x, y, mask)`: result lane `i` is lane
+    /// `mask[i] % (lanes of x and y together)` of the sources' lanes in order; the mask is an
+    /// unsigned vector with the result's lane count.
+    Shuffle(Vec<Expr>, Box<Expr>),
     /// `vloadN(offset, p)`: the N elements at `p + offset * N`; `p` points to the element type.
     VLoad(Box<Expr>, Box<Expr>),
     /// `vstoreN(data, offset, p)`: writes the N lanes of `data` at `p + offset * N`.
@@ -332,6 +336,50 @@ pub enum ExprKind {
         offset: Box<Expr>,
         ptr: Box<Expr>,
     },
+    /// An atomic operation on the object `ptr` points to (a scalar or an atomic type of
+    /// 32 or 64 bits): one read and one write of it with nothing in between. `args` are the
+    /// operation's operands (see [`AtomicOp`]), already of the object's scalar type except the
+    /// `expected` pointer of [`AtomicOp::CompareExchange`]. Memory orders and scopes are gone:
+    /// kiln's hardware performs every atomic operation in program order, which is `seq_cst`.
+    Atomic {
+        op: AtomicOp,
+        ptr: Box<Expr>,
+        args: Vec<Expr>,
+    },
+}
+
+/// What an [`ExprKind::Atomic`] does. "old" is the object's value before the operation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AtomicOp {
+    /// Gives old; writes nothing (`atomic_load`).
+    Load,
+    /// Writes `args[0]` (`atomic_store`, `atomic_init`); no value.
+    Store,
+    /// Writes `args[0]`; gives old (`atomic_xchg`, `atomic_exchange`).
+    Exchange,
+    /// Writes `old op args[0]`; gives old. `Min`/`Max` compare with the object's signedness.
+    Fetch(AtomicArith),
+    /// Writes `old + 1` / `old - 1`; gives old (`atomic_inc`, `atomic_dec`).
+    Inc,
+    Dec,
+    /// `atomic_cmpxchg(p, cmp, val)`: writes `old == cmp ? val : old`; gives old.
+    CmpXchg,
+    /// `atomic_compare_exchange_*(p, expected, desired)`: when `old == *expected` writes
+    /// `desired` and gives true, otherwise stores old into `*expected` and gives false.
+    CompareExchange,
+    /// `atomic_flag_test_and_set`: writes 1; gives `old != 0` as a `bool`.
+    TestAndSet,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AtomicArith {
+    Add,
+    Sub,
+    And,
+    Or,
+    Xor,
+    Min,
+    Max,
 }
 
 /// The work-item functions of OpenCL C.

@@ -10,7 +10,7 @@ use crate::diag::{Diagnostic, codes};
 use crate::lex::{P, TokKind, Token};
 use crate::options::ClStd;
 use crate::source::Span;
-use crate::types::builtin_type_name;
+use crate::types::{builtin_type_name, builtin_type_name_cl2};
 use std::collections::HashMap;
 use std::rc::Rc;
 
@@ -250,7 +250,7 @@ impl<'a> Parser<'a> {
                 return t;
             }
         }
-        builtin_type_name(name).is_some()
+        builtin_type_name(name).is_some() || (self.std >= ClStd::Cl2_0 && builtin_type_name_cl2(name).is_some())
     }
 
     /// Can the current token start declaration specifiers?

@@ -57,7 +57,15 @@ const KNOWN_PRAGMAS: &[&str] = &[
 ];
 
 /// Extensions that `#pragma OPENCL EXTENSION name : enable` accepts.
-pub const SUPPORTED_EXTENSIONS: &[&str] = &["cl_khr_byte_addressable_store"];
+pub const SUPPORTED_EXTENSIONS: &[&str] = &[
+    "cl_khr_byte_addressable_store",
+    "cl_khr_global_int32_base_atomics",
+    "cl_khr_global_int32_extended_atomics",
+    "cl_khr_local_int32_base_atomics",
+    "cl_khr_local_int32_extended_atomics",
+    "cl_khr_int64_base_atomics",
+    "cl_khr_int64_extended_atomics",
+];
 
 /// Extensions kiln knows by name (so `disable` of them is silent).
 const KNOWN_EXTENSIONS: &[&str] = &[
@@ -209,12 +217,26 @@ fn predefined_source(std: ClStd) -> String {
          #define CLK_IMAGE_MEM_FENCE 4\n\
          #define cl_khr_byte_addressable_store 1\n",
     );
+    for ext in SUPPORTED_EXTENSIONS.iter().filter(|e| e.contains("atomics")) {
+        s.push_str(&format!("#define {ext} 1\n"));
+    }
     if std >= ClStd::Cl2_0 {
         s.push_str("#define NULL ((void*)0)\n");
+        s.push_str("#define ATOMIC_VAR_INIT(x) (x)\n");
     }
     if std == ClStd::Cl3_0 {
         // Only the optional features kiln implements are advertised.
         s.push_str("#define __opencl_c_int64 1\n");
+        // Every atomic operation is performed in program order (sequentially consistent)
+        // whatever order and scope the kernel names.
+        for f in [
+            "__opencl_c_atomic_order_acq_rel",
+            "__opencl_c_atomic_order_seq_cst",
+            "__opencl_c_atomic_scope_device",
+            "__opencl_c_atomic_scope_all_devices",
+        ] {
+            s.push_str(&format!("#define {f} 1\n"));
+        }
     }
     s
 }

@@ -177,6 +177,9 @@ pub enum Type {
     /// A vector of 2, 3, 4, 8 or 16 elements.
     Vector(Scalar, u8),
     Pointer(Rc<Pointee>),
+    /// An atomic object (`atomic_int`, `_Atomic(uint)`, CL2.0+): laid out as its scalar, operated
+    /// on only by the atomic built-ins; reading one as a value is an atomic load.
+    Atomic(Scalar),
     /// An array; `None` for an incomplete array (`int a[]` before its initializer is seen).
     Array(Rc<Type>, Option<u32>),
     Record(RecordId),
@@ -261,7 +264,7 @@ impl Type {
     /// Mentions a floating-point type anywhere (used to reject floats until kiln supports them).
     pub fn mentions_float(&self) -> bool {
         match self {
-            Type::Scalar(s) | Type::Vector(s, _) => s.is_float(),
+            Type::Scalar(s) | Type::Vector(s, _) | Type::Atomic(s) => s.is_float(),
             Type::Pointer(p) => p.ty.mentions_float(),
             Type::Array(t, _) | Type::Pipe(t) => t.mentions_float(),
             Type::Function(f) => f.ret.mentions_float() || f.params.iter().any(Type::mentions_float),
@@ -299,6 +302,10 @@ impl fmt::Display for TypeDisplay<'_> {
             Type::Void => write!(f, "void"),
             Type::Scalar(s) => write!(f, "{}", s.name()),
             Type::Vector(s, n) => write!(f, "{}{}", s.name(), n),
+            Type::Atomic(s) => match atomic_name(*s) {
+                Some(n) => write!(f, "{n}"),
+                None => write!(f, "_Atomic({})", s.name()),
+            },
             Type::Pointer(p) => {
                 let space = match p.space {
                     AddrSpace::Private => "__private ",
@@ -383,6 +390,38 @@ pub fn builtin_type_name(name: &str) -> Option<Type> {
     let (base, n) = name.split_at(split);
     let n = vector_width(n)?;
     scalar(base).map(|s| Type::Vector(s, n))
+}
+
+/// The built-in type names of OpenCL C 2.0 and later: the atomic types of §6.15.12.6 and the
+/// `memory_order`/`memory_scope` enumerations (whose values are `int`s).
+pub fn builtin_type_name_cl2(name: &str) -> Option<Type> {
+    Some(match name {
+        "atomic_int" => Type::Atomic(Scalar::I32),
+        "atomic_uint" => Type::Atomic(Scalar::U32),
+        "atomic_long" => Type::Atomic(Scalar::I64),
+        "atomic_ulong" => Type::Atomic(Scalar::U64),
+        "atomic_float" => Type::Atomic(Scalar::F32),
+        "atomic_double" => Type::Atomic(Scalar::F64),
+        // `atomic_flag` is an `atomic_int` holding 0 (clear) or 1 (set).
+        "atomic_flag" => Type::Atomic(Scalar::I32),
+        "atomic_intptr_t" | "atomic_ptrdiff_t" => Type::Atomic(Scalar::I32),
+        "atomic_uintptr_t" | "atomic_size_t" => Type::Atomic(Scalar::U32),
+        "memory_order" | "memory_scope" => INT,
+        _ => return None,
+    })
+}
+
+/// The name OpenCL C gives the atomic type of `s`, if it has one.
+fn atomic_name(s: Scalar) -> Option<&'static str> {
+    Some(match s {
+        Scalar::I32 => "atomic_int",
+        Scalar::U32 => "atomic_uint",
+        Scalar::I64 => "atomic_long",
+        Scalar::U64 => "atomic_ulong",
+        Scalar::F32 => "atomic_float",
+        Scalar::F64 => "atomic_double",
+        _ => return None,
+    })
 }
 
 /// The lane count a type-name or built-in suffix spells (`"4"` in `int4`, `vload4`): 2, 3, 4, 8

@@ -1,2 +1,2 @@
-// expect: E0408
+// expect: E0602
 kernel void k(global int * global *pp) { }

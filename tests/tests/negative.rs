@@ -1,6 +1,7 @@
 #![allow(clippy::unwrap_used)]
 //! Every invalid or not-yet-supported construct in `tests/negative/` gives exactly the error
-//! codes its first line expects (`// expect: E0401`), a non-zero exit, and no panic.
+//! codes its first line expects (`// expect: E0401`), a non-zero exit, and no panic. A line
+//! `// options: -cl-std=CL1.2` gives the options to check it with.
 
 use kiln_tests::{kiln, tests_dir};
 use std::collections::BTreeSet;
@@ -22,7 +23,15 @@ fn negative_kernels_give_their_codes() {
             .split_whitespace()
             .map(str::to_string)
             .collect();
-        let r = kiln(&["check", &f.display().to_string(), "--message-format", "json"]);
+        let options: Vec<&str> = text
+            .lines()
+            .find_map(|l| l.strip_prefix("// options:"))
+            .map(|o| o.split_whitespace().collect())
+            .unwrap_or_default();
+        let path = f.display().to_string();
+        let mut args = vec!["check", &path, "--message-format", "json"];
+        args.extend(options);
+        let r = kiln(&args);
         let got: BTreeSet<String> = r
             .stderr
             .lines()

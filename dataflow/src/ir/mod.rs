@@ -184,6 +184,10 @@ pub struct MemData {
     pub volatile: bool,
     /// Declared `restrict` (pointer arguments).
     pub restrict: bool,
+    /// Updated by an atomic built-in somewhere: its elements are shared between work-items
+    /// and iterations on purpose, so neither `#pragma ivdep` nor the independence of work-items
+    /// removes a dependence between its accesses.
+    pub atomic: bool,
     /// How the array may be split into banks.
     pub banking: Banking,
     pub span: Span,

@@ -5,7 +5,10 @@ use super::*;
 use kiln_frontend::hir::{BinaryOp, ExprKind, UnaryOp};
 
 fn scalar_of(ty: &Type) -> Option<Scalar> {
-    ty.scalar()
+    match ty {
+        Type::Atomic(s) => Some(*s),
+        _ => ty.scalar(),
+    }
 }
 
 /// Can `e` be evaluated even when C would not evaluate it (no loads, stores or calls)?
@@ -77,14 +80,14 @@ fn arith_op(op: BinaryOp, signed: bool) -> BinOp {
 }
 
 impl<'p> Lowerer<'p> {
-    fn value(&mut self, e: &hir::Expr) -> Option<Value> {
+    pub(super) fn value(&mut self, e: &hir::Expr) -> Option<Value> {
         match self.rvalue(e) {
             RV::Val(v) => Some(v),
             _ => None,
         }
     }
 
-    fn pointer(&mut self, e: &hir::Expr) -> Option<PtrVal> {
+    pub(super) fn pointer(&mut self, e: &hir::Expr) -> Option<PtrVal> {
         match self.rvalue(e) {
             RV::Ptr(p) => Some(p),
             _ => None,
@@ -354,11 +357,13 @@ impl<'p> Lowerer<'p> {
             },
             ExprKind::Call(f, args) => self.call(*f, args, &e.ty, span),
             ExprKind::IntBuiltin(b, args) => self.int_builtin(*b, args, &e.ty, span),
+            ExprKind::Atomic { op, ptr, args } => self.atomic(*op, ptr, args, span),
             ExprKind::Swizzle(..)
             | ExprKind::VecLit(_)
             | ExprKind::ConvertSat(_)
             | ExprKind::Bitcast(_)
             | ExprKind::VLoad(..)
+            | ExprKind::Shuffle(..)
             | ExprKind::VStore { .. } => {
                 // `lanes` rewrites these before lowering; reaching here is a kiln bug.
                 self.error(
@@ -491,7 +496,7 @@ impl<'p> Lowerer<'p> {
     }
 
     /// Lowers an l-value.
-    fn place(&mut self, e: &hir::Expr) -> Option<Place> {
+    pub(super) fn place(&mut self, e: &hir::Expr) -> Option<Place> {
         let span = e.span;
         match &e.kind {
             ExprKind::Local(id) => match self.local_storage(*id, span)? {
@@ -541,7 +546,7 @@ impl<'p> Lowerer<'p> {
         }
     }
 
-    fn read_place(&mut self, p: &Place, ty: &Type, span: Span) -> RV {
+    pub(super) fn read_place(&mut self, p: &Place, ty: &Type, span: Span) -> RV {
         match p {
             Place::Var(key) => match self.env.get(key).cloned() {
                 Some(EnvVal::Val(v)) => RV::Val(v),
@@ -585,7 +590,7 @@ impl<'p> Lowerer<'p> {
         }
     }
 
-    fn write_place(&mut self, p: &Place, v: RV, span: Span) {
+    pub(super) fn write_place(&mut self, p: &Place, v: RV, span: Span) {
         match (p, v) {
             (Place::Var(key), RV::Val(x)) => {
                 let name = self.var_names.get(key).cloned();

@@ -12,7 +12,9 @@
 //! - `?:`, `&&`, `||` and `,` whose later operands hold vector work become statements, so they
 //!   still evaluate those operands only when C does;
 //! - `convert_<T>_sat` becomes compare-and-select clamps and `as_<T>` shifts and ORs of lanes,
-//!   so lowering needs no operation beyond the scalar ones.
+//!   so lowering needs no operation beyond the scalar ones;
+//! - `shuffle`/`shuffle2` pick source lanes: by wiring when a mask lane is constant, by a chain of
+//!   selects on the mask lane's low bits otherwise.
 //!
 //! What it cannot express yet gets `E0503`: vector kernel arguments passed by value, functions
 //! returning vectors, and taking the address of a vector variable.
@@ -136,7 +138,13 @@ fn needs_rewrite(e: &Expr) -> bool {
         return true;
     }
     match &e.kind {
-        K::Swizzle(..) | K::VecLit(_) | K::ConvertSat(_) | K::Bitcast(_) | K::VLoad(..) | K::VStore { .. } => true,
+        K::Swizzle(..)
+        | K::VecLit(_)
+        | K::ConvertSat(_)
+        | K::Bitcast(_)
+        | K::VLoad(..)
+        | K::VStore { .. }
+        | K::Shuffle(..) => true,
         K::Int(_) | K::Float(_) | K::Local(_) | K::Global(_) | K::WorkItem(..) | K::Barrier => false,
         K::Deref(a)
         | K::Member(a, _)
@@ -157,7 +165,23 @@ fn needs_rewrite(e: &Expr) -> bool {
         | K::PtrCompoundAssign { lhs: a, rhs: b, .. } => needs_rewrite(a) || needs_rewrite(b),
         K::Cond(a, b, c) => needs_rewrite(a) || needs_rewrite(b) || needs_rewrite(c),
         K::Call(_, args) | K::Comma(args) | K::IntBuiltin(_, args) => args.iter().any(needs_rewrite),
+        K::Atomic { ptr, args, .. } => needs_rewrite(ptr) || args.iter().any(needs_rewrite),
     }
+}
+
+/// Lane `k & low` of `src`: a wire when `k` is a constant, otherwise a chain of selects that
+/// synthesis turns into a multiplexer.
+fn select_lane(src: &[Expr], k: Expr, low: u64, m: Scalar, s: Scalar, span: Span) -> Expr {
+    if let Some(c) = k.as_int() {
+        return src[(c & low) as usize].clone();
+    }
+    let key = binary(BinaryOp::And, k, int(low, m, span), m, span);
+    let mut out = src[src.len() - 1].clone();
+    for (j, lane) in src.iter().enumerate().rev().skip(1) {
+        let hit = binary(BinaryOp::Eq, key.clone(), int(j as u64, m, span), m, span);
+        out = mk(K::Cond(Box::new(hit), Box::new(lane.clone()), Box::new(out)), Type::Scalar(s), span);
+    }
+    out
 }
 
 fn int(v: u64, s: Scalar, span: Span) -> Expr {
@@ -636,7 +660,12 @@ impl Splitter {
                 let args = args.iter().map(|a| self.scalar(a, pre)).collect();
                 rebuild(K::IntBuiltin(*b, args))
             }
-            K::VLoad(..) | K::VecLit(_) => {
+            K::Atomic { op, ptr, args } => {
+                let ptr = self.scalar(ptr, pre);
+                let args = args.iter().map(|a| self.scalar(a, pre)).collect();
+                rebuild(K::Atomic { op: *op, ptr: Box::new(ptr), args })
+            }
+            K::VLoad(..) | K::VecLit(_) | K::Shuffle(..) => {
                 let mut l = self.lanes(e, pre);
                 l.pop().unwrap_or_else(|| int(0, Scalar::I32, span))
             }
@@ -786,6 +815,19 @@ impl Splitter {
                     }
                 }
                 out
+            }
+            K::Shuffle(sources, mask) => {
+                let mut src = Vec::new();
+                for x in sources {
+                    let l = self.lanes(x, pre);
+                    src.extend(self.temps(l, pre));
+                }
+                let m = vec_shape(&mask.ty).map(|v| v.0).unwrap_or(Scalar::U32);
+                let mask = self.lanes(mask, pre);
+                let mask = self.temps(mask, pre);
+                // Only the low log2(lanes) bits of a mask lane count (§6.15.14).
+                let low = src.len() as u64 - 1;
+                mask.into_iter().map(|k| select_lane(&src, k, low, m, s, span)).collect()
             }
             K::Convert(x) if !x.ty.is_vector() => {
                 let v = self.scalar(x, pre);

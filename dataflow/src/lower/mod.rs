@@ -9,6 +9,7 @@
 //! - Calls are inlined; each inlined call gets fresh copies of the callee's locals and memories.
 //! - `&&`, `||` and `?:` become control flow unless both sides can be evaluated speculatively.
 
+mod atomic;
 mod builtins;
 mod coalesce;
 mod expr;
@@ -233,7 +234,7 @@ fn elem_count(ty: &Type) -> u32 {
 /// The innermost scalar element type of an (array) type.
 fn base_scalar(ty: &Type) -> Option<Scalar> {
     match ty {
-        Type::Scalar(s) | Type::Vector(s, _) => Some(*s),
+        Type::Scalar(s) | Type::Vector(s, _) | Type::Atomic(s) => Some(*s),
         Type::Array(t, _) => base_scalar(t),
         _ => None,
     }
@@ -473,6 +474,7 @@ impl<'p> Lowerer<'p> {
             init: None,
             volatile: false,
             restrict: false,
+            atomic: false,
             banking: Banking::Automatic,
             span,
         })
@@ -684,6 +686,10 @@ fn scan_function(f: &hir::Function) -> (HashSet<LocalId>, HashSet<LocalId>) {
             // Vector forms are rewritten by `lanes` before lowering; walk them all the same.
             K::Swizzle(a, _) | K::ConvertSat(a) | K::Bitcast(a) => walk_expr(a, taken, ok, read_ctx),
             K::VecLit(args) => args.iter().for_each(|a| walk_expr(a, taken, ok, true)),
+            K::Shuffle(sources, mask) => {
+                sources.iter().for_each(|a| walk_expr(a, taken, ok, true));
+                walk_expr(mask, taken, ok, true);
+            }
             K::VLoad(a, b) => {
                 walk_expr(a, taken, ok, true);
                 walk_expr(b, taken, ok, true);
@@ -692,6 +698,13 @@ fn scan_function(f: &hir::Function) -> (HashSet<LocalId>, HashSet<LocalId>) {
                 walk_expr(data, taken, ok, true);
                 walk_expr(offset, taken, ok, true);
                 walk_expr(ptr, taken, ok, true);
+            }
+            // The object is written; so is `*expected` of a compare-exchange.
+            K::Atomic { ptr, args, .. } => {
+                walk_expr(ptr, taken, ok, false);
+                for a in args {
+                    walk_expr(a, taken, ok, !a.ty.is_pointer());
+                }
             }
         }
     }

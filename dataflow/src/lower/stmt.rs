@@ -113,7 +113,8 @@ impl<'p> Lowerer<'p> {
                 self.frames.last_mut().map(|f| f.storage.insert(id, Storage::Ssa));
                 self.declare_var(key, local.name.clone(), val);
             }
-            Type::Scalar(_) | Type::Array(..) => {
+            // Atomic objects always live in memory: the atomic built-ins reach them by address.
+            Type::Scalar(_) | Type::Atomic(_) | Type::Array(..) => {
                 let Some(s) = base_scalar(&local.ty) else {
                     self.error(
                         Diagnostic::error(codes::POINTER_ESCAPE, "arrays of pointers are not supported by kiln")

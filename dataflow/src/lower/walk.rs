@@ -38,6 +38,10 @@ pub(super) fn for_each_expr(b: &[Stmt], f: &mut dyn FnMut(&hir::Expr)) {
             K::WorkItem(..) | K::Barrier => {}
             K::Swizzle(a, _) | K::ConvertSat(a) | K::Bitcast(a) => expr(a, f),
             K::VecLit(args) => args.iter().for_each(|a| expr(a, f)),
+            K::Shuffle(sources, mask) => {
+                sources.iter().for_each(|a| expr(a, f));
+                expr(mask, f);
+            }
             K::VLoad(a, b) => {
                 expr(a, f);
                 expr(b, f);
@@ -46,6 +50,10 @@ pub(super) fn for_each_expr(b: &[Stmt], f: &mut dyn FnMut(&hir::Expr)) {
                 expr(data, f);
                 expr(offset, f);
                 expr(ptr, f);
+            }
+            K::Atomic { ptr, args, .. } => {
+                expr(ptr, f);
+                args.iter().for_each(|a| expr(a, f));
             }
         }
     }

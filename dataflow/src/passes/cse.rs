@@ -73,6 +73,7 @@ mod tests {
             init: None,
             volatile: false,
             restrict: false,
+            atomic: false,
             banking: Banking::Automatic,
             span: sp,
         });

@@ -123,6 +123,7 @@ define_codes! {
     UNROLL_HINT = "E0421": "an invalid loop attribute or pragma argument (negative, zero or not constant)",
     ATTRIBUTE_PLACEMENT = "E0422": "an attribute used on something it cannot apply to",
     WORK_GROUP_SIZE = "E0423": "an invalid `reqd_work_group_size`",
+    ATOMIC_RULE = "E0424": "an atomic object used other than through the atomic built-in functions (an operator, assignment or initializer on it), `_Atomic` of a type with no atomic form, or an atomic built-in given a pointer to memory it cannot update",
 
     // Not supported (yet) in hardware.
     NOT_ON_FPGA = "E0501": "a feature with no FPGA meaning (images, samplers, device-side enqueue, blocks)",
@@ -131,7 +132,7 @@ define_codes! {
     UNSUPPORTED_NDRANGE = "E0504": "a work-item function kiln cannot build (sub-group and linear-id functions, or a dimension that is not a compile-time constant)",
     UNSUPPORTED_BARRIER = "E0505": "a synchronization function kiln does not yet support (sub-group barriers, `atomic_work_item_fence`)",
     UNSUPPORTED_PIPE = "E0506": "pipes and channels are not yet supported by kiln",
-    UNSUPPORTED_ATOMIC = "E0507": "atomic operations are not yet supported by kiln",
+    UNSUPPORTED_ATOMIC = "E0507": "retired: the atomic functions are supported since kiln builds them as read-modify-writes at the memory (float atomics report E0502; kept so the code stays stable)",
     UNSUPPORTED_AGGREGATE = "E0508": "structs, unions and enums are not yet supported by kiln",
     UNSUPPORTED_LOCAL = "E0509": "`__local` pointer kernel arguments are not yet supported by kiln (declare the `__local` array in the kernel instead)",
     UNSUPPORTED_POINTER_CAST = "E0510": "reinterpreting a pointer as another pointee type is not yet supported by kiln",

@@ -3,7 +3,7 @@
 use super::{Sema, Sym};
 use crate::ast::{self, AddrSpace, DerivedPart, Quals, TypeWord};
 use crate::diag::{Diagnostic, codes};
-use crate::types::{FnSig, Pointee, Scalar, Type, builtin_type_name};
+use crate::types::{FnSig, Pointee, Scalar, Type};
 use std::rc::Rc;
 
 /// What a declarator declares.
@@ -42,7 +42,7 @@ impl Sema<'_> {
             ast::TypeSpec::Words(words) => self.words_type(words, specs.span),
             ast::TypeSpec::Named(name, span) => match self.lookup(name) {
                 Some(Sym::Typedef { ty, .. }) => ty.clone(),
-                _ => match builtin_type_name(name) {
+                _ => match self.builtin_type(name) {
                     Some(t) => t,
                     None => {
                         self.err(
@@ -56,11 +56,24 @@ impl Sema<'_> {
                 self.enum_decl(e);
                 Type::Scalar(Scalar::I32)
             }
-            // Records, pipes and atomics are reported by the feature gate.
-            ast::TypeSpec::Struct(_)
-            | ast::TypeSpec::Union(_)
-            | ast::TypeSpec::Pipe(..)
-            | ast::TypeSpec::Atomic(..) => Type::Error,
+            ast::TypeSpec::Atomic(inner, span) => {
+                let (ty, _, _) = self.type_name(inner);
+                match ty {
+                    Type::Scalar(s) if s.size() >= 4 && s != Scalar::F16 => Type::Atomic(s),
+                    Type::Error => Type::Error,
+                    other => {
+                        let shown = self.show(&other);
+                        self.err(
+                            Diagnostic::error(codes::ATOMIC_RULE, format!("`_Atomic({shown})` has no atomic form"))
+                                .at(*span)
+                                .with_note("OpenCL C has atomic `int`, `uint`, `long`, `ulong`, `float` and `double`"),
+                        );
+                        Type::Error
+                    }
+                }
+            }
+            // Records and pipes are reported by the feature gate.
+            ast::TypeSpec::Struct(_) | ast::TypeSpec::Union(_) | ast::TypeSpec::Pipe(..) => Type::Error,
         }
     }
 

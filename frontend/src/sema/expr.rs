@@ -143,6 +143,15 @@ impl Sema<'_> {
             self.err(Diagnostic::error(codes::ASSIGN_CONST, "cannot assign to a `const`-qualified object").at(e.span));
             return false;
         }
+        if let Type::Atomic(_) = e.ty {
+            let shown = self.show(&e.ty);
+            self.err(
+                Diagnostic::error(codes::ATOMIC_RULE, format!("{what} cannot modify an atomic object (`{shown}`)"))
+                    .at(e.span)
+                    .with_help("use `atomic_store`, `atomic_init` or an `atomic_fetch_*` function"),
+            );
+            return false;
+        }
         true
     }
 
@@ -192,6 +201,10 @@ impl Sema<'_> {
     pub(super) fn assign_convert(&mut self, e: Expr, to: &Type, what: &str) -> Expr {
         if e.ty.is_error() || to.is_error() || e.ty == *to {
             return e;
+        }
+        // Reading an atomic object as a value is an atomic load of its scalar.
+        if let Type::Atomic(s) = e.ty {
+            return self.assign_convert(Expr { ty: Type::Scalar(s), ..e }, to, what);
         }
         let span = e.span;
         match (to, &e.ty) {
@@ -432,6 +445,11 @@ impl Sema<'_> {
                 err_expr(span)
             }
             None => {
+                if self.opts.std >= crate::options::ClStd::Cl2_0
+                    && let Some(v) = super::atomic::memory_enumerator(name)
+                {
+                    return Expr::int(v, INT, span);
+                }
                 if let Some(f) = builtins::family(name) {
                     self.err(
                         Diagnostic::error(
@@ -943,10 +961,15 @@ impl Sema<'_> {
                 if let Some(e) = self.vector_builtin(name, args, span) {
                     return e;
                 }
+                if let Some(e) = self.atomic_builtin(name, args, callee.span, span) {
+                    return e;
+                }
                 for a in args {
                     self.rvalue(a);
                 }
-                match builtins::family(name) {
+                // Every atomic function kiln knows was handled above: another `atomic_*` name
+                // is not an OpenCL C built-in.
+                match builtins::family(name).filter(|f| *f != builtins::Family::Atomic) {
                     Some(f) => {
                         let mut d = Diagnostic::error(
                             f.unsupported_code(),

@@ -5,7 +5,7 @@
 use super::Sema;
 use crate::ast::{self, TypeWord};
 use crate::diag::{Diagnostic, codes};
-use crate::types::{Opaque, Type, builtin_type_name};
+use crate::types::{Opaque, Type};
 
 impl Sema<'_> {
     /// Reports unsupported types named by declaration specifiers.
@@ -33,8 +33,8 @@ impl Sema<'_> {
                 if self.lookup(name).is_some() {
                     return; // a typedef: gated where it was declared
                 }
-                match builtin_type_name(name) {
-                    Some(Type::Vector(s, _)) if s.is_float() => self.err(
+                match self.builtin_type(name) {
+                    Some(Type::Vector(s, _) | Type::Atomic(s)) if s.is_float() => self.err(
                         Diagnostic::error(
                             codes::UNSUPPORTED_FLOAT,
                             format!("floating-point type `{name}` is not yet supported by kiln"),
@@ -85,9 +85,8 @@ impl Sema<'_> {
             ast::TypeSpec::Pipe(_, span) => {
                 self.err(Diagnostic::error(codes::UNSUPPORTED_PIPE, "pipes are not yet supported by kiln").at(*span))
             }
-            ast::TypeSpec::Atomic(_, span) => self.err(
-                Diagnostic::error(codes::UNSUPPORTED_ATOMIC, "atomic types are not yet supported by kiln").at(*span),
-            ),
+            // `_Atomic(float)` is gated through its inner type name.
+            ast::TypeSpec::Atomic(..) => {}
             ast::TypeSpec::Enum(_) => {}
         }
     }

@@ -6,6 +6,7 @@
 //! It does not know about hardware: the checks for features kiln cannot build yet are gathered in
 //! [`gate`] so that they can move to later stages as those stages learn the features.
 
+mod atomic;
 mod builtin_int;
 mod consteval;
 mod decl;
@@ -148,6 +149,13 @@ impl Sema<'_> {
 
     fn local(&self, id: LocalId) -> Option<&Local> {
         self.fcx.as_ref().and_then(|f| f.locals.get(id.0 as usize))
+    }
+
+    /// A built-in type name of the selected OpenCL C version.
+    fn builtin_type(&self, name: &str) -> Option<Type> {
+        crate::types::builtin_type_name(name).or_else(|| {
+            (self.opts.std >= crate::options::ClStd::Cl2_0).then(|| crate::types::builtin_type_name_cl2(name)).flatten()
+        })
     }
 
     /// The default address space of a pointee written without one.
@@ -509,13 +517,22 @@ impl Sema<'_> {
                             .with_help("add `__global` to the parameter's type"),
                         );
                     } else if pt.ty.is_pointer() {
-                        errs.push(
+                        // OpenCL C 2.0 lifted the rule (§6.11); kiln still cannot follow a
+                        // pointer loaded from memory.
+                        let d = if self.opts.std < crate::options::ClStd::Cl2_0 {
                             Diagnostic::error(
                                 codes::KERNEL_ARG,
                                 format!("kernel parameter `{}` is a pointer to a pointer", p.name),
                             )
-                            .at(span),
-                        );
+                            .with_note("OpenCL C 1.2 does not allow pointer-to-pointer kernel arguments")
+                        } else {
+                            Diagnostic::error(
+                                codes::POINTER_ESCAPE,
+                                format!("kernel parameter `{}` is a pointer to a pointer, which kiln cannot build", p.name),
+                            )
+                            .with_note("kiln resolves every pointer to a memory at compile time; a pointer read from memory cannot be resolved")
+                        };
+                        errs.push(d.at(span));
                     } else if matches!(pt.ty, Type::Scalar(Scalar::Bool)) {
                         errs.push(
                             Diagnostic::error(

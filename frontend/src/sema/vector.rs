@@ -392,6 +392,9 @@ impl Sema<'_> {
 
     /// `convert_<T>`, `as_<T>`, `vloadN` and `vstoreN`; `None` when `name` is none of them.
     pub(super) fn vector_builtin(&mut self, name: &str, args: &[ast::Expr], span: Span) -> Option<Expr> {
+        if name == "shuffle" || name == "shuffle2" {
+            return Some(self.shuffle(name, args, span));
+        }
         if let Some(rest) = name.strip_prefix("convert_") {
             return self.convert_builtin(name, rest, args, span);
         }
@@ -489,6 +492,68 @@ impl Sema<'_> {
                 })
             }
         }
+    }
+
+    /// `shuffle(x, mask)` / `shuffle2(x, y, mask)` (§6.15.14): the result has the mask's lane
+    /// count and `x`'s element type; `x` (and `y`, of the same type) has 2, 4, 8 or 16 lanes and
+    /// the mask is an unsigned vector whose elements are as wide as `x`'s.
+    fn shuffle(&mut self, name: &str, args: &[ast::Expr], span: Span) -> Expr {
+        let want = if name == "shuffle" { 2 } else { 3 };
+        let xs: Vec<Expr> = args.iter().map(|a| self.rvalue(a)).collect();
+        if xs.len() != want {
+            let msg = format!("`{name}` takes {want} arguments but {} were given", xs.len());
+            self.err(Diagnostic::error(codes::ARG_COUNT, msg).at(span));
+            return err_expr(span);
+        }
+        if xs.iter().any(|x| x.ty.is_error()) {
+            return err_expr(span);
+        }
+        let mut xs = xs;
+        let Some(mask) = xs.pop() else { return err_expr(span) };
+        let Type::Vector(elem, _) = xs[0].ty else {
+            let msg = format!("`{name}` shuffles a vector of 2, 4, 8 or 16 lanes, not `{}`", self.show(&xs[0].ty));
+            self.err(Diagnostic::error(codes::BUILTIN_ARGS, msg).at(xs[0].span));
+            return err_expr(span);
+        };
+        for x in &xs {
+            let ok = matches!(x.ty, Type::Vector(e, n) if e == elem && n != 3) && x.ty == xs[0].ty;
+            if !ok {
+                let msg = format!(
+                    "`{name}` shuffles vectors of one type with 2, 4, 8 or 16 lanes, not `{}`",
+                    self.show(&x.ty)
+                );
+                self.err(Diagnostic::error(codes::BUILTIN_ARGS, msg).at(x.span));
+                return err_expr(span);
+            }
+        }
+        if elem.is_float() {
+            self.err(
+                Diagnostic::error(
+                    codes::UNSUPPORTED_FLOAT,
+                    format!("`{name}` of float vectors is not yet supported by kiln"),
+                )
+                .at(span),
+            );
+            return err_expr(span);
+        }
+        let mask_ok = matches!(mask.ty, Type::Vector(m, n) if n != 3 && m.is_integer() && !m.is_signed() && m.size() == elem.size());
+        let Type::Vector(_, out_lanes) = mask.ty else {
+            return self.bad_mask(name, elem, &mask, span);
+        };
+        if !mask_ok {
+            return self.bad_mask(name, elem, &mask, span);
+        }
+        Expr { kind: ExprKind::Shuffle(xs, Box::new(mask)), ty: Type::Vector(elem, out_lanes), span }
+    }
+
+    fn bad_mask(&mut self, name: &str, elem: Scalar, mask: &Expr, span: Span) -> Expr {
+        let msg = format!(
+            "the mask of `{name}` must be a vector of `{}` with 2, 4, 8 or 16 lanes, not `{}`",
+            elem.to_unsigned().name(),
+            self.show(&mask.ty)
+        );
+        self.err(Diagnostic::error(codes::BUILTIN_ARGS, msg).at(mask.span));
+        err_expr(span)
     }
 
     fn one_arg(&mut self, name: &str, args: &[ast::Expr], span: Span) -> Option<Expr> {

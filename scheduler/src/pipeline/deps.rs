@@ -8,8 +8,9 @@
 //! assumed to collide in every iteration (distance 1 both ways): conservative, never wrong.
 //!
 //! `#pragma ivdep` removes the loop-carried dependences (the user promises there are none);
-//! `safelen(N)` turns them into dependences of distance `N`. Accesses to `volatile` memories keep
-//! their program order within and across iterations. Distinct memories never alias (each pointer
+//! `safelen(N)` turns them into dependences of distance `N` — except for memories updated by
+//! atomic built-ins, whose elements iterations share on purpose. Accesses to `volatile` memories
+//! keep their program order within and across iterations. Distinct memories never alias (each pointer
 //! argument is its own port; each private array its own memory).
 
 use super::shape::LoopShape;
@@ -213,6 +214,8 @@ pub fn memory_dependences(k: &Kernel, shape: &LoopShape, ops: &[Op], ivdep: Opti
                 continue;
             }
             let volatile = k.mems[ma].volatile;
+            // Elements of an atomic memory are shared between iterations on purpose.
+            let shared = volatile || k.mems[ma].atomic;
             let (sa, sb) = (oa.kind.has_side_effect(), ob.kind.has_side_effect());
             let kind_ab = if volatile { Some(DepKind::Ordered) } else { DepKind::of(sa, sb) };
             let kind_ba = if volatile { Some(DepKind::Ordered) } else { DepKind::of(sb, sa) };
@@ -244,8 +247,8 @@ pub fn memory_dependences(k: &Kernel, shape: &LoopShape, ops: &[Op], ivdep: Opti
             };
             let carried = |d: i64| -> Option<u32> {
                 match ivdep {
-                    Some(None) if !volatile => None,
-                    Some(Some(n)) if !volatile => Some((d as u32).max(n)),
+                    Some(None) if !shared => None,
+                    Some(Some(n)) if !shared => Some((d as u32).max(n)),
                     _ => Some(d as u32),
                 }
             };

@@ -609,8 +609,15 @@ fn suggestion(k: &Kernel, a: &LoopAnalysis, deps: &[MemDep]) -> Option<String> {
     }
     match &a.limit {
         Some(Limit::Recurrence { what, .. }) if what.contains("dependence") => {
-            let mem = deps.iter().find(|d| d.distance > 0).map(|d| k.mems[d.mem].name.to_string()).unwrap_or_default();
-            Some(format!("add `#pragma ivdep` if iterations never touch the same `{mem}[]` element closer than {ii} iterations apart"))
+            let dep = deps.iter().find(|d| d.distance > 0)?;
+            let mem = &k.mems[dep.mem];
+            if mem.atomic {
+                return Some(format!(
+                    "atomic updates of `{}[]` wait for each other; accumulate into private partial results (one per lane of an unrolled loop) and combine them once",
+                    mem.name
+                ));
+            }
+            Some(format!("add `#pragma ivdep` if iterations never touch the same `{}[]` element closer than {ii} iterations apart", mem.name))
         }
         Some(Limit::Recurrence { what, .. }) => Some(format!(
             "the loop-carried value {what} limits II; shorten its computation, or split the reduction into {ii} partial results"

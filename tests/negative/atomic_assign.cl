@@ -1,0 +1,2 @@
+// expect: E0424
+kernel void k(global atomic_int *a) { *a = 3; }

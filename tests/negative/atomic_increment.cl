@@ -1,0 +1,2 @@
+// expect: E0424
+kernel void k(global atomic_uint *a) { a[1]++; }
