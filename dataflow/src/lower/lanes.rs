@@ -16,8 +16,14 @@
 //! - `shuffle`/`shuffle2` pick source lanes: by wiring when a mask lane is constant, by a chain of
 //!   selects on the mask lane's low bits otherwise.
 //!
-//! What it cannot express yet gets `E0503`: vector kernel arguments passed by value, functions
-//! returning vectors, and taking the address of a vector variable.
+//! - a function returning a vector returns its lanes through pointer parameters appended to its
+//!   own, which callers point at scalar temporaries.
+//!
+//! - a vector variable whose address is taken stays whole, in private memory like a vector array
+//!   element.
+//!
+//! What it cannot express yet gets `E0503`: vector kernel arguments passed by value, and taking
+//! the address of a vector parameter.
 
 use kiln_frontend::Span;
 use kiln_frontend::ast::{AddrSpace, Quals};
@@ -25,7 +31,7 @@ use kiln_frontend::builtins::IntBuiltin;
 use kiln_frontend::diag::{Diagnostic, codes};
 use kiln_frontend::hir::{self, BinaryOp, Block, Expr, ExprKind as K, Init, Local, LocalId, Program, Stmt, UnaryOp};
 use kiln_frontend::types::{INT, Pointee, SIZE_T, Scalar, Type};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 /// Rewrites every function of `prog` so that no expression has a vector type.
@@ -34,6 +40,7 @@ pub(crate) fn split_vectors(prog: &Program) -> Result<Program, Vec<Diagnostic>> 
     let mut diags = Vec::new();
     // Helper functions' new parameter lists first, so calls can be rewritten in any order.
     let mut lane_params: HashMap<u32, HashMap<LocalId, Vec<LocalId>>> = HashMap::new();
+    let mut ret_outs: HashMap<u32, Vec<LocalId>> = HashMap::new();
     for (i, f) in out.functions.iter_mut().enumerate() {
         let mut split = HashMap::new();
         let mut params = Vec::new();
@@ -65,17 +72,29 @@ pub(crate) fn split_vectors(prog: &Program) -> Result<Program, Vec<Diagnostic>> 
                 _ => params.push(p),
             }
         }
-        f.params = params;
-        if f.ret.is_vector() && f.body.is_some() {
-            diags.push(
-                Diagnostic::error(
-                    codes::UNSUPPORTED_VECTOR,
-                    format!("function `{}` returns a vector, which kiln does not yet support", f.name),
-                )
-                .at(f.span)
-                .with_help("return the result through a pointer argument, or write the function as a macro"),
-            );
+        // A function returning a vector returns it through one pointer per lane, appended to its
+        // parameters; callers pass the addresses of scalar temporaries.
+        if let Type::Vector(s, n) = f.ret {
+            let ptr_ty = Type::pointer_to(Type::Scalar(s), AddrSpace::Private, Quals::default());
+            let outs: Vec<LocalId> = (0..n)
+                .map(|j| {
+                    f.locals.push(Local {
+                        name: format!("{}.ret.s{j:x}", f.name).into(),
+                        ty: ptr_ty.clone(),
+                        space: AddrSpace::Private,
+                        quals: Quals::default(),
+                        is_param: true,
+                        partition: None,
+                        span: f.span,
+                    });
+                    LocalId(f.locals.len() as u32 - 1)
+                })
+                .collect();
+            params.extend(outs.iter().copied());
+            f.ret = Type::Void;
+            ret_outs.insert(i as u32, outs);
         }
+        f.params = params;
         lane_params.insert(i as u32, split);
     }
     if !diags.is_empty() {
@@ -83,7 +102,7 @@ pub(crate) fn split_vectors(prog: &Program) -> Result<Program, Vec<Diagnostic>> 
     }
     for g in &mut out.globals {
         if let Some(init) = &g.init {
-            let mut s = Splitter::new(Vec::new(), HashMap::new());
+            let mut s = Splitter::new(Vec::new(), HashMap::new(), &HashSet::new());
             let mut pre = Vec::new();
             g.init = Some(s.init(init, &g.ty, &mut pre));
             diags.extend(s.diags);
@@ -92,14 +111,52 @@ pub(crate) fn split_vectors(prog: &Program) -> Result<Program, Vec<Diagnostic>> 
     for (i, f) in out.functions.iter_mut().enumerate() {
         let Some(body) = f.body.take() else { continue };
         let split = lane_params.remove(&(i as u32)).unwrap_or_default();
-        let mut s = Splitter::new(std::mem::take(&mut f.locals), split);
-        s.find_taken(&body);
+        let in_memory = address_taken_vectors(&body, &f.locals, &mut diags);
+        let mut s = Splitter::new(std::mem::take(&mut f.locals), split, &in_memory);
+        s.ret_outs = ret_outs.remove(&(i as u32));
         let new_body = s.block(&body);
         f.locals = s.locals;
         f.body = Some(new_body);
         diags.extend(s.diags);
     }
     if diags.iter().any(Diagnostic::is_error) { Err(diags) } else { Ok(out) }
+}
+
+/// Vector variables whose address (or a lane's address) is taken: they are kept whole in
+/// private memory, lanes at consecutive elements. A vector parameter cannot be (its lanes arrive
+/// as separate parameters); that is reported.
+fn address_taken_vectors(body: &Block, locals: &[Local], diags: &mut Vec<Diagnostic>) -> HashSet<LocalId> {
+    let mut taken = Vec::new();
+    super::walk::for_each_expr(body, &mut |e| {
+        if let K::AddrOf(inner) = &e.kind {
+            let mut base = &**inner;
+            while let K::Swizzle(b, _) = &base.kind {
+                base = b;
+            }
+            if let K::Local(id) = base.kind
+                && base.ty.is_vector()
+            {
+                taken.push((id, e.span));
+            }
+        }
+    });
+    let mut out = HashSet::new();
+    for (id, span) in taken {
+        let Some(local) = locals.get(id.0 as usize) else { continue };
+        if local.is_param {
+            diags.push(
+                Diagnostic::error(
+                    codes::UNSUPPORTED_VECTOR,
+                    format!("taking the address of vector parameter `{}` is not yet supported by kiln", local.name),
+                )
+                .at(span)
+                .with_help("copy it into a local variable first"),
+            );
+        } else {
+            out.insert(id);
+        }
+    }
+    out
 }
 
 fn lane_locals(locals: &mut Vec<Local>, of: &Local, s: Scalar, n: u8, is_param: bool) -> Vec<LocalId> {
@@ -241,49 +298,31 @@ struct Splitter {
     locals: Vec<Local>,
     /// Vector variables and the scalar variables holding their lanes.
     split: HashMap<LocalId, Vec<LocalId>>,
+    /// In a function returning a vector: the pointer parameters its lanes are returned through.
+    ret_outs: Option<Vec<LocalId>>,
     diags: Vec<Diagnostic>,
 }
 
 impl Splitter {
-    fn new(mut locals: Vec<Local>, mut split: HashMap<LocalId, Vec<LocalId>>) -> Self {
+    /// `in_memory`: vector variables whose address is taken; they stay whole, in memory.
+    fn new(mut locals: Vec<Local>, mut split: HashMap<LocalId, Vec<LocalId>>, in_memory: &HashSet<LocalId>) -> Self {
         for i in 0..locals.len() {
             let id = LocalId(i as u32);
             if let Type::Vector(s, n) = locals[i].ty
                 && !split.contains_key(&id)
                 && !locals[i].is_param
+                && !in_memory.contains(&id)
             {
                 let local = locals[i].clone();
                 let ids = lane_locals(&mut locals, &local, s, n, false);
                 split.insert(id, ids);
             }
         }
-        Splitter { locals, split, diags: Vec::new() }
+        Splitter { locals, split, ret_outs: None, diags: Vec::new() }
     }
 
     fn error(&mut self, msg: String, span: Span) {
         self.diags.push(Diagnostic::error(codes::UNSUPPORTED_VECTOR, msg).at(span));
-    }
-
-    /// Reports vector variables whose address is taken (kiln keeps them as lanes in registers).
-    fn find_taken(&mut self, body: &Block) {
-        let mut taken = Vec::new();
-        super::walk::for_each_expr(body, &mut |e| {
-            if let K::AddrOf(inner) = &e.kind {
-                let mut base = &**inner;
-                while let K::Swizzle(b, _) = &base.kind {
-                    base = b;
-                }
-                if let K::Local(id) = base.kind
-                    && (base.ty.is_vector() || inner.ty.is_vector() || matches!(inner.kind, K::Swizzle(..)))
-                {
-                    taken.push((id, e.span));
-                }
-            }
-        });
-        for (id, span) in taken {
-            let name = self.locals[id.0 as usize].name.clone();
-            self.error(format!("taking the address of vector variable `{name}` is not yet supported by kiln"), span);
-        }
     }
 
     fn new_temp(&mut self, ty: Type, span: Span) -> LocalId {
@@ -402,7 +441,16 @@ impl Splitter {
             }
             Stmt::Return(Some(e), span) if needs_rewrite(e) => {
                 if e.ty.is_vector() {
-                    self.error("returning a vector is not yet supported by kiln".into(), *span);
+                    let lanes = self.lanes(e, out);
+                    let lanes = self.temps(lanes, out);
+                    for (out_ptr, lane) in self.ret_outs.clone().unwrap_or_default().into_iter().zip(lanes) {
+                        let ptr_ty = self.locals[out_ptr.0 as usize].ty.clone();
+                        let target =
+                            mk(K::Deref(Box::new(mk(K::Local(out_ptr), ptr_ty, *span))), lane.ty.clone(), *span);
+                        let ty = lane.ty.clone();
+                        out.push(Stmt::Expr(mk(K::Assign(Box::new(target), Box::new(lane)), ty, *span)));
+                    }
+                    out.push(Stmt::Return(None, *span));
                     return;
                 }
                 let e = self.scalar(e, out);
@@ -749,9 +797,11 @@ impl Splitter {
         match &e.kind {
             K::Local(id) => match self.split.get(id) {
                 Some(ids) => ids.iter().map(|l| mk(K::Local(*l), self.locals[l.0 as usize].ty.clone(), span)).collect(),
+                // A vector kept in memory: its lanes are consecutive elements there.
                 None => {
-                    self.error("this vector variable cannot be used here by kiln".into(), span);
-                    vec![]
+                    let Some((s, n)) = vec_shape(&e.ty) else { return vec![] };
+                    let lp = self.lane_base(e, s, AddrSpace::Private, span);
+                    (0..n as u64).map(|j| self.element(&lp, &None, j, span)).collect()
                 }
             },
             K::Deref(p) => {
@@ -762,11 +812,7 @@ impl Splitter {
                 // A program-scope vector: its lanes are consecutive elements of its memory.
                 let Some((s, n)) = vec_shape(&e.ty) else { return vec![] };
                 let _ = g;
-                let space = AddrSpace::Constant;
-                let to = Type::Pointer(Rc::new(Pointee { ty: Type::Scalar(s), space, quals: Quals::default() }));
-                let vp = Type::Pointer(Rc::new(Pointee { ty: e.ty.clone(), space, quals: Quals::default() }));
-                let addr = mk(K::AddrOf(Box::new(e.clone())), vp, span);
-                let lp = mk(K::PtrCast(Box::new(addr)), to, span);
+                let lp = self.lane_base(e, s, AddrSpace::Constant, span);
                 (0..n as u64).map(|j| self.element(&lp, &None, j, span)).collect()
             }
             K::Swizzle(b, idx) => {
@@ -782,6 +828,14 @@ impl Splitter {
         }
     }
 
+    /// A pointer to lane 0 of the vector object `e` (a variable in memory).
+    fn lane_base(&self, e: &Expr, s: Scalar, space: AddrSpace, span: Span) -> Expr {
+        let to = Type::Pointer(Rc::new(Pointee { ty: Type::Scalar(s), space, quals: Quals::default() }));
+        let vp = Type::Pointer(Rc::new(Pointee { ty: e.ty.clone(), space, quals: Quals::default() }));
+        let addr = mk(K::AddrOf(Box::new(e.clone())), vp, span);
+        mk(K::PtrCast(Box::new(addr)), to, span)
+    }
+
     /// The lanes of a vector expression: pure scalar expressions, one per lane.
     fn lanes(&mut self, e: &Expr, pre: &mut Block) -> Vec<Expr> {
         let span = e.span;
@@ -793,8 +847,8 @@ impl Splitter {
         };
         let n = n as usize;
         match &e.kind {
-            K::Local(_) => self.place(e, pre),
-            K::Deref(_) | K::Global(_) => {
+            K::Local(id) if self.split.contains_key(id) => self.place(e, pre),
+            K::Local(_) | K::Deref(_) | K::Global(_) => {
                 let p = self.place(e, pre);
                 self.temps(p, pre)
             }
@@ -976,9 +1030,19 @@ impl Splitter {
                 self.temps(l, pre)
             }
             K::IntBuiltin(b, args) => self.builtin_lanes(*b, args, s, n, pre, span),
-            K::Call(..) => {
-                self.error("calling a function that returns a vector is not yet supported by kiln".into(), span);
-                vec![int(0, s, span); n]
+            K::Call(f, args) => {
+                let mut args = self.call_args(args, pre);
+                let mut lanes = Vec::new();
+                for _ in 0..n {
+                    let t = self.new_temp(Type::Scalar(s), span);
+                    pre.push(Stmt::Decl(t, None, span));
+                    let tv = mk(K::Local(t), Type::Scalar(s), span);
+                    let ptr_ty = Type::pointer_to(Type::Scalar(s), AddrSpace::Private, Quals::default());
+                    args.push(mk(K::AddrOf(Box::new(tv.clone())), ptr_ty, span));
+                    lanes.push(tv);
+                }
+                pre.push(Stmt::Expr(mk(K::Call(*f, args), Type::Void, span)));
+                lanes
             }
             _ => {
                 self.error("kiln cannot build this vector expression yet".into(), span);

@@ -114,7 +114,7 @@ impl<'p> Lowerer<'p> {
                 self.declare_var(key, local.name.clone(), val);
             }
             // Atomic objects always live in memory: the atomic built-ins reach them by address.
-            Type::Scalar(_) | Type::Atomic(_) | Type::Array(..) => {
+            Type::Scalar(_) | Type::Atomic(_) | Type::Vector(..) | Type::Array(..) => {
                 let Some(s) = base_scalar(&local.ty) else {
                     self.error(
                         Diagnostic::error(codes::POINTER_ESCAPE, "arrays of pointers are not supported by kiln")

@@ -579,6 +579,15 @@ impl Sema<'_> {
                     );
                     return err_expr(span);
                 }
+                if let ExprKind::Swizzle(..) = x.kind {
+                    self.err(
+                        Diagnostic::error(codes::OPERATOR_TYPE, "cannot take the address of a vector element")
+                            .at(span)
+                            .with_note("OpenCL C does not allow pointers to vector components")
+                            .with_help("take the address of the whole vector, or copy the element into a variable"),
+                    );
+                    return err_expr(span);
+                }
                 let space = self.lvalue_space(&x);
                 let quals = self.lvalue_quals(&x);
                 let ty = Type::Pointer(Rc::new(Pointee { ty: x.ty.clone(), space, quals }));
