@@ -20,7 +20,7 @@
 
 use kiln_dataflow::Kernel;
 use kiln_dataflow::emu::Arg;
-use kiln_dataflow::ir::{Implicit, ParamKind};
+use kiln_dataflow::ir::{Implicit, Param, ParamKind, VectorLane};
 use kiln_frontend::diag::{Diagnostic, codes};
 use kiln_frontend::{FileId, SourceMap, Span};
 use serde::Deserialize;
@@ -303,6 +303,11 @@ pub fn materialize(spec: &RunSpec, kernel: &Kernel) -> Result<Materialized, Vec<
             elem_types.push(None);
             continue;
         }
+        if let Some(lane) = &p.lane {
+            args.push(Arg::Scalar(vector_lane(spec, kernel, p, lane, &mut errs)));
+            elem_types.push(None);
+            continue;
+        }
         let Some((_, vspan, value)) = spec.args.get(&*p.name) else {
             errs.push(
                 Diagnostic::error(
@@ -363,7 +368,10 @@ pub fn materialize(spec: &RunSpec, kernel: &Kernel) -> Result<Materialized, Vec<
         }
     }
     for (name, (kspan, _, _)) in &spec.args {
-        if !kernel.params.iter().any(|p| &*p.name == name && p.implicit.is_none()) {
+        let names = |p: &Param| -> bool {
+            p.implicit.is_none() && (&*p.name == name || p.lane.as_ref().is_some_and(|l| &*l.vector == name))
+        };
+        if !kernel.params.iter().any(names) {
             let params: Vec<String> = kernel.params.iter().map(|p| p.name.to_string()).collect();
             errs.push(
                 Diagnostic::error(codes::SPEC_EXTRA_ARG, format!("kernel `{}` has no parameter `{name}`", kernel.name))
@@ -373,6 +381,63 @@ pub fn materialize(spec: &RunSpec, kernel: &Kernel) -> Result<Materialized, Vec<
         }
     }
     if errs.is_empty() { Ok(Materialized { args, elem_types }) } else { Err(errs) }
+}
+
+/// The value of one lane of a vector argument passed by value: the spec gives the vector as an
+/// array of its lanes (`v = [1, 2, 3, 4]`). Errors are reported once, at lane 0.
+fn vector_lane(spec: &RunSpec, kernel: &Kernel, p: &Param, lane: &VectorLane, errs: &mut Vec<Diagnostic>) -> u64 {
+    let ParamKind::Scalar { value: v, signed } = &p.kind else { return 0 };
+    let ty = IntType { width: kernel.width(*v), signed: *signed };
+    let report = lane.index == 0;
+    let Some((_, vspan, value)) = spec.args.get(&*lane.vector) else {
+        if report {
+            errs.push(
+                Diagnostic::error(
+                    codes::SPEC_MISSING_ARG,
+                    format!("the run spec has no value for parameter `{}` ({})", lane.vector, lane.vector_c_type),
+                )
+                .at(spec.kernel_span)
+                .with_help(format!("add `{} = [...]` with its {} lanes under `[args]`", lane.vector, lane.lanes)),
+            );
+        }
+        return 0;
+    };
+    let items = match value {
+        toml::Value::Array(items) if items.len() == lane.lanes as usize => items,
+        _ => {
+            if report {
+                errs.push(
+                    Diagnostic::error(
+                        codes::SPEC_BAD_ARG,
+                        format!(
+                            "parameter `{}` is a vector ({}); give its {} lanes as an array of integers",
+                            lane.vector, lane.vector_c_type, lane.lanes
+                        ),
+                    )
+                    .at(*vspan),
+                );
+            }
+            return 0;
+        }
+    };
+    let item = &items[lane.index as usize];
+    let (lo, hi) = ty.range();
+    match int_of(item) {
+        Some(x) if x >= lo && x <= hi => ty.bits(x),
+        _ => {
+            errs.push(
+                Diagnostic::error(
+                    codes::SPEC_BAD_ARG,
+                    format!(
+                        "lane {} of `{}` must be an integer in {lo}..={hi} ({})",
+                        lane.index, lane.vector, lane.vector_c_type
+                    ),
+                )
+                .at(*vspan),
+            );
+            0
+        }
+    }
 }
 
 fn buffer(value: &toml::Value, ty: IntType, name: &str, c_type: &str, at: Span) -> Result<Vec<u64>, Diagnostic> {

@@ -104,7 +104,18 @@ pub struct Local {
     pub is_param: bool,
     /// `__attribute__((xcl_array_partition(...)))` on an array variable.
     pub partition: Option<ArrayPartition>,
+    /// Set by the lowering's vector split on the scalar lanes of a vector parameter: which
+    /// parameter and lane this is (sema never sets it).
+    pub lane_of: Option<LaneOf>,
     pub span: Span,
+}
+
+/// Lane `index` of the vector parameter `vector` of type `ty`.
+#[derive(Clone, Debug)]
+pub struct LaneOf {
+    pub vector: Rc<str>,
+    pub ty: Type,
+    pub index: u8,
 }
 
 /// How the user asked an on-chip array to be split into banks (Xilinx `xcl_array_partition`).

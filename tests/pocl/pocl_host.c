@@ -9,6 +9,7 @@
  *   local L0 L1 L2                      (0 0 0: let the implementation choose)
  *   buffer NAME ELEM-BYTES SIGNED COUNT V0 V1 ...   (a __global or __constant buffer)
  *   scalar NAME BYTES VALUE             (a scalar argument)
+ *   vector NAME ELEM-BYTES LANES V0 V1 ...   (a vector argument passed by value)
  * Output: one line per buffer in argument order, `NAME V0 V1 ...`, after the kernel ran. */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
@@ -21,6 +22,7 @@
 struct arg {
     char name[128];
     int is_buffer;
+    int is_vector;
     int elem_bytes;
     int is_signed;
     size_t count;
@@ -78,14 +80,15 @@ int main(void) {
         } else if (!strcmp(word, "global") || !strcmp(word, "local")) {
             size_t *dst = !strcmp(word, "global") ? global : local;
             for (int d = 0; d < 3; d++) dst[d] = strtoull(strtok_r(NULL, " \t\r\n", &save), NULL, 10);
-        } else if (!strcmp(word, "buffer") || !strcmp(word, "scalar")) {
+        } else if (!strcmp(word, "buffer") || !strcmp(word, "scalar") || !strcmp(word, "vector")) {
             if (nargs == MAX_ARGS) { fprintf(stderr, "pocl_host: too many arguments\n"); return 2; }
             struct arg *a = &args[nargs++];
             snprintf(a->name, sizeof a->name, "%s", strtok_r(NULL, " \t\r\n", &save));
             a->is_buffer = !strcmp(word, "buffer");
+            a->is_vector = !strcmp(word, "vector");
             a->elem_bytes = atoi(strtok_r(NULL, " \t\r\n", &save));
-            if (a->is_buffer) {
-                a->is_signed = atoi(strtok_r(NULL, " \t\r\n", &save));
+            if (a->is_buffer || a->is_vector) {
+                if (a->is_buffer) a->is_signed = atoi(strtok_r(NULL, " \t\r\n", &save));
                 a->count = strtoull(strtok_r(NULL, " \t\r\n", &save), NULL, 10);
                 a->data = calloc(a->count ? a->count : 1, (size_t)a->elem_bytes);
                 for (size_t i = 0; i < a->count; i++)
@@ -122,6 +125,12 @@ int main(void) {
             a->mem = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes, a->data, &err);
             if (err) die("clCreateBuffer", err);
             if ((err = clSetKernelArg(k, (cl_uint)i, sizeof(cl_mem), &a->mem))) die("clSetKernelArg", err);
+        } else if (a->is_vector) {
+            /* A 3-lane vector occupies 4 lanes (OpenCL's layout); the padding lane is 0. */
+            size_t lanes = a->count == 3 ? 4 : a->count;
+            unsigned char v[128] = {0};
+            memcpy(v, a->data, a->count * (size_t)a->elem_bytes);
+            if ((err = clSetKernelArg(k, (cl_uint)i, lanes * (size_t)a->elem_bytes, v))) die("clSetKernelArg", err);
         } else {
             unsigned char v[8];
             put(v, a->elem_bytes, a->scalar);

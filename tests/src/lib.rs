@@ -152,8 +152,20 @@ pub struct Inputs {
 }
 
 pub enum InputKind {
-    Buffer { width: u32, signed: bool, values: Vec<i64> },
-    Scalar { width: u32, value: i64 },
+    Buffer {
+        width: u32,
+        signed: bool,
+        values: Vec<i64>,
+    },
+    Scalar {
+        width: u32,
+        value: i64,
+    },
+    /// A vector passed by value: its lanes in order.
+    Vector {
+        width: u32,
+        values: Vec<i64>,
+    },
 }
 
 /// The buffers of a run spec as JSON (`name: [values]`) and every argument in order.
@@ -189,7 +201,18 @@ pub fn materialized_inputs(case: &Case) -> (serde_json::Value, Vec<Inputs>) {
                 let width = k.width(*value);
                 let shift = 64 - width.max(1);
                 let value = if *signed { ((*v << shift) as i64) >> shift } else { *v as i64 };
-                list.push(Inputs { name: p.name.to_string(), kind: InputKind::Scalar { width, value } });
+                match &p.lane {
+                    Some(lane) if lane.index > 0 => {
+                        if let Some(Inputs { kind: InputKind::Vector { values, .. }, .. }) = list.last_mut() {
+                            values.push(value);
+                        }
+                    }
+                    Some(lane) => list.push(Inputs {
+                        name: lane.vector.to_string(),
+                        kind: InputKind::Vector { width, values: vec![value] },
+                    }),
+                    None => list.push(Inputs { name: p.name.to_string(), kind: InputKind::Scalar { width, value } }),
+                }
             }
             _ => {}
         }

@@ -250,6 +250,18 @@ pub struct Param {
     pub span: Span,
     /// A launch parameter the host sets (not a kernel argument), for NDRange kernels.
     pub implicit: Option<Implicit>,
+    /// One lane of a vector argument passed by value (`int4 v` becomes four scalar parameters
+    /// `v.s0`..`v.s3`); the host gives the vector's lanes in order.
+    pub lane: Option<VectorLane>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VectorLane {
+    /// The kernel argument's name (`v`) and OpenCL C type (`int4`).
+    pub vector: Rc<str>,
+    pub vector_c_type: String,
+    pub index: u8,
+    pub lanes: u8,
 }
 
 /// Launch parameters an NDRange kernel receives as extra scalar inputs.

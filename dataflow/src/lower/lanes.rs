@@ -2,8 +2,9 @@
 //! only sees scalars (a vector operation is one scalar operation per lane, in parallel hardware).
 //!
 //! A rewrite of the typed program ([`hir`]) into an equivalent one without vector values:
-//! - a vector variable becomes one scalar variable per lane; a helper function's vector parameter
-//!   one parameter per lane;
+//! - a vector variable becomes one scalar variable per lane; a vector parameter one parameter
+//!   per lane (for a kernel, each lane becomes a scalar input of the hardware, marked with
+//!   [`hir::LaneOf`] so the run spec can give the vector as one array);
 //! - a vector in memory (`global int4 *p`, `int4 a[8]`) keeps its type: lowering stores it as its
 //!   lanes, consecutive, with the padding lane of 3-element vectors (OpenCL's layout), and a
 //!   lane access is a scalar access at `(element*)p + lane`;
@@ -22,8 +23,7 @@
 //! - a vector variable whose address is taken stays whole, in private memory like a vector array
 //!   element.
 //!
-//! What it cannot express yet gets `E0503`: vector kernel arguments passed by value, and taking
-//! the address of a vector parameter.
+//! What it cannot express yet gets `E0503`: taking the address of a vector parameter.
 
 use kiln_frontend::Span;
 use kiln_frontend::ast::{AddrSpace, Quals};
@@ -47,23 +47,6 @@ pub(crate) fn split_vectors(prog: &Program) -> Result<Program, Vec<Diagnostic>> 
         for &p in &f.params.clone() {
             let local = f.local(p).clone();
             match local.ty {
-                Type::Vector(s, n) if f.is_kernel => {
-                    diags.push(
-                        Diagnostic::error(
-                            codes::UNSUPPORTED_VECTOR,
-                            format!(
-                                "vector kernel argument `{}` passed by value is not yet supported by kiln",
-                                local.name
-                            ),
-                        )
-                        .at(local.span)
-                        .with_help(format!(
-                            "pass the {n} lanes as separate `{}` arguments, or through a buffer",
-                            s.name()
-                        )),
-                    );
-                    params.push(p);
-                }
                 Type::Vector(s, n) => {
                     let ids = lane_locals(&mut f.locals, &local, s, n, true);
                     params.extend(ids.iter().copied());
@@ -85,6 +68,7 @@ pub(crate) fn split_vectors(prog: &Program) -> Result<Program, Vec<Diagnostic>> 
                         quals: Quals::default(),
                         is_param: true,
                         partition: None,
+                        lane_of: None,
                         span: f.span,
                     });
                     LocalId(f.locals.len() as u32 - 1)
@@ -169,6 +153,7 @@ fn lane_locals(locals: &mut Vec<Local>, of: &Local, s: Scalar, n: u8, is_param: 
                 quals: of.quals,
                 is_param,
                 partition: None,
+                lane_of: is_param.then(|| hir::LaneOf { vector: of.name.clone(), ty: of.ty.clone(), index: j }),
                 span: of.span,
             });
             LocalId(locals.len() as u32 - 1)
@@ -333,6 +318,7 @@ impl Splitter {
             quals: Quals::default(),
             is_param: false,
             partition: None,
+            lane_of: None,
             span,
         });
         LocalId(self.locals.len() as u32 - 1)

@@ -531,12 +531,26 @@ impl<'p> Lowerer<'p> {
             match &p.ty {
                 Type::Scalar(s) => {
                     let v = self.k.add_param(entry, scalar_width(*s), Some(p.name.clone()));
+                    let lane = p.lane_of.as_ref().map(|l| VectorLane {
+                        vector: l.vector.clone(),
+                        vector_c_type: kiln_frontend::types::TypeDisplay {
+                            ty: &l.ty,
+                            record_name: &|_| "struct".into(),
+                        }
+                        .to_string(),
+                        index: l.index,
+                        lanes: match l.ty {
+                            Type::Vector(_, n) => n,
+                            _ => 1,
+                        },
+                    });
                     self.k.params.push(Param {
                         name: p.name.clone(),
                         c_type,
                         kind: ParamKind::Scalar { value: v, signed: s.is_signed() },
                         span: p.span,
                         implicit: None,
+                        lane,
                     });
                     self.frames[0].storage.insert(*pid, Storage::Ssa);
                     if self.frames[0].address_taken.contains(pid) {
@@ -583,6 +597,7 @@ impl<'p> Lowerer<'p> {
                         kind: ParamKind::Buffer { mem: m },
                         span: p.span,
                         implicit: None,
+                        lane: None,
                     });
                     let zero = self.konst(0, INDEX_WIDTH, p.span);
                     self.frames[0].storage.insert(*pid, Storage::Ssa);

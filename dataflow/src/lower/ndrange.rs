@@ -299,6 +299,7 @@ impl<'p> Lowerer<'p> {
                 kind: ParamKind::Scalar { value: v, signed: false },
                 span,
                 implicit: Some(Implicit::GlobalSize(d)),
+                lane: None,
             });
             global_size[d as usize] = Some(v);
         }
@@ -312,6 +313,7 @@ impl<'p> Lowerer<'p> {
                 kind: ParamKind::Scalar { value: v, signed: false },
                 span,
                 implicit: Some(Implicit::WorkDim),
+                lane: None,
             });
             work_dim = Some(v);
         }

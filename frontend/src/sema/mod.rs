@@ -381,7 +381,16 @@ impl Sema<'_> {
                 {
                     quals = *q;
                 }
-                Local { name, ty: ty.clone(), space: AddrSpace::Private, quals, is_param: true, partition: None, span }
+                Local {
+                    name,
+                    ty: ty.clone(),
+                    space: AddrSpace::Private,
+                    quals,
+                    is_param: true,
+                    partition: None,
+                    lane_of: None,
+                    span,
+                }
             })
             .collect()
     }

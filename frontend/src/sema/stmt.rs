@@ -193,8 +193,16 @@ impl Sema<'_> {
                 }
             };
             let partition = self.array_partition(&d.specs, &id.declarator, &ty, space);
-            let local =
-                Local { name: name.clone(), ty, space, quals: info.quals, is_param: false, partition, span: nspan };
+            let local = Local {
+                name: name.clone(),
+                ty,
+                space,
+                quals: info.quals,
+                is_param: false,
+                partition,
+                lane_of: None,
+                span: nspan,
+            };
             let lid = self.new_local(local);
             self.bind(&name, nspan, Sym::Local(lid));
             out.push(Stmt::Decl(lid, init, d.span));
