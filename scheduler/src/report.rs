@@ -354,7 +354,11 @@ pub fn kernel_report(s: &Schedule, locate: &dyn Fn(Span) -> String) -> KernelRep
             let bits = d.len.unwrap_or(0) * d.elem_width;
             MemReport {
                 name: d.name.to_string(),
-                kind: if d.kind == MemKind::Rom { "rom" } else { "private" },
+                kind: match d.kind {
+                    MemKind::Rom => "rom",
+                    MemKind::Local => "local",
+                    _ => "private",
+                },
                 elements: d.len.unwrap_or(0),
                 element_width: d.elem_width,
                 implementation: if bits > 1024 { "block RAM" } else { "registers (LUT RAM)" },

@@ -1,0 +1,3 @@
+// expect: E0112
+#define 3x 1
+kernel void k(global int *o) { o[0] = 1; }

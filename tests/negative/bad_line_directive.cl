@@ -1,0 +1,3 @@
+// expect: E0118
+#line abc
+kernel void k(global int *o) { o[0] = 1; }

@@ -1,0 +1,2 @@
+// expect: E0205
+kernel void k(global int *o) { o[0] = 0x; }

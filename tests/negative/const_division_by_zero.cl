@@ -1,0 +1,2 @@
+// expect: E0321
+kernel void k(global int *o) { int a[4 / 0]; o[0] = 1; }

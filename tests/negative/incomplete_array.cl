@@ -1,0 +1,2 @@
+// expect: E0318
+kernel void k(global int *o) { int a[]; o[0] = a[0]; }

@@ -1,0 +1,2 @@
+// expect: E0305
+kernel void k(global int *o) { o[0]++ ++; }

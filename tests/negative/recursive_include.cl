@@ -1,0 +1,3 @@
+// expect: E0114
+#include __FILE__
+kernel void k(global int *o) { o[0] = 1; }

@@ -1,0 +1,3 @@
+// expect: E0108
+#endif
+kernel void k(global int *o) { o[0] = 1; }

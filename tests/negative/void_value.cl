@@ -1,0 +1,3 @@
+// expect: E0303
+void f(void) { }
+kernel void k(global int *o) { o[0] = f(); }

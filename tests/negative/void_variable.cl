@@ -1,0 +1,2 @@
+// expect: E0322
+kernel void k(global int *o) { void v; o[0] = 1; }
