@@ -1,0 +1,149 @@
+#![allow(clippy::unwrap_used)]
+//! The front end (and lowering) never panic, whatever the input: quickcheck mutates the files of
+//! all three corpora (valid kernels, check-only kernels and invalid ones) — deleting spans,
+//! inserting tokens that open constructs, overwriting bytes — and every mutant must come back
+//! as a program or as diagnostics. A failure is shrunk to a small list of edits.
+//!
+//! Bounded: `KILN_MUTATIONS` mutants (default 20,000: about ten seconds).
+
+use kiln_tests::tests_dir;
+use quickcheck::{Arbitrary, Gen, QuickCheck, TestResult};
+use std::sync::OnceLock;
+
+/// Fragments that open or close constructs, to reach the parser's error paths.
+const TOKENS: &[&str] = &[
+    "(",
+    ")",
+    "{",
+    "}",
+    ";",
+    "*",
+    "&",
+    "#define X(",
+    "#if",
+    "#endif",
+    "\"",
+    "'",
+    "/*",
+    "global",
+    "int",
+    "[",
+    "]",
+    "++",
+    "<<=",
+    "0x",
+    "...",
+    "int4",
+    ".xyzw",
+    "atomic_add(",
+    "_Atomic(",
+    "shuffle(",
+    "struct",
+    "__attribute__((",
+    "#pragma unroll",
+    "barrier(",
+    "return",
+    "?",
+    ":",
+    "\\",
+    "##",
+];
+
+fn inputs() -> &'static Vec<String> {
+    static FILES: OnceLock<Vec<String>> = OnceLock::new();
+    FILES.get_or_init(|| {
+        let mut out = Vec::new();
+        for dir in ["kernels", "valid", "negative"] {
+            let mut paths: Vec<_> = std::fs::read_dir(tests_dir().join(dir))
+                .unwrap()
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x == "cl"))
+                .collect();
+            paths.sort();
+            out.extend(paths.iter().map(|p| std::fs::read_to_string(p).unwrap()));
+        }
+        out
+    })
+}
+
+#[derive(Clone, Debug)]
+enum Edit {
+    Delete { at: usize, len: usize },
+    Insert { at: usize, token: usize },
+    Overwrite { at: usize, byte: u8 },
+}
+
+#[derive(Clone, Debug)]
+struct Mutant {
+    file: usize,
+    edits: Vec<Edit>,
+}
+
+impl Arbitrary for Edit {
+    fn arbitrary(g: &mut Gen) -> Edit {
+        let at = usize::arbitrary(g);
+        match u8::arbitrary(g) % 3 {
+            0 => Edit::Delete { at, len: usize::arbitrary(g) % 16 },
+            1 => Edit::Insert { at, token: usize::arbitrary(g) % TOKENS.len() },
+            _ => Edit::Overwrite { at, byte: u8::arbitrary(g) % 128 },
+        }
+    }
+}
+
+impl Arbitrary for Mutant {
+    fn arbitrary(g: &mut Gen) -> Mutant {
+        let n = 1 + usize::arbitrary(g) % 4;
+        Mutant { file: usize::arbitrary(g) % inputs().len(), edits: (0..n).map(|_| Edit::arbitrary(g)).collect() }
+    }
+
+    fn shrink(&self) -> Box<dyn Iterator<Item = Mutant>> {
+        let file = self.file;
+        Box::new(self.edits.shrink().map(move |edits| Mutant { file, edits }))
+    }
+}
+
+impl Mutant {
+    fn text(&self) -> String {
+        let mut bytes = inputs()[self.file].clone().into_bytes();
+        for e in &self.edits {
+            let pos = |at: usize, len: usize| at % (len + 1);
+            match *e {
+                Edit::Delete { at, len } => {
+                    let start = pos(at, bytes.len());
+                    let end = (start + len).min(bytes.len());
+                    bytes.drain(start..end);
+                }
+                Edit::Insert { at, token } => {
+                    let p = pos(at, bytes.len());
+                    bytes.splice(p..p, TOKENS[token].bytes());
+                }
+                Edit::Overwrite { at, byte } => {
+                    if !bytes.is_empty() {
+                        let p = at % bytes.len();
+                        bytes[p] = byte;
+                    }
+                }
+            }
+        }
+        String::from_utf8_lossy(&bytes).into_owned()
+    }
+}
+
+fn never_panics(m: Mutant) -> TestResult {
+    let text = m.text();
+    let result = std::panic::catch_unwind(|| {
+        let out = kiln_frontend::check_source("m.cl", &text, &kiln_frontend::Options::default());
+        if let Some(p) = &out.program {
+            for (id, _) in p.kernels() {
+                let _ = kiln_dataflow::lower::lower_kernel(p, id);
+            }
+        }
+    });
+    if result.is_ok() { TestResult::passed() } else { TestResult::error(format!("panicked on:\n{text}")) }
+}
+
+#[test]
+fn front_end_never_panics_on_mutated_corpus_files() {
+    let n = std::env::var("KILN_MUTATIONS").ok().and_then(|v| v.parse().ok()).unwrap_or(20_000);
+    QuickCheck::new().tests(n).max_tests(n * 2).quickcheck(never_panics as fn(Mutant) -> TestResult);
+}
