@@ -392,6 +392,28 @@ impl<'a> Parser<'a> {
 
     // ----- declaration specifiers -----
 
+    /// `foo x` or `foo *p` where `foo` names no type: say so (rather than failing on the next
+    /// token), with a hint when `foo` is a type of a later OpenCL C version.
+    fn unknown_type_name(&mut self) -> PResult<()> {
+        let t = self.tok().clone();
+        let next = self.nth(1);
+        if t.kind != TokKind::Ident
+            || is_keyword(&t.text, self.std)
+            || !(next.kind == TokKind::Ident || next.is_punct(P::Star))
+        {
+            return Ok(());
+        }
+        let mut d = Diagnostic::error(codes::EXPECTED_TYPE, format!("unknown type name `{}`", t.text)).at(t.span);
+        if builtin_type_name_cl2(&t.text).is_some() {
+            d = d.with_note(format!(
+                "`{}` is a type of OpenCL C 2.0 and later; compile with -cl-std=CL2.0 or CL3.0",
+                t.text
+            ));
+        }
+        self.error(d);
+        Err(())
+    }
+
     fn decl_specs(&mut self) -> PResult<DeclSpecs> {
         let start = self.tok().span;
         let mut s = DeclSpecs {
@@ -535,6 +557,10 @@ impl<'a> Parser<'a> {
                 }
             }
             self.bump();
+        }
+        let no_words = matches!(&s.ty, TypeSpec::Words(w) if w.is_empty());
+        if !have_type && no_words {
+            self.unknown_type_name()?;
         }
         s.span = start.to(self.prev_span());
         Ok(s)
