@@ -206,7 +206,9 @@ impl<'a> Parser<'a> {
             }
             match t.kind {
                 TokKind::Punct(P::LBrace) | TokKind::Punct(P::LParen) | TokKind::Punct(P::LBracket) => depth += 1,
-                TokKind::Punct(P::RParen) | TokKind::Punct(P::RBracket) => depth -= 1,
+                // Recovery may start inside parentheses (a bad parameter list): closing them
+                // must not hide the body braces that follow.
+                TokKind::Punct(P::RParen) | TokKind::Punct(P::RBracket) => depth = (depth - 1).max(0),
                 TokKind::Punct(P::RBrace) => {
                     if depth <= 0 {
                         break;
