@@ -973,6 +973,9 @@ impl Sema<'_> {
                 if let Some(e) = self.atomic_builtin(name, args, callee.span, span) {
                     return e;
                 }
+                if &**name == "prefetch" {
+                    return self.prefetch(args, span);
+                }
                 for a in args {
                     self.rvalue(a);
                 }
@@ -1038,6 +1041,30 @@ impl Sema<'_> {
 
     /// Work-item functions, barriers and fences, which kiln builds in hardware. `None` when
     /// `name` is none of them.
+    /// `prefetch(const __global gentype *p, size_t num)`: a hint with no effect on results; kiln's
+    /// memory ports stream requests anyway, so only the arguments are evaluated.
+    fn prefetch(&mut self, args: &[ast::Expr], span: Span) -> Expr {
+        let xs: Vec<Expr> = args.iter().map(|a| self.rvalue(a)).collect();
+        if xs.iter().any(|x| x.ty.is_error()) {
+            return err_expr(span);
+        }
+        if xs.len() != 2 {
+            let msg = format!("`prefetch` takes 2 arguments but {} were given", xs.len());
+            self.err(Diagnostic::error(codes::ARG_COUNT, msg).at(span));
+            return err_expr(span);
+        }
+        if xs[0].ty.pointee().is_none_or(|p| p.space != AddrSpace::Global) || !xs[1].ty.is_integer() {
+            let msg = format!(
+                "`prefetch` takes a `__global` pointer and a `size_t` count, not `{}` and `{}`",
+                self.show(&xs[0].ty),
+                self.show(&xs[1].ty)
+            );
+            self.err(Diagnostic::error(codes::BUILTIN_ARGS, msg).at(span));
+            return err_expr(span);
+        }
+        Expr { kind: ExprKind::Comma(xs), ty: Type::Void, span }
+    }
+
     fn work_item_builtin(&mut self, name: &str, args: &[ast::Expr], name_span: Span, span: Span) -> Option<Expr> {
         let arity_error = |s: &mut Self, n: &str| {
             s.err(Diagnostic::error(codes::ARG_COUNT, format!("`{name}` takes {n}")).at(span));
