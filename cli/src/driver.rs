@@ -125,6 +125,17 @@ pub fn optimize(k: &mut Kernel, enabled: bool) -> Result<(), Failure> {
 
 /// Schedules a kernel and verifies the schedule.
 pub fn schedule(k: Kernel, hw: &HwOptions) -> Result<Schedule, Failure> {
+    if let Some(op) = kiln_scheduler::float_ops(&k) {
+        let what = k.ops[op].kind.mnemonic();
+        return Err(Diagnostic::error(
+            codes::UNSUPPORTED_FLOAT,
+            format!("kernel `{}` computes with floating point, which kiln does not build in hardware yet", k.name),
+        )
+        .at_labeled(k.ops[op].span, format!("this needs a floating-point unit (`{what}`)"))
+        .with_note("`kiln emu` runs this kernel with IEEE single precision")
+        .with_help("kernels that only load, store or select float values build today")
+        .into());
+    }
     let opts = kiln_scheduler::Options { pipeline: hw.pipeline };
     let s = kiln_scheduler::schedule_with(k, hw.target.clone(), hw.clock_mhz, opts);
     kiln_scheduler::verify::verify_schedule(&s).map_err(|e| internal_error("scheduling", e.join("\n")))?;

@@ -84,6 +84,25 @@ pub fn verify(k: &Kernel) -> Result<(), Vec<VerifierError>> {
                 OpKind::Select => !expect(3) || argw[0] != 1 || rw != Some(argw[1]) || argw[1] != argw[2],
                 OpKind::Cast(CastOp::Trunc) => !expect(1) || rw.is_none_or(|r| r >= argw[0]),
                 OpKind::Cast(_) => !expect(1) || rw.is_none_or(|r| r <= argw[0]),
+                OpKind::Float(f) => {
+                    use crate::ir::float::Shape;
+                    match f.shape() {
+                        Shape::Floats(n) => !expect(n) || rw != Some(32) || argw.iter().any(|&x| x != 32),
+                        Shape::FloatInt => !expect(2) || rw != Some(32) || argw != [32, 32],
+                        Shape::IntResult => !expect(1) || rw != Some(32) || argw[0] != 32,
+                    }
+                }
+                OpKind::FCmp(_) => !expect(2) || rw != Some(1) || argw[0] != 32 || argw[1] != 32,
+                OpKind::FConv(c) => {
+                    let float_w = |x: u32| matches!(x, 16 | 32 | 64);
+                    !expect(1)
+                        || match (c, rw) {
+                            (crate::ir::FloatConv::FromInt { .. }, Some(r)) => !float_w(r),
+                            (crate::ir::FloatConv::ToInt { .. }, Some(_)) => !float_w(argw[0]),
+                            (crate::ir::FloatConv::Resize { .. }, Some(r)) => !float_w(r) || !float_w(argw[0]),
+                            (_, None) => true,
+                        }
+                }
                 OpKind::Load(m) => {
                     !(expect(1) || (expect(2) && argw[1] == 1))
                         || k.mems.get(*m).is_none()

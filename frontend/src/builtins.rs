@@ -448,3 +448,328 @@ impl IntBuiltin {
         }
     }
 }
+
+/// A floating-point operation of one IR instruction: the operators `+ - * /` and unary `-`, and
+/// the math built-ins that map to one operation (their exact semantics: `kiln_dataflow::ir::float`).
+/// Operands and result are `float`, except where [`FloatOp::shape`] says otherwise.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum FloatOp {
+    // One operand.
+    Neg,
+    Abs,
+    Sqrt,
+    Rsqrt,
+    Floor,
+    Ceil,
+    Trunc,
+    /// Halfway cases away from zero.
+    Round,
+    /// Halfway cases to even.
+    Rint,
+    Exp,
+    Exp2,
+    Exp10,
+    Expm1,
+    Log,
+    Log2,
+    Log10,
+    Log1p,
+    Sin,
+    Cos,
+    Tan,
+    Asin,
+    Acos,
+    Atan,
+    Sinpi,
+    Cospi,
+    Tanpi,
+    Asinpi,
+    Acospi,
+    Atanpi,
+    Sinh,
+    Cosh,
+    Tanh,
+    Asinh,
+    Acosh,
+    Atanh,
+    Cbrt,
+    Erf,
+    Erfc,
+    Tgamma,
+    Lgamma,
+    Logb,
+    // Two operands.
+    Add,
+    Sub,
+    Mul,
+    Div,
+    /// `fmin`: a NaN operand is ignored.
+    Min,
+    /// `fmax`: a NaN operand is ignored.
+    Max,
+    Fdim,
+    Fmod,
+    Remainder,
+    Copysign,
+    Pow,
+    Powr,
+    Atan2,
+    Atan2pi,
+    Hypot,
+    Nextafter,
+    Maxmag,
+    Minmag,
+    // Three operands.
+    Fma,
+    // A binary32 and an `int` (32-bit) operand.
+    Ldexp,
+    Pown,
+    Rootn,
+    /// One binary32 operand; the result is an `int` (32 bits).
+    Ilogb,
+}
+
+/// Operand shape of a [`FloatOp`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FloatShape {
+    /// `n` float operands, float result.
+    Floats(usize),
+    /// A float and an `int` operand, float result.
+    FloatInt,
+    /// A float operand, `int` result.
+    IntResult,
+}
+
+impl FloatOp {
+    pub fn shape(self) -> FloatShape {
+        use FloatOp::*;
+        match self {
+            Add | Sub | Mul | Div | Min | Max | Fdim | Fmod | Remainder | Copysign | Pow | Powr | Atan2 | Atan2pi
+            | Hypot | Nextafter | Maxmag | Minmag => FloatShape::Floats(2),
+            Fma => FloatShape::Floats(3),
+            Ldexp | Pown | Rootn => FloatShape::FloatInt,
+            Ilogb => FloatShape::IntResult,
+            _ => FloatShape::Floats(1),
+        }
+    }
+
+    pub fn arity(self) -> usize {
+        match self.shape() {
+            FloatShape::Floats(n) => n,
+            FloatShape::FloatInt => 2,
+            FloatShape::IntResult => 1,
+        }
+    }
+
+    /// The math built-in spelled `name` (also its `native_` and `half_` forms, which kiln
+    /// computes at full precision: the specification allows any accuracy for them).
+    pub fn from_name(name: &str) -> Option<FloatOp> {
+        use FloatOp::*;
+        let base = name.strip_prefix("native_").or_else(|| name.strip_prefix("half_")).unwrap_or(name);
+        let relaxed = base.len() != name.len();
+        if relaxed
+            && !matches!(
+                base,
+                "cos" | "exp" | "exp2" | "exp10" | "log" | "log2" | "log10" | "powr" | "rsqrt" | "sin" | "sqrt" | "tan"
+            )
+        {
+            return None;
+        }
+        Some(match base {
+            "fabs" => Abs,
+            "sqrt" => Sqrt,
+            "rsqrt" => Rsqrt,
+            "floor" => Floor,
+            "ceil" => Ceil,
+            "trunc" => Trunc,
+            "round" => Round,
+            "rint" => Rint,
+            "exp" => Exp,
+            "exp2" => Exp2,
+            "exp10" => Exp10,
+            "expm1" => Expm1,
+            "log" => Log,
+            "log2" => Log2,
+            "log10" => Log10,
+            "log1p" => Log1p,
+            "sin" => Sin,
+            "cos" => Cos,
+            "tan" => Tan,
+            "asin" => Asin,
+            "acos" => Acos,
+            "atan" => Atan,
+            "sinpi" => Sinpi,
+            "cospi" => Cospi,
+            "tanpi" => Tanpi,
+            "asinpi" => Asinpi,
+            "acospi" => Acospi,
+            "atanpi" => Atanpi,
+            "sinh" => Sinh,
+            "cosh" => Cosh,
+            "tanh" => Tanh,
+            "asinh" => Asinh,
+            "acosh" => Acosh,
+            "atanh" => Atanh,
+            "cbrt" => Cbrt,
+            "erf" => Erf,
+            "erfc" => Erfc,
+            "tgamma" => Tgamma,
+            "lgamma" => Lgamma,
+            "logb" => Logb,
+            "fmin" => Min,
+            "fmax" => Max,
+            "fdim" => Fdim,
+            "fmod" => Fmod,
+            "remainder" => Remainder,
+            "copysign" => Copysign,
+            "pow" => Pow,
+            "powr" => Powr,
+            "atan2" => Atan2,
+            "atan2pi" => Atan2pi,
+            "hypot" => Hypot,
+            "nextafter" => Nextafter,
+            "maxmag" => Maxmag,
+            "minmag" => Minmag,
+            "fma" => Fma,
+            "ldexp" => Ldexp,
+            "pown" => Pown,
+            "rootn" => Rootn,
+            "ilogb" => Ilogb,
+            _ => return None,
+        })
+    }
+}
+
+/// A float comparison built-in (`isequal`, ...): 1/0 on scalars, -1/0 per lane on vectors.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FloatRelation {
+    Equal,
+    NotEqual,
+    Greater,
+    GreaterEqual,
+    Less,
+    LessEqual,
+    LessGreater,
+    Ordered,
+    Unordered,
+}
+
+/// A classification built-in (`isnan`, ...): 1/0 on scalars, -1/0 per lane on vectors.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FloatClass {
+    Finite,
+    Infinite,
+    Nan,
+    Normal,
+    SignBit,
+}
+
+/// The math, common and relational built-ins on `float` arguments (OpenCL C 3.0 §6.15.2,
+/// §6.15.4, §6.15.6), on scalars once vectors are split into lanes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FloatBuiltin {
+    Op(FloatOp),
+    /// `mad(a, b, c)`: `a * b + c`, rounded twice.
+    Mad,
+    /// `native_recip` / `half_recip`.
+    Recip,
+    /// `native_divide` / `half_divide`.
+    Divide,
+    /// The common `min`/`max`: `fmin`/`fmax` (a scalar second argument applies to every lane).
+    Min,
+    Max,
+    Clamp,
+    Mix,
+    Step,
+    Smoothstep,
+    Degrees,
+    Radians,
+    Sign,
+    Relation(FloatRelation),
+    Class(FloatClass),
+    /// `select(a, b, c)` on float `a` and `b`: `c ? b : a` (vectors: by `c`'s sign bits).
+    Select,
+    /// `bitselect(a, b, c)`: each bit from `b` where `c`'s bit is set, else from `a`.
+    Bitselect,
+    /// `nan(nancode)`: a quiet NaN carrying `nancode`.
+    Nan,
+}
+
+impl FloatBuiltin {
+    pub fn from_name(name: &str) -> Option<FloatBuiltin> {
+        use FloatBuiltin::*;
+        Some(match name {
+            "mad" => Mad,
+            "native_recip" | "half_recip" => Recip,
+            "native_divide" | "half_divide" => Divide,
+            "min" => Min,
+            "max" => Max,
+            "clamp" => Clamp,
+            "mix" => Mix,
+            "step" => Step,
+            "smoothstep" => Smoothstep,
+            "degrees" => Degrees,
+            "radians" => Radians,
+            "sign" => Sign,
+            "isequal" => Relation(FloatRelation::Equal),
+            "isnotequal" => Relation(FloatRelation::NotEqual),
+            "isgreater" => Relation(FloatRelation::Greater),
+            "isgreaterequal" => Relation(FloatRelation::GreaterEqual),
+            "isless" => Relation(FloatRelation::Less),
+            "islessequal" => Relation(FloatRelation::LessEqual),
+            "islessgreater" => Relation(FloatRelation::LessGreater),
+            "isordered" => Relation(FloatRelation::Ordered),
+            "isunordered" => Relation(FloatRelation::Unordered),
+            "isfinite" => Class(FloatClass::Finite),
+            "isinf" => Class(FloatClass::Infinite),
+            "isnan" => Class(FloatClass::Nan),
+            "isnormal" => Class(FloatClass::Normal),
+            "signbit" => Class(FloatClass::SignBit),
+            "select" => Select,
+            "bitselect" => Bitselect,
+            "nan" => Nan,
+            _ => return FloatOp::from_name(name).map(Op),
+        })
+    }
+
+    pub fn arity(self) -> usize {
+        use FloatBuiltin::*;
+        match self {
+            Op(f) => f.arity(),
+            Recip | Degrees | Radians | Sign | Class(_) | Nan => 1,
+            Divide | Min | Max | Step | Relation(_) => 2,
+            Mad | Clamp | Mix | Smoothstep | Select | Bitselect => 3,
+        }
+    }
+}
+
+/// The geometric built-ins (§6.15.5) on `float`, `float2`, `float3` and `float4`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Geometric {
+    Dot,
+    Cross,
+    Length,
+    Distance,
+    Normalize,
+}
+
+impl Geometric {
+    /// The function spelled `name`; the `fast_` forms compute the same values.
+    pub fn from_name(name: &str) -> Option<Geometric> {
+        Some(match name.strip_prefix("fast_").unwrap_or(name) {
+            "dot" if !name.starts_with("fast_") => Geometric::Dot,
+            "cross" if !name.starts_with("fast_") => Geometric::Cross,
+            "length" => Geometric::Length,
+            "distance" => Geometric::Distance,
+            "normalize" => Geometric::Normalize,
+            _ => return None,
+        })
+    }
+
+    pub fn arity(self) -> usize {
+        match self {
+            Geometric::Dot | Geometric::Cross | Geometric::Distance => 2,
+            Geometric::Length | Geometric::Normalize => 1,
+        }
+    }
+}

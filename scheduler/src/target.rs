@@ -86,6 +86,10 @@ impl Target {
             OpKind::Cmp(_) => carry(in_width),
             OpKind::Select => lut,
             OpKind::Cast(_) => 0.0,
+            // kiln does not build float operators yet (the driver stops before scheduling
+            // them); the estimate is a binary32 adder's: alignment shift, 24-bit add, normalize.
+            OpKind::Float(_) | OpKind::FConv(_) => 2.0 * lut * levels(24) + carry(24),
+            OpKind::FCmp(_) => carry(32),
             // Address decode and write-enable logic in front of the memory or port.
             OpKind::Load(_) | OpKind::Store(_) => lut,
         }

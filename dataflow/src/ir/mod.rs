@@ -16,12 +16,13 @@
 //! Data is kept apart from order: op data lives in a table, the order of ops is each block's
 //! `ops` list.
 
+pub mod float;
 pub mod op;
 mod print;
 
 use cranelift_entity::{PrimaryMap, entity_impl};
 use kiln_frontend::Span;
-pub use op::{BinOp, CastOp, CmpOp, OpKind, UnOp};
+pub use op::{BinOp, CastOp, CmpOp, FCmpOp, FloatConv, FloatOp, OpKind, Round, UnOp};
 use std::rc::Rc;
 
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

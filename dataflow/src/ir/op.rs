@@ -10,6 +10,7 @@
 //! - signed `MIN / -1` is `MIN` and `MIN % -1` is `0`.
 
 use super::Mem;
+pub use super::float::{FCmpOp, FloatConv, FloatOp, Round};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BinOp {
@@ -70,6 +71,13 @@ pub enum OpKind {
     /// `args[0] ? args[1] : args[2]` with a 1-bit condition.
     Select,
     Cast(CastOp),
+    /// Floating-point arithmetic and math functions on binary32 bit patterns (see
+    /// [`FloatOp::shape`] for the operands; `super::float` for the exact semantics).
+    Float(FloatOp),
+    /// Compares two binary32 operands; the result is 1 bit.
+    FCmp(FCmpOp),
+    /// A conversion between an integer or float format and a float format.
+    FConv(FloatConv),
     /// Reads element `args[0]` of a memory; the result has the memory's element width. An
     /// optional 1-bit `args[1]` predicates the access: when it is 0 nothing is read (no request,
     /// no bounds check) and the result is 0.
@@ -86,6 +94,12 @@ impl OpKind {
 
     pub fn is_memory(&self) -> bool {
         matches!(self, OpKind::Load(_) | OpKind::Store(_))
+    }
+
+    /// Whether the op computes on floating-point values (kiln does not build these in hardware
+    /// yet; loads, stores and moves of float bits need no float hardware).
+    pub fn is_float(&self) -> bool {
+        matches!(self, OpKind::Float(_) | OpKind::FCmp(_) | OpKind::FConv(_))
     }
 
     pub fn mem(&self) -> Option<Mem> {
@@ -131,6 +145,9 @@ impl OpKind {
             OpKind::Cast(CastOp::Zext) => "zext",
             OpKind::Cast(CastOp::Sext) => "sext",
             OpKind::Cast(CastOp::Trunc) => "trunc",
+            OpKind::Float(f) => super::float::mnemonic(*f),
+            OpKind::FCmp(c) => c.mnemonic(),
+            OpKind::FConv(c) => c.mnemonic(),
             OpKind::Load(_) => "load",
             OpKind::Store(_) => "store",
         }
@@ -241,6 +258,9 @@ pub fn eval(kind: &OpKind, args: &[u64], arg_w: &[u32], w: u32) -> u64 {
         }
         OpKind::Cast(CastOp::Zext) | OpKind::Cast(CastOp::Trunc) => a(0) & mask(aw(0)),
         OpKind::Cast(CastOp::Sext) => sext(a(0), aw(0)) as u64,
+        OpKind::Float(f) => super::float::eval_float(*f, args),
+        OpKind::FCmp(c) => super::float::eval_cmp(*c, a(0), a(1)),
+        OpKind::FConv(c) => super::float::eval_conv(*c, a(0), aw(0), w),
         OpKind::Load(_) | OpKind::Store(_) => 0,
     };
     r & m

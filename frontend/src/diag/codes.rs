@@ -127,7 +127,7 @@ define_codes! {
 
     // Not supported (yet) in hardware.
     NOT_ON_FPGA = "E0501": "a feature with no FPGA meaning (images, samplers, device-side enqueue, blocks)",
-    UNSUPPORTED_FLOAT = "E0502": "floating-point types are not yet supported by kiln",
+    UNSUPPORTED_FLOAT = "E0502": "floating point kiln does not build: arithmetic on `float` in hardware (the emulator runs it), `double`, `half` arithmetic",
     UNSUPPORTED_VECTOR = "E0503": "a use of vector types kiln does not yet build (the address of a vector parameter of a helper function)",
     UNSUPPORTED_NDRANGE = "E0504": "a work-item function kiln cannot build (sub-group and linear-id functions, or a dimension that is not a compile-time constant)",
     UNSUPPORTED_BARRIER = "E0505": "a synchronization function kiln does not yet support (sub-group barriers, `atomic_work_item_fence`)",

@@ -72,6 +72,9 @@ impl Gen<'_> {
             OpKind::Cast(CastOp::Trunc) => slice(&a(0), w - 1, 0),
             OpKind::Const(c) => lit(w, *c),
             OpKind::Load(_) | OpKind::Store(_) => lit(w, 0),
+            // Float operators with non-constant operands never get here: the scheduler refuses
+            // them (`kiln_scheduler::float_ops`) until kiln has floating-point units.
+            OpKind::Float(_) | OpKind::FCmp(_) | OpKind::FConv(_) => lit(w, 0),
         }
     }
 
