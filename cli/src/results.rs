@@ -4,7 +4,7 @@
 //! `cycles` is absent for `emu`; `args` holds every `__global` buffer after the run, in parameter
 //! order, as numbers of the element type.
 
-use crate::runspec::IntType;
+use crate::runspec::ElemType;
 use kiln_dataflow::Kernel;
 use kiln_dataflow::ir::{MemKind, ParamKind};
 use serde_json::{Map, Value, json};
@@ -15,12 +15,12 @@ pub struct RunOutput<'k> {
     pub engine: &'static str,
     pub cycles: Option<u64>,
     pub buffers: Vec<Option<Vec<u64>>>,
-    pub elem_types: Vec<Option<IntType>>,
+    pub elem_types: Vec<Option<ElemType>>,
 }
 
 impl RunOutput<'_> {
-    /// The `__global` buffers in parameter order: (name, values).
-    fn globals(&self) -> Vec<(String, Vec<i128>)> {
+    /// The `__global` buffers in parameter order: (name, values as JSON).
+    fn globals(&self) -> Vec<(String, Vec<Value>)> {
         let mut v = Vec::new();
         for (i, p) in self.kernel.params.iter().enumerate() {
             let ParamKind::Buffer { mem } = p.kind else { continue };
@@ -28,7 +28,7 @@ impl RunOutput<'_> {
                 continue;
             }
             let (Some(Some(data)), Some(Some(ty))) = (self.buffers.get(i), self.elem_types.get(i)) else { continue };
-            v.push((p.name.to_string(), data.iter().map(|b| ty.value(*b)).collect()));
+            v.push((p.name.to_string(), data.iter().map(|b| ty.json(*b)).collect()));
         }
         v
     }
@@ -36,9 +36,7 @@ impl RunOutput<'_> {
     pub fn to_json(&self) -> Value {
         let mut args = Map::new();
         for (name, vals) in self.globals() {
-            let arr: Vec<Value> =
-                vals.iter().map(|x| if *x < 0 { json!(*x as i64) } else { json!(*x as u64) }).collect();
-            args.insert(name, Value::Array(arr));
+            args.insert(name, Value::Array(vals));
         }
         let mut o = Map::new();
         o.insert("kernel".into(), json!(self.kernel.name.to_string()));
@@ -54,12 +52,13 @@ impl RunOutput<'_> {
     pub fn summary(&self) -> String {
         let mut s = String::new();
         for (name, vals) in self.globals() {
+            let text = |v: &Value| v.as_str().map(str::to_string).unwrap_or_else(|| v.to_string());
             let shown: Vec<String> = if vals.len() <= 16 {
-                vals.iter().map(|v| v.to_string()).collect()
+                vals.iter().map(text).collect()
             } else {
-                let mut v: Vec<String> = vals[..8].iter().map(|x| x.to_string()).collect();
+                let mut v: Vec<String> = vals[..8].iter().map(text).collect();
                 v.push("...".into());
-                v.extend(vals[vals.len() - 4..].iter().map(|x| x.to_string()));
+                v.extend(vals[vals.len() - 4..].iter().map(text));
                 v
             };
             s.push_str(&format!("  {name} = [{}]  ({} elements)\n", shown.join(", "), vals.len()));
@@ -73,7 +72,7 @@ pub fn first_difference(
     kernel: &Kernel,
     a: &[Option<Vec<u64>>],
     b: &[Option<Vec<u64>>],
-    types: &[Option<IntType>],
+    types: &[Option<ElemType>],
 ) -> Option<String> {
     for (i, p) in kernel.params.iter().enumerate() {
         let (Some(Some(x)), Some(Some(y))) = (a.get(i), b.get(i)) else { continue };
@@ -82,7 +81,7 @@ pub fn first_difference(
         }
         if let Some(j) = (0..x.len()).find(|j| x[*j] != y[*j]) {
             let ty = types.get(i).copied().flatten();
-            let show = |v: u64| ty.map(|t| t.value(v).to_string()).unwrap_or_else(|| format!("{v:#x}"));
+            let show = |v: u64| ty.map(|t| t.show(v)).unwrap_or_else(|| format!("{v:#x}"));
             let count = (0..x.len()).filter(|j| x[*j] != y[*j]).count();
             return Some(format!("`{}[{j}]` is {} vs {} ({count} element(s) differ)", p.name, show(x[j]), show(y[j])));
         }

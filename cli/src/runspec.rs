@@ -160,12 +160,76 @@ impl SplitMix64 {
 
 /// An integer element or scalar type as the run spec sees it.
 #[derive(Clone, Copy, Debug)]
-pub struct IntType {
+pub struct ElemType {
     pub width: u32,
     pub signed: bool,
+    /// An IEEE float of `width` bits (`float`).
+    pub float: bool,
 }
 
-impl IntType {
+impl ElemType {
+    /// The bits of one run-spec value of this type, or why it does not fit. Integers take TOML
+    /// integers (or strings for values beyond TOML's range); floats take TOML floats or
+    /// integers, or the strings `"nan"`, `"inf"` and `"-inf"`.
+    pub fn parse(self, v: &toml::Value) -> Result<u64, String> {
+        if self.float {
+            let x = match v {
+                toml::Value::Float(f) => *f,
+                toml::Value::Integer(i) => *i as f64,
+                toml::Value::String(s) => match s.trim() {
+                    "nan" | "NaN" => f64::NAN,
+                    "inf" | "+inf" => f64::INFINITY,
+                    "-inf" => f64::NEG_INFINITY,
+                    _ => return Err(format!("`{s}` is not a float (numbers, \"nan\", \"inf\" and \"-inf\" are)")),
+                },
+                _ => return Err("expected a number".into()),
+            };
+            return Ok(self.float_bits(x));
+        }
+        let Some(x) = int_of(v) else { return Err("expected an integer".into()) };
+        let (lo, hi) = self.range();
+        if x < lo || x > hi {
+            return Err(format!("{x} does not fit ({lo}..={hi})"));
+        }
+        Ok(self.bits(x))
+    }
+
+    /// The bits of `x` rounded to this float type.
+    pub fn float_bits(self, x: f64) -> u64 {
+        if self.width == 64 { x.to_bits() } else { (x as f32).to_bits() as u64 }
+    }
+
+    /// A stored value as JSON: a number, or for a float NaN or infinity the strings `"nan"`,
+    /// `"inf"`, `"-inf"` (JSON has no numbers for them).
+    pub fn json(self, bits: u64) -> serde_json::Value {
+        if self.float {
+            let x = if self.width == 64 { f64::from_bits(bits) } else { f32::from_bits(bits as u32) as f64 };
+            return if x.is_nan() {
+                serde_json::json!("nan")
+            } else if x.is_infinite() {
+                serde_json::json!(if x > 0.0 { "inf" } else { "-inf" })
+            } else {
+                // The shortest decimal that reads back as the same float.
+                let shortest = if self.width == 64 { x.to_string() } else { (x as f32).to_string() };
+                serde_json::json!(shortest.parse::<f64>().unwrap_or(x))
+            };
+        }
+        let v = self.value(bits);
+        if v < 0 { serde_json::json!(v as i64) } else { serde_json::json!(v as u64) }
+    }
+
+    /// A stored value for people: the number (floats in their shortest exact decimal form).
+    pub fn show(self, bits: u64) -> String {
+        if self.float {
+            return if self.width == 64 {
+                f64::from_bits(bits).to_string()
+            } else {
+                f32::from_bits(bits as u32).to_string()
+            };
+        }
+        self.value(bits).to_string()
+    }
+
     pub fn range(self) -> (i128, i128) {
         if self.signed {
             (-(1i128 << (self.width - 1)), (1i128 << (self.width - 1)) - 1)
@@ -282,7 +346,7 @@ fn check_launch(spec: &RunSpec, kernel: &Kernel, errs: &mut Vec<Diagnostic>) {
 pub struct Materialized {
     pub args: Vec<Arg>,
     /// Element type of each buffer parameter (by parameter index).
-    pub elem_types: Vec<Option<IntType>>,
+    pub elem_types: Vec<Option<ElemType>>,
 }
 
 /// Builds the argument values of `kernel` from a spec, checking every argument against the
@@ -323,9 +387,25 @@ pub fn materialize(spec: &RunSpec, kernel: &Kernel) -> Result<Materialized, Vec<
         };
         let vspan = *vspan;
         match &p.kind {
-            ParamKind::Scalar { value: v, signed } => {
-                let ty = IntType { width: kernel.width(*v), signed: *signed };
+            ParamKind::Scalar { value: v, signed, float } => {
+                let ty = ElemType { width: kernel.width(*v), signed: *signed, float: *float };
                 elem_types.push(None);
+                if *float {
+                    match ty.parse(value) {
+                        Ok(b) => args.push(Arg::Scalar(b)),
+                        Err(m) => {
+                            errs.push(
+                                Diagnostic::error(
+                                    codes::SPEC_BAD_ARG,
+                                    format!("parameter `{}` is a scalar ({}); give a number: {m}", p.name, p.c_type),
+                                )
+                                .at(vspan),
+                            );
+                            args.push(Arg::Scalar(0));
+                        }
+                    }
+                    continue;
+                }
                 match int_of(value) {
                     Some(x) => {
                         let (lo, hi) = ty.range();
@@ -355,7 +435,7 @@ pub fn materialize(spec: &RunSpec, kernel: &Kernel) -> Result<Materialized, Vec<
             }
             ParamKind::Buffer { mem } => {
                 let d = &kernel.mems[*mem];
-                let ty = IntType { width: d.elem_width, signed: d.elem_signed };
+                let ty = ElemType { width: d.elem_width, signed: d.elem_signed, float: d.elem_float };
                 elem_types.push(Some(ty));
                 match buffer(value, ty, &p.name, &p.c_type, vspan) {
                     Ok(b) => args.push(Arg::Buffer(b)),
@@ -386,8 +466,8 @@ pub fn materialize(spec: &RunSpec, kernel: &Kernel) -> Result<Materialized, Vec<
 /// The value of one lane of a vector argument passed by value: the spec gives the vector as an
 /// array of its lanes (`v = [1, 2, 3, 4]`). Errors are reported once, at lane 0.
 fn vector_lane(spec: &RunSpec, kernel: &Kernel, p: &Param, lane: &VectorLane, errs: &mut Vec<Diagnostic>) -> u64 {
-    let ParamKind::Scalar { value: v, signed } = &p.kind else { return 0 };
-    let ty = IntType { width: kernel.width(*v), signed: *signed };
+    let ParamKind::Scalar { value: v, signed, float } = &p.kind else { return 0 };
+    let ty = ElemType { width: kernel.width(*v), signed: *signed, float: *float };
     let report = lane.index == 0;
     let Some((_, vspan, value)) = spec.args.get(&*lane.vector) else {
         if report {
@@ -421,6 +501,21 @@ fn vector_lane(spec: &RunSpec, kernel: &Kernel, p: &Param, lane: &VectorLane, er
         }
     };
     let item = &items[lane.index as usize];
+    if ty.float {
+        return match ty.parse(item) {
+            Ok(b) => b,
+            Err(m) => {
+                errs.push(
+                    Diagnostic::error(
+                        codes::SPEC_BAD_ARG,
+                        format!("lane {} of `{}` ({}): {m}", lane.index, lane.vector, lane.vector_c_type),
+                    )
+                    .at(*vspan),
+                );
+                0
+            }
+        };
+    }
     let (lo, hi) = ty.range();
     match int_of(item) {
         Some(x) if x >= lo && x <= hi => ty.bits(x),
@@ -440,7 +535,7 @@ fn vector_lane(spec: &RunSpec, kernel: &Kernel, p: &Param, lane: &VectorLane, er
     }
 }
 
-fn buffer(value: &toml::Value, ty: IntType, name: &str, c_type: &str, at: Span) -> Result<Vec<u64>, Diagnostic> {
+fn buffer(value: &toml::Value, ty: ElemType, name: &str, c_type: &str, at: Span) -> Result<Vec<u64>, Diagnostic> {
     let bad = |msg: String| Diagnostic::error(codes::SPEC_BAD_ARG, msg).at(at);
     let toml::Value::Table(t) = value else {
         return Err(bad(format!(
@@ -460,6 +555,10 @@ fn buffer(value: &toml::Value, ty: IntType, name: &str, c_type: &str, at: Span) 
     if let Some(d) = t.get("data") {
         let toml::Value::Array(items) = d else { return Err(bad("`data` must be an array of integers".into())) };
         for (i, item) in items.iter().enumerate() {
+            if ty.float {
+                data.push(ty.parse(item).map_err(|m| bad(format!("`data[{i}]`: {m}")))?);
+                continue;
+            }
             let Some(x) = int_of(item) else {
                 return Err(bad(format!("`data[{i}]` is not an integer")));
             };
@@ -497,6 +596,9 @@ fn buffer(value: &toml::Value, ty: IntType, name: &str, c_type: &str, at: Span) 
                 )
                 .at(at));
             }
+            if ty.float {
+                return float_fill(t, ty, len, at);
+            }
             let (dlo, dhi) = ty.fill_range();
             let get = |k: &str, default: i128| -> Result<i128, Diagnostic> {
                 match t.get(k) {
@@ -532,6 +634,33 @@ fn buffer(value: &toml::Value, ty: IntType, name: &str, c_type: &str, at: Span) 
         }
     }
     Ok(data)
+}
+
+/// A random float buffer: `min + (max - min) * u` with `u` a 24-bit fraction from splitmix64
+/// (`(next >> 40) / 2^24`), computed in binary64 and rounded once; `min` and `max` default to
+/// -1 and 1.
+fn float_fill(t: &toml::Table, ty: ElemType, len: usize, at: Span) -> Result<Vec<u64>, Diagnostic> {
+    let get = |k: &str, default: f64| -> Result<f64, Diagnostic> {
+        match t.get(k) {
+            None => Ok(default),
+            Some(toml::Value::Float(f)) if f.is_finite() => Ok(*f),
+            Some(toml::Value::Integer(i)) => Ok(*i as f64),
+            Some(_) => Err(Diagnostic::error(codes::SPEC_BAD_FILL, format!("`{k}` must be a finite number")).at(at)),
+        }
+    };
+    let (min, max) = (get("min", -1.0)?, get("max", 1.0)?);
+    if min > max {
+        return Err(Diagnostic::error(codes::SPEC_BAD_FILL, format!("random fill range {min}..{max} is empty")).at(at));
+    }
+    let seed = match t.get("seed") {
+        None => 0,
+        Some(v) => match int_of(v) {
+            Some(s) if s >= 0 && s <= u64::MAX as i128 => s as u64,
+            _ => return Err(Diagnostic::error(codes::SPEC_BAD_FILL, "`seed` must be a non-negative integer").at(at)),
+        },
+    };
+    let mut g = SplitMix64::new(seed);
+    Ok((0..len).map(|_| ty.float_bits(min + (max - min) * ((g.next() >> 40) as f64 / (1u64 << 24) as f64))).collect())
 }
 
 #[cfg(test)]

@@ -260,6 +260,15 @@ pub struct Expr {
     pub span: Span,
 }
 
+/// The rounding mode of a conversion to or from a float (`_rte`, `_rtz`, `_rtp`, `_rtn`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Rounding {
+    NearestEven,
+    TowardZero,
+    Up,
+    Down,
+}
+
 #[derive(Clone, Debug)]
 pub enum ExprKind {
     /// An integer constant; the bits of its value, zero- or sign-extended to 64 bits.
@@ -333,6 +342,14 @@ pub enum ExprKind {
     VecLit(Vec<Expr>),
     /// `convert_<T>_sat`: an integer conversion that clamps to the destination's range.
     ConvertSat(Box<Expr>),
+    /// `convert_<T>[_sat]_rtX` between a float and another type: the conversion with an explicit
+    /// rounding mode (float to integer always saturates in kiln, so `_sat` adds nothing there).
+    ConvertRound(Box<Expr>, Rounding),
+    /// A math, common or relational built-in on `float` arguments; scalar once vectors are split.
+    FloatBuiltin(crate::builtins::FloatBuiltin, Vec<Expr>),
+    /// A geometric built-in (`dot`, `cross`, `length`, `distance`, `normalize`); its lanes
+    /// combine, so vector splitting expands it into scalar operations.
+    Geometric(crate::builtins::Geometric, Vec<Expr>),
     /// `as_<T>`: the operand's bytes reinterpreted (little-endian lanes; sizes are equal).
     Bitcast(Box<Expr>),
     /// `shuffle(x, mask)` / `shuffle2(x, y, mask)`: result lane `i` is lane
@@ -480,6 +497,16 @@ impl Expr {
     pub fn as_int(&self) -> Option<u64> {
         match self.kind {
             ExprKind::Int(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// The bits of a constant scalar: an integer, or a float literal in its type's IEEE format.
+    pub fn as_bits(&self) -> Option<u64> {
+        match (&self.kind, &self.ty) {
+            (ExprKind::Int(v), _) => Some(*v),
+            (ExprKind::Float(f), Type::Scalar(Scalar::F64)) => Some(f.to_bits()),
+            (ExprKind::Float(f), _) => Some((*f as f32).to_bits() as u64),
             _ => None,
         }
     }

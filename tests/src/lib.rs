@@ -52,8 +52,19 @@ impl Case {
 }
 
 /// Every corpus kernel, sorted by name.
+/// The hardware corpus (`tests/kernels/`): every engine runs these kernels.
 pub fn corpus() -> Vec<Case> {
-    let dir = tests_dir().join("kernels");
+    cases_in("kernels")
+}
+
+/// The floating-point corpus (`tests/float/`): kernels kiln runs in the emulator and checks
+/// against PoCL within the specification's ULP limits (kiln builds no float units yet).
+pub fn float_corpus() -> Vec<Case> {
+    cases_in("float")
+}
+
+fn cases_in(sub: &str) -> Vec<Case> {
+    let dir = tests_dir().join(sub);
     let mut cases: Vec<Case> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()))
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -152,9 +163,11 @@ pub struct Inputs {
 }
 
 pub enum InputKind {
+    /// Values are the stored bits read as integers (a float buffer's are its IEEE bits).
     Buffer {
         width: u32,
         signed: bool,
+        float: bool,
         values: Vec<i64>,
     },
     Scalar {
@@ -180,7 +193,16 @@ pub fn materialized_inputs(case: &Case) -> (serde_json::Value, Vec<Inputs>) {
     let fe = kiln_frontend::check(sm, file, &kiln_frontend::pp::FsLoader, &opts);
     let prog = fe.program.unwrap_or_else(|| panic!("{}: does not compile", case.name));
     let id = prog.kernel_by_name(&spec.kernel).unwrap_or_else(|| panic!("{}: no kernel", case.name));
-    let k = kiln_dataflow::lower::lower_kernel(&prog, id).unwrap_or_else(|_| panic!("{}: does not lower", case.name));
+    let local_size = spec.local_size.as_ref().map(|l| {
+        let mut s = [1u32; 3];
+        for (d, v) in l.iter().enumerate().take(3) {
+            s[d] = *v as u32;
+        }
+        s
+    });
+    let opts = kiln_dataflow::lower::LowerOptions { loop_transforms: false, local_size };
+    let k = kiln_dataflow::lower::lower_kernel_with(&prog, id, &opts)
+        .unwrap_or_else(|_| panic!("{}: does not lower", case.name));
     let m = kiln_cli::runspec::materialize(&spec, &k).unwrap_or_else(|_| panic!("{}: bad spec", case.name));
     let mut obj = serde_json::Map::new();
     let mut list = Vec::new();
@@ -194,10 +216,10 @@ pub fn materialized_inputs(case: &Case) -> (serde_json::Value, Vec<Inputs>) {
                 obj.insert(p.name.to_string(), serde_json::json!(values));
                 list.push(Inputs {
                     name: p.name.to_string(),
-                    kind: InputKind::Buffer { width: ty.width, signed: ty.signed, values },
+                    kind: InputKind::Buffer { width: ty.width, signed: ty.signed, float: ty.float, values },
                 });
             }
-            (kiln_dataflow::emu::Arg::Scalar(v), _, kiln_dataflow::ir::ParamKind::Scalar { value, signed }) => {
+            (kiln_dataflow::emu::Arg::Scalar(v), _, kiln_dataflow::ir::ParamKind::Scalar { value, signed, .. }) => {
                 let width = k.width(*value);
                 let shift = 64 - width.max(1);
                 let value = if *signed { ((*v << shift) as i64) >> shift } else { *v as i64 };

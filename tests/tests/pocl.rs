@@ -1,10 +1,12 @@
 #![allow(clippy::unwrap_used)]
 //! kiln's emulator against PoCL, a real OpenCL implementation: every corpus kernel runs on both
 //! with the inputs its run spec describes, and every buffer must be equal afterwards (integers
-//! exactly). `tests/pocl/pocl_host.c` is the OpenCL host; kernels PoCL cannot run say so with a
-//! `// pocl: no (why)` line.
+//! exactly; floats within the ULP limit the kernel states with `// ulp: N`, 0 when it states
+//! none, a NaN matching any NaN). `tests/pocl/pocl_host.c` is the OpenCL host; kernels PoCL
+//! cannot run say so with a `// pocl: no (why)` line. The floating-point corpus
+//! (`tests/float/`) runs here too: PoCL is its reference.
 
-use kiln_tests::{Case, InputKind, corpus, emu_args, par_each, require_tool, scratch};
+use kiln_tests::{Case, InputKind, corpus, emu_args, float_corpus, par_each, require_tool, scratch};
 use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -61,7 +63,7 @@ fn host_input(case: &Case) -> String {
     let _ = writeln!(s, "local {} {} {}", local[0], local[1], local[2]);
     for input in kiln_tests::materialized_inputs(case).1 {
         match input.kind {
-            InputKind::Buffer { width, signed, values } => {
+            InputKind::Buffer { width, signed, values, .. } => {
                 let vals: Vec<String> = values.iter().map(i64::to_string).collect();
                 let bytes = width.div_ceil(8);
                 let _ =
@@ -83,9 +85,14 @@ fn host_input(case: &Case) -> String {
 fn corpus_matches_pocl() {
     let dir = scratch("corpus-pocl");
     let host = build_host(&dir);
-    let cases: Vec<Case> =
-        corpus().into_iter().filter(|c| !c.directive("pocl").is_some_and(|v| v.starts_with("no"))).collect();
+    let cases: Vec<Case> = corpus()
+        .into_iter()
+        .chain(float_corpus())
+        .filter(|c| !c.directive("pocl").is_some_and(|v| v.starts_with("no")))
+        .collect();
     assert!(cases.len() >= 60, "PoCL must check at least 60 corpus kernels, found {}", cases.len());
+    let floats = cases.iter().filter(|c| c.source.parent().is_some_and(|d| d.ends_with("float"))).count();
+    assert!(floats >= 10, "PoCL must check the floating-point corpus, found {floats} kernels");
     let failures = std::sync::Mutex::new(Vec::new());
     par_each(&cases, |case| {
         if let Err(why) = std::panic::catch_unwind(|| check(case, &dir, &host)) {
@@ -97,7 +104,36 @@ fn corpus_matches_pocl() {
     assert!(failures.is_empty(), "{} kernel(s) differ from PoCL:\n{}", failures.len(), failures.join("\n"));
 }
 
+/// The distance in units in the last place between two binary32 values (0 for two NaNs).
+fn ulps(a: f32, b: f32) -> u64 {
+    if a.is_nan() || b.is_nan() {
+        return if a.is_nan() && b.is_nan() { 0 } else { u64::MAX };
+    }
+    // Map the bit patterns onto a line where adjacent floats are adjacent integers.
+    let key = |x: f32| {
+        let i = x.to_bits() as i32;
+        if i < 0 { i64::from(i32::MIN) - i64::from(i) } else { i64::from(i) }
+    };
+    key(a).abs_diff(key(b))
+}
+
+fn kiln_float(v: &serde_json::Value) -> f32 {
+    match v {
+        serde_json::Value::String(s) if s == "nan" => f32::NAN,
+        serde_json::Value::String(s) if s == "inf" => f32::INFINITY,
+        serde_json::Value::String(s) if s == "-inf" => f32::NEG_INFINITY,
+        other => other.as_f64().unwrap_or_else(|| panic!("not a float: {other}")) as f32,
+    }
+}
+
 fn check(case: &Case, dir: &Path, host: &Path) {
+    let float_buffers: Vec<String> = kiln_tests::materialized_inputs(case)
+        .1
+        .into_iter()
+        .filter(|i| matches!(i.kind, InputKind::Buffer { float: true, .. }))
+        .map(|i| i.name)
+        .collect();
+    let limit: u64 = case.directive("ulp").map(|v| v.parse().unwrap()).unwrap_or(0);
     {
         let kiln_args = emu_args(case, dir);
         let mut child = std::process::Command::new(host)
@@ -117,6 +153,21 @@ fn check(case: &Case, dir: &Path, host: &Path) {
             let expect: Vec<serde_json::Value> = w.map(|x| serde_json::from_str(x).unwrap()).collect();
             if kiln_args.get(name).is_none() {
                 continue; // a `__constant` buffer: an input only, not in kiln's results
+            }
+            if float_buffers.iter().any(|f| f == name) {
+                let got = kiln_args[name].as_array().unwrap();
+                assert_eq!(got.len(), expect.len(), "{}: buffer `{name}` has another length", case.name);
+                for (i, (k, p)) in got.iter().zip(&expect).enumerate() {
+                    let (k, p) = (kiln_float(k), f32::from_bits(p.as_i64().unwrap() as u32));
+                    let d = ulps(k, p);
+                    assert!(
+                        d <= limit,
+                        "{}: `{name}[{i}]` is {k:e} in kiln and {p:e} in PoCL: {d} ulp apart, the limit is {limit}",
+                        case.name
+                    );
+                }
+                buffers += 1;
+                continue;
             }
             assert_eq!(
                 kiln_args[name],

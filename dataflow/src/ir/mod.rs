@@ -177,6 +177,8 @@ pub struct MemData {
     pub elem_width: u32,
     /// Whether elements are signed integers (for printing results; hardware does not care).
     pub elem_signed: bool,
+    /// Whether elements are IEEE floats of `elem_width` bits (for run specs and results).
+    pub elem_float: bool,
     /// Number of elements of on-chip memories; `None` for ports (size known at run time).
     pub len: Option<u32>,
     /// Initial contents of ROMs.
@@ -237,7 +239,7 @@ impl MemData {
 #[derive(Clone, Debug)]
 pub enum ParamKind {
     /// A scalar passed by value: the entry block's parameter at this position.
-    Scalar { value: Value, signed: bool },
+    Scalar { value: Value, signed: bool, float: bool },
     /// A pointer to a buffer.
     Buffer { mem: Mem },
 }

@@ -26,7 +26,8 @@ fn speculatable(e: &hir::Expr) -> bool {
         | K::PtrCmp(_, a, b) => speculatable(a) && speculatable(b),
         K::Cond(c, a, b) => speculatable(c) && speculatable(a) && speculatable(b),
         K::Decay(a) => matches!(a.kind, K::Local(_) | K::Global(_)),
-        K::IntBuiltin(_, args) => args.iter().all(speculatable),
+        K::IntBuiltin(_, args) | K::FloatBuiltin(_, args) => args.iter().all(speculatable),
+        K::ConvertRound(a, _) | K::Bitcast(a) => speculatable(a),
         _ => false,
     }
 }
@@ -100,7 +101,11 @@ impl<'p> Lowerer<'p> {
         match &e.kind {
             ExprKind::Binary(op, a, b) if op.is_comparison() => {
                 let signed = a.ty.scalar().is_some_and(|s| s.is_signed());
+                let float = a.ty.scalar().is_some_and(Scalar::is_float);
                 let (Some(x), Some(y)) = (self.value(a), self.value(b)) else { return self.konst(0, 1, span) };
+                if float {
+                    return self.float_compare(*op, x, y, span);
+                }
                 self.emit(OpKind::Cmp(cmp_op(*op, signed)), vec![x, y], 1, span)
             }
             ExprKind::Unary(UnaryOp::LogNot, a) => {
@@ -115,6 +120,9 @@ impl<'p> Lowerer<'p> {
             }
             _ => match self.rvalue(e) {
                 RV::Val(v) => {
+                    if let Some(s) = scalar_of(&e.ty).filter(|s| s.is_float()) {
+                        return self.convert_scalar(v, s, Scalar::Bool, None, span);
+                    }
                     if self.k.width(v) == 1 {
                         return v;
                     }
@@ -203,10 +211,8 @@ impl<'p> Lowerer<'p> {
                 RV::Val(self.konst(*v, w, span))
             }
             ExprKind::Float(_) => {
-                self.error(
-                    Diagnostic::error(codes::UNSUPPORTED_FLOAT, "floating point is not yet supported by kiln").at(span),
-                );
-                RV::Void
+                let w = scalar_of(&e.ty).map(scalar_width).unwrap_or(32);
+                RV::Val(self.konst(e.as_bits().unwrap_or(0), w, span))
             }
             ExprKind::WorkItem(f, d) => RV::Val(self.work_item(*f, *d, span)),
             ExprKind::Barrier => {
@@ -236,7 +242,7 @@ impl<'p> Lowerer<'p> {
                 if let (ExprKind::Global(g), Type::Scalar(s)) = (&e.kind, &e.ty) {
                     // A scalar `__constant` is its value.
                     let v = self.prog.global(*g).init.as_ref().and_then(|i| match i {
-                        hir::Init::Expr(x) => x.as_int(),
+                        hir::Init::Expr(x) => x.as_bits(),
                         _ => None,
                     });
                     return RV::Val(self.konst(v.unwrap_or(0), scalar_width(*s), span));
@@ -257,6 +263,7 @@ impl<'p> Lowerer<'p> {
                         RV::Val(self.resize(n, w, false, span))
                     }
                     UnaryOp::Neg => match self.value(a) {
+                        Some(x) if s.is_float() => RV::Val(self.emit(OpKind::Float(FloatOp::Neg), vec![x], w, span)),
                         Some(x) => RV::Val(self.emit(OpKind::Unary(UnOp::Neg), vec![x], w, span)),
                         None => RV::Void,
                     },
@@ -273,6 +280,9 @@ impl<'p> Lowerer<'p> {
                 }
                 let Some(s) = scalar_of(&e.ty) else { return RV::Void };
                 let (Some(x), Some(y)) = (self.value(a), self.value(b)) else { return RV::Void };
+                if s.is_float() {
+                    return RV::Val(self.float_arith(*op, x, y, span));
+                }
                 let kind = OpKind::Binary(arith_op(*op, s.is_signed()));
                 RV::Val(self.emit(kind, vec![x, y], scalar_width(s), span))
             }
@@ -357,6 +367,14 @@ impl<'p> Lowerer<'p> {
             },
             ExprKind::Call(f, args) => self.call(*f, args, &e.ty, span),
             ExprKind::IntBuiltin(b, args) => self.int_builtin(*b, args, &e.ty, span),
+            ExprKind::FloatBuiltin(b, args) => self.float_builtin(*b, args, &e.ty, span),
+            ExprKind::ConvertRound(a, r) => {
+                let Some(v) = self.value(a) else { return RV::Void };
+                let (Some(from), Some(to)) = (scalar_of(&a.ty), scalar_of(&e.ty)) else { return RV::Void };
+                RV::Val(self.convert_scalar(v, from, to, Some(super::float::ir_round(*r)), span))
+            }
+            // `as_<T>` between scalars of one size: the same bits.
+            ExprKind::Bitcast(a) if !a.ty.is_vector() && !e.ty.is_vector() => self.rvalue(a),
             ExprKind::Atomic { op, ptr, args } => self.atomic(*op, ptr, args, span),
             ExprKind::Swizzle(..)
             | ExprKind::VecLit(_)
@@ -364,6 +382,7 @@ impl<'p> Lowerer<'p> {
             | ExprKind::Bitcast(_)
             | ExprKind::VLoad(..)
             | ExprKind::Shuffle(..)
+            | ExprKind::Geometric(..)
             | ExprKind::VStore { .. } => {
                 // `lanes` rewrites these before lowering; reaching here is a kiln bug.
                 self.error(
@@ -422,16 +441,8 @@ impl<'p> Lowerer<'p> {
         let Some(ts) = scalar_of(to) else { return rv };
         match rv {
             RV::Val(v) => {
-                if ts == Scalar::Bool {
-                    if self.k.width(v) == 1 {
-                        return RV::Val(v);
-                    }
-                    let w = self.k.width(v);
-                    let z = self.konst(0, w, span);
-                    return RV::Val(self.emit(OpKind::Cmp(CmpOp::Ne), vec![v, z], 1, span));
-                }
-                let signed = a.ty.scalar().is_some_and(|s| s.is_signed() && s != Scalar::Bool);
-                RV::Val(self.resize(v, scalar_width(ts), signed, span))
+                let from = scalar_of(&a.ty).unwrap_or(Scalar::U32);
+                RV::Val(self.convert_scalar(v, from, ts, None, span))
             }
             RV::Ptr(p) if ts == Scalar::Bool => RV::Val(self.konst(p.mem.is_some() as u64, 1, span)),
             other => other,
@@ -641,6 +652,18 @@ impl<'p> Lowerer<'p> {
         let Some(rv) = self.value(r) else { return RV::Void };
         let (Some(ls), Some(os)) = (scalar_of(ty), scalar_of(op_ty)) else { return RV::Void };
         let is_shift = matches!(op, BinaryOp::Shl | BinaryOp::Shr);
+        if os.is_float() || ls.is_float() {
+            // `lhs = (T)((OpT)lhs op rhs)` through the float conversions.
+            let x = self.convert_scalar(old, ls, os, None, span);
+            let res = if os.is_float() {
+                self.float_arith(op, x, rv, span)
+            } else {
+                self.emit(OpKind::Binary(arith_op(op, os.is_signed())), vec![x, rv], scalar_width(os), span)
+            };
+            let new = self.convert_scalar(res, os, ls, None, span);
+            self.write_place(&p, RV::Val(new), span);
+            return RV::Val(new);
+        }
         let lhs_signed = ls.is_signed() && ls != Scalar::Bool;
         let (x, kind_signed, w) = if is_shift {
             // The value is promoted; the count keeps its own type.
@@ -667,7 +690,11 @@ impl<'p> Lowerer<'p> {
         let new = match old {
             RV::Val(v) => {
                 let w = self.k.width(v);
-                if target.ty.scalar() == Some(Scalar::Bool) {
+                if let Some(s) = target.ty.scalar().filter(|s| s.is_float()) {
+                    let one = self.fconst(1.0, span);
+                    let f = if increment { FloatOp::Add } else { FloatOp::Sub };
+                    RV::Val(self.emit(OpKind::Float(f), vec![v, one], scalar_width(s), span))
+                } else if target.ty.scalar() == Some(Scalar::Bool) {
                     // `b++` sets true; `b--` flips (C99 semantics of bool arithmetic).
                     let one = self.konst(1, 1, span);
                     let n = if increment { one } else { self.emit(OpKind::Binary(BinOp::Xor), vec![v, one], 1, span) };

@@ -27,7 +27,7 @@
 
 use kiln_frontend::Span;
 use kiln_frontend::ast::{AddrSpace, Quals};
-use kiln_frontend::builtins::IntBuiltin;
+use kiln_frontend::builtins::{FloatBuiltin, FloatOp, Geometric, IntBuiltin};
 use kiln_frontend::diag::{Diagnostic, codes};
 use kiln_frontend::hir::{self, BinaryOp, Block, Expr, ExprKind as K, Init, Local, LocalId, Program, Stmt, UnaryOp};
 use kiln_frontend::types::{INT, Pointee, SIZE_T, Scalar, Type};
@@ -186,12 +186,14 @@ fn needs_rewrite(e: &Expr) -> bool {
         | K::Bitcast(_)
         | K::VLoad(..)
         | K::VStore { .. }
-        | K::Shuffle(..) => true,
+        | K::Shuffle(..)
+        | K::Geometric(..) => true,
         K::Int(_) | K::Float(_) | K::Local(_) | K::Global(_) | K::WorkItem(..) | K::Barrier => false,
         K::Deref(a)
         | K::Member(a, _)
         | K::Unary(_, a)
         | K::Convert(a)
+        | K::ConvertRound(a, _)
         | K::PtrCast(a)
         | K::Decay(a)
         | K::AddrOf(a)
@@ -206,7 +208,9 @@ fn needs_rewrite(e: &Expr) -> bool {
         | K::CompoundAssign { lhs: a, rhs: b, .. }
         | K::PtrCompoundAssign { lhs: a, rhs: b, .. } => needs_rewrite(a) || needs_rewrite(b),
         K::Cond(a, b, c) => needs_rewrite(a) || needs_rewrite(b) || needs_rewrite(c),
-        K::Call(_, args) | K::Comma(args) | K::IntBuiltin(_, args) => args.iter().any(needs_rewrite),
+        K::Call(_, args) | K::Comma(args) | K::IntBuiltin(_, args) | K::FloatBuiltin(_, args) => {
+            args.iter().any(needs_rewrite)
+        }
         K::Atomic { ptr, args, .. } => needs_rewrite(ptr) || args.iter().any(needs_rewrite),
     }
 }
@@ -228,6 +232,26 @@ fn select_lane(src: &[Expr], k: Expr, low: u64, m: Scalar, s: Scalar, span: Span
 
 fn int(v: u64, s: Scalar, span: Span) -> Expr {
     Expr::int(hir::normalize(v, s), Type::Scalar(s), span)
+}
+
+fn float(x: f32, span: Span) -> Expr {
+    mk(K::Float(x as f64), Type::Scalar(Scalar::F32), span)
+}
+
+/// `convert_<T>_rtX` of one lane.
+fn conv_round(e: Expr, to: Scalar, r: hir::Rounding) -> Expr {
+    let span = e.span;
+    mk(K::ConvertRound(Box::new(e), r), Type::Scalar(to), span)
+}
+
+/// The same bits as a scalar of another type of one size (`as_float(int)`).
+fn same_bits(e: Expr, to: Scalar) -> Expr {
+    let from = e.ty.scalar().unwrap_or(to);
+    if from == to || (from.is_integer() && to.is_integer()) {
+        return conv(e, to);
+    }
+    let span = e.span;
+    mk(K::Bitcast(Box::new(e)), Type::Scalar(to), span)
 }
 
 fn mk(kind: K, ty: Type, span: Span) -> Expr {
@@ -694,6 +718,15 @@ impl Splitter {
                 let args = args.iter().map(|a| self.scalar(a, pre)).collect();
                 rebuild(K::IntBuiltin(*b, args))
             }
+            K::FloatBuiltin(b, args) => {
+                let args = args.iter().map(|a| self.scalar(a, pre)).collect();
+                rebuild(K::FloatBuiltin(*b, args))
+            }
+            K::ConvertRound(a, r) => rebuild(K::ConvertRound(Box::new(self.scalar(a, pre)), *r)),
+            K::Geometric(g, args) => {
+                let mut l = self.geometric(*g, args, 1, pre, span);
+                l.pop().unwrap_or_else(|| int(0, Scalar::I32, span))
+            }
             K::Atomic { op, ptr, args } => {
                 let ptr = self.scalar(ptr, pre);
                 let args = args.iter().map(|a| self.scalar(a, pre)).collect();
@@ -1016,6 +1049,9 @@ impl Splitter {
                 self.temps(l, pre)
             }
             K::IntBuiltin(b, args) => self.builtin_lanes(*b, args, s, n, pre, span),
+            K::FloatBuiltin(b, args) => self.float_builtin_lanes(*b, args, s, n, pre, span),
+            K::ConvertRound(x, r) => self.lanes(x, pre).into_iter().map(|l| conv_round(l, s, *r)).collect(),
+            K::Geometric(g, args) => self.geometric(*g, args, n, pre, span),
             K::Call(f, args) => {
                 let mut args = self.call_args(args, pre);
                 let mut lanes = Vec::new();
@@ -1072,6 +1108,104 @@ impl Splitter {
             .collect()
     }
 
+    fn float_builtin_lanes(
+        &mut self,
+        b: FloatBuiltin,
+        args: &[Expr],
+        s: Scalar,
+        n: usize,
+        pre: &mut Block,
+        span: Span,
+    ) -> Vec<Expr> {
+        let mut per_arg: Vec<Vec<Expr>> = Vec::new();
+        for a in args {
+            if a.ty.is_vector() {
+                let l = self.lanes(a, pre);
+                per_arg.push(self.temps(l, pre));
+            } else {
+                let x = self.scalar(a, pre);
+                let x = self.temp(x, pre);
+                per_arg.push(vec![x; n]);
+            }
+        }
+        (0..n)
+            .map(|i| {
+                let lane_args: Vec<Expr> = per_arg.iter().map(|l| l[i].clone()).collect();
+                match b {
+                    // Vector relational results are -1/0 per lane.
+                    FloatBuiltin::Relation(_) | FloatBuiltin::Class(_) => {
+                        mask_lane(mk(K::FloatBuiltin(b, lane_args), INT, span), s, span)
+                    }
+                    // Vector `select` picks by the sign bit of each lane of `c`.
+                    FloatBuiltin::Select => {
+                        let test = sign_set(lane_args[2].clone(), span);
+                        let (x, y) = (lane_args[1].clone(), lane_args[0].clone());
+                        mk(K::Cond(Box::new(test), Box::new(x), Box::new(y)), Type::Scalar(s), span)
+                    }
+                    _ => mk(K::FloatBuiltin(b, lane_args), Type::Scalar(s), span),
+                }
+            })
+            .collect()
+    }
+
+    /// A geometric built-in expanded into lane operations; `n` is the result's lane count (1 for
+    /// `dot`, `length` and `distance`). `dot` adds the products in lane order.
+    fn geometric(&mut self, g: Geometric, args: &[Expr], n: usize, pre: &mut Block, span: Span) -> Vec<Expr> {
+        let f = Scalar::F32;
+        let mut ls: Vec<Vec<Expr>> = Vec::new();
+        for a in args {
+            let l = if a.ty.is_vector() { self.lanes(a, pre) } else { vec![self.scalar(a, pre)] };
+            ls.push(self.temps(l, pre));
+        }
+        let fb = |b: FloatBuiltin, xs: Vec<Expr>| mk(K::FloatBuiltin(b, xs), Type::Scalar(f), span);
+        let dot = |xs: &[Expr], ys: &[Expr]| -> Expr {
+            let mut acc: Option<Expr> = None;
+            for (x, y) in xs.iter().zip(ys) {
+                let p = binary(BinaryOp::Mul, x.clone(), y.clone(), f, span);
+                acc = Some(match acc {
+                    None => p,
+                    Some(a) => binary(BinaryOp::Add, a, p, f, span),
+                });
+            }
+            acc.unwrap_or_else(|| float(0.0, span))
+        };
+        match g {
+            Geometric::Dot => vec![dot(&ls[0], &ls[1])],
+            Geometric::Length => vec![fb(FloatBuiltin::Op(FloatOp::Sqrt), vec![dot(&ls[0], &ls[0])])],
+            Geometric::Distance => {
+                let d: Vec<Expr> =
+                    ls[0].iter().zip(&ls[1]).map(|(x, y)| binary(BinaryOp::Sub, x.clone(), y.clone(), f, span)).collect();
+                let d = self.temps(d, pre);
+                vec![fb(FloatBuiltin::Op(FloatOp::Sqrt), vec![dot(&d, &d)])]
+            }
+            Geometric::Normalize => {
+                // A zero vector is returned unchanged (§6.15.5).
+                let x = &ls[0];
+                let sq = self.temp(dot(x, x), pre);
+                let r = self.temp(fb(FloatBuiltin::Op(FloatOp::Rsqrt), vec![sq.clone()]), pre);
+                let zero = binary(BinaryOp::Eq, sq, float(0.0, span), f, span);
+                let zero = self.temp(zero, pre);
+                x.iter()
+                    .map(|l| {
+                        let scaled = binary(BinaryOp::Mul, l.clone(), r.clone(), f, span);
+                        mk(K::Cond(Box::new(zero.clone()), Box::new(l.clone()), Box::new(scaled)), Type::Scalar(f), span)
+                    })
+                    .collect()
+            }
+            Geometric::Cross => {
+                let (a, b) = (&ls[0], &ls[1]);
+                let term = |i: usize, j: usize| {
+                    let p = binary(BinaryOp::Mul, a[i].clone(), b[j].clone(), f, span);
+                    let q = binary(BinaryOp::Mul, a[j].clone(), b[i].clone(), f, span);
+                    binary(BinaryOp::Sub, p, q, f, span)
+                };
+                let mut out = vec![term(1, 2), term(2, 0), term(0, 1)];
+                out.resize(n, float(0.0, span));
+                out
+            }
+        }
+    }
+
     /// `as_<T>`: the bytes of `src` (lanes of type `from`) read as lanes of type `to`.
     fn reinterpret(&mut self, src: Vec<Expr>, from: &Type, to: &Type, pre: &mut Block, span: Span) -> Vec<Expr> {
         let (fs, fnum) =
@@ -1081,17 +1215,22 @@ impl Splitter {
         let mut src = self.temps(src, pre);
         src.resize(fnum as usize, int(0, fs, span));
         let (fb, tb) = (fs.bits(), ts.bits());
-        let fu = fs.to_unsigned();
-        let tu = ts.to_unsigned();
+        let uint = |bits: u32| match bits {
+            8 => Scalar::U8,
+            16 => Scalar::U16,
+            32 => Scalar::U32,
+            _ => Scalar::U64,
+        };
+        let (fu, tu) = (uint(fb), uint(tb));
         let mut out = Vec::new();
         for k in 0..tnum as u32 {
             let lane = if fb == tb {
-                conv(src[k as usize].clone(), ts)
+                same_bits(src[k as usize].clone(), ts)
             } else if tb > fb {
                 let r = tb / fb;
                 let mut acc: Option<Expr> = None;
                 for i in 0..r {
-                    let part = conv(conv(src[(k * r + i) as usize].clone(), fu), tu);
+                    let part = conv(same_bits(src[(k * r + i) as usize].clone(), fu), tu);
                     let part = if i == 0 {
                         part
                     } else {
@@ -1102,13 +1241,13 @@ impl Splitter {
                         Some(a) => binary(BinaryOp::Or, a, part, tu, span),
                     });
                 }
-                conv(acc.unwrap_or_else(|| int(0, tu, span)), ts)
+                same_bits(acc.unwrap_or_else(|| int(0, tu, span)), ts)
             } else {
                 let r = fb / tb;
-                let x = conv(src[(k / r) as usize].clone(), fu);
+                let x = same_bits(src[(k / r) as usize].clone(), fu);
                 let sh = (k % r) * tb;
                 let x = if sh == 0 { x } else { binary(BinaryOp::Shr, x, int(sh as u64, fu, span), fu, span) };
-                conv(x, ts)
+                same_bits(conv(x, tu), ts)
             };
             out.push(lane);
         }

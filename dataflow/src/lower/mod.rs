@@ -13,6 +13,7 @@ mod atomic;
 mod builtins;
 mod coalesce;
 mod expr;
+mod float;
 mod lanes;
 mod loops;
 mod ndrange;
@@ -470,6 +471,7 @@ impl<'p> Lowerer<'p> {
             kind,
             elem_width: scalar_width(s),
             elem_signed: s.is_signed(),
+            elem_float: s.is_float(),
             len,
             init: None,
             volatile: false,
@@ -498,7 +500,7 @@ impl<'p> Lowerer<'p> {
         if let Some(init) = &gl.init {
             let mut exprs = Vec::new();
             flatten_init(init, &mut exprs);
-            values = exprs.iter().map(|e| e.as_int().unwrap_or(0) & op::mask(scalar_width(s))).collect();
+            values = exprs.iter().map(|e| e.as_bits().unwrap_or(0) & op::mask(scalar_width(s))).collect();
         }
         values.resize(len as usize, 0);
         self.k.mems[m].init = Some(values);
@@ -547,7 +549,7 @@ impl<'p> Lowerer<'p> {
                     self.k.params.push(Param {
                         name: p.name.clone(),
                         c_type,
-                        kind: ParamKind::Scalar { value: v, signed: s.is_signed() },
+                        kind: ParamKind::Scalar { value: v, signed: s.is_signed(), float: s.is_float() },
                         span: p.span,
                         implicit: None,
                         lane,
@@ -692,11 +694,16 @@ fn scan_function(f: &hir::Function) -> (HashSet<LocalId>, HashSet<LocalId>) {
                 walk_expr(a, taken, ok, true);
                 walk_expr(b, taken, ok, true);
             }
-            K::Call(_, args) | K::Comma(args) | K::IntBuiltin(_, args) => {
+            K::Call(_, args)
+            | K::Comma(args)
+            | K::IntBuiltin(_, args)
+            | K::FloatBuiltin(_, args)
+            | K::Geometric(_, args) => {
                 for a in args {
                     walk_expr(a, taken, ok, true);
                 }
             }
+            K::ConvertRound(a, _) => walk_expr(a, taken, ok, true),
             K::Int(_) | K::Float(_) | K::Global(_) | K::WorkItem(..) | K::Barrier => {}
             // Vector forms are rewritten by `lanes` before lowering; walk them all the same.
             K::Swizzle(a, _) | K::ConvertSat(a) | K::Bitcast(a) => walk_expr(a, taken, ok, read_ctx),
@@ -736,7 +743,7 @@ fn scan_function(f: &hir::Function) -> (HashSet<LocalId>, HashSet<LocalId>) {
                     if let Some(i) = init {
                         let mut exprs = Vec::new();
                         flatten_init(i, &mut exprs);
-                        init_const.insert(*id, exprs.iter().all(|e| e.as_int().is_some()));
+                        init_const.insert(*id, exprs.iter().all(|e| e.as_bits().is_some()));
                         for e in &exprs {
                             walk_expr(e, taken, ok, true);
                         }

@@ -296,7 +296,7 @@ impl<'p> Lowerer<'p> {
             self.k.params.push(Param {
                 name,
                 c_type: "size_t".into(),
-                kind: ParamKind::Scalar { value: v, signed: false },
+                kind: ParamKind::Scalar { value: v, signed: false, float: false },
                 span,
                 implicit: Some(Implicit::GlobalSize(d)),
                 lane: None,
@@ -310,7 +310,7 @@ impl<'p> Lowerer<'p> {
             self.k.params.push(Param {
                 name,
                 c_type: "uint".into(),
-                kind: ParamKind::Scalar { value: v, signed: false },
+                kind: ParamKind::Scalar { value: v, signed: false, float: false },
                 span,
                 implicit: Some(Implicit::WorkDim),
                 lane: None,

@@ -140,7 +140,7 @@ impl<'p> Lowerer<'p> {
                 if is_rom {
                     let m = self.new_mem(local.name.clone(), MemKind::Rom, s, Some(len), local.span);
                     let w = scalar_width(s);
-                    let mut vals: Vec<u64> = exprs.iter().map(|e| e.as_int().unwrap_or(0) & op::mask(w)).collect();
+                    let mut vals: Vec<u64> = exprs.iter().map(|e| e.as_bits().unwrap_or(0) & op::mask(w)).collect();
                     vals.resize(len as usize, 0);
                     self.k.mems[m].init = Some(vals);
                     self.frames.last_mut().map(|f| f.storage.insert(id, Storage::Mem(m)));

@@ -34,7 +34,12 @@ pub(super) fn for_each_expr(b: &[Stmt], f: &mut dyn FnMut(&hir::Expr)) {
                 expr(b, f);
                 expr(c, f);
             }
-            K::Call(_, args) | K::Comma(args) | K::IntBuiltin(_, args) => args.iter().for_each(|a| expr(a, f)),
+            K::Call(_, args)
+            | K::Comma(args)
+            | K::IntBuiltin(_, args)
+            | K::FloatBuiltin(_, args)
+            | K::Geometric(_, args) => args.iter().for_each(|a| expr(a, f)),
+            K::ConvertRound(a, _) => expr(a, f),
             K::WorkItem(..) | K::Barrier => {}
             K::Swizzle(a, _) | K::ConvertSat(a) | K::Bitcast(a) => expr(a, f),
             K::VecLit(args) => args.iter().for_each(|a| expr(a, f)),

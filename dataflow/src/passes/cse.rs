@@ -69,6 +69,7 @@ mod tests {
             kind: MemKind::Private,
             elem_width: 32,
             elem_signed: true,
+            elem_float: false,
             len: Some(8),
             init: None,
             volatile: false,

@@ -97,6 +97,7 @@ define_codes! {
     CASE_OUTSIDE_SWITCH = "E0327": "a `case` or `default` label outside a `switch`",
     UNKNOWN_ATTRIBUTE = "W0328": "an attribute kiln does not know is ignored",
     DISCARDS_QUALIFIERS = "W0329": "a pointer conversion that discards `const` or `volatile`",
+    DOUBLE_LITERAL = "W0330": "an unsuffixed floating literal (a `double` in OpenCL C) used as a `float`, because kiln's device has no `double`",
     BUILTIN_ARGS = "E0330": "a built-in function called with argument types that no overload accepts, or that several accept equally (ambiguous)",
 
     // OpenCL C language rules.

@@ -21,11 +21,20 @@ impl Sema<'_> {
         name_span: Span,
         span: Span,
     ) -> Option<Expr> {
-        let b = IntBuiltin::from_name(name)?;
+        let is_int = IntBuiltin::from_name(name).is_some();
+        let is_float = crate::builtins::FloatBuiltin::from_name(name).is_some()
+            || crate::builtins::Geometric::from_name(name).is_some();
+        if !is_int && !is_float {
+            return None;
+        }
         let hargs: Vec<Expr> = args.iter().map(|a| self.rvalue(a)).collect();
         if hargs.iter().any(|a| a.ty.is_error()) {
             return Some(Expr { kind: ExprKind::Int(0), ty: Type::Error, span });
         }
+        if Self::is_float_call(name, &hargs) {
+            return Some(self.float_builtin_call(name, hargs, name_span, span));
+        }
+        let b = IntBuiltin::from_name(name)?;
         if hargs.len() != b.arity() {
             self.err(
                 Diagnostic::error(
@@ -53,10 +62,15 @@ impl Sema<'_> {
         };
         for a in args {
             if a.ty.element().is_some_and(Scalar::is_float) {
+                let hint = match name {
+                    "abs" => "; `fabs` is the float form",
+                    "abs_diff" => "; `fdim` or `fabs(x - y)` are float forms",
+                    _ => "",
+                };
                 self.err(
                     Diagnostic::error(
-                        codes::UNSUPPORTED_FLOAT,
-                        format!("`{name}` on floating-point arguments is not yet supported by kiln"),
+                        codes::BUILTIN_ARGS,
+                        format!("`{name}` takes integer arguments, not `{}`{hint}", self.show(&a.ty)),
                     )
                     .at(a.span)
                     .with_label(at, "in this call"),

@@ -166,7 +166,58 @@ impl Sema<'_> {
         {
             return Expr::int(crate::hir::normalize(*v, *s), to.clone(), span);
         }
+        // Constant conversions involving `float` fold here, so that initializers of `__constant`
+        // data stay constants (same rounding as the emulator: int → float to nearest even,
+        // float → int toward zero, saturating).
+        if let Type::Scalar(s) = to {
+            let from = e.ty.scalar();
+            match (&e.kind, from) {
+                (ExprKind::Int(v), Some(f)) if *s == Scalar::F32 && f.is_integer() => {
+                    let x = if f.is_signed() { *v as i64 as f32 } else { *v as f32 };
+                    return Expr { kind: ExprKind::Float(x as f64), ty: to.clone(), span };
+                }
+                (ExprKind::Float(x), Some(Scalar::F32)) if s.is_integer() && *s != Scalar::Bool => {
+                    let (lo, hi) = s.int_range();
+                    let v = ((*x as f32).trunc() as f64 as i128).clamp(lo, hi);
+                    return Expr::int(crate::hir::normalize(v as u64, *s), to.clone(), span);
+                }
+                (ExprKind::Float(x), Some(Scalar::F32 | Scalar::F64)) if *s == Scalar::F32 => {
+                    return Expr { kind: ExprKind::Float((*x as f32) as f64), ty: to.clone(), span };
+                }
+                _ => {}
+            }
+        }
         Expr { kind: ExprKind::Convert(Box::new(e)), ty: to.clone(), span }
+    }
+
+    /// A floating literal: a `float` (`1.5f`), or an unsuffixed one, which OpenCL C types as
+    /// `double`: kiln's device has none, so it is used as a `float` with a warning, as the
+    /// specification allows (§6.1.1.1).
+    fn float_literal(&mut self, text: &str, span: Span) -> Expr {
+        let ty = Type::Scalar(Scalar::F32);
+        match literal::parse_float(text) {
+            Ok((v, literal::FloatSuffix::F)) => Expr { kind: ExprKind::Float((v as f32) as f64), ty, span },
+            Ok((v, literal::FloatSuffix::None)) => {
+                self.err(
+                    Diagnostic::warning(
+                        codes::DOUBLE_LITERAL,
+                        format!("`{text}` is a `double` literal; kiln uses it as the `float` `{text}f`"),
+                    )
+                    .at(span)
+                    .with_note("kiln's device has no `double` (no `cl_khr_fp64`)")
+                    .with_help(format!("write `{text}f`")),
+                );
+                Expr { kind: ExprKind::Float((v as f32) as f64), ty, span }
+            }
+            Ok((_, literal::FloatSuffix::H)) => {
+                self.gate_half("half", span);
+                err_expr(span)
+            }
+            Err(m) => {
+                self.err(Diagnostic::error(codes::BAD_LITERAL, m).at(span));
+                err_expr(span)
+            }
+        }
     }
 
     fn promote(&mut self, e: Expr) -> Expr {
@@ -328,16 +379,7 @@ impl Sema<'_> {
                     err_expr(span)
                 }
             },
-            ast::ExprKind::Float(_) => {
-                self.err(
-                    Diagnostic::error(
-                        codes::UNSUPPORTED_FLOAT,
-                        "floating-point literals are not yet supported by kiln",
-                    )
-                    .at(span),
-                );
-                err_expr(span)
-            }
+            ast::ExprKind::Float(text) => self.float_literal(text, span),
             ast::ExprKind::Str(_) => {
                 self.err(
                     Diagnostic::error(codes::UNSUPPORTED_STRING, "string literals are not yet supported by kiln")

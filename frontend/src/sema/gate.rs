@@ -5,28 +5,37 @@
 use super::Sema;
 use crate::ast::{self, TypeWord};
 use crate::diag::{Diagnostic, codes};
-use crate::types::{Opaque, Type};
+use crate::types::{Opaque, Scalar, Type};
 
 impl Sema<'_> {
+    pub(super) fn gate_double(&mut self, name: &str, span: crate::source::Span) {
+        self.err(
+            Diagnostic::error(codes::UNSUPPORTED_FLOAT, format!("`{name}` is not supported by kiln"))
+                .at(span)
+                .with_note("kiln's device has no `cl_khr_fp64`: `double` has no hardware on the FPGAs kiln targets")
+                .with_help("use `float`"),
+        );
+    }
+
+    pub(super) fn gate_half(&mut self, name: &str, span: crate::source::Span) {
+        self.err(
+            Diagnostic::error(codes::UNSUPPORTED_FLOAT, format!("`{name}` is not yet supported by kiln"))
+                .at(span)
+                .with_note("`half` is storage-only in OpenCL C without `cl_khr_fp16`; kiln does not build its loads and stores yet")
+                .with_help("store the data as `float`, or as `ushort` bits"),
+        );
+    }
+
     /// Reports unsupported types named by declaration specifiers.
     pub(super) fn gate_specs(&mut self, specs: &ast::DeclSpecs) {
         match &specs.ty {
             ast::TypeSpec::Words(words) => {
                 for (w, span) in words {
-                    let name = match w {
-                        TypeWord::Float => "float",
-                        TypeWord::Double => "double",
-                        TypeWord::Half => "half",
-                        _ => continue,
-                    };
-                    self.err(
-                        Diagnostic::error(
-                            codes::UNSUPPORTED_FLOAT,
-                            format!("floating-point type `{name}` is not yet supported by kiln"),
-                        )
-                        .at(*span)
-                        .with_note("kiln currently builds integer kernels only"),
-                    );
+                    match w {
+                        TypeWord::Double => self.gate_double("double", *span),
+                        TypeWord::Half => self.gate_half("half", *span),
+                        _ => {}
+                    }
                 }
             }
             ast::TypeSpec::Named(name, span) => {
@@ -34,13 +43,12 @@ impl Sema<'_> {
                     return; // a typedef: gated where it was declared
                 }
                 match self.builtin_type(name) {
-                    Some(Type::Vector(s, _) | Type::Atomic(s)) if s.is_float() => self.err(
-                        Diagnostic::error(
-                            codes::UNSUPPORTED_FLOAT,
-                            format!("floating-point type `{name}` is not yet supported by kiln"),
-                        )
-                        .at(*span)
-                        .with_note("kiln currently builds integer kernels only"),
+                    Some(Type::Vector(Scalar::F64, _) | Type::Atomic(Scalar::F64)) => self.gate_double(name, *span),
+                    Some(Type::Vector(Scalar::F16, _)) => self.gate_half(name, *span),
+                    Some(Type::Atomic(Scalar::F32)) => self.err(
+                        Diagnostic::error(codes::UNSUPPORTED_FLOAT, format!("`{name}` is not yet supported by kiln"))
+                            .at(*span)
+                            .with_note("kiln builds atomics on integers"),
                     ),
                     Some(Type::Opaque(
                         Opaque::Image(_) | Opaque::Sampler | Opaque::Queue | Opaque::ClkEvent | Opaque::NdRange,

@@ -7,6 +7,7 @@
 //! [`gate`] so that they can move to later stages as those stages learn the features.
 
 mod atomic;
+mod builtin_float;
 mod builtin_int;
 mod consteval;
 mod decl;

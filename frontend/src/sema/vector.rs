@@ -526,16 +526,6 @@ impl Sema<'_> {
                 return err_expr(span);
             }
         }
-        if elem.is_float() {
-            self.err(
-                Diagnostic::error(
-                    codes::UNSUPPORTED_FLOAT,
-                    format!("`{name}` of float vectors is not yet supported by kiln"),
-                )
-                .at(span),
-            );
-            return err_expr(span);
-        }
         let mask_ok = matches!(mask.ty, Type::Vector(m, n) if n != 3 && m.is_integer() && !m.is_signed() && m.size() == elem.size());
         let Type::Vector(_, out_lanes) = mask.ty else {
             return self.bad_mask(name, elem, &mask, span);
@@ -571,9 +561,11 @@ impl Sema<'_> {
 
     fn convert_builtin(&mut self, name: &str, rest: &str, args: &[ast::Expr], span: Span) -> Option<Expr> {
         let mut rest = rest;
-        for mode in ["_rte", "_rtz", "_rtp", "_rtn"] {
-            if let Some(r) = rest.strip_suffix(mode) {
+        let mut mode = None;
+        for m in ["_rte", "_rtz", "_rtp", "_rtn"] {
+            if let Some(r) = rest.strip_suffix(m) {
                 rest = r;
+                mode = Some(m);
                 break;
             }
         }
@@ -601,12 +593,26 @@ impl Sema<'_> {
             return Some(err_expr(span));
         }
         let float = x.ty.element().is_some_and(Scalar::is_float) || to.element().is_some_and(Scalar::is_float);
-        if sat && float {
-            // Float saturation needs floating point, which kiln does not build yet.
+        if sat && to.element().is_some_and(Scalar::is_float) {
             self.err(
-                Diagnostic::error(codes::UNSUPPORTED_FLOAT, format!("`{name}` is not yet supported by kiln")).at(span),
+                Diagnostic::error(codes::BUILTIN_ARGS, format!("`{name}` does not exist: `_sat` is only for integer destinations"))
+                    .at(span)
+                    .with_note("OpenCL C saturates conversions to integer types only (§6.4.3.3)"),
             );
             return Some(err_expr(span));
+        }
+        if float {
+            // kiln's float → integer conversions always saturate (NaN gives 0), so `_sat`
+            // adds nothing; the rounding mode is what matters.
+            let round = match mode {
+                Some("_rte") => crate::hir::Rounding::NearestEven,
+                Some("_rtp") => crate::hir::Rounding::Up,
+                Some("_rtn") => crate::hir::Rounding::Down,
+                Some(_) => crate::hir::Rounding::TowardZero,
+                None if to.element().is_some_and(Scalar::is_float) => crate::hir::Rounding::NearestEven,
+                None => crate::hir::Rounding::TowardZero,
+            };
+            return Some(Expr { kind: ExprKind::ConvertRound(Box::new(x), round), ty: to, span });
         }
         if sat {
             return Some(Expr { kind: ExprKind::ConvertSat(Box::new(x)), ty: to, span });
