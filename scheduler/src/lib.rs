@@ -44,5 +44,9 @@ pub fn schedule_with(kernel: kiln_dataflow::Kernel, target: Target, clock_mhz: f
 /// conversions (after optimization, so that constant float expressions have been folded).
 /// Moving float bits — loads, stores, selects — needs no float hardware and is built.
 pub fn float_ops(kernel: &kiln_dataflow::Kernel) -> Option<kiln_dataflow::ir::Op> {
-    kernel.rpo().into_iter().flat_map(|b| kernel.blocks[b].ops.iter().copied()).find(|op| kernel.ops[*op].kind.is_float())
+    kernel
+        .rpo()
+        .into_iter()
+        .flat_map(|b| kernel.blocks[b].ops.iter().copied())
+        .find(|op| kernel.ops[*op].kind.is_float())
 }

@@ -1,2 +1,2 @@
-// expect: E0502 E0502
+// expect: E0502
 kernel void k(global int *o) { double d = 1.0; o[0] = 1; }

@@ -21,6 +21,7 @@ const DIFFERENCES: &[(&str, &str)] = &[
         "clang ignores the Xilinx `xcl_array_partition` attribute, so it cannot see invalid arguments",
     ),
     ("enable_unsupported_ext.cl", "clang's `spir` target supports `cl_khr_fp64`; kiln's device does not"),
+    ("float_increment.cl", "OpenCL C forbids `++` and `--` on floats (§6.5.3 of OpenCL C 1.2); clang accepts them"),
     ("long_long.cl", "OpenCL C reserves `long long` (§6.1.4); clang accepts it"),
     ("recursion.cl", "OpenCL C forbids recursion (§6.11); clang checks it only when generating code"),
     ("mutual_recursion.cl", "as recursion.cl"),
@@ -78,7 +79,7 @@ fn valid_kernels() -> Vec<std::path::PathBuf> {
 #[test]
 fn kiln_accepts_the_valid_conformance_kernels() {
     let files = valid_kernels();
-    let corpus = corpus().len();
+    let corpus = corpus().len() + kiln_tests::float_corpus().len();
     assert!(files.len() + corpus >= 100, "at least 100 valid kernels, found {} + {corpus}", files.len());
     let mut failures = Vec::new();
     for f in files {
@@ -111,6 +112,10 @@ fn kiln_and_clang_agree_on_what_is_opencl_c() {
     for case in corpus() {
         let defines = spec_defines(&case.spec);
         jobs.push((format!("kernels/{}.cl", case.name), case.source.clone(), defines, true));
+    }
+    for case in kiln_tests::float_corpus() {
+        let defines = spec_defines(&case.spec);
+        jobs.push((format!("float/{}.cl", case.name), case.source.clone(), defines, true));
     }
     for f in valid_kernels() {
         let name = format!("valid/{}", f.file_name().unwrap().to_string_lossy());

@@ -1,6 +1,6 @@
 #![allow(clippy::unwrap_used)]
 //! The front end (and lowering) never panic, whatever the input: quickcheck mutates the files of
-//! all three corpora (valid kernels, check-only kernels and invalid ones) — deleting spans,
+//! all four corpora (hardware and float kernels, check-only kernels and invalid ones) — deleting spans,
 //! inserting tokens that open constructs, overwriting bytes — and every mutant must come back
 //! as a program or as diagnostics. A failure is shrunk to a small list of edits.
 //!
@@ -53,7 +53,7 @@ fn inputs() -> &'static Vec<String> {
     static FILES: OnceLock<Vec<String>> = OnceLock::new();
     FILES.get_or_init(|| {
         let mut out = Vec::new();
-        for dir in ["kernels", "valid", "negative"] {
+        for dir in ["kernels", "float", "valid", "negative"] {
             let mut paths: Vec<_> = std::fs::read_dir(tests_dir().join(dir))
                 .unwrap()
                 .filter_map(|e| e.ok().map(|e| e.path()))

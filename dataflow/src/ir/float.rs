@@ -472,9 +472,8 @@ fn two(op: FloatOp, x: f32, y: f32) -> f32 {
         Pow => libm::pow(dx, dy) as f32,
         Powr => {
             // powr(x, y) = exp2(y * log2(x)) for x >= 0 (OpenCL §6.15.2 special cases).
-            if x < 0.0 || x.is_nan() || y.is_nan() {
-                f32::NAN
-            } else if x == 0.0 && y == 0.0 || x.is_infinite() && y == 0.0 || x == 1.0 && y.is_infinite() {
+            let undefined = (x == 0.0 || x.is_infinite()) && y == 0.0 || x == 1.0 && y.is_infinite();
+            if x < 0.0 || x.is_nan() || y.is_nan() || undefined {
                 f32::NAN
             } else {
                 libm::pow(dx, dy) as f32

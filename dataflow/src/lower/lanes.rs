@@ -1173,8 +1173,11 @@ impl Splitter {
             Geometric::Dot => vec![dot(&ls[0], &ls[1])],
             Geometric::Length => vec![fb(FloatBuiltin::Op(FloatOp::Sqrt), vec![dot(&ls[0], &ls[0])])],
             Geometric::Distance => {
-                let d: Vec<Expr> =
-                    ls[0].iter().zip(&ls[1]).map(|(x, y)| binary(BinaryOp::Sub, x.clone(), y.clone(), f, span)).collect();
+                let d: Vec<Expr> = ls[0]
+                    .iter()
+                    .zip(&ls[1])
+                    .map(|(x, y)| binary(BinaryOp::Sub, x.clone(), y.clone(), f, span))
+                    .collect();
                 let d = self.temps(d, pre);
                 vec![fb(FloatBuiltin::Op(FloatOp::Sqrt), vec![dot(&d, &d)])]
             }
@@ -1188,7 +1191,11 @@ impl Splitter {
                 x.iter()
                     .map(|l| {
                         let scaled = binary(BinaryOp::Mul, l.clone(), r.clone(), f, span);
-                        mk(K::Cond(Box::new(zero.clone()), Box::new(l.clone()), Box::new(scaled)), Type::Scalar(f), span)
+                        mk(
+                            K::Cond(Box::new(zero.clone()), Box::new(l.clone()), Box::new(scaled)),
+                            Type::Scalar(f),
+                            span,
+                        )
                     })
                     .collect()
             }

@@ -50,6 +50,16 @@ impl Sema<'_> {
             self.err(Diagnostic::error(codes::ARG_COUNT, msg).at(span));
             return err_expr(span);
         }
+        let mut args = args;
+        if let FloatBuiltin::Op(op) = b
+            && op.shape() == FloatShape::FloatInt
+            && matches!(args[1].ty, Type::Scalar(s) if s != Scalar::I32 && s != Scalar::Bool)
+        {
+            // The `int` parameter of the scalar overload converts its argument as any call does.
+            let n = args.remove(1);
+            let n = self.convert(n, &Type::Scalar(Scalar::I32));
+            args.insert(1, n);
+        }
         match self.float_builtin_type(b, name, &args, at) {
             Some(ty) => Expr { kind: ExprKind::FloatBuiltin(b, args), ty, span },
             None => err_expr(span),
@@ -59,10 +69,13 @@ impl Sema<'_> {
     fn no_overload(&mut self, name: &str, args: &[Expr], at: Span) -> Option<Type> {
         let list: Vec<String> = args.iter().map(|a| format!("`{}`", self.show(&a.ty))).collect();
         self.err(
-            Diagnostic::error(codes::BUILTIN_ARGS, format!("no overload of `{name}` takes arguments of types {}", list.join(", ")))
-                .at(at)
-                .with_note(format!("`{name}` takes `float` or `floatN` arguments of one type"))
-                .with_help("convert the arguments, e.g. with `(float)x` or `convert_float4(v)`"),
+            Diagnostic::error(
+                codes::BUILTIN_ARGS,
+                format!("no overload of `{name}` takes arguments of types {}", list.join(", ")),
+            )
+            .at(at)
+            .with_note(format!("`{name}` takes `float` or `floatN` arguments of one type"))
+            .with_help("convert the arguments, e.g. with `(float)x` or `convert_float4(v)`"),
         );
         None
     }
@@ -168,7 +181,8 @@ impl Sema<'_> {
         };
         if !ok_type || args.iter().any(|a| a.ty != t) {
             let list: Vec<String> = args.iter().map(|a| format!("`{}`", self.show(&a.ty))).collect();
-            let takes = if g == Geometric::Cross { "`float3` or `float4`" } else { "`float`, `float2`, `float3` or `float4`" };
+            let takes =
+                if g == Geometric::Cross { "`float3` or `float4`" } else { "`float`, `float2`, `float3` or `float4`" };
             self.err(
                 Diagnostic::error(
                     codes::BUILTIN_ARGS,

@@ -210,7 +210,15 @@ impl Sema<'_> {
                 Expr { kind: ExprKind::Float((v as f32) as f64), ty, span }
             }
             Ok((_, literal::FloatSuffix::H)) => {
-                self.gate_half("half", span);
+                self.err(
+                    Diagnostic::error(
+                        codes::HALF_TYPE,
+                        format!("`{text}` is a `half` constant, which needs `cl_khr_fp16`"),
+                    )
+                    .at(span)
+                    .with_note("kiln's device has no `cl_khr_fp16`")
+                    .with_help("drop the `h` suffix for a `float` constant (`f`)"),
+                );
                 err_expr(span)
             }
             Err(m) => {

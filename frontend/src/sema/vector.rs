@@ -595,9 +595,12 @@ impl Sema<'_> {
         let float = x.ty.element().is_some_and(Scalar::is_float) || to.element().is_some_and(Scalar::is_float);
         if sat && to.element().is_some_and(Scalar::is_float) {
             self.err(
-                Diagnostic::error(codes::BUILTIN_ARGS, format!("`{name}` does not exist: `_sat` is only for integer destinations"))
-                    .at(span)
-                    .with_note("OpenCL C saturates conversions to integer types only (§6.4.3.3)"),
+                Diagnostic::error(
+                    codes::BUILTIN_ARGS,
+                    format!("`{name}` does not exist: `_sat` is only for integer destinations"),
+                )
+                .at(span)
+                .with_note("OpenCL C saturates conversions to integer types only (§6.4.3.3)"),
             );
             return Some(err_expr(span));
         }

@@ -1,0 +1,2 @@
+// expect: E0502
+kernel void k(global atomic_float *a) { }

@@ -1,0 +1,2 @@
+// expect: E0419
+kernel void k(global float *o) { o[0] = ~o[1]; }

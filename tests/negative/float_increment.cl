@@ -1,0 +1,2 @@
+// expect: E0419
+kernel void k(global float *o) { float f = o[0]; f++; o[0] = f; }

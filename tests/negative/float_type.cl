@@ -1,2 +1,0 @@
-// expect: E0502
-kernel void k(global float *a) { }
