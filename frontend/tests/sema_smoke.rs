@@ -38,7 +38,8 @@ fn accepts_integer_kernels() {
 
 #[test]
 fn rejects_with_codes() {
-    assert_eq!(codes("kernel void k(global float *p) {}"), ["E0502"]);
+    assert_eq!(codes("kernel void k(global double *p) {}"), ["E0502"]);
+    assert_eq!(codes("kernel void k(global float *p) { p[0] = 1.5h; }"), ["E0413"]);
     assert_eq!(codes("kernel void k(global int *p, int d) { p[0] = get_global_id(d); }"), ["E0504"]);
     assert_eq!(codes("kernel void k(global int *p) { p[0] = get_global_id(0); }"), Vec::<String>::new());
     assert_eq!(codes("kernel void k(global int *p) { p[0] = undeclared_fn(1); }"), ["E0308"]);
