@@ -1082,18 +1082,7 @@ impl Splitter {
         pre: &mut Block,
         span: Span,
     ) -> Vec<Expr> {
-        // Scalar arguments of a vector call (`min(v, 3)`) apply to every lane.
-        let mut per_arg: Vec<Vec<Expr>> = Vec::new();
-        for a in args {
-            if a.ty.is_vector() {
-                let l = self.lanes(a, pre);
-                per_arg.push(self.temps(l, pre));
-            } else {
-                let x = self.scalar(a, pre);
-                let x = self.temp(x, pre);
-                per_arg.push(vec![x; n]);
-            }
-        }
+        let per_arg = self.arg_lanes(args, n, pre);
         (0..n)
             .map(|i| {
                 let lane_args: Vec<Expr> = per_arg.iter().map(|l| l[i].clone()).collect();
@@ -1108,16 +1097,10 @@ impl Splitter {
             .collect()
     }
 
-    fn float_builtin_lanes(
-        &mut self,
-        b: FloatBuiltin,
-        args: &[Expr],
-        s: Scalar,
-        n: usize,
-        pre: &mut Block,
-        span: Span,
-    ) -> Vec<Expr> {
-        let mut per_arg: Vec<Vec<Expr>> = Vec::new();
+    /// The lanes of each argument of a built-in call, evaluated once into temporaries; a scalar
+    /// argument of a vector call (`min(v, 3)`) applies to every lane.
+    fn arg_lanes(&mut self, args: &[Expr], n: usize, pre: &mut Block) -> Vec<Vec<Expr>> {
+        let mut per_arg = Vec::new();
         for a in args {
             if a.ty.is_vector() {
                 let l = self.lanes(a, pre);
@@ -1128,6 +1111,19 @@ impl Splitter {
                 per_arg.push(vec![x; n]);
             }
         }
+        per_arg
+    }
+
+    fn float_builtin_lanes(
+        &mut self,
+        b: FloatBuiltin,
+        args: &[Expr],
+        s: Scalar,
+        n: usize,
+        pre: &mut Block,
+        span: Span,
+    ) -> Vec<Expr> {
+        let per_arg = self.arg_lanes(args, n, pre);
         (0..n)
             .map(|i| {
                 let lane_args: Vec<Expr> = per_arg.iter().map(|l| l[i].clone()).collect();
