@@ -473,11 +473,7 @@ fn two(op: FloatOp, x: f32, y: f32) -> f32 {
         Powr => {
             // powr(x, y) = exp2(y * log2(x)) for x >= 0 (OpenCL §6.15.2 special cases).
             let undefined = (x == 0.0 || x.is_infinite()) && y == 0.0 || x == 1.0 && y.is_infinite();
-            if x < 0.0 || x.is_nan() || y.is_nan() || undefined {
-                f32::NAN
-            } else {
-                libm::pow(dx, dy) as f32
-            }
+            if x < 0.0 || x.is_nan() || y.is_nan() || undefined { f32::NAN } else { libm::pow(dx, dy) as f32 }
         }
         Atan2 => libm::atan2(dx, dy) as f32,
         Atan2pi => (libm::atan2(dx, dy) / PI) as f32,
