@@ -16,6 +16,7 @@
 //!   giving 0 (OpenCL leaves the out-of-range case implementation-defined, so `convert_int` and
 //!   `convert_int_sat` agree in kiln).
 
+use std::cmp::Ordering;
 use std::f64::consts::PI;
 
 /// The canonical quiet NaN of binary32.
@@ -188,102 +189,68 @@ fn bits_of(x: f32) -> u64 {
     if x.is_nan() { CANONICAL_NAN as u64 } else { x.to_bits() as u64 }
 }
 
+/// Which neighbour of the round-to-nearest-even result a directed rounding takes: `Some(true)`
+/// the next value up, `Some(false)` the next value down, `None` the nearest itself. `nearest`
+/// is how the nearest result compares with the exact value; `negative` is the exact value's sign.
+fn directed_step(round: Round, nearest: Ordering, negative: bool) -> Option<bool> {
+    match (round, nearest) {
+        (_, Ordering::Equal) | (Round::NearestEven, _) => None,
+        (Round::TowardZero, Ordering::Greater) if !negative => Some(false),
+        (Round::TowardZero, Ordering::Less) if negative => Some(true),
+        (Round::Up, Ordering::Less) => Some(true),
+        (Round::Down, Ordering::Greater) => Some(false),
+        _ => None,
+    }
+}
+
 /// The binary32 nearest to `x` in the direction `round` asks for.
 fn round_f64_to_f32(x: f64, round: Round) -> f32 {
     let r = x as f32; // nearest, ties to even
-    if x.is_nan() || r as f64 == x {
-        return r;
-    }
-    let toward_zero_needed = (r as f64).abs() > x.abs();
-    match round {
-        Round::NearestEven => r,
-        Round::TowardZero if toward_zero_needed => {
-            if x > 0.0 {
-                r.next_down()
-            } else {
-                r.next_up()
-            }
-        }
-        Round::TowardZero => r,
-        Round::Up if (r as f64) < x => r.next_up(),
-        Round::Down if (r as f64) > x => r.next_down(),
-        Round::Up | Round::Down => r,
+    match (r as f64).partial_cmp(&x).and_then(|o| directed_step(round, o, x < 0.0)) {
+        Some(true) => r.next_up(),
+        Some(false) => r.next_down(),
+        None => r,
     }
 }
 
 /// An integer (exact in i128) rounded to binary32 in the direction `round` asks for.
 fn round_int_to_f32(x: i128, round: Round) -> f32 {
-    let r = x as f32; // nearest, ties to even
-    let rx = r as i128; // integral, |r| <= 2^64: exact
-    match round {
-        _ if rx == x => r,
-        Round::NearestEven => r,
-        Round::TowardZero if rx.abs() > x.abs() => {
-            if x > 0 {
-                r.next_down()
-            } else {
-                r.next_up()
-            }
-        }
-        Round::TowardZero => r,
-        Round::Up if rx < x => r.next_up(),
-        Round::Down if rx > x => r.next_down(),
-        Round::Up | Round::Down => r,
+    let r = x as f32; // nearest, ties to even; integral with |r| <= 2^64, so `r as i128` is exact
+    match directed_step(round, (r as i128).cmp(&x), x < 0) {
+        Some(true) => r.next_up(),
+        Some(false) => r.next_down(),
+        None => r,
     }
 }
 
+/// An integer (exact in i128) rounded to binary64 in the direction `round` asks for.
 fn round_int_to_f64(x: i128, round: Round) -> f64 {
     let r = x as f64;
-    let rx = r as i128;
-    match round {
-        _ if rx == x => r,
-        Round::NearestEven => r,
-        Round::TowardZero if rx.abs() > x.abs() => {
-            if x > 0 {
-                r.next_down()
-            } else {
-                r.next_up()
-            }
-        }
-        Round::TowardZero => r,
-        Round::Up if rx < x => r.next_up(),
-        Round::Down if rx > x => r.next_down(),
-        Round::Up | Round::Down => r,
+    match directed_step(round, (r as i128).cmp(&x), x < 0) {
+        Some(true) => r.next_up(),
+        Some(false) => r.next_down(),
+        None => r,
     }
 }
 
 /// A binary32 value rounded to binary16 in the direction `round` asks for (exact comparisons:
 /// every binary16 value is a binary32 value).
 fn round_f32_to_f16(x: f32, round: Round) -> u16 {
-    let r = half::f16::from_f32(x);
     if x.is_nan() {
         return 0x7e00;
     }
-    let rv = r.to_f32();
-    if rv == x {
-        return r.to_bits();
-    }
-    let step = |h: half::f16, up: bool| -> u16 {
-        // The next binary16 above (`up`) or below `h`, through the ordered bit patterns.
-        let b = h.to_bits();
-        let neg = b & 0x8000 != 0;
-        let mag = b & 0x7fff;
-        match (up, neg) {
-            (true, false) => b + 1,
-            (false, false) if mag == 0 => 0x8001,
-            (false, false) => b - 1,
-            (true, true) if mag == 0 => 0x0001,
-            (true, true) => b - 1,
-            (false, true) => b + 1,
-        }
-    };
-    match round {
-        Round::NearestEven => r.to_bits(),
-        Round::TowardZero if rv.abs() > x.abs() => step(r, x < 0.0),
-        Round::TowardZero => r.to_bits(),
-        Round::Up if rv < x => step(r, true),
-        Round::Down if rv > x => step(r, false),
-        Round::Up | Round::Down => r.to_bits(),
+    let r = half::f16::from_f32(x);
+    let b = r.to_bits();
+    let (negative, magnitude) = (b & 0x8000 != 0, b & 0x7fff);
+    // The next binary16 up or down, through the sign-magnitude bit patterns.
+    match r.to_f32().partial_cmp(&x).and_then(|o| directed_step(round, o, x < 0.0)) {
+        Some(true) if negative && magnitude == 0 => 0x0001,
+        Some(true) if negative => b - 1,
+        Some(true) => b + 1,
+        Some(false) if !negative && magnitude == 0 => 0x8001,
+        Some(false) if negative => b + 1,
+        Some(false) => b - 1,
+        None => b,
     }
 }
 
@@ -619,6 +586,9 @@ mod tests {
         assert_eq!(h(1.0 + 1.0 / 2048.0, Round::Up), 0x3c01);
         assert_eq!(h(-(1.0 + 1.0 / 2048.0), Round::Down), 0xbc01);
         assert_eq!(h(1e6, Round::TowardZero), 0x7bff, "largest finite half");
+        assert_eq!(h(1e-10, Round::Up), 0x0001, "up from +0 is the smallest subnormal");
+        assert_eq!(h(-1e-10, Round::Up), 0x8000, "up from a tiny negative is -0");
+        assert_eq!(h(-1e-10, Round::Down), 0x8001);
         assert_eq!(eval_conv(FloatConv::Resize { round: Round::NearestEven }, 0x3c00, 16, 32), f(1.0));
     }
 

@@ -131,8 +131,7 @@ impl Sema<'_> {
             return err_expr(span);
         }
         if xs.len() != operands + 1 {
-            let msg = format!("`{name}` takes {} argument(s) but {} were given", operands + 1, xs.len());
-            self.err(Diagnostic::error(codes::ARG_COUNT, msg).at(span));
+            self.wrong_arg_count(name, operands + 1, xs.len(), span);
             return err_expr(span);
         }
         let mut xs = xs.into_iter();

@@ -46,8 +46,7 @@ impl Sema<'_> {
         }
         let Some(b) = FloatBuiltin::from_name(name) else { return err_expr(span) };
         if args.len() != b.arity() {
-            let msg = format!("`{name}` takes {} argument(s) but {} were given", b.arity(), args.len());
-            self.err(Diagnostic::error(codes::ARG_COUNT, msg).at(span));
+            self.wrong_arg_count(name, b.arity(), args.len(), span);
             return err_expr(span);
         }
         let mut args = args;
@@ -66,16 +65,11 @@ impl Sema<'_> {
         }
     }
 
-    fn no_overload(&mut self, name: &str, args: &[Expr], at: Span) -> Option<Type> {
-        let list: Vec<String> = args.iter().map(|a| format!("`{}`", self.show(&a.ty))).collect();
+    fn no_float_overload(&mut self, name: &str, args: &[Expr], at: Span) -> Option<Type> {
         self.err(
-            Diagnostic::error(
-                codes::BUILTIN_ARGS,
-                format!("no overload of `{name}` takes arguments of types {}", list.join(", ")),
-            )
-            .at(at)
-            .with_note(format!("`{name}` takes `float` or `floatN` arguments of one type"))
-            .with_help("convert the arguments, e.g. with `(float)x` or `convert_float4(v)`"),
+            self.no_overload(name, args, at)
+                .with_note(format!("`{name}` takes `float` or `floatN` arguments of one type"))
+                .with_help("convert the arguments, e.g. with `(float)x` or `convert_float4(v)`"),
         );
         None
     }
@@ -116,13 +110,13 @@ impl Sema<'_> {
         if let Some(&first) = same.first() {
             let g = args[first].ty.clone();
             if !is_gentype(&g) {
-                return self.no_overload(name, args, at);
+                return self.no_float_overload(name, args, at);
             }
             let all_scalar = scalar_ok.iter().all(|&i| args[i].ty == Type::Scalar(Scalar::F32));
             for &i in same {
                 let ok = args[i].ty == g || (scalar_ok.contains(&i) && all_scalar && lanes(&g) > 1);
                 if !ok {
-                    return self.no_overload(name, args, at);
+                    return self.no_float_overload(name, args, at);
                 }
             }
         }
@@ -134,7 +128,7 @@ impl Sema<'_> {
                     // `ldexp` also takes one `int` for every lane.
                     let scalar_int = op == crate::builtins::FloatOp::Ldexp && is_int_lanes(&args[1].ty, 1);
                     if !is_int_lanes(&args[1].ty, n) && !scalar_int {
-                        return self.no_overload(name, args, at);
+                        return self.no_float_overload(name, args, at);
                     }
                     Some(g)
                 }
@@ -160,7 +154,7 @@ impl Sema<'_> {
                 let t = &args[0].ty;
                 let ok = t.element().is_some_and(|s| s == Scalar::U32);
                 if !ok {
-                    return self.no_overload(name, args, at);
+                    return self.no_float_overload(name, args, at);
                 }
                 Some(shaped(Scalar::F32, lanes(t)))
             }
@@ -170,8 +164,7 @@ impl Sema<'_> {
 
     fn geometric_call(&mut self, g: Geometric, name: &str, args: Vec<Expr>, at: Span, span: Span) -> Expr {
         if args.len() != g.arity() {
-            let msg = format!("`{name}` takes {} argument(s) but {} were given", g.arity(), args.len());
-            self.err(Diagnostic::error(codes::ARG_COUNT, msg).at(span));
+            self.wrong_arg_count(name, g.arity(), args.len(), span);
             return err_expr(span);
         }
         let t = args[0].ty.clone();
@@ -180,16 +173,10 @@ impl Sema<'_> {
             _ => matches!(t, Type::Scalar(Scalar::F32) | Type::Vector(Scalar::F32, 2..=4)),
         };
         if !ok_type || args.iter().any(|a| a.ty != t) {
-            let list: Vec<String> = args.iter().map(|a| format!("`{}`", self.show(&a.ty))).collect();
             let takes =
                 if g == Geometric::Cross { "`float3` or `float4`" } else { "`float`, `float2`, `float3` or `float4`" };
             self.err(
-                Diagnostic::error(
-                    codes::BUILTIN_ARGS,
-                    format!("no overload of `{name}` takes arguments of types {}", list.join(", ")),
-                )
-                .at(at)
-                .with_note(format!("`{name}` takes {takes} arguments of one type")),
+                self.no_overload(name, &args, at).with_note(format!("`{name}` takes {takes} arguments of one type")),
             );
             return err_expr(span);
         }

@@ -36,13 +36,7 @@ impl Sema<'_> {
         }
         let b = IntBuiltin::from_name(name)?;
         if hargs.len() != b.arity() {
-            self.err(
-                Diagnostic::error(
-                    codes::ARG_COUNT,
-                    format!("`{name}` takes {} argument(s) but {} were given", b.arity(), hargs.len()),
-                )
-                .at(span),
-            );
+            self.wrong_arg_count(name, b.arity(), hargs.len(), span);
             return Some(Expr { kind: ExprKind::Int(0), ty: Type::Error, span });
         }
         match self.integer_builtin_type(b, name, &hargs, name_span) {
@@ -105,17 +99,12 @@ impl Sema<'_> {
             _ => false,
         };
         if mismatch || lanes_mismatch {
-            let list: Vec<String> = args.iter().map(|a| format!("`{}`", self.show(&a.ty))).collect();
             self.err(
-                Diagnostic::error(
-                    codes::BUILTIN_ARGS,
-                    format!("no overload of `{name}` takes arguments of types {}", list.join(", ")),
-                )
-                .at(at)
-                .with_note(format!(
-                    "`{name}` has one overload per integer type and vector width; its arguments must have one type"
-                ))
-                .with_help(format!("convert the arguments to one type, e.g. `{name}(({t}) ...)`", t = t.name())),
+                self.no_overload(name, args, at)
+                    .with_note(format!(
+                        "`{name}` has one overload per integer type and vector width; its arguments must have one type"
+                    ))
+                    .with_help(format!("convert the arguments to one type, e.g. `{name}(({t}) ...)`", t = t.name())),
             );
             return None;
         }

@@ -98,6 +98,23 @@ impl Sema<'_> {
         self.diags.push(d);
     }
 
+    /// Reports a built-in function called with the wrong number of arguments.
+    fn wrong_arg_count(&mut self, name: &str, takes: usize, given: usize, span: Span) {
+        let msg = format!("`{name}` takes {takes} argument(s) but {given} were given");
+        self.err(Diagnostic::error(codes::ARG_COUNT, msg).at(span));
+    }
+
+    /// The error for a call of an overloaded built-in that no overload accepts; callers add
+    /// what the overloads take.
+    fn no_overload(&self, name: &str, args: &[hir::Expr], at: Span) -> Diagnostic {
+        let list: Vec<String> = args.iter().map(|a| format!("`{}`", self.show(&a.ty))).collect();
+        Diagnostic::error(
+            codes::BUILTIN_ARGS,
+            format!("no overload of `{name}` takes arguments of types {}", list.join(", ")),
+        )
+        .at(at)
+    }
+
     fn show(&self, ty: &Type) -> String {
         let records = &self.prog.records;
         let name = |r: RecordId| -> String {
