@@ -2,7 +2,7 @@
 //!
 //! JSON: `{ "kernel": "vadd", "engine": "emu", "cycles": 1234, "args": { "c": [3, 4] } }` —
 //! `cycles` is absent for `emu`; `args` holds every `__global` buffer after the run, in parameter
-//! order, as numbers of the element type.
+//! order, as numbers of the element type (a float NaN or infinity as `"nan"`, `"inf"`, `"-inf"`).
 
 use crate::runspec::ElemType;
 use kiln_dataflow::Kernel;

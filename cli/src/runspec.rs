@@ -9,7 +9,7 @@
 //!
 //! [args]                       # one entry per kernel parameter, by name
 //! a = { len = 1024, fill = "random", seed = 1, min = -1000, max = 1000 }
-//! b = { data = [1, 2, 3, 4] }  # explicit contents
+//! b = { data = [1, 2, 3, 4] }  # explicit contents (floats: numbers, "nan", "inf", "-inf")
 //! c = { len = 1024 }           # zero-filled buffer
 //! n = 1024                     # scalar parameter
 //! ```
