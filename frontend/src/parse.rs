@@ -17,6 +17,8 @@ use std::rc::Rc;
 /// Keywords that can never be identifiers.
 const KEYWORDS: &[&str] = &[
     "auto",
+    "true",
+    "false",
     "break",
     "case",
     "char",
@@ -321,9 +323,8 @@ impl<'a> Parser<'a> {
                     .at(t.span),
                 );
             } else if t.kind == TokKind::Ident && !is_keyword(&t.text, self.std) && self.nth(1).kind == TokKind::Ident {
-                self.error(
-                    Diagnostic::error(codes::EXPECTED_TYPE, format!("unknown type name `{}`", t.text)).at(t.span),
-                );
+                let d = self.unknown_type(&t);
+                self.error(d);
             } else {
                 self.error(
                     Diagnostic::error(codes::EXPECTED_TYPE, format!("expected a declaration, found `{}`", t.text))
@@ -394,6 +395,26 @@ impl<'a> Parser<'a> {
 
     // ----- declaration specifiers -----
 
+    /// The diagnostic for an identifier used as a type name that names no type: a reserved
+    /// name (`bool4`, `float5`, `quad`) says so, a type of a later OpenCL C version says which.
+    fn unknown_type(&self, t: &Token) -> Diagnostic {
+        if crate::types::is_reserved_type_name(&t.text) {
+            return Diagnostic::error(
+                codes::RESERVED_TYPE,
+                format!("`{}` is a reserved type name in OpenCL C", t.text),
+            )
+            .at(t.span);
+        }
+        let mut d = Diagnostic::error(codes::EXPECTED_TYPE, format!("unknown type name `{}`", t.text)).at(t.span);
+        if builtin_type_name_cl2(&t.text).is_some() {
+            d = d.with_note(format!(
+                "`{}` is a type of OpenCL C 2.0 and later; compile with -cl-std=CL2.0 or CL3.0",
+                t.text
+            ));
+        }
+        d
+    }
+
     /// `foo x` or `foo *p` where `foo` names no type: say so (rather than failing on the next
     /// token), with a hint when `foo` is a type of a later OpenCL C version.
     fn unknown_type_name(&mut self) -> PResult<()> {
@@ -405,13 +426,7 @@ impl<'a> Parser<'a> {
         {
             return Ok(());
         }
-        let mut d = Diagnostic::error(codes::EXPECTED_TYPE, format!("unknown type name `{}`", t.text)).at(t.span);
-        if builtin_type_name_cl2(&t.text).is_some() {
-            d = d.with_note(format!(
-                "`{}` is a type of OpenCL C 2.0 and later; compile with -cl-std=CL2.0 or CL3.0",
-                t.text
-            ));
-        }
+        let d = self.unknown_type(&t);
         self.error(d);
         Err(())
     }
@@ -534,7 +549,13 @@ impl<'a> Parser<'a> {
                 }
                 "pipe" if self.std >= ClStd::Cl2_0 => {
                     self.bump();
-                    let inner = self.type_name()?;
+                    // The packet type is specifiers only (`pipe int4 p`): the declarator that
+                    // follows names the pipe.
+                    let start = self.tok().span;
+                    let specs = self.decl_specs()?;
+                    let end = self.prev_span();
+                    let declarator = Declarator { name: None, derived: vec![], attrs: vec![], span: end };
+                    let inner = TypeName { specs, declarator, span: start.to(end) };
                     let span = t.span.to(inner.span);
                     s.ty = TypeSpec::Pipe(Box::new(inner), span);
                     have_type = true;
@@ -842,12 +863,16 @@ impl<'a> Parser<'a> {
             let start = self.tok().span;
             if !self.starts_decl() {
                 let t = self.tok().clone();
-                let msg = if t.kind == TokKind::Ident {
-                    format!("unknown type name `{}`", t.text)
+                let d = if t.kind == TokKind::Ident {
+                    self.unknown_type(&t)
                 } else {
-                    format!("expected a parameter declaration, found `{}`", t.text)
+                    Diagnostic::error(
+                        codes::EXPECTED_TYPE,
+                        format!("expected a parameter declaration, found `{}`", t.text),
+                    )
+                    .at(t.span)
                 };
-                self.error(Diagnostic::error(codes::EXPECTED_TYPE, msg).at(t.span));
+                self.error(d);
                 return Err(());
             }
             let specs = self.decl_specs()?;
@@ -1107,7 +1132,8 @@ impl<'a> Parser<'a> {
             && !is_keyword(&self.nth(1).text, self.std)
             && !self.is_typedef_name(&t.text)
         {
-            self.error(Diagnostic::error(codes::EXPECTED_TYPE, format!("unknown type name `{}`", t.text)).at(t.span));
+            let d = self.unknown_type(&t);
+            self.error(d);
             return Err(());
         }
         if self.starts_decl() {
@@ -1518,7 +1544,8 @@ impl<'a> Parser<'a> {
         let t = self.tok().clone();
         match &t.kind {
             TokKind::Ident => {
-                if is_keyword(&t.text, self.std) {
+                // `true` and `false` are `bool` constants (keywords, as in clang's OpenCL C).
+                if is_keyword(&t.text, self.std) && !matches!(&*t.text, "true" | "false") {
                     let msg = if t.text.is_empty() {
                         "expected an expression".to_string()
                     } else {

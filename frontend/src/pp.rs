@@ -166,8 +166,6 @@ fn predefined_source(std: ClStd) -> String {
     s.push_str(
         "#define __ENDIAN_LITTLE__ 1\n\
          #define __KILN__ 1\n\
-         #define true 1\n\
-         #define false 0\n\
          #define __kernel_exec(X, typen) __kernel __attribute__((work_group_size_hint(X, 1, 1))) __attribute__((vec_type_hint(typen)))\n\
          #define kernel_exec(X, typen) __kernel __attribute__((work_group_size_hint(X, 1, 1))) __attribute__((vec_type_hint(typen)))\n\
          #define CHAR_BIT 8\n\

@@ -1,2 +1,2 @@
-// expect: E0304
+// expect: E0419
 kernel void k(global float4 *o) { float4 v = o[0]; --v; o[0] = v; }

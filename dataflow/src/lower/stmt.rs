@@ -75,7 +75,8 @@ impl<'p> Lowerer<'p> {
         }
         let taken = self.frame().address_taken.contains(&id);
         match &local.ty {
-            Type::Scalar(s) if !taken => {
+            // A `__local` scalar is shared by the work-group, so it lives in a memory.
+            Type::Scalar(s) if !taken && local.space != AddrSpace::Local => {
                 let val = match init {
                     Some(hir::Init::Expr(e)) => match self.rvalue(e) {
                         RV::Val(v) => EnvVal::Val(v),

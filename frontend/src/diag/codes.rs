@@ -65,7 +65,7 @@ define_codes! {
     RESERVED_IDENT = "E0207": "a keyword or reserved word used as an identifier",
     BAD_ATTRIBUTE = "E0208": "a malformed attribute",
     BAD_PRAGMA_ARG = "E0209": "a loop pragma with a malformed argument",
-    PRAGMA_NOT_BEFORE_LOOP = "E0210": "a loop pragma that is not followed by a loop",
+    PRAGMA_NOT_BEFORE_LOOP = "E0210": "a loop pragma or loop attribute that is not immediately followed by a loop",
 
     // Names and types.
     UNDECLARED = "E0301": "use of an undeclared identifier",
@@ -98,6 +98,7 @@ define_codes! {
     UNKNOWN_ATTRIBUTE = "W0328": "an attribute kiln does not know is ignored",
     DISCARDS_QUALIFIERS = "W0329": "a pointer conversion that discards `const` or `volatile`",
     DOUBLE_LITERAL = "W0330": "an unsuffixed floating literal (a `double` in OpenCL C) used as a `float`, because kiln's device has no `double`",
+    CONSTANT_RANK = "W0331": "an `int` constant operand of a vector operator whose type outranks the element type, converted because its value fits",
     BUILTIN_ARGS = "E0330": "a built-in function called with argument types that no overload accepts, or that several accept equally (ambiguous)",
 
     // OpenCL C language rules.
@@ -124,7 +125,7 @@ define_codes! {
     UNROLL_HINT = "E0421": "an invalid loop attribute or pragma argument (negative, zero or not constant)",
     ATTRIBUTE_PLACEMENT = "E0422": "an attribute used on something it cannot apply to",
     WORK_GROUP_SIZE = "E0423": "an invalid `reqd_work_group_size`",
-    ATOMIC_RULE = "E0424": "an atomic object used other than through the atomic built-in functions (an operator, assignment or initializer on it), `_Atomic` of a type with no atomic form, or an atomic built-in given a pointer to memory it cannot update",
+    ATOMIC_RULE = "E0424": "an atomic object used other than through the atomic built-in functions (an operator, assignment or initializer on it), `_Atomic` of a type with no atomic form, or an atomic built-in given a pointer to memory it cannot update, or an atomic variable in private memory",
 
     // Not supported (yet) in hardware.
     NOT_ON_FPGA = "E0501": "a feature with no FPGA meaning (images, samplers, device-side enqueue, blocks)",

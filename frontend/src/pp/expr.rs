@@ -135,7 +135,8 @@ impl Eval<'_> {
                 Ok(V { bits: l.value, unsigned: l.suffix.unsigned || l.value > i64::MAX as u64 })
             }
             TokKind::Char => Ok(V::signed(literal::parse_char(&t.text).map_err(|m| (m, Some(t.span)))?)),
-            TokKind::Ident => Ok(V::signed(0)),
+            // `true` is a keyword rather than a macro; as in C++, `#if true` holds.
+            TokKind::Ident => Ok(V::signed(i64::from(&*t.text == "true"))),
             _ => Err((format!("unexpected `{}` in #if expression", t.text), Some(t.span))),
         }
     }

@@ -8,6 +8,7 @@
 
 use super::Sema;
 use super::expr::err_expr;
+use crate::ast;
 use crate::builtins::{FloatBuiltin, FloatShape, Geometric};
 use crate::diag::{Diagnostic, codes};
 use crate::hir::{Expr, ExprKind};
@@ -63,6 +64,33 @@ impl Sema<'_> {
             Some(ty) => Expr { kind: ExprKind::FloatBuiltin(b, args), ty, span },
             None => err_expr(span),
         }
+    }
+
+    /// The compiler built-ins behind `INFINITY`, `HUGE_VALF` and `NAN`: float constants. The
+    /// NaN is the canonical quiet NaN; a payload string other than `""` is refused, since kiln
+    /// keeps one NaN encoding everywhere.
+    pub(super) fn float_constant_builtin(&mut self, name: &str, args: &[ast::Expr], span: Span) -> Option<Expr> {
+        let value = match name {
+            "__builtin_inff" | "__builtin_huge_valf" => f64::INFINITY,
+            "__builtin_nanf" => f64::NAN,
+            _ => return None,
+        };
+        let arity = usize::from(value.is_nan());
+        if args.len() != arity {
+            self.wrong_arg_count(name, arity, args.len(), span);
+            return Some(err_expr(span));
+        }
+        if let Some(a) = args.first()
+            && !matches!(&a.kind, ast::ExprKind::Str(parts) if parts.iter().all(|p| &**p == "\"\""))
+        {
+            self.err(
+                Diagnostic::error(codes::BUILTIN_ARGS, "`__builtin_nanf` takes the empty string `\"\"`")
+                    .at(a.span)
+                    .with_note("kiln produces one quiet NaN encoding, 0x7fc00000"),
+            );
+            return Some(err_expr(span));
+        }
+        Some(Expr { kind: ExprKind::Float(value), ty: Type::Scalar(Scalar::F32), span })
     }
 
     fn no_float_overload(&mut self, name: &str, args: &[Expr], at: Span) -> Option<Type> {

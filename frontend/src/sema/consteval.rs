@@ -1,5 +1,9 @@
-//! Integer constant expressions (C99 6.6): evaluated on the typed tree with OpenCL semantics
-//! (two's complement wrap-around, shift counts masked to the operand width).
+//! Constant expressions (C99 6.6): evaluated on the typed tree with OpenCL semantics (two's
+//! complement wrap-around, shift counts masked to the operand width). Integer constant
+//! expressions (array sizes, `case` labels, ...) are integers only; initializers of `__constant`
+//! data may also compute `float` values, with the rounding the emulator uses (correctly rounded
+//! `+ - * /`, int → float to nearest even, float → int toward zero and saturating, NaN → 0, and
+//! one NaN encoding).
 
 use super::Sema;
 use crate::diag::{Diagnostic, codes};
@@ -61,11 +65,28 @@ fn eval(e: &Expr) -> Result<u64, Fail> {
             let s = int_ty(&e.ty)?;
             Ok(normalize(*v, s))
         }
+        ExprKind::Convert(inner) if is_f32(&inner.ty) => {
+            let to = int_ty(&e.ty)?;
+            Ok(float_to_int(eval_float(inner)?, to))
+        }
         ExprKind::Convert(inner) => {
             let to = int_ty(&e.ty)?;
             let v = eval(inner)?;
             int_ty(&inner.ty)?;
             Ok(normalize(v, to))
+        }
+        ExprKind::Binary(op, l, r) if is_f32(&l.ty) => {
+            let (a, b) = (eval_float(l)?, eval_float(r)?);
+            let holds = match op {
+                BinaryOp::Lt => a < b,
+                BinaryOp::Le => a <= b,
+                BinaryOp::Gt => a > b,
+                BinaryOp::Ge => a >= b,
+                BinaryOp::Eq => a == b,
+                BinaryOp::Ne => a != b,
+                _ => return Err(Fail::NotConstant),
+            };
+            Ok(holds as u64)
         }
         ExprKind::Unary(op, x) => {
             let v = eval(x)?;
@@ -103,7 +124,100 @@ fn eval(e: &Expr) -> Result<u64, Fail> {
     }
 }
 
+fn is_f32(t: &Type) -> bool {
+    t.scalar() == Some(Scalar::F32)
+}
+
+/// The canonical quiet NaN every kiln engine produces.
+const CANONICAL_NAN: u32 = 0x7fc0_0000;
+
+fn float_bits(f: f32) -> u64 {
+    u64::from(if f.is_nan() { CANONICAL_NAN } else { f.to_bits() })
+}
+
+/// `float` → integer type `to`: toward zero, saturating, NaN → 0 (Rust's `as` does exactly
+/// this); `bool` is whether the value is non-zero.
+fn float_to_int(f: f32, to: Scalar) -> u64 {
+    if to == Scalar::Bool {
+        return (f != 0.0) as u64;
+    }
+    let (lo, hi) = to.int_range();
+    normalize((f as f64 as i128).clamp(lo, hi) as u64, to)
+}
+
+/// A literal node of scalar type `s` holding the constant `bits` (as [`Sema::const_bits`]
+/// gives them).
+pub(super) fn constant_node(bits: u64, s: Scalar, span: Span) -> Expr {
+    let ty = Type::Scalar(s);
+    match s {
+        Scalar::F32 => Expr { kind: ExprKind::Float(f64::from(f32::from_bits(bits as u32))), ty, span },
+        _ => Expr::int(bits, ty, span),
+    }
+}
+
+fn eval_float(e: &Expr) -> Result<f32, Fail> {
+    if !is_f32(&e.ty) {
+        return Err(Fail::NotConstant);
+    }
+    match &e.kind {
+        ExprKind::Float(x) => Ok(*x as f32),
+        ExprKind::Convert(inner) => match inner.ty.scalar() {
+            Some(Scalar::F32) => eval_float(inner),
+            Some(s) if s.is_integer() => {
+                let v = eval(inner)?;
+                Ok(if s.is_signed() { v as i64 as f32 } else { v as f32 })
+            }
+            _ => Err(Fail::NotConstant),
+        },
+        ExprKind::Unary(UnaryOp::Neg, x) => Ok(-eval_float(x)?),
+        ExprKind::Binary(op, l, r) => {
+            let (a, b) = (eval_float(l)?, eval_float(r)?);
+            match op {
+                BinaryOp::Add => Ok(a + b),
+                BinaryOp::Sub => Ok(a - b),
+                BinaryOp::Mul => Ok(a * b),
+                BinaryOp::Div => Ok(a / b),
+                _ => Err(Fail::NotConstant),
+            }
+        }
+        ExprKind::Cond(c, a, b) => {
+            if eval(c)? != 0 {
+                eval_float(a)
+            } else {
+                eval_float(b)
+            }
+        }
+        _ => Err(Fail::NotConstant),
+    }
+}
+
 impl Sema<'_> {
+    /// The bits of a constant scalar of any arithmetic type, in that type: an integer
+    /// normalized as [`Sema::const_value`] does, a `float` its IEEE bits. `None` if not constant.
+    pub(super) fn const_bits(&mut self, e: &Expr) -> Option<u64> {
+        if is_f32(&e.ty) {
+            return eval_float(e).ok().map(float_bits);
+        }
+        self.const_value(e)
+    }
+
+    /// The constant `e` as an expression of its type: an `Int` or a `Float` literal node.
+    pub(super) fn const_expr(&mut self, e: &Expr) -> Option<Expr> {
+        let bits = self.const_bits(e)?;
+        Some(constant_node(bits, e.ty.scalar()?, e.span))
+    }
+
+    /// Converts the constant bits `v` of scalar type `from` to scalar type `to`, as a
+    /// conversion of the two would at run time.
+    pub(super) fn convert_const_bits(v: u64, from: Scalar, to: Scalar) -> u64 {
+        match (from.is_float(), to.is_float()) {
+            (false, false) => normalize(v, to),
+            (false, true) => float_bits(if from.is_signed() { v as i64 as f32 } else { v as f32 }),
+            (true, false) => float_to_int(f32::from_bits(v as u32), to),
+            (true, true) => v,
+        }
+    }
+
     /// The value of an integer constant expression, normalized to its type (sign-extended to
     /// 64 bits for signed types). Reports division by zero; returns `None` if not constant.
     pub(super) fn const_value(&mut self, e: &Expr) -> Option<u64> {

@@ -472,6 +472,11 @@ impl Sema<'_> {
     }
 
     fn ident(&mut self, name: &Rc<str>, span: Span) -> Expr {
+        match &**name {
+            "true" => return Expr::int(1, Type::Scalar(Scalar::Bool), span),
+            "false" => return Expr::int(0, Type::Scalar(Scalar::Bool), span),
+            _ => {}
+        }
         match self.lookup(name).cloned() {
             Some(Sym::Local(id)) => {
                 let ty = self.local(id).map(|l| l.ty.clone()).unwrap_or(Type::Error);
@@ -650,7 +655,7 @@ impl Sema<'_> {
                     return err_expr(span);
                 }
                 match &x.ty {
-                    Type::Scalar(s) if s.is_float() => {
+                    Type::Scalar(s) | Type::Vector(s, _) if s.is_float() => {
                         self.err(
                             Diagnostic::error(
                                 codes::OPERATOR_TYPE,
@@ -1025,6 +1030,9 @@ impl Sema<'_> {
                 }
                 if &**name == "prefetch" {
                     return self.prefetch(args, span);
+                }
+                if let Some(e) = self.float_constant_builtin(name, args, span) {
+                    return e;
                 }
                 for a in args {
                     self.rvalue(a);

@@ -126,7 +126,10 @@ impl Sema<'_> {
                 }
                 match self.const_lanes(&x) {
                     Some(values) => Init::List(
-                        values.into_iter().map(|v| Init::Expr(Expr::int(v, Type::Scalar(*elem), x.span))).collect(),
+                        values
+                            .into_iter()
+                            .map(|v| Init::Expr(super::consteval::constant_node(v, *elem, x.span)))
+                            .collect(),
                     ),
                     None => {
                         self.err(
@@ -166,14 +169,15 @@ impl Sema<'_> {
                 for p in parts {
                     match p.ty {
                         Type::Vector(..) => out.extend(self.const_lanes(p)?),
-                        _ => out.push(self.const_value(p)?),
+                        _ => out.push(self.const_bits(p)?),
                     }
                 }
                 Some(out)
             }
             crate::hir::ExprKind::Convert(inner) if !inner.ty.is_vector() => {
-                let v = self.const_value(inner)?;
-                Some(vec![crate::hir::normalize(v, elem); n as usize])
+                let v = self.const_bits(inner)?;
+                let from = inner.ty.scalar()?;
+                Some(vec![Self::convert_const_bits(v, from, elem); n as usize])
             }
             _ => None,
         }
@@ -183,8 +187,8 @@ impl Sema<'_> {
         let x = self.rvalue(e);
         let x = self.assign_convert(x, ty, "initializer");
         if constant && !x.ty.is_error() {
-            match self.const_value(&x) {
-                Some(v) => return Init::Expr(Expr::int(v, ty.clone(), x.span)),
+            match self.const_expr(&x) {
+                Some(c) => return Init::Expr(c),
                 None => {
                     self.err(
                         Diagnostic::error(

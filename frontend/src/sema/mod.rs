@@ -269,6 +269,7 @@ impl Sema<'_> {
                     .with_note("kiln does not implement `__opencl_c_program_scope_global_variables`")
                     .with_help("declare it `__constant` if it is read-only, or pass a buffer to the kernel"),
                 );
+                self.declare_invalid_global(name, span);
                 return;
             }
             AddrSpace::Local => {
@@ -279,6 +280,7 @@ impl Sema<'_> {
                     )
                     .at(span),
                 );
+                self.declare_invalid_global(name, span);
                 return;
             }
             _ => {
@@ -290,6 +292,7 @@ impl Sema<'_> {
                     .at(span)
                     .with_help(format!("write `__constant {}`", self.show(&info.ty))),
                 );
+                self.declare_invalid_global(name, span);
                 return;
             }
         }
@@ -314,6 +317,15 @@ impl Sema<'_> {
         };
         let id = GlobalId(self.prog.globals.len() as u32);
         self.prog.globals.push(hir::Global { name: name.clone(), ty, space, init, span });
+        self.bind(name, span, Sym::Global(id));
+    }
+
+    /// Declares a program-scope variable whose declaration was refused, with the error type, so
+    /// that its uses do not add "undeclared identifier" errors to the one already given.
+    fn declare_invalid_global(&mut self, name: &Rc<str>, span: Span) {
+        let id = GlobalId(self.prog.globals.len() as u32);
+        let space = AddrSpace::Constant;
+        self.prog.globals.push(hir::Global { name: name.clone(), ty: Type::Error, space, init: None, span });
         self.bind(name, span, Sym::Global(id));
     }
 

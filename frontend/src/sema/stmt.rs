@@ -60,12 +60,48 @@ impl Sema<'_> {
         out
     }
 
+    /// A loop attribute written before a declaration applies to nothing: the loop it was meant
+    /// for comes later, and the attribute must come immediately before it.
+    fn loop_attributes_on_declaration(&mut self, d: &ast::Declaration) {
+        let attrs = d.specs.attrs.iter().chain(d.declarators.iter().flat_map(|i| i.declarator.attrs.iter()));
+        for a in attrs {
+            if matches!(&*a.name, "opencl_unroll_hint" | "xcl_pipeline_loop" | "ivdep") {
+                self.err(
+                    Diagnostic::error(
+                        codes::PRAGMA_NOT_BEFORE_LOOP,
+                        format!("`{}` applies to a loop, not to a declaration", a.name),
+                    )
+                    .at(a.span)
+                    .with_help("put it immediately before the `for`, `while` or `do` it is meant for"),
+                );
+            }
+        }
+    }
+
+    /// Declares a variable whose declaration was refused, with the error type, so that its uses
+    /// do not add "undeclared identifier" errors to the one already given.
+    fn declare_invalid(&mut self, name: &std::rc::Rc<str>, span: Span) {
+        let local = Local {
+            name: name.clone(),
+            ty: Type::Error,
+            space: AddrSpace::Private,
+            quals: Default::default(),
+            is_param: false,
+            partition: None,
+            lane_of: None,
+            span,
+        };
+        let lid = self.new_local(local);
+        self.bind(name, span, Sym::Local(lid));
+    }
+
     fn at_kernel_outer_scope(&self) -> bool {
         self.fcx.as_ref().is_some_and(|f| f.is_kernel && self.scopes.len() == f.body_scope)
     }
 
     fn local_declaration(&mut self, d: &ast::Declaration, out: &mut Block) {
         self.gate_specs(&d.specs);
+        self.loop_attributes_on_declaration(d);
         let base = self.base_type(&d.specs);
         for id in &d.declarators {
             let info = self.declarator_type(&base, &d.specs, &id.declarator);
@@ -95,6 +131,7 @@ impl Sema<'_> {
                         )
                         .at(s),
                     );
+                    self.declare_invalid(&name, nspan);
                     continue;
                 }
                 Some((StorageClass::Static, s)) if space != AddrSpace::Constant => {
@@ -104,6 +141,7 @@ impl Sema<'_> {
                         "a `static` variable inside a function must be `__constant` (there is no implicit address space for it)"
                     };
                     self.err(Diagnostic::error(codes::STORAGE_CLASS, msg).at(s));
+                    self.declare_invalid(&name, nspan);
                     continue;
                 }
                 _ => {}
@@ -118,6 +156,7 @@ impl Sema<'_> {
                         .at(nspan)
                         .with_note("only pointers can point to `__global` memory here"),
                     );
+                    self.declare_invalid(&name, nspan);
                     continue;
                 }
                 AddrSpace::Local => {
@@ -138,6 +177,7 @@ impl Sema<'_> {
                             Diagnostic::error(codes::BAD_INITIALIZER, "`__local` variables cannot be initialized")
                                 .at(init.span()),
                         );
+                        self.declare_invalid(&name, nspan);
                         continue;
                     }
                 }
@@ -150,6 +190,7 @@ impl Sema<'_> {
                             )
                             .at(nspan),
                         );
+                        self.declare_invalid(&name, nspan);
                         continue;
                     }
                     if !self.at_kernel_outer_scope() && !matches!(storage, Some((StorageClass::Static, _))) {
@@ -160,6 +201,7 @@ impl Sema<'_> {
                             )
                             .at(nspan),
                         );
+                        self.declare_invalid(&name, nspan);
                         continue;
                     }
                 }
@@ -174,6 +216,19 @@ impl Sema<'_> {
                     space = AddrSpace::Private;
                 }
                 AddrSpace::Private => {}
+            }
+            if space == AddrSpace::Private && is_atomic_object(&info.ty) {
+                self.err(
+                    Diagnostic::error(
+                        codes::ATOMIC_RULE,
+                        format!("atomic variable `{name}` is in private memory, which no other work-item can see"),
+                    )
+                    .at(nspan)
+                    .with_note("OpenCL C leaves atomics on private objects undefined; kiln refuses them")
+                    .with_help("declare it `__local`, or use a buffer in `__global` memory"),
+                );
+                self.declare_invalid(&name, nspan);
+                continue;
             }
             if info.ty.is_void() {
                 self.err(Diagnostic::error(codes::VOID_USE, format!("variable `{name}` has type `void`")).at(nspan));
@@ -558,5 +613,14 @@ struct Expr0;
 impl Expr0 {
     fn err(span: Span) -> hir::Expr {
         hir::Expr { kind: hir::ExprKind::Int(0), ty: Type::Error, span }
+    }
+}
+
+/// Whether `ty` is an atomic type or an array of them.
+fn is_atomic_object(ty: &Type) -> bool {
+    match ty {
+        Type::Atomic(_) => true,
+        Type::Array(inner, _) => is_atomic_object(inner),
+        _ => false,
     }
 }

@@ -6,7 +6,7 @@ use super::Sema;
 use super::expr::{err_expr, usual_arithmetic};
 use crate::ast::{self, BinOp};
 use crate::diag::{Diagnostic, codes};
-use crate::hir::{Expr, ExprKind};
+use crate::hir::{Expr, ExprKind, UnaryOp};
 use crate::options::ClStd;
 use crate::source::Span;
 use crate::types::{Scalar, Type, builtin_type_name};
@@ -57,13 +57,8 @@ pub(crate) fn parse_swizzle(name: &str, n: u8, std: ClStd) -> Result<Vec<u8>, St
         if rgba && std < ClStd::Cl3_0 {
             return Err("`rgba` component names need OpenCL C 3.0".into());
         }
-        if n > 4 {
-            return Err(format!(
-                "`{}` components only name the first four lanes; use `.s0`-`.s{:x}` on a {n}-element vector",
-                if xyzw { "xyzw" } else { "rgba" },
-                n - 1
-            ));
-        }
+        // Wider vectors name their first four lanes this way too (§6.3.7 of the unified
+        // specification); `lanes` below rejects names past the vector's end.
         name.chars().map(|c| "xyzw".find(c).or_else(|| "rgba".find(c)).unwrap_or(0) as u8).collect()
     };
     if let Some(bad) = lanes.iter().find(|l| **l >= n) {
@@ -100,6 +95,16 @@ fn lanes_type(s: Scalar, k: usize) -> Type {
     if k == 1 { Type::Scalar(s) } else { Type::Vector(s, k as u8) }
 }
 
+/// How a scalar operand of a vector operator converts to the element type.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum LaneFit {
+    /// Its type does not outrank the element type.
+    ByRank,
+    /// An `int` constant whose value fits the element type (accepted with a warning).
+    ByValue,
+    No,
+}
+
 impl Sema<'_> {
     fn vector_error(&mut self, code: crate::diag::Code, msg: String, span: Span) -> Option<(Type, Expr, Expr)> {
         self.err(Diagnostic::error(code, msg).at(span));
@@ -109,22 +114,29 @@ impl Sema<'_> {
     /// Whether a scalar operand may be implicitly splatted to a vector of `elem` (OpenCL C 3.0
     /// §6.4.2: it must not have a greater rank than the element; an integer constant that fits
     /// the element type is always accepted).
-    fn scalar_fits_lane(&mut self, e: &Expr, s: Scalar, elem: Scalar) -> bool {
-        if s.is_float() != elem.is_float() {
-            return !s.is_float();
+    fn scalar_fits_lane(&mut self, e: &Expr, s: Scalar, elem: Scalar) -> LaneFit {
+        let by_rank = if s.is_float() || elem.is_float() {
+            !s.is_float() || (elem.is_float() && s.rank() <= elem.rank())
+        } else {
+            // An unsigned type outranks the signed type of the same precision (§6.4.6).
+            s.bits() < elem.bits()
+                || (s.bits() == elem.bits() && (elem.is_signed() == s.is_signed() || !elem.is_signed()))
+        };
+        if by_rank {
+            return LaneFit::ByRank;
         }
-        if s.is_float() {
-            return s.rank() <= elem.rank();
-        }
-        if let Some(v) = self.const_value(e) {
-            let v = crate::hir::normalize(v, s) as i64 as i128;
-            let v = if s.is_signed() { v } else { crate::hir::normalize(v as u64, s) as i128 };
+        // The OpenCL C++ rule, which common OpenCL C compilers follow: an `int` constant (the
+        // type of a plain literal like `1`) converts when its value fits, so `uchar4 + 1` works.
+        if s == Scalar::I32
+            && elem.is_integer()
+            && let Some(v) = self.const_value(e)
+        {
             let (lo, hi) = elem.int_range();
-            if v >= lo && v <= hi {
-                return true;
+            if (lo..=hi).contains(&(v as i64 as i128)) {
+                return LaneFit::ByValue;
             }
         }
-        s.bits() < elem.bits() || (s.bits() == elem.bits() && (elem.is_signed() == s.is_signed() || !elem.is_signed()))
+        LaneFit::No
     }
 
     /// Converts a scalar to the vector type `to` (converted to the element type, then splatted).
@@ -182,7 +194,22 @@ impl Sema<'_> {
                 Type::Scalar(s) => {
                     // A shift count may be any integer: it is taken modulo the lane width.
                     let shift_count = !left && matches!(op, BinOp::Shl | BinOp::Shr);
-                    if !shift_count && !me.scalar_fits_lane(&e, s, elem) {
+                    let fit = if shift_count { LaneFit::ByRank } else { me.scalar_fits_lane(&e, s, elem) };
+                    if fit == LaneFit::ByValue {
+                        me.err(
+                            Diagnostic::warning(
+                                codes::CONSTANT_RANK,
+                                format!(
+                                    "this `int` constant outranks the element type of `{}`; kiln converts it because its value fits",
+                                    me.show(&vty)
+                                ),
+                            )
+                            .at(e.span)
+                            .with_note("OpenCL C (§6.4.6) makes this an error; OpenCL C++ accepts it")
+                            .with_help(format!("cast it to be portable: `({})`", elem.name())),
+                        );
+                    }
+                    if fit == LaneFit::No {
                         let msg = format!(
                             "`{}` cannot be implicitly converted to the element type of `{}`: its rank is greater",
                             s.name(),
@@ -201,15 +228,22 @@ impl Sema<'_> {
             }
         };
         if matches!(op, BinOp::Shl | BinOp::Shr) && !l.ty.is_vector() {
-            // `scalar << vector` has the scalar's type splatted to the vector's size.
-            let lt = Type::Vector(l.ty.scalar().unwrap_or(elem), n);
-            if let Type::Vector(re, _) = r.ty
-                && re.bits() != l.ty.scalar().map_or(0, Scalar::bits)
-            {
-                return bad(self, &l, &r);
-            }
-            let l = self.splat(l, &lt);
-            return Some((lt, l, r));
+            let msg = format!(
+                "the count of `{}` is a vector (`{}`), but the shifted value is a scalar (`{}`)",
+                op.spelling(),
+                self.show(&r.ty),
+                self.show(&l.ty)
+            );
+            self.err(
+                Diagnostic::error(codes::BAD_OPERANDS, msg)
+                    .at(span)
+                    .with_note("a scalar shifted value needs a scalar count (§6.5.10)")
+                    .with_help(format!(
+                        "make the shifted value a vector: `({}{n})(x)`",
+                        l.ty.scalar().map_or("int", Scalar::name)
+                    )),
+            );
+            return None;
         }
         let l = side(self, l, true)?;
         let r = side(self, r, false)?;
@@ -318,7 +352,16 @@ impl Sema<'_> {
         if xs.len() == 1 {
             let x = xs.into_iter().next().unwrap_or_else(|| err_expr(span));
             return match &x.ty {
-                Type::Scalar(_) => {
+                Type::Scalar(s) => {
+                    // A cast (not a one-element literal) of a `bool` to an integer vector sets
+                    // every bit of a true lane, like the vector comparisons (§6.2.2).
+                    let x = if *s == Scalar::Bool && !is_literal && elem.is_integer() {
+                        let one = self.convert(x, &Type::Scalar(elem));
+                        let at = one.span;
+                        Expr { kind: ExprKind::Unary(UnaryOp::Neg, Box::new(one)), ty: Type::Scalar(elem), span: at }
+                    } else {
+                        x
+                    };
                     let mut e = self.splat(x, ty);
                     e.span = span;
                     e
@@ -401,6 +444,9 @@ impl Sema<'_> {
         if let Some(rest) = name.strip_prefix("as_") {
             let to = value_type_name(rest)?;
             let x = self.one_arg(name, args, span)?;
+            if x.ty.is_error() {
+                return Some(err_expr(span));
+            }
             let (Some(fs), Some(ts)) = (super::decl::size_align(self, &x.ty), super::decl::size_align(self, &to))
             else {
                 let msg = format!("`{name}` reinterprets a scalar or vector, not `{}`", self.show(&x.ty));
