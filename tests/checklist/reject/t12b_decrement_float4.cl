@@ -1,0 +1,2 @@
+// expect: E0419
+kernel void t12b(global float4 *p) { float4 v = p[0]; --v; p[0] = v; } // REJECT

@@ -1,0 +1,2 @@
+// expect: E0408
+kernel void t14a(int *ptr) { }                   // REJECT: pointer argument must be global/local/constant

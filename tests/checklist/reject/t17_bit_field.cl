@@ -1,0 +1,2 @@
+// expect: E0404 E0508
+struct S { int x : 3; };                                   // REJECT: bit-field

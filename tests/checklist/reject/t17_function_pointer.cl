@@ -1,0 +1,2 @@
+// expect: E0402
+void (*fp)(int);                                          // REJECT: pointer to function

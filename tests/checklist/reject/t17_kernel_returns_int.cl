@@ -1,0 +1,2 @@
+// expect: E0407
+kernel int k2(void) { return 0; }                          // REJECT: kernel must return void

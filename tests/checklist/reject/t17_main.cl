@@ -1,0 +1,2 @@
+// expect: E0406
+void main(void) { }                                        // REJECT: function named main

@@ -1,0 +1,2 @@
+// expect: E0405
+int sum(int n, ...);                                       // REJECT: user variadic function

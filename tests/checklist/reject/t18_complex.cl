@@ -1,0 +1,2 @@
+// expect: E0412
+complex float z;                // REJECT: reserved type

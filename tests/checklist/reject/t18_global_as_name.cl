@@ -1,0 +1,2 @@
+// expect: E0207
+int global = 1;                 // REJECT: address-space name

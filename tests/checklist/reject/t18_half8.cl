@@ -1,0 +1,2 @@
+// expect: E0411 E0502
+half8 h8;                       // REJECT without cl_khr_fp16

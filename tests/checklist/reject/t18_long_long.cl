@@ -1,0 +1,2 @@
+// expect: E0412
+long long x;                    // REJECT: reserved type (128-bit)

@@ -1,0 +1,2 @@
+// expect: E0207
+int pipe = 0;                   // REJECT: keyword

@@ -1,0 +1,2 @@
+// expect: E0207
+int uniform = 1;                // REJECT: keyword
