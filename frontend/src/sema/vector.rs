@@ -681,6 +681,7 @@ mod tests {
         assert_eq!(parse_swizzle("hi", 3, ClStd::Cl3_0), Ok(vec![2, 3]), ".hi of a 3-vector reads the padding lane");
         assert_eq!(parse_swizzle("odd", 8, ClStd::Cl3_0), Ok(vec![1, 3, 5, 7]));
         assert_eq!(parse_swizzle("ba", 4, ClStd::Cl3_0), Ok(vec![2, 3]));
+        assert_eq!(parse_swizzle("xw", 8, ClStd::Cl1_2), Ok(vec![0, 3]), "xyzw names the first lanes of wider vectors");
     }
 
     #[test]
@@ -688,7 +689,6 @@ mod tests {
         assert!(parse_swizzle("xr", 4, ClStd::Cl3_0).is_err(), "mixed sets");
         assert!(parse_swizzle("z", 2, ClStd::Cl3_0).is_err(), "lane out of range");
         assert!(parse_swizzle("rg", 4, ClStd::Cl1_2).is_err(), "rgba needs 3.0");
-        assert!(parse_swizzle("xy", 8, ClStd::Cl3_0).is_err(), "xyzw only on vectors of up to 4");
         assert!(parse_swizzle("xyzxy", 4, ClStd::Cl3_0).is_err(), "5 lanes is no vector width");
         assert!(parse_swizzle("s", 4, ClStd::Cl3_0).is_err());
         assert!(parse_swizzle("sg", 16, ClStd::Cl3_0).is_err());
