@@ -59,6 +59,8 @@ pub struct Record {
     pub fields: Vec<Field>,
     pub size: u32,
     pub align: u32,
+    /// Whether its members are known (`struct S;` declares an incomplete one).
+    pub complete: bool,
     pub span: Span,
 }
 
@@ -155,6 +157,8 @@ pub struct Global {
 pub enum Init {
     Expr(Expr),
     List(Vec<Init>),
+    /// A union initialized through its member with this index.
+    Union(u32, Box<Init>),
 }
 
 pub type Block = Vec<Stmt>;

@@ -1,3 +1,3 @@
-// expect: E0404 E0508
+// expect: E0404
 struct S { int x : 3; };
 kernel void k(global int *o) { }

@@ -531,6 +531,8 @@ impl Splitter {
     fn init_lanes(&mut self, init: &Init, ty: &Type, pre: &mut Block) -> Vec<Expr> {
         let Some((s, n)) = vec_shape(ty) else { return vec![] };
         match init {
+            // Records are split before vectors: no union initializer is left here.
+            Init::Union(_, i) => self.init_lanes(i, ty, pre),
             Init::Expr(e) if e.ty.is_vector() => self.lanes(e, pre),
             Init::Expr(e) => {
                 let x = self.scalar(e, pre);
@@ -546,7 +548,7 @@ impl Splitter {
                             let x = self.scalar(e, pre);
                             out.push(conv(x, s));
                         }
-                        Init::List(_) => out.extend(self.init_lanes(i, ty, pre)),
+                        Init::List(_) | Init::Union(..) => out.extend(self.init_lanes(i, ty, pre)),
                     }
                 }
                 out.resize(n as usize, int(0, s, Span::default()));
@@ -1262,6 +1264,7 @@ fn init_span(i: &Init) -> Span {
     match i {
         Init::Expr(e) => e.span,
         Init::List(l) => l.first().map(init_span).unwrap_or_default(),
+        Init::Union(_, i) => init_span(i),
     }
 }
 

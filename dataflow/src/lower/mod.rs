@@ -17,6 +17,7 @@ mod float;
 mod lanes;
 mod loops;
 mod ndrange;
+mod records;
 mod stmt;
 mod walk;
 
@@ -185,7 +186,8 @@ pub fn lower_kernel(prog: &Program, id: FuncId) -> Result<Kernel, Vec<Diagnostic
 
 /// Lowers one kernel.
 pub fn lower_kernel_with(prog: &Program, id: FuncId, opts: &LowerOptions) -> Result<Kernel, Vec<Diagnostic>> {
-    let split = lanes::split_vectors(prog)?;
+    let flat = records::split_records(prog)?;
+    let split = lanes::split_vectors(&flat)?;
     let prog = &split;
     let f = prog.func(id);
     let mut l = Lowerer {
@@ -249,6 +251,7 @@ fn flatten_init(init: &hir::Init, out: &mut Vec<hir::Expr>) {
                 flatten_init(i, out);
             }
         }
+        hir::Init::Union(_, i) => flatten_init(i, out),
     }
 }
 

@@ -28,7 +28,7 @@ pub(super) fn size_align(s: &Sema, ty: &Type) -> Option<(u32, u32)> {
             (sz.checked_mul(*n)?, al)
         }
         Type::Record(r) => {
-            let rec = s.prog.records.get(r.0 as usize)?;
+            let rec = s.prog.records.get(r.0 as usize).filter(|r| r.complete)?;
             (rec.size, rec.align)
         }
         _ => return None,
@@ -72,8 +72,10 @@ impl Sema<'_> {
                     }
                 }
             }
-            // Records and pipes are reported by the feature gate.
-            ast::TypeSpec::Struct(_) | ast::TypeSpec::Union(_) | ast::TypeSpec::Pipe(..) => Type::Error,
+            ast::TypeSpec::Struct(r) => self.record_type(r, false),
+            ast::TypeSpec::Union(r) => self.record_type(r, true),
+            // Pipes are reported by the feature gate.
+            ast::TypeSpec::Pipe(..) => Type::Error,
         }
     }
 

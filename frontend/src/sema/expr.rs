@@ -412,11 +412,7 @@ impl Sema<'_> {
                 if b.ty.is_vector() && matches!(e.kind, ast::ExprKind::Member(..)) {
                     return self.swizzle(b, name, *nspan, span);
                 }
-                if !b.ty.is_error() {
-                    let msg = format!("`{}` has no member `{name}`", self.show(&b.ty));
-                    self.err(Diagnostic::error(codes::NO_MEMBER, msg).at(*nspan));
-                }
-                err_expr(span)
+                self.record_member(b, name, *nspan, span, matches!(e.kind, ast::ExprKind::Arrow(..)))
             }
             ast::ExprKind::SizeofExpr(inner) => {
                 let x = self.expr(inner);
@@ -499,7 +495,8 @@ impl Sema<'_> {
                 self.err(Diagnostic::error(codes::EXPECTED_EXPR, format!("`{name}` is a type, not a value")).at(span));
                 err_expr(span)
             }
-            None => {
+            // Tags are keyed `struct NAME`, which no identifier spells.
+            None | Some(Sym::Tag(_)) => {
                 if self.opts.std >= crate::options::ClStd::Cl2_0
                     && let Some(v) = super::atomic::memory_enumerator(name)
                 {
@@ -913,6 +910,7 @@ impl Sema<'_> {
                 (t, a, b)
             }
             (Type::Void, Type::Void) => (Type::Void, a, b),
+            (Type::Record(x), Type::Record(y)) if x == y => (a.ty.clone(), a, b),
             (Type::Pointer(x), Type::Pointer(y)) if x.ty == y.ty && x.space == y.space => (a.ty.clone(), a, b),
             (Type::Pointer(_), _) if self.is_null_constant(&b) => {
                 let t = a.ty.clone();

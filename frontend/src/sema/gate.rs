@@ -84,11 +84,6 @@ impl Sema<'_> {
                         }
                     }
                 }
-                let kw = if matches!(specs.ty, ast::TypeSpec::Struct(_)) { "structs" } else { "unions" };
-                self.err(
-                    Diagnostic::error(codes::UNSUPPORTED_AGGREGATE, format!("{kw} are not yet supported by kiln"))
-                        .at(r.span),
-                );
             }
             ast::TypeSpec::Pipe(_, span) => {
                 self.err(Diagnostic::error(codes::UNSUPPORTED_PIPE, "pipes are not yet supported by kiln").at(*span))

@@ -13,6 +13,8 @@ pub(super) fn zero_init(ty: &Type, span: Span) -> Init {
     match ty {
         Type::Vector(s, n) => Init::List((0..*n).map(|_| Init::Expr(Expr::int(0, Type::Scalar(*s), span))).collect()),
         Type::Array(elem, Some(n)) => Init::List((0..*n).map(|_| zero_init(elem, span)).collect()),
+        // A struct or union with no initializer list items: every member zero.
+        Type::Record(_) => Init::List(vec![]),
         _ => Init::Expr(Expr::int(0, ty.clone(), span)),
     }
 }
@@ -107,6 +109,7 @@ impl Sema<'_> {
                 );
                 Init::List(vec![])
             }
+            (Type::Record(id), ast::Initializer::List(items, span)) => self.init_record(*id, items, constant, *span),
             (Type::Vector(elem, n), ast::Initializer::List(items, span)) => {
                 if items.len() != *n as usize || items.iter().any(|(d, _)| !d.is_empty()) {
                     let msg = format!("a `{}{n}` takes exactly {n} initializers, without designators", elem.name());

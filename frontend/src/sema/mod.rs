@@ -15,6 +15,7 @@ mod expr;
 mod gate;
 mod init;
 mod partition;
+mod record;
 mod stmt;
 mod vector;
 
@@ -33,8 +34,14 @@ enum Sym {
     Local(LocalId),
     Global(GlobalId),
     Func(FuncId),
-    Typedef { ty: Type, quals: Quals, space: Option<AddrSpace> },
+    Typedef {
+        ty: Type,
+        quals: Quals,
+        space: Option<AddrSpace>,
+    },
     EnumConst(u64),
+    /// A struct or union tag (keyed `struct NAME` / `union NAME`).
+    Tag(crate::types::RecordId),
 }
 
 /// Per-function state while checking a body.

@@ -1,2 +1,2 @@
-// expect: E0404 E0508
+// expect: E0404
 struct S { int x : 3; };                                   // REJECT: bit-field
