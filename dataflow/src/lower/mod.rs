@@ -17,6 +17,7 @@ mod float;
 mod lanes;
 mod loops;
 mod ndrange;
+mod record_bytes;
 mod records;
 mod stmt;
 mod walk;

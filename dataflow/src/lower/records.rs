@@ -14,10 +14,13 @@
 //! - a helper function's record parameter becomes one parameter per leaf, and a call passes the
 //!   leaves of its argument.
 //!
-//! What it cannot express yet gets `E0508`: pointers to records, records in `__global` memory,
-//! kernel parameters and return values of record type, record-valued `?:`, and unions of other
-//! member shapes.
+//! - a kernel's pointer to records in `__global` or `__constant` memory becomes a byte pointer:
+//!   members are read and written through their bytes at OpenCL's offsets ([`record_bytes`]).
+//!
+//! What it cannot express yet gets `E0508`: other pointers to records, kernel parameters and
+//! return values of record type, record-valued `?:`, and unions of other member shapes.
 
+use super::record_bytes::{self, Element};
 use super::walk;
 use kiln_frontend::Span;
 use kiln_frontend::ast::AddrSpace;
@@ -191,8 +194,11 @@ pub(crate) fn split_records(prog: &Program) -> Result<Program, Vec<Diagnostic>> 
     // Helper parameters of record type: one parameter per leaf.
     let mut split_params: HashMap<u32, Vec<Option<usize>>> = HashMap::new();
     let mut locals_of: Vec<HashMap<LocalId, Vec<(Path, LocalId)>>> = Vec::new();
+    let mut buffers_of: Vec<HashMap<LocalId, Type>> = Vec::new();
+    let mut buffer_params: HashMap<u32, Vec<bool>> = HashMap::new();
     for (fi, f) in out.functions.iter_mut().enumerate() {
         let mut map = HashMap::new();
+        let mut buffers = HashMap::new();
         if is_record_like(&f.ret) {
             diags.push(
                 Diagnostic::error(
@@ -203,10 +209,34 @@ pub(crate) fn split_records(prog: &Program) -> Result<Program, Vec<Diagnostic>> 
                 .with_help("return the members through pointer parameters"),
             );
         }
+        if matches!(&f.ret, Type::Pointer(to) if is_record_like(&to.ty)) {
+            diags.push(
+                Diagnostic::error(
+                    codes::UNSUPPORTED_AGGREGATE,
+                    format!("function `{}` returns a pointer to structs, which kiln does not build yet", f.name),
+                )
+                .at(f.span),
+            );
+        }
+        // Pointers to records in buffers, parameters or variables, become byte pointers.
+        for (li, l) in f.locals.iter_mut().enumerate() {
+            if let Type::Pointer(to) = &l.ty
+                && is_record_like(&to.ty)
+                && matches!(to.space, AddrSpace::Global | AddrSpace::Constant)
+            {
+                buffers.insert(LocalId(li as u32), to.ty.clone());
+                l.ty = record_bytes::byte_pointer(to);
+            }
+        }
         let mut params = Vec::new();
         let mut counts = Vec::new();
         for &p in &f.params.clone() {
             let local = f.local(p).clone();
+            if buffers.contains_key(&p) {
+                params.push(p);
+                counts.push(None);
+                continue;
+            }
             if let Type::Pointer(to) = &local.ty
                 && is_record_like(&to.ty)
             {
@@ -221,8 +251,12 @@ pub(crate) fn split_records(prog: &Program) -> Result<Program, Vec<Diagnostic>> 
                     )
                 } else {
                     (
-                        format!("parameter `{}` is a pointer to a struct or union", local.name),
-                        "pass the members, or the struct by value",
+                        format!(
+                            "parameter `{}` is a pointer to structs in `{}` memory",
+                            local.name,
+                            to.space.keyword()
+                        ),
+                        "pass the struct by value, or point into a buffer (`global`/`constant`)",
                     )
                 };
                 diags.push(
@@ -276,8 +310,10 @@ pub(crate) fn split_records(prog: &Program) -> Result<Program, Vec<Diagnostic>> 
             }
         }
         f.params = params;
+        buffer_params.insert(fi as u32, f.params.iter().map(|p| buffers.contains_key(p)).collect());
         split_params.insert(fi as u32, counts);
         locals_of.push(map);
+        buffers_of.push(buffers);
     }
     let global_types: HashMap<GlobalId, Type> =
         out.globals.iter().enumerate().map(|(i, g)| (GlobalId(i as u32), g.ty.clone())).collect();
@@ -288,8 +324,10 @@ pub(crate) fn split_records(prog: &Program) -> Result<Program, Vec<Diagnostic>> 
             globals: &globals,
             global_types: &global_types,
             locals: std::mem::take(&mut locals_of[fi]),
+            buffers: std::mem::take(&mut buffers_of[fi]),
             new_locals: std::mem::take(&mut f.locals),
             split_params: &split_params,
+            buffer_params: &buffer_params,
             reported: HashSet::new(),
             diags: Vec::new(),
         };
@@ -405,8 +443,13 @@ struct Rewriter<'a> {
     globals: &'a HashMap<GlobalId, Vec<(Path, GlobalId)>>,
     global_types: &'a HashMap<GlobalId, Type>,
     locals: HashMap<LocalId, Vec<(Path, LocalId)>>,
+    /// Kernel parameters pointing to records in `__global`/`__constant` memory (now byte
+    /// pointers), with the record-like type they point to.
+    buffers: HashMap<LocalId, Type>,
     new_locals: Vec<Local>,
     split_params: &'a HashMap<u32, Vec<Option<usize>>>,
+    /// Per function: which parameters point to records in buffers.
+    buffer_params: &'a HashMap<u32, Vec<bool>>,
     /// Record variables already reported as unsupported: their uses add no errors.
     reported: HashSet<LocalId>,
     diags: Vec<Diagnostic>,
@@ -439,14 +482,30 @@ impl Rewriter<'_> {
                 self.reported.insert(id);
                 out.push(Stmt::Decl(id, None, span));
             }
+            Stmt::Decl(id, Some(Init::Expr(e)), span) if self.buffers.contains_key(&id) => match self.bptr(&e) {
+                Some(b) => out.push(Stmt::Decl(id, Some(Init::Expr(b)), span)),
+                None => self.unsupported("this pointer to structs", e.span),
+            },
             Stmt::Decl(id, init, span) => {
                 let init = init.map(|i| self.init(i));
                 out.push(Stmt::Decl(id, init, span));
+            }
+            Stmt::Expr(mut e) if matches!(&e.kind, K::IncDec { target, .. } if self.is_buffer_var(target)) => {
+                // The value of a statement is unused, so `p++` is `++p`.
+                if let K::IncDec { prefix, .. } = &mut e.kind {
+                    *prefix = true;
+                }
+                self.expr(&mut e);
+                out.push(Stmt::Expr(e));
             }
             Stmt::Expr(e) if matches!(e.kind, K::Assign(..)) && is_record_like(&e.ty) => {
                 let K::Assign(l, r) = e.kind else { return };
                 let copies = self.copy(&l, &r, e.span);
                 out.push(Stmt::Block(copies));
+            }
+            Stmt::Expr(e) if self.buffer_write_target(&e).is_some() => {
+                let b = self.buffer_write(e);
+                out.push(Stmt::Block(b));
             }
             Stmt::Expr(mut e) => {
                 self.expr(&mut e);
@@ -463,6 +522,11 @@ impl Rewriter<'_> {
                     self.expr(c);
                 }
                 if let Some(s) = &mut l.step {
+                    if let K::IncDec { target, prefix, .. } = &mut s.kind
+                        && self.is_buffer_var(target)
+                    {
+                        *prefix = true;
+                    }
                     self.expr(s);
                 }
                 l.body = self.block(std::mem::take(&mut l.body));
@@ -630,6 +694,26 @@ impl Rewriter<'_> {
             *e = bitcast(stored, &view);
             return;
         }
+        if let K::Assign(l, _) | K::CompoundAssign { lhs: l, .. } | K::IncDec { target: l, .. } = &e.kind
+            && self.bplace(l).is_some()
+        {
+            return self.unsupported("a write to a struct member in a buffer inside a larger expression", e.span);
+        }
+        if !is_record_like(&e.ty)
+            && matches!(e.kind, K::Member(..) | K::Deref(_))
+            && let Some(b) = self.bplace(e)
+        {
+            match record_bytes::read(&b.bytes, &b.offset, &e.ty, e.span) {
+                Some(x) => *e = x,
+                None => self.unsupported("reading a member of this type from a buffer of structs", e.span),
+            }
+            return;
+        }
+        if let K::Local(id) = e.kind
+            && self.buffers.contains_key(&id)
+        {
+            return self.unsupported("this use of a pointer to structs (only `p[i].member` and `p->member`)", e.span);
+        }
         if !is_record_like(&e.ty)
             && matches!(e.kind, K::Member(..) | K::Deref(_))
             && let Some(p) = self.place(e)
@@ -643,12 +727,28 @@ impl Rewriter<'_> {
             }
             return;
         }
+        if let Some(x) = self.buffer_pointer_op(e) {
+            *e = x;
+            return;
+        }
         if let K::Call(f, args) = &mut e.kind
-            && let Some(counts) = self.split_params.get(&f.0)
-            && counts.iter().any(Option::is_some)
+            && (self.split_params.get(&f.0).is_some_and(|c| c.iter().any(Option::is_some))
+                || self.buffer_params.get(&f.0).is_some_and(|b| b.iter().any(|x| *x)))
         {
+            let counts = self.split_params.get(&f.0).cloned().unwrap_or_default();
+            let bufs = self.buffer_params.get(&f.0).cloned().unwrap_or_default();
             let mut new_args = Vec::new();
-            for (a, c) in std::mem::take(args).into_iter().zip(counts.clone()) {
+            let mut param = 0;
+            for (a, c) in std::mem::take(args).into_iter().zip(counts) {
+                let is_buffer = c.is_none() && bufs.get(param).copied().unwrap_or(false);
+                param += c.unwrap_or(1);
+                if is_buffer {
+                    match self.bptr(&a) {
+                        Some(b) => new_args.push(b),
+                        None => self.unsupported("passing this pointer to structs", a.span),
+                    }
+                    continue;
+                }
                 if c.is_none() {
                     let mut a = a;
                     self.expr(&mut a);
@@ -693,55 +793,344 @@ impl Rewriter<'_> {
         }
     }
 
-    /// `dst = src;` for records: one assignment per leaf element.
+    /// `dst = src;` for records: one assignment per scalar or vector element, each side a
+    /// record variable or a record in a buffer.
     fn copy(&mut self, dst: &Expr, src: &Expr, span: Span) -> Block {
-        let (Some(d), Some(s)) = (self.place(dst), self.place(src)) else {
-            let reported = |e: &Expr| match e.kind {
-                K::Local(id) => self.reported.contains(&id),
-                _ => false,
-            };
+        let (Some(d), Some(s)) = (self.side(dst), self.side(src)) else {
+            let reported = |e: &Expr| root_local(e).is_some_and(|id| self.reported.contains(&id));
             // A record returned by a call is reported once, at the function.
             if !matches!(src.kind, K::Call(..)) && !reported(dst) && !reported(src) {
                 self.unsupported("copying this struct value", span);
             }
             return vec![];
         };
+        let elements = record_bytes::elements(self.prog, &dst.ty);
+        if elements.len() > MAX_COPY_ELEMENTS {
+            self.unsupported("copying a struct this large", span);
+            return vec![];
+        }
         let mut out = Vec::new();
-        let leaves: Vec<Path> =
-            self.leaves_at(d.root).into_iter().map(|(p, _)| p).filter(|p| p.starts_with(&d.path)).collect();
-        for path in leaves {
-            let suffix = &path[d.path.len()..];
-            let dp = Place { path: path.clone(), ..d.clone() };
-            let mut sp = s.clone();
-            sp.path.extend_from_slice(suffix);
-            let (Some(l), Some(r)) = (self.leaf_expr(&dp, span), self.leaf_expr(&sp, span)) else {
+        for el in &elements {
+            let Some(value) = self.element_read(&s, el, span) else {
                 self.unsupported("copying this struct value", span);
                 return vec![];
             };
-            let (ls, rs) = (self.space_of(d.root), self.space_of(s.root));
-            let mut elems = vec![(l, r)];
-            while let Type::Array(_, Some(n)) = elems[0].0.ty.clone() {
-                if elems.len() * n as usize > MAX_COPY_ELEMENTS {
-                    self.unsupported("copying a struct this large", span);
-                    return vec![];
+            match &d {
+                Side::Private(p) => {
+                    let Some(target) = self.private_element(p, el, span) else {
+                        self.unsupported("copying this struct value", span);
+                        return vec![];
+                    };
+                    let ty = target.ty.clone();
+                    out.push(Stmt::Expr(Expr { kind: K::Assign(Box::new(target), Box::new(value)), ty, span }));
                 }
-                elems = elems
-                    .into_iter()
-                    .flat_map(|(l, r)| {
-                        (0..n).map(move |k| {
-                            let i = Expr::int(u64::from(k), SIZE_T, span);
-                            (index(l.clone(), i.clone(), ls, span), index(r.clone(), i, rs, span))
-                        })
-                    })
-                    .collect();
-            }
-            for (l, r) in elems {
-                let ty = l.ty.clone();
-                out.push(Stmt::Expr(Expr { kind: K::Assign(Box::new(l), Box::new(r)), ty, span }));
+                Side::Bytes(b) => {
+                    let at = offset_plus(&b.offset, el.offset, span);
+                    match record_bytes::write(&b.bytes, &at, &value, &el.ty, span) {
+                        Some(stores) => out.extend(stores.into_iter().map(Stmt::Expr)),
+                        None => {
+                            self.unsupported("copying a struct with this member type into a buffer", span);
+                            return vec![];
+                        }
+                    }
+                }
             }
         }
         out
     }
+
+    fn side(&mut self, e: &Expr) -> Option<Side> {
+        if let Some(p) = self.place(e) {
+            return Some(Side::Private(p));
+        }
+        self.bplace(e).map(Side::Bytes)
+    }
+
+    fn element_read(&mut self, side: &Side, el: &Element, span: Span) -> Option<Expr> {
+        match side {
+            Side::Private(p) => self.private_element(p, el, span),
+            Side::Bytes(b) => record_bytes::read(&b.bytes, &offset_plus(&b.offset, el.offset, span), &el.ty, span),
+        }
+    }
+
+    /// The l-value of element `el` of the record variable at `p`.
+    fn private_element(&mut self, p: &Place, el: &Element, span: Span) -> Option<Expr> {
+        let mut q = p.clone();
+        q.path.extend_from_slice(&el.path);
+        q.indices.extend(el.record_indices.iter().map(|k| Expr::int(u64::from(*k), SIZE_T, span)));
+        q.view = None;
+        let space = self.space_of(q.root);
+        let mut x = self.leaf_expr(&q, span)?;
+        for k in &el.member_indices {
+            x = index(x, Expr::int(u64::from(*k), SIZE_T, span), space, span);
+        }
+        Some(x)
+    }
+
+    /// Where a record-buffer access expression points: the byte pointer, the byte offset and
+    /// the type found there; `None` when `e` is not one.
+    fn bplace(&mut self, e: &Expr) -> Option<BytePlace> {
+        match &e.kind {
+            K::Deref(inner) if matches!(&inner.ty, Type::Pointer(to) if is_record_like(&to.ty) || self.is_buffer_ptr(inner)) =>
+            {
+                let bytes = self.bptr(inner)?;
+                Some(BytePlace { bytes, offset: Expr::int(0, SIZE_T, e.span), ty: e.ty.clone() })
+            }
+            K::Deref(inner) => {
+                // An element of an array member: `p->a[i]`.
+                let K::PtrAdd(base, idx) = &inner.kind else { return None };
+                let K::Decay(x) = &base.kind else { return None };
+                let b = self.bplace(x)?;
+                let size = record_bytes::size_of(self.prog, &e.ty)?;
+                if has_effects(idx) {
+                    return None;
+                }
+                let mut idx = (**idx).clone();
+                self.expr(&mut idx);
+                Some(BytePlace { offset: add(b.offset, scale(idx, size, e.span)), ty: e.ty.clone(), ..b })
+            }
+            K::Member(base, i) => {
+                let b = self.bplace(base)?;
+                let Type::Record(r) = base.ty else { return None };
+                let off = self.prog.records[r.0 as usize].fields.get(*i as usize)?.offset;
+                Some(BytePlace { offset: offset_plus(&b.offset, off, e.span), ty: e.ty.clone(), ..b })
+            }
+            _ => None,
+        }
+    }
+
+    fn is_buffer_ptr(&self, e: &Expr) -> bool {
+        root_local(e).is_some_and(|id| self.buffers.contains_key(&id))
+    }
+
+    fn is_buffer_var(&self, e: &Expr) -> bool {
+        matches!(e.kind, K::Local(id) if self.buffers.contains_key(&id))
+    }
+
+    /// A pointer to records in a buffer, as a byte pointer to the same place; `None` when `e`
+    /// is not one kiln can express.
+    fn bptr(&mut self, e: &Expr) -> Option<Expr> {
+        let span = e.span;
+        match &e.kind {
+            K::Local(id) if self.buffers.contains_key(id) => {
+                Some(Expr { kind: K::Local(*id), ty: self.new_locals[id.0 as usize].ty.clone(), span })
+            }
+            K::PtrAdd(x, i) => {
+                let Type::Pointer(to) = &x.ty else { return None };
+                let size = record_bytes::size_of(self.prog, &to.ty)?;
+                if has_effects(i) {
+                    return None;
+                }
+                let b = self.bptr(x)?;
+                let mut i = (**i).clone();
+                self.expr(&mut i);
+                let ty = b.ty.clone();
+                Some(Expr { kind: K::PtrAdd(Box::new(b), Box::new(scale(i, size, span))), ty, span })
+            }
+            K::AddrOf(x) | K::Decay(x) => {
+                let b = self.bplace(x)?;
+                let ty = b.bytes.ty.clone();
+                Some(Expr { kind: K::PtrAdd(Box::new(b.bytes), Box::new(b.offset)), ty, span })
+            }
+            K::Cond(c, a, b) if !has_effects(c) => {
+                let (a, b) = (self.bptr(a)?, self.bptr(b)?);
+                let mut c = (**c).clone();
+                self.expr(&mut c);
+                let ty = a.ty.clone();
+                Some(Expr { kind: K::Cond(Box::new(c), Box::new(a), Box::new(b)), ty, span })
+            }
+            K::PtrCast(x) if x.ty == e.ty => self.bptr(x),
+            _ => None,
+        }
+    }
+
+    /// Assignment, arithmetic and comparison of pointers to records in buffers, on their byte
+    /// pointers.
+    fn buffer_pointer_op(&mut self, e: &Expr) -> Option<Expr> {
+        let span = e.span;
+        let record_size = |me: &Self, p: &Expr| match &p.ty {
+            Type::Pointer(to) if is_record_like(&to.ty) => record_bytes::size_of(me.prog, &to.ty),
+            _ => None,
+        };
+        match &e.kind {
+            K::Assign(l, r) if self.is_buffer_var(l) => {
+                let (l, r) = (self.bptr(l)?, self.bptr(r)?);
+                let ty = l.ty.clone();
+                Some(Expr { kind: K::Assign(Box::new(l), Box::new(r)), ty, span })
+            }
+            K::PtrCompoundAssign { sub, lhs, rhs } if self.is_buffer_var(lhs) => {
+                let size = record_size(self, lhs)?;
+                let l = self.bptr(lhs)?;
+                let mut r = (**rhs).clone();
+                self.expr(&mut r);
+                let ty = l.ty.clone();
+                Some(Expr {
+                    kind: K::PtrCompoundAssign { sub: *sub, lhs: Box::new(l), rhs: Box::new(scale(r, size, span)) },
+                    ty,
+                    span,
+                })
+            }
+            K::IncDec { target, increment, prefix: true } if self.is_buffer_var(target) => {
+                let size = record_size(self, target)?;
+                let l = self.bptr(target)?;
+                let ty = l.ty.clone();
+                let rhs = Expr::int(u64::from(size), SIZE_T, span);
+                Some(Expr {
+                    kind: K::PtrCompoundAssign { sub: !*increment, lhs: Box::new(l), rhs: Box::new(rhs) },
+                    ty,
+                    span,
+                })
+            }
+            K::PtrCmp(op, a, b) if self.is_buffer_ptr(a) || self.is_buffer_ptr(b) => {
+                let (a, b) = (self.bptr(a)?, self.bptr(b)?);
+                Some(Expr { kind: K::PtrCmp(*op, Box::new(a), Box::new(b)), ty: e.ty.clone(), span })
+            }
+            K::PtrDiff(a, b) if self.is_buffer_ptr(a) || self.is_buffer_ptr(b) => {
+                let size = record_size(self, a)?;
+                let (a, b) = (self.bptr(a)?, self.bptr(b)?);
+                let bytes = Expr { kind: K::PtrDiff(Box::new(a), Box::new(b)), ty: e.ty.clone(), span };
+                let size = Expr::int(u64::from(size), e.ty.clone(), span);
+                Some(Expr {
+                    kind: K::Binary(hir::BinaryOp::Div, Box::new(bytes), Box::new(size)),
+                    ty: e.ty.clone(),
+                    span,
+                })
+            }
+            _ => None,
+        }
+    }
+
+    /// The buffer member a statement-level write (`=`, `op=`, `++`, `--`) goes to.
+    fn buffer_write_target(&mut self, e: &Expr) -> Option<BytePlace> {
+        match &e.kind {
+            K::Assign(l, _) | K::CompoundAssign { lhs: l, .. } | K::IncDec { target: l, .. }
+                if !is_record_like(&l.ty) =>
+            {
+                self.bplace(l)
+            }
+            _ => None,
+        }
+    }
+
+    /// A write to a member in a buffer: the new value into a temporary, then its bytes.
+    fn buffer_write(&mut self, e: Expr) -> Block {
+        let span = e.span;
+        let Some(b) = self.buffer_write_target(&e) else { return vec![] };
+        let ty = b.ty.clone();
+        let current = || record_bytes::read(&b.bytes, &b.offset, &ty, span);
+        let value = match e.kind {
+            K::Assign(_, r) => {
+                let mut r = *r;
+                self.expr(&mut r);
+                Some(r)
+            }
+            K::CompoundAssign { op, rhs, op_ty, .. } => {
+                let mut rhs = *rhs;
+                self.expr(&mut rhs);
+                current().map(|old| {
+                    let old = convert(old, &op_ty);
+                    let x = Expr { kind: K::Binary(op, Box::new(old), Box::new(rhs)), ty: op_ty.clone(), span };
+                    convert(x, &ty)
+                })
+            }
+            K::IncDec { increment, .. } => current().map(|old| {
+                let promoted = match ty {
+                    Type::Scalar(s) if s.size() < 4 => kiln_frontend::types::INT,
+                    _ => ty.clone(),
+                };
+                let op = if increment { hir::BinaryOp::Add } else { hir::BinaryOp::Sub };
+                let one = Expr::int(1, promoted.clone(), span);
+                let x =
+                    Expr { kind: K::Binary(op, Box::new(convert(old, &promoted)), Box::new(one)), ty: promoted, span };
+                convert(x, &ty)
+            }),
+            _ => None,
+        };
+        let Some(value) = value else {
+            self.unsupported("writing a member of this type in a buffer of structs", span);
+            return vec![];
+        };
+        self.new_locals.push(Local {
+            name: "member.value".into(),
+            ty: ty.clone(),
+            space: AddrSpace::Private,
+            quals: Default::default(),
+            is_param: false,
+            partition: None,
+            lane_of: None,
+            span,
+        });
+        let t = LocalId(self.new_locals.len() as u32 - 1);
+        let temp = Expr { kind: K::Local(t), ty: ty.clone(), span };
+        let Some(stores) = record_bytes::write(&b.bytes, &b.offset, &temp, &ty, span) else {
+            self.unsupported("writing a member of this type in a buffer of structs", span);
+            return vec![];
+        };
+        let mut out = vec![Stmt::Decl(t, Some(Init::Expr(value)), span)];
+        out.extend(stores.into_iter().map(Stmt::Expr));
+        out
+    }
+}
+
+/// One side of a record copy.
+enum Side {
+    Private(Place),
+    Bytes(BytePlace),
+}
+
+/// A place in a buffer of records: the byte pointer, the byte offset, the type there.
+#[derive(Clone, Debug)]
+struct BytePlace {
+    bytes: Expr,
+    offset: Expr,
+    ty: Type,
+}
+
+fn add(a: Expr, b: Expr) -> Expr {
+    let span = a.span;
+    Expr { kind: K::Binary(hir::BinaryOp::Add, Box::new(a), Box::new(b)), ty: SIZE_T, span }
+}
+
+fn offset_plus(base: &Expr, k: u32, span: Span) -> Expr {
+    if k == 0 {
+        return base.clone();
+    }
+    add(base.clone(), Expr::int(u64::from(k), SIZE_T, span))
+}
+
+/// `idx * size` in `size_t`.
+fn scale(idx: Expr, size: u32, span: Span) -> Expr {
+    let idx = convert(idx, &SIZE_T);
+    Expr {
+        kind: K::Binary(hir::BinaryOp::Mul, Box::new(idx), Box::new(Expr::int(u64::from(size), SIZE_T, span))),
+        ty: SIZE_T,
+        span,
+    }
+}
+
+fn convert(e: Expr, to: &Type) -> Expr {
+    if e.ty == *to {
+        return e;
+    }
+    let span = e.span;
+    Expr { kind: K::Convert(Box::new(e)), ty: to.clone(), span }
+}
+
+/// Whether evaluating `e` changes anything (its copies would then not be equivalent).
+fn has_effects(e: &Expr) -> bool {
+    let mut effects = false;
+    walk::for_each_expr(&[Stmt::Expr(e.clone())], &mut |x| {
+        effects |= matches!(
+            x.kind,
+            K::Assign(..)
+                | K::CompoundAssign { .. }
+                | K::PtrCompoundAssign { .. }
+                | K::IncDec { .. }
+                | K::Call(..)
+                | K::Atomic { .. }
+        );
+    });
+    effects
 }
 
 /// The variable an access path starts from (`p` in `p[i].m`, `*p`, `s.m`).
