@@ -9,7 +9,7 @@
 use super::Sema;
 use super::expr::err_expr;
 use crate::ast;
-use crate::builtins::{FloatBuiltin, FloatShape, Geometric};
+use crate::builtins::{FloatBuiltin, FloatClass, FloatOp, FloatRelation, FloatShape, Geometric};
 use crate::diag::{Diagnostic, codes};
 use crate::hir::{Expr, ExprKind};
 use crate::source::Span;
@@ -91,6 +91,102 @@ impl Sema<'_> {
             return Some(err_expr(span));
         }
         Some(Expr { kind: ExprKind::Float(value), ty: Type::Scalar(Scalar::F32), span })
+    }
+
+    /// `sincos`, `modf` and `fract`, whose second result goes through a pointer: expanded into
+    /// the store of that result and the returned one, from one-result operations:
+    /// - `sincos(x, c)`: `*c = cos(x)`, returns `sin(x)`;
+    /// - `modf(x, i)`: `*i = trunc(x)`, returns `copysign(x - trunc(x), x)` (`copysign(0, x)`
+    ///   for an infinity);
+    /// - `fract(x, i)`: `*i = floor(x)`, returns `fmin(x - floor(x), 0x1.fffffep-1f)` (`x` for a
+    ///   NaN or a zero, `copysign(0, x)` for an infinity).
+    ///
+    /// `x` is used more than once, so it must be free of side effects.
+    pub(super) fn pointer_result_call(&mut self, name: &str, args: &[ast::Expr], span: Span) -> Option<Expr> {
+        if !matches!(name, "sincos" | "modf" | "fract") {
+            return None;
+        }
+        if args.len() != 2 {
+            self.wrong_arg_count(name, 2, args.len(), span);
+            return Some(err_expr(span));
+        }
+        let x = self.rvalue(&args[0]);
+        let p = self.rvalue(&args[1]);
+        if x.ty.is_error() || p.ty.is_error() {
+            return Some(err_expr(span));
+        }
+        let x = match x.ty {
+            Type::Scalar(s) if !s.is_float() => self.convert(x, &Type::Scalar(Scalar::F32)),
+            _ => x,
+        };
+        let ty = x.ty.clone();
+        let pointee_ok = matches!(&p.ty, Type::Pointer(to) if to.ty == ty && to.space != crate::ast::AddrSpace::Constant && !to.quals.is_const);
+        if ty.element() != Some(Scalar::F32) || !pointee_ok {
+            let list = [&x, &p].map(|a| format!("`{}`", self.show(&a.ty))).join(", ");
+            self.err(
+                Diagnostic::error(
+                    codes::BUILTIN_ARGS,
+                    format!("no overload of `{name}` takes arguments of types {list}"),
+                )
+                .at(span)
+                .with_note(format!("`{name}` takes a `float` or `floatN` and a writable pointer to the same type")),
+            );
+            return Some(err_expr(span));
+        }
+        if super::has_side_effects(&x) {
+            self.err(
+                Diagnostic::error(
+                    codes::UNSUPPORTED_BUILTIN,
+                    format!("`{name}` of an argument with side effects is not yet supported by kiln"),
+                )
+                .at(args[0].span)
+                .with_help("compute the argument into a variable first"),
+            );
+            return Some(err_expr(span));
+        }
+        let at = span;
+        let op = |o: FloatOp, a: Vec<Expr>| Expr {
+            kind: ExprKind::FloatBuiltin(FloatBuiltin::Op(o), a),
+            ty: ty.clone(),
+            span: at,
+        };
+        let fb = |b: FloatBuiltin, a: Vec<Expr>, t: Type| Expr { kind: ExprKind::FloatBuiltin(b, a), ty: t, span: at };
+        let zero = self.convert(Expr { kind: ExprKind::Float(0.0), ty: Type::Scalar(Scalar::F32), span: at }, &ty);
+        let class_ty = match ty {
+            Type::Vector(_, n) => Type::Vector(Scalar::I32, n),
+            _ => Type::Scalar(Scalar::I32),
+        };
+        let (stored, result) = match name {
+            "sincos" => (op(FloatOp::Cos, vec![x.clone()]), op(FloatOp::Sin, vec![x.clone()])),
+            "modf" => {
+                let whole = op(FloatOp::Trunc, vec![x.clone()]);
+                let frac = op(FloatOp::Sub, vec![x.clone(), whole.clone()]);
+                let signed = op(FloatOp::Copysign, vec![frac, x.clone()]);
+                let inf = fb(FloatBuiltin::Class(FloatClass::Infinite), vec![x.clone()], class_ty.clone());
+                let zero_x = op(FloatOp::Copysign, vec![zero, x.clone()]);
+                (whole, fb(FloatBuiltin::Select, vec![signed, zero_x, inf], ty.clone()))
+            }
+            _ => {
+                let whole = op(FloatOp::Floor, vec![x.clone()]);
+                let frac = op(FloatOp::Sub, vec![x.clone(), whole.clone()]);
+                let below_one = f64::from(f32::from_bits(0x3f7f_ffff));
+                let limit = self
+                    .convert(Expr { kind: ExprKind::Float(below_one), ty: Type::Scalar(Scalar::F32), span: at }, &ty);
+                let clamped = op(FloatOp::Min, vec![frac, limit]);
+                let inf = fb(FloatBuiltin::Class(FloatClass::Infinite), vec![x.clone()], class_ty.clone());
+                let nan = fb(FloatBuiltin::Class(FloatClass::Nan), vec![x.clone()], class_ty.clone());
+                let zero_x = op(FloatOp::Copysign, vec![zero.clone(), x.clone()]);
+                let finite = fb(FloatBuiltin::Select, vec![clamped, zero_x, inf], ty.clone());
+                // A zero keeps its sign; a NaN is returned as it is.
+                let is_zero =
+                    fb(FloatBuiltin::Relation(FloatRelation::Equal), vec![x.clone(), zero.clone()], class_ty.clone());
+                let signed = fb(FloatBuiltin::Select, vec![finite, x.clone(), is_zero], ty.clone());
+                (whole, fb(FloatBuiltin::Select, vec![signed, x.clone(), nan], ty.clone()))
+            }
+        };
+        let target = Expr { kind: ExprKind::Deref(Box::new(p)), ty: ty.clone(), span: at };
+        let store = Expr { kind: ExprKind::Assign(Box::new(target), Box::new(stored)), ty: ty.clone(), span: at };
+        Some(Expr { kind: ExprKind::Comma(vec![store, result]), ty, span })
     }
 
     fn no_float_overload(&mut self, name: &str, args: &[Expr], at: Span) -> Option<Type> {

@@ -1032,6 +1032,9 @@ impl Sema<'_> {
                 if let Some(e) = self.float_constant_builtin(name, args, span) {
                     return e;
                 }
+                if let Some(e) = self.pointer_result_call(name, args, span) {
+                    return e;
+                }
                 for a in args {
                     self.rvalue(a);
                 }
