@@ -9,9 +9,9 @@
 use super::Sema;
 use super::expr::err_expr;
 use crate::ast;
-use crate::builtins::{FloatBuiltin, FloatClass, FloatOp, FloatRelation, FloatShape, Geometric};
+use crate::builtins::{FloatBuiltin, FloatClass, FloatOp, FloatRelation, FloatShape, Geometric, IntBuiltin};
 use crate::diag::{Diagnostic, codes};
-use crate::hir::{Expr, ExprKind};
+use crate::hir::{BinaryOp, Expr, ExprKind, UnaryOp};
 use crate::source::Span;
 use crate::types::{Scalar, Type};
 
@@ -93,17 +93,19 @@ impl Sema<'_> {
         Some(Expr { kind: ExprKind::Float(value), ty: Type::Scalar(Scalar::F32), span })
     }
 
-    /// `sincos`, `modf` and `fract`, whose second result goes through a pointer: expanded into
+    /// `sincos`, `modf`, `fract` and `frexp`, whose second result goes through a pointer: expanded into
     /// the store of that result and the returned one, from one-result operations:
     /// - `sincos(x, c)`: `*c = cos(x)`, returns `sin(x)`;
     /// - `modf(x, i)`: `*i = trunc(x)`, returns `copysign(x - trunc(x), x)` (`copysign(0, x)`
     ///   for an infinity);
     /// - `fract(x, i)`: `*i = floor(x)`, returns `fmin(x - floor(x), 0x1.fffffep-1f)` (`x` for a
-    ///   NaN or a zero, `copysign(0, x)` for an infinity).
+    ///   NaN or a zero, `copysign(0, x)` for an infinity);
+    /// - `frexp(x, e)`: `*e = ilogb(x) + 1`, returns `ldexp(x, -*e)` (`x` with `*e = 0` for a
+    ///   zero, an infinity or a NaN).
     ///
     /// `x` is used more than once, so it must be free of side effects.
     pub(super) fn pointer_result_call(&mut self, name: &str, args: &[ast::Expr], span: Span) -> Option<Expr> {
-        if !matches!(name, "sincos" | "modf" | "fract") {
+        if !matches!(name, "sincos" | "modf" | "fract" | "frexp") {
             return None;
         }
         if args.len() != 2 {
@@ -120,7 +122,13 @@ impl Sema<'_> {
             _ => x,
         };
         let ty = x.ty.clone();
-        let pointee_ok = matches!(&p.ty, Type::Pointer(to) if to.ty == ty && to.space != crate::ast::AddrSpace::Constant && !to.quals.is_const);
+        let int_ty = match ty {
+            Type::Vector(_, n) => Type::Vector(Scalar::I32, n),
+            _ => Type::Scalar(Scalar::I32),
+        };
+        // `frexp` stores the exponent, an `int` or `intN`; the others a value of `x`'s type.
+        let stored_ty = if name == "frexp" { int_ty.clone() } else { ty.clone() };
+        let pointee_ok = matches!(&p.ty, Type::Pointer(to) if to.ty == stored_ty && to.space != crate::ast::AddrSpace::Constant && !to.quals.is_const);
         if ty.element() != Some(Scalar::F32) || !pointee_ok {
             let list = [&x, &p].map(|a| format!("`{}`", self.show(&a.ty))).join(", ");
             self.err(
@@ -129,7 +137,10 @@ impl Sema<'_> {
                     format!("no overload of `{name}` takes arguments of types {list}"),
                 )
                 .at(span)
-                .with_note(format!("`{name}` takes a `float` or `floatN` and a writable pointer to the same type")),
+                .with_note(format!(
+                    "`{name}` takes a `float` or `floatN` and a writable pointer to {}",
+                    if name == "frexp" { "an `int` or `intN` of as many lanes" } else { "the same type" }
+                )),
             );
             return Some(err_expr(span));
         }
@@ -152,12 +163,39 @@ impl Sema<'_> {
         };
         let fb = |b: FloatBuiltin, a: Vec<Expr>, t: Type| Expr { kind: ExprKind::FloatBuiltin(b, a), ty: t, span: at };
         let zero = self.convert(Expr { kind: ExprKind::Float(0.0), ty: Type::Scalar(Scalar::F32), span: at }, &ty);
-        let class_ty = match ty {
-            Type::Vector(_, n) => Type::Vector(Scalar::I32, n),
-            _ => Type::Scalar(Scalar::I32),
-        };
+        let class_ty = int_ty.clone();
         let (stored, result) = match name {
             "sincos" => (op(FloatOp::Cos, vec![x.clone()]), op(FloatOp::Sin, vec![x.clone()])),
+            "frexp" => {
+                // x = m * 2^e with 0.5 <= |m| < 1: e = ilogb(x) + 1, m = ldexp(x, -e); a zero,
+                // an infinity or a NaN is returned as it is, with e = 0.
+                let int = |k: i64| {
+                    let one = Expr::int(k as u64, Type::Scalar(Scalar::I32), at);
+                    Expr { kind: ExprKind::Convert(Box::new(one)), ty: int_ty.clone(), span: at }
+                };
+                let ilogb = fb(FloatBuiltin::Op(FloatOp::Ilogb), vec![x.clone()], int_ty.clone());
+                let raw = Expr {
+                    kind: ExprKind::Binary(BinaryOp::Add, Box::new(ilogb), Box::new(int(1))),
+                    ty: int_ty.clone(),
+                    span: at,
+                };
+                let finite = fb(FloatBuiltin::Class(FloatClass::Finite), vec![x.clone()], int_ty.clone());
+                let nonzero =
+                    fb(FloatBuiltin::Relation(FloatRelation::NotEqual), vec![x.clone(), zero.clone()], int_ty.clone());
+                let regular = Expr {
+                    kind: ExprKind::Binary(BinaryOp::And, Box::new(finite), Box::new(nonzero)),
+                    ty: int_ty.clone(),
+                    span: at,
+                };
+                let e = Expr {
+                    kind: ExprKind::IntBuiltin(IntBuiltin::Select, vec![int(0), raw, regular]),
+                    ty: int_ty.clone(),
+                    span: at,
+                };
+                let neg =
+                    Expr { kind: ExprKind::Unary(UnaryOp::Neg, Box::new(e.clone())), ty: int_ty.clone(), span: at };
+                (e, op(FloatOp::Ldexp, vec![x.clone(), neg]))
+            }
             "modf" => {
                 let whole = op(FloatOp::Trunc, vec![x.clone()]);
                 let frac = op(FloatOp::Sub, vec![x.clone(), whole.clone()]);
@@ -184,8 +222,8 @@ impl Sema<'_> {
                 (whole, fb(FloatBuiltin::Select, vec![signed, x.clone(), nan], ty.clone()))
             }
         };
-        let target = Expr { kind: ExprKind::Deref(Box::new(p)), ty: ty.clone(), span: at };
-        let store = Expr { kind: ExprKind::Assign(Box::new(target), Box::new(stored)), ty: ty.clone(), span: at };
+        let target = Expr { kind: ExprKind::Deref(Box::new(p)), ty: stored_ty.clone(), span: at };
+        let store = Expr { kind: ExprKind::Assign(Box::new(target), Box::new(stored)), ty: stored_ty, span: at };
         Some(Expr { kind: ExprKind::Comma(vec![store, result]), ty, span })
     }
 
