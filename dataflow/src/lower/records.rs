@@ -196,6 +196,7 @@ pub(crate) fn split_records(prog: &Program) -> Result<Program, Vec<Diagnostic>> 
     let mut locals_of: Vec<HashMap<LocalId, Vec<(Path, LocalId)>>> = Vec::new();
     let mut buffers_of: Vec<HashMap<LocalId, Type>> = Vec::new();
     let mut buffer_params: HashMap<u32, Vec<bool>> = HashMap::new();
+    let generic_buffer_params = generic_params_into_buffers(prog);
     for (fi, f) in out.functions.iter_mut().enumerate() {
         let mut map = HashMap::new();
         let mut buffers = HashMap::new();
@@ -219,10 +220,12 @@ pub(crate) fn split_records(prog: &Program) -> Result<Program, Vec<Diagnostic>> 
             );
         }
         // Pointers to records in buffers, parameters or variables, become byte pointers.
+        let generic_buffers = generic_buffer_params.get(&(fi as u32));
         for (li, l) in f.locals.iter_mut().enumerate() {
             if let Type::Pointer(to) = &l.ty
                 && is_record_like(&to.ty)
-                && matches!(to.space, AddrSpace::Global | AddrSpace::Constant)
+                && (matches!(to.space, AddrSpace::Global | AddrSpace::Constant)
+                    || generic_buffers.is_some_and(|g| g.contains(&LocalId(li as u32))))
             {
                 buffers.insert(LocalId(li as u32), to.ty.clone());
                 l.ty = record_bytes::byte_pointer(to);
@@ -337,6 +340,50 @@ pub(crate) fn split_records(prog: &Program) -> Result<Program, Vec<Diagnostic>> 
         diags.extend(rw.diags);
     }
     if diags.is_empty() { Ok(out) } else { Err(diags) }
+}
+
+/// The generic-address-space pointer-to-record parameters of helper functions that every call
+/// passes a pointer into a `__global` or `__constant` buffer (directly, or through another such
+/// parameter): those become byte pointers like the buffers themselves.
+fn generic_params_into_buffers(prog: &Program) -> HashMap<u32, HashSet<LocalId>> {
+    let is_generic_record_ptr =
+        |t: &Type| matches!(t, Type::Pointer(to) if is_record_like(&to.ty) && to.space == AddrSpace::Generic);
+    let is_buffer_ptr = |t: &Type| matches!(t, Type::Pointer(to) if is_record_like(&to.ty) && matches!(to.space, AddrSpace::Global | AddrSpace::Constant));
+    // Start from every candidate, and drop those some call passes anything else, to a fixpoint.
+    let mut set: HashMap<u32, HashSet<LocalId>> = prog
+        .functions
+        .iter()
+        .enumerate()
+        .map(|(i, f)| (i as u32, f.params.iter().copied().filter(|p| is_generic_record_ptr(&f.local(*p).ty)).collect()))
+        .collect();
+    loop {
+        let mut changed = false;
+        for (ci, caller) in prog.functions.iter().enumerate() {
+            let Some(body) = &caller.body else { continue };
+            let mut drops = Vec::new();
+            walk::for_each_expr(body, &mut |e| {
+                let K::Call(f, args) = &e.kind else { return };
+                let Some(callee) = prog.functions.get(f.0 as usize) else { return };
+                for (p, a) in callee.params.iter().zip(args) {
+                    if !set.get(&f.0).is_some_and(|s| s.contains(p)) {
+                        continue;
+                    }
+                    let from_buffer = root_local(a).is_some_and(|r| {
+                        is_buffer_ptr(&caller.local(r).ty) || set.get(&(ci as u32)).is_some_and(|s| s.contains(&r))
+                    });
+                    if !from_buffer {
+                        drops.push((f.0, *p));
+                    }
+                }
+            });
+            for (f, p) in drops {
+                changed |= set.get_mut(&f).is_some_and(|s| s.remove(&p));
+            }
+        }
+        if !changed {
+            return set;
+        }
+    }
 }
 
 fn new_leaf_locals(
@@ -939,7 +986,10 @@ impl Rewriter<'_> {
                 let ty = a.ty.clone();
                 Some(Expr { kind: K::Cond(Box::new(c), Box::new(a), Box::new(b)), ty, span })
             }
-            K::PtrCast(x) if x.ty == e.ty => self.bptr(x),
+            // A conversion to the generic address space keeps the place.
+            K::PtrCast(x) if matches!((&x.ty, &e.ty), (Type::Pointer(a), Type::Pointer(b)) if a.ty == b.ty) => {
+                self.bptr(x)
+            }
             _ => None,
         }
     }
@@ -1137,7 +1187,7 @@ fn has_effects(e: &Expr) -> bool {
 fn root_local(e: &Expr) -> Option<LocalId> {
     match &e.kind {
         K::Local(id) => Some(*id),
-        K::Deref(x) | K::Member(x, _) | K::Decay(x) | K::PtrAdd(x, _) => root_local(x),
+        K::Deref(x) | K::Member(x, _) | K::Decay(x) | K::PtrAdd(x, _) | K::AddrOf(x) | K::PtrCast(x) => root_local(x),
         _ => None,
     }
 }

@@ -135,7 +135,7 @@ define_codes! {
     UNSUPPORTED_BARRIER = "E0505": "a synchronization function kiln does not yet support (sub-group barriers, `atomic_work_item_fence`)",
     UNSUPPORTED_PIPE = "E0506": "pipes and channels are not yet supported by kiln",
     UNSUPPORTED_ATOMIC = "E0507": "retired: the atomic functions are supported since kiln builds them as read-modify-writes at the memory (float atomics report E0502; kept so the code stays stable)",
-    UNSUPPORTED_AGGREGATE = "E0508": "a use of structs or unions kiln does not build yet (pointers to private, `__local` or generic structs, struct kernel arguments and return values, unions of members of different shapes)",
+    UNSUPPORTED_AGGREGATE = "E0508": "a use of structs or unions kiln does not build yet (pointers to private or `__local` structs, struct kernel arguments and return values, unions of members of different shapes)",
     UNSUPPORTED_LOCAL = "E0509": "`__local` pointer kernel arguments are not yet supported by kiln (declare the `__local` array in the kernel instead)",
     UNSUPPORTED_POINTER_CAST = "E0510": "reinterpreting a pointer as another pointee type is not yet supported by kiln",
     UNSUPPORTED_BUILTIN = "E0511": "a built-in function kiln does not yet support",
