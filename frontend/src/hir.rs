@@ -505,6 +505,40 @@ impl Expr {
         }
     }
 
+    /// Whether evaluating this expression may change state (an assignment, `++`/`--`, a call,
+    /// an atomic, a barrier, a `vstore`):
+    /// such an expression cannot be duplicated.
+    pub fn has_side_effects(&self) -> bool {
+        use ExprKind as K;
+        match &self.kind {
+            K::Assign(..) | K::CompoundAssign { .. } | K::PtrCompoundAssign { .. } | K::IncDec { .. } | K::Call(..) => {
+                true
+            }
+            K::Atomic { .. } | K::Barrier | K::VStore { .. } => true,
+            K::Int(_) | K::Float(_) | K::Local(_) | K::Global(_) | K::WorkItem(..) => false,
+            K::Deref(a)
+            | K::Member(a, _)
+            | K::Unary(_, a)
+            | K::Convert(a)
+            | K::PtrCast(a)
+            | K::Decay(a)
+            | K::AddrOf(a) => a.has_side_effects(),
+            K::ConvertRound(a, _) | K::Swizzle(a, _) | K::ConvertSat(a) | K::Bitcast(a) => a.has_side_effects(),
+            K::Binary(_, a, b)
+            | K::LogAnd(a, b)
+            | K::LogOr(a, b)
+            | K::PtrAdd(a, b)
+            | K::PtrDiff(a, b)
+            | K::PtrCmp(_, a, b) => a.has_side_effects() || b.has_side_effects(),
+            K::VLoad(a, b) => a.has_side_effects() || b.has_side_effects(),
+            K::Cond(a, b, c) => a.has_side_effects() || b.has_side_effects() || c.has_side_effects(),
+            K::Comma(xs) | K::IntBuiltin(_, xs) | K::FloatBuiltin(_, xs) | K::Geometric(_, xs) | K::VecLit(xs) => {
+                xs.iter().any(Expr::has_side_effects)
+            }
+            K::Shuffle(xs, m) => xs.iter().any(Expr::has_side_effects) || m.has_side_effects(),
+        }
+    }
+
     /// The bits of a constant scalar: an integer, or a float literal in its type's IEEE format.
     pub fn as_bits(&self) -> Option<u64> {
         match (&self.kind, &self.ty) {

@@ -929,7 +929,7 @@ impl Rewriter<'_> {
                 let K::Decay(x) = &base.kind else { return None };
                 let b = self.bplace(x)?;
                 let size = record_bytes::size_of(self.prog, &e.ty)?;
-                if has_effects(idx) {
+                if idx.has_side_effects() {
                     return None;
                 }
                 let mut idx = (**idx).clone();
@@ -965,7 +965,7 @@ impl Rewriter<'_> {
             K::PtrAdd(x, i) => {
                 let Type::Pointer(to) = &x.ty else { return None };
                 let size = record_bytes::size_of(self.prog, &to.ty)?;
-                if has_effects(i) {
+                if i.has_side_effects() {
                     return None;
                 }
                 let b = self.bptr(x)?;
@@ -979,7 +979,7 @@ impl Rewriter<'_> {
                 let ty = b.bytes.ty.clone();
                 Some(Expr { kind: K::PtrAdd(Box::new(b.bytes), Box::new(b.offset)), ty, span })
             }
-            K::Cond(c, a, b) if !has_effects(c) => {
+            K::Cond(c, a, b) if !c.has_side_effects() => {
                 let (a, b) = (self.bptr(a)?, self.bptr(b)?);
                 let mut c = (**c).clone();
                 self.expr(&mut c);
@@ -1164,23 +1164,6 @@ fn convert(e: Expr, to: &Type) -> Expr {
     }
     let span = e.span;
     Expr { kind: K::Convert(Box::new(e)), ty: to.clone(), span }
-}
-
-/// Whether evaluating `e` changes anything (its copies would then not be equivalent).
-fn has_effects(e: &Expr) -> bool {
-    let mut effects = false;
-    walk::for_each_expr(&[Stmt::Expr(e.clone())], &mut |x| {
-        effects |= matches!(
-            x.kind,
-            K::Assign(..)
-                | K::CompoundAssign { .. }
-                | K::PtrCompoundAssign { .. }
-                | K::IncDec { .. }
-                | K::Call(..)
-                | K::Atomic { .. }
-        );
-    });
-    effects
 }
 
 /// The variable an access path starts from (`p` in `p[i].m`, `*p`, `s.m`).

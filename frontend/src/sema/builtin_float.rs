@@ -144,7 +144,7 @@ impl Sema<'_> {
             );
             return Some(err_expr(span));
         }
-        if super::has_side_effects(&x) {
+        if x.has_side_effects() {
             self.err(
                 Diagnostic::error(
                     codes::UNSUPPORTED_BUILTIN,

@@ -782,30 +782,3 @@ impl Sema<'_> {
         }
     }
 }
-
-/// Whether evaluating `e` may change state (an assignment, `++`/`--`, a call, an atomic):
-/// such an expression cannot be duplicated.
-pub(super) fn has_side_effects(e: &hir::Expr) -> bool {
-    use hir::ExprKind as K;
-    match &e.kind {
-        K::Assign(..) | K::CompoundAssign { .. } | K::PtrCompoundAssign { .. } | K::IncDec { .. } | K::Call(..) => true,
-        K::Atomic { .. } | K::Barrier | K::VStore { .. } => true,
-        K::Int(_) | K::Float(_) | K::Local(_) | K::Global(_) | K::WorkItem(..) => false,
-        K::Deref(a) | K::Member(a, _) | K::Unary(_, a) | K::Convert(a) | K::PtrCast(a) | K::Decay(a) | K::AddrOf(a) => {
-            has_side_effects(a)
-        }
-        K::ConvertRound(a, _) | K::Swizzle(a, _) | K::ConvertSat(a) | K::Bitcast(a) => has_side_effects(a),
-        K::Binary(_, a, b)
-        | K::LogAnd(a, b)
-        | K::LogOr(a, b)
-        | K::PtrAdd(a, b)
-        | K::PtrDiff(a, b)
-        | K::PtrCmp(_, a, b) => has_side_effects(a) || has_side_effects(b),
-        K::VLoad(a, b) => has_side_effects(a) || has_side_effects(b),
-        K::Cond(a, b, c) => has_side_effects(a) || has_side_effects(b) || has_side_effects(c),
-        K::Comma(xs) | K::IntBuiltin(_, xs) | K::FloatBuiltin(_, xs) | K::Geometric(_, xs) | K::VecLit(xs) => {
-            xs.iter().any(has_side_effects)
-        }
-        K::Shuffle(xs, m) => xs.iter().any(has_side_effects) || has_side_effects(m),
-    }
-}
