@@ -105,12 +105,21 @@ fn uint_of_size(bytes: u32) -> Option<Scalar> {
     })
 }
 
-fn conv(e: Expr, to: Type) -> Expr {
-    if e.ty == to {
+/// `e` converted to `to` (itself when it already has that type).
+pub(super) fn convert(e: Expr, to: &Type) -> Expr {
+    if e.ty == *to {
         return e;
     }
     let span = e.span;
-    Expr { kind: K::Convert(Box::new(e)), ty: to, span }
+    Expr { kind: K::Convert(Box::new(e)), ty: to.clone(), span }
+}
+
+/// The byte offset `base + k`.
+pub(super) fn offset_plus(base: &Expr, k: u32, span: Span) -> Expr {
+    if k == 0 {
+        return base.clone();
+    }
+    binary(BinaryOp::Add, base.clone(), Expr::int(u64::from(k), SIZE_T, span), SIZE_T)
 }
 
 fn binary(op: BinaryOp, a: Expr, b: Expr, ty: Type) -> Expr {
@@ -120,11 +129,7 @@ fn binary(op: BinaryOp, a: Expr, b: Expr, ty: Type) -> Expr {
 
 /// `bytes[offset + k]`, an l-value of type `uchar`.
 pub(super) fn byte(bytes: &Expr, offset: &Expr, k: u32, span: Span) -> Expr {
-    let at = if k == 0 {
-        offset.clone()
-    } else {
-        binary(BinaryOp::Add, offset.clone(), Expr::int(u64::from(k), SIZE_T, span), SIZE_T)
-    };
+    let at = offset_plus(offset, k, span);
     let ptr = Expr { kind: K::PtrAdd(Box::new(bytes.clone()), Box::new(at)), ty: bytes.ty.clone(), span };
     Expr { kind: K::Deref(Box::new(ptr)), ty: Type::Scalar(Scalar::U8), span }
 }
@@ -136,26 +141,25 @@ pub(super) fn read(bytes: &Expr, offset: &Expr, ty: &Type, span: Span) -> Option
         Type::Vector(s, n) => {
             let lanes = (0..u32::from(*n))
                 .map(|j| {
-                    let at =
-                        binary(BinaryOp::Add, offset.clone(), Expr::int(u64::from(j * s.size()), SIZE_T, span), SIZE_T);
+                    let at = offset_plus(offset, j * s.size(), span);
                     read(bytes, &at, &Type::Scalar(*s), span)
                 })
                 .collect::<Option<Vec<_>>>()?;
             Some(Expr { kind: K::VecLit(lanes), ty: ty.clone(), span })
         }
-        Type::Scalar(Scalar::Bool) => Some(conv(byte(bytes, offset, 0, span), ty.clone())),
+        Type::Scalar(Scalar::Bool) => Some(convert(byte(bytes, offset, 0, span), ty)),
         Type::Scalar(s) => {
             let u = Type::Scalar(uint_of_size(s.size())?);
-            let mut acc = conv(byte(bytes, offset, 0, span), u.clone());
+            let mut acc = convert(byte(bytes, offset, 0, span), &u);
             for k in 1..s.size() {
-                let part = conv(byte(bytes, offset, k, span), u.clone());
+                let part = convert(byte(bytes, offset, k, span), &u);
                 let shifted = binary(BinaryOp::Shl, part, Expr::int(u64::from(8 * k), INT, span), u.clone());
                 acc = binary(BinaryOp::Or, acc, shifted, u.clone());
             }
             Some(if s.is_float() {
                 Expr { kind: K::Bitcast(Box::new(acc)), ty: ty.clone(), span }
             } else {
-                conv(acc, ty.clone())
+                convert(acc, ty)
             })
         }
         _ => None,
@@ -169,12 +173,7 @@ pub(super) fn write(bytes: &Expr, offset: &Expr, value: &Expr, ty: &Type, span: 
         Type::Vector(s, n) => {
             let mut out = Vec::new();
             for j in 0..*n {
-                let at = binary(
-                    BinaryOp::Add,
-                    offset.clone(),
-                    Expr::int(u64::from(u32::from(j) * s.size()), SIZE_T, span),
-                    SIZE_T,
-                );
+                let at = offset_plus(offset, u32::from(j) * s.size(), span);
                 let lane = Expr { kind: K::Swizzle(Box::new(value.clone()), vec![j]), ty: Type::Scalar(*s), span };
                 out.extend(write(bytes, &at, &lane, &Type::Scalar(*s), span)?);
             }
@@ -185,7 +184,7 @@ pub(super) fn write(bytes: &Expr, offset: &Expr, value: &Expr, ty: &Type, span: 
             let bits = if s.is_float() {
                 Expr { kind: K::Bitcast(Box::new(value.clone())), ty: u.clone(), span }
             } else {
-                conv(value.clone(), u.clone())
+                convert(value.clone(), &u)
             };
             let uchar = Type::Scalar(Scalar::U8);
             Some(
@@ -198,7 +197,7 @@ pub(super) fn write(bytes: &Expr, offset: &Expr, value: &Expr, ty: &Type, span: 
                         };
                         let target = byte(bytes, offset, k, span);
                         Expr {
-                            kind: K::Assign(Box::new(target), Box::new(conv(part, uchar.clone()))),
+                            kind: K::Assign(Box::new(target), Box::new(convert(part, &uchar))),
                             ty: uchar.clone(),
                             span,
                         }

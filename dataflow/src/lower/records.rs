@@ -20,7 +20,7 @@
 //! What it cannot express yet gets `E0508`: other pointers to records, kernel parameters and
 //! return values of record type, record-valued `?:`, and unions of other member shapes.
 
-use super::record_bytes::{self, Element};
+use super::record_bytes::{self, Element, convert, offset_plus};
 use super::walk;
 use kiln_frontend::Span;
 use kiln_frontend::ast::AddrSpace;
@@ -1141,13 +1141,6 @@ fn add(a: Expr, b: Expr) -> Expr {
     Expr { kind: K::Binary(hir::BinaryOp::Add, Box::new(a), Box::new(b)), ty: SIZE_T, span }
 }
 
-fn offset_plus(base: &Expr, k: u32, span: Span) -> Expr {
-    if k == 0 {
-        return base.clone();
-    }
-    add(base.clone(), Expr::int(u64::from(k), SIZE_T, span))
-}
-
 /// `idx * size` in `size_t`.
 fn scale(idx: Expr, size: u32, span: Span) -> Expr {
     let idx = convert(idx, &SIZE_T);
@@ -1156,14 +1149,6 @@ fn scale(idx: Expr, size: u32, span: Span) -> Expr {
         ty: SIZE_T,
         span,
     }
-}
-
-fn convert(e: Expr, to: &Type) -> Expr {
-    if e.ty == *to {
-        return e;
-    }
-    let span = e.span;
-    Expr { kind: K::Convert(Box::new(e)), ty: to.clone(), span }
 }
 
 /// The variable an access path starts from (`p` in `p[i].m`, `*p`, `s.m`).
