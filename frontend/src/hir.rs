@@ -505,38 +505,119 @@ impl Expr {
         }
     }
 
-    /// Whether evaluating this expression may change state (an assignment, `++`/`--`, a call,
-    /// an atomic, a barrier, a `vstore`):
-    /// such an expression cannot be duplicated.
-    pub fn has_side_effects(&self) -> bool {
+    /// The direct sub-expressions, in evaluation order.
+    pub fn children(&self) -> Vec<&Expr> {
         use ExprKind as K;
         match &self.kind {
-            K::Assign(..) | K::CompoundAssign { .. } | K::PtrCompoundAssign { .. } | K::IncDec { .. } | K::Call(..) => {
-                true
-            }
-            K::Atomic { .. } | K::Barrier | K::VStore { .. } => true,
-            K::Int(_) | K::Float(_) | K::Local(_) | K::Global(_) | K::WorkItem(..) => false,
+            K::Int(_) | K::Float(_) | K::Local(_) | K::Global(_) | K::WorkItem(..) | K::Barrier => vec![],
             K::Deref(a)
             | K::Member(a, _)
             | K::Unary(_, a)
             | K::Convert(a)
             | K::PtrCast(a)
             | K::Decay(a)
-            | K::AddrOf(a) => a.has_side_effects(),
-            K::ConvertRound(a, _) | K::Swizzle(a, _) | K::ConvertSat(a) | K::Bitcast(a) => a.has_side_effects(),
+            | K::AddrOf(a)
+            | K::IncDec { target: a, .. }
+            | K::ConvertRound(a, _)
+            | K::Swizzle(a, _)
+            | K::ConvertSat(a)
+            | K::Bitcast(a) => vec![&**a],
             K::Binary(_, a, b)
             | K::LogAnd(a, b)
             | K::LogOr(a, b)
             | K::PtrAdd(a, b)
             | K::PtrDiff(a, b)
-            | K::PtrCmp(_, a, b) => a.has_side_effects() || b.has_side_effects(),
-            K::VLoad(a, b) => a.has_side_effects() || b.has_side_effects(),
-            K::Cond(a, b, c) => a.has_side_effects() || b.has_side_effects() || c.has_side_effects(),
-            K::Comma(xs) | K::IntBuiltin(_, xs) | K::FloatBuiltin(_, xs) | K::Geometric(_, xs) | K::VecLit(xs) => {
-                xs.iter().any(Expr::has_side_effects)
+            | K::PtrCmp(_, a, b)
+            | K::Assign(a, b)
+            | K::CompoundAssign { lhs: a, rhs: b, .. }
+            | K::PtrCompoundAssign { lhs: a, rhs: b, .. }
+            | K::VLoad(a, b) => vec![&**a, &**b],
+            K::Cond(a, b, c) => vec![&**a, &**b, &**c],
+            K::Call(_, args)
+            | K::Comma(args)
+            | K::IntBuiltin(_, args)
+            | K::FloatBuiltin(_, args)
+            | K::Geometric(_, args)
+            | K::VecLit(args) => args.iter().collect(),
+            K::Shuffle(sources, mask) => {
+                let mut v: Vec<&Expr> = sources.iter().collect();
+                v.push(&**mask);
+                v
             }
-            K::Shuffle(xs, m) => xs.iter().any(Expr::has_side_effects) || m.has_side_effects(),
+            K::VStore { data, offset, ptr } => vec![&**data, &**offset, &**ptr],
+            K::Atomic { ptr, args, .. } => {
+                let mut v = vec![&**ptr];
+                v.extend(args.iter());
+                v
+            }
         }
+    }
+
+    /// The direct sub-expressions, to rewrite in place.
+    pub fn children_mut(&mut self) -> Vec<&mut Expr> {
+        use ExprKind as K;
+        match &mut self.kind {
+            K::Int(_) | K::Float(_) | K::Local(_) | K::Global(_) | K::WorkItem(..) | K::Barrier => vec![],
+            K::Deref(a)
+            | K::Member(a, _)
+            | K::Unary(_, a)
+            | K::Convert(a)
+            | K::PtrCast(a)
+            | K::Decay(a)
+            | K::AddrOf(a)
+            | K::IncDec { target: a, .. }
+            | K::ConvertRound(a, _)
+            | K::Swizzle(a, _)
+            | K::ConvertSat(a)
+            | K::Bitcast(a) => vec![&mut **a],
+            K::Binary(_, a, b)
+            | K::LogAnd(a, b)
+            | K::LogOr(a, b)
+            | K::PtrAdd(a, b)
+            | K::PtrDiff(a, b)
+            | K::PtrCmp(_, a, b)
+            | K::Assign(a, b)
+            | K::CompoundAssign { lhs: a, rhs: b, .. }
+            | K::PtrCompoundAssign { lhs: a, rhs: b, .. }
+            | K::VLoad(a, b) => vec![&mut **a, &mut **b],
+            K::Cond(a, b, c) => vec![&mut **a, &mut **b, &mut **c],
+            K::Call(_, args)
+            | K::Comma(args)
+            | K::IntBuiltin(_, args)
+            | K::FloatBuiltin(_, args)
+            | K::Geometric(_, args)
+            | K::VecLit(args) => args.iter_mut().collect(),
+            K::Shuffle(sources, mask) => {
+                let mut v: Vec<&mut Expr> = sources.iter_mut().collect();
+                v.push(&mut **mask);
+                v
+            }
+            K::VStore { data, offset, ptr } => vec![&mut **data, &mut **offset, &mut **ptr],
+            K::Atomic { ptr, args, .. } => {
+                let mut v = vec![&mut **ptr];
+                v.extend(args.iter_mut());
+                v
+            }
+        }
+    }
+
+    /// Whether evaluating this expression may change state (an assignment, `++`/`--`, a call,
+    /// an atomic, a barrier, a `vstore`):
+    /// such an expression cannot be duplicated.
+    pub fn has_side_effects(&self) -> bool {
+        use ExprKind as K;
+        let here = matches!(
+            self.kind,
+            K::Assign(..)
+                | K::CompoundAssign { .. }
+                | K::PtrCompoundAssign { .. }
+                | K::IncDec { .. }
+                | K::Call(..)
+                | K::Atomic { .. }
+                | K::Barrier
+                | K::VStore { .. }
+        );
+        here || self.children().into_iter().any(Expr::has_side_effects)
     }
 
     /// The bits of a constant scalar: an integer, or a float literal in its type's IEEE format.

@@ -835,7 +835,7 @@ impl Rewriter<'_> {
         {
             return self.unsupported("a pointer to a struct or union", e.span);
         }
-        for c in walk::children_mut(e) {
+        for c in e.children_mut() {
             self.expr(c);
         }
     }

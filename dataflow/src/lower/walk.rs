@@ -7,59 +7,8 @@ use std::collections::HashSet;
 pub(super) fn for_each_expr(b: &[Stmt], f: &mut dyn FnMut(&hir::Expr)) {
     fn expr(e: &hir::Expr, f: &mut dyn FnMut(&hir::Expr)) {
         f(e);
-        match &e.kind {
-            K::Int(_) | K::Float(_) | K::Local(_) | K::Global(_) => {}
-            K::Deref(a)
-            | K::Member(a, _)
-            | K::Unary(_, a)
-            | K::Convert(a)
-            | K::PtrCast(a)
-            | K::Decay(a)
-            | K::AddrOf(a)
-            | K::IncDec { target: a, .. } => expr(a, f),
-            K::Binary(_, a, b)
-            | K::LogAnd(a, b)
-            | K::LogOr(a, b)
-            | K::PtrAdd(a, b)
-            | K::PtrDiff(a, b)
-            | K::PtrCmp(_, a, b)
-            | K::Assign(a, b)
-            | K::CompoundAssign { lhs: a, rhs: b, .. }
-            | K::PtrCompoundAssign { lhs: a, rhs: b, .. } => {
-                expr(a, f);
-                expr(b, f);
-            }
-            K::Cond(a, b, c) => {
-                expr(a, f);
-                expr(b, f);
-                expr(c, f);
-            }
-            K::Call(_, args)
-            | K::Comma(args)
-            | K::IntBuiltin(_, args)
-            | K::FloatBuiltin(_, args)
-            | K::Geometric(_, args) => args.iter().for_each(|a| expr(a, f)),
-            K::ConvertRound(a, _) => expr(a, f),
-            K::WorkItem(..) | K::Barrier => {}
-            K::Swizzle(a, _) | K::ConvertSat(a) | K::Bitcast(a) => expr(a, f),
-            K::VecLit(args) => args.iter().for_each(|a| expr(a, f)),
-            K::Shuffle(sources, mask) => {
-                sources.iter().for_each(|a| expr(a, f));
-                expr(mask, f);
-            }
-            K::VLoad(a, b) => {
-                expr(a, f);
-                expr(b, f);
-            }
-            K::VStore { data, offset, ptr } => {
-                expr(data, f);
-                expr(offset, f);
-                expr(ptr, f);
-            }
-            K::Atomic { ptr, args, .. } => {
-                expr(ptr, f);
-                args.iter().for_each(|a| expr(a, f));
-            }
+        for c in e.children() {
+            expr(c, f);
         }
     }
     fn init(i: &hir::Init, f: &mut dyn FnMut(&hir::Expr)) {
@@ -142,53 +91,6 @@ pub(super) fn for_each_stmt(b: &[Stmt], f: &mut dyn FnMut(&Stmt)) {
             Stmt::Switch(_, arms, _) => arms.iter().for_each(|a| for_each_stmt(&a.body, f)),
             Stmt::Block(b) => for_each_stmt(b, f),
             _ => {}
-        }
-    }
-}
-
-/// The direct sub-expressions of `e`, to rewrite in place.
-pub(super) fn children_mut(e: &mut hir::Expr) -> Vec<&mut hir::Expr> {
-    match &mut e.kind {
-        K::Int(_) | K::Float(_) | K::Local(_) | K::Global(_) | K::WorkItem(..) | K::Barrier => vec![],
-        K::Deref(a)
-        | K::Member(a, _)
-        | K::Unary(_, a)
-        | K::Convert(a)
-        | K::PtrCast(a)
-        | K::Decay(a)
-        | K::AddrOf(a)
-        | K::IncDec { target: a, .. }
-        | K::ConvertRound(a, _)
-        | K::Swizzle(a, _)
-        | K::ConvertSat(a)
-        | K::Bitcast(a) => vec![&mut **a],
-        K::Binary(_, a, b)
-        | K::LogAnd(a, b)
-        | K::LogOr(a, b)
-        | K::PtrAdd(a, b)
-        | K::PtrDiff(a, b)
-        | K::PtrCmp(_, a, b)
-        | K::Assign(a, b)
-        | K::CompoundAssign { lhs: a, rhs: b, .. }
-        | K::PtrCompoundAssign { lhs: a, rhs: b, .. }
-        | K::VLoad(a, b) => vec![&mut **a, &mut **b],
-        K::Cond(a, b, c) => vec![&mut **a, &mut **b, &mut **c],
-        K::Call(_, args)
-        | K::Comma(args)
-        | K::IntBuiltin(_, args)
-        | K::FloatBuiltin(_, args)
-        | K::Geometric(_, args)
-        | K::VecLit(args) => args.iter_mut().collect(),
-        K::Shuffle(sources, mask) => {
-            let mut v: Vec<&mut hir::Expr> = sources.iter_mut().collect();
-            v.push(&mut **mask);
-            v
-        }
-        K::VStore { data, offset, ptr } => vec![&mut **data, &mut **offset, &mut **ptr],
-        K::Atomic { ptr, args, .. } => {
-            let mut v = vec![&mut **ptr];
-            v.extend(args.iter_mut());
-            v
         }
     }
 }
