@@ -113,6 +113,7 @@ mod tests {
     fn the_error_names_the_buffer_that_overflows() {
         let iface = Interface {
             module: "k".into(),
+            pipes: vec![],
             scalars: vec![],
             memories: vec![
                 MemoryPort { prefix: "small".into(), data_width: 32, read_only: false, param: 0 },

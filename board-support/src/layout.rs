@@ -139,6 +139,7 @@ mod tests {
     fn iface(width: u32) -> Interface {
         Interface {
             module: "k".into(),
+            pipes: vec![],
             scalars: vec![ScalarPort { name: "arg_n".into(), width: 32, param: 2 }],
             memories: vec![
                 MemoryPort { prefix: "a".into(), data_width: width, read_only: true, param: 0 },

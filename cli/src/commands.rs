@@ -4,6 +4,7 @@
 use crate::driver::{self, Failure, Frontend, HwOptions};
 use crate::results::{RunOutput, first_difference};
 use crate::runspec::{self, RunSpec};
+use crate::system;
 use crate::{Command, CompileArgs, HwArgs, Io, MemArgs, options};
 use kiln_dataflow::emu;
 use kiln_frontend::diag::{Diagnostic, codes};
@@ -294,7 +295,65 @@ fn lowered_kernel(p: &Prepared) -> Result<(kiln_dataflow::Kernel, runspec::Mater
     Ok((k, m))
 }
 
+/// `kiln emu` of a system spec: every launch runs concurrently in the emulator.
+fn emulate_system(file: &Path, spec_path: &Path, json: Option<&Path>, compile: &CompileArgs, io: &mut Io) -> CmdResult {
+    let mut sources = SourceMap::new();
+    let text = match std::fs::read_to_string(spec_path) {
+        Ok(t) => t,
+        Err(e) => {
+            let d = Diagnostic::error(codes::IO_READ, format!("cannot read run spec `{}`: {e}", spec_path.display()));
+            return Err(fail(sources, d));
+        }
+    };
+    let spec_file = sources.add(spec_path.display().to_string(), Some(spec_path.to_path_buf()), text);
+    let spec = match system::parse(spec_file, &sources) {
+        Ok(s) => s,
+        Err(d) => return Err(fail(sources, d)),
+    };
+    let opts = compile_options(compile, &spec.defines)?;
+    let fe = front(sources, file, &opts, io)?;
+    let mut kernels = Vec::new();
+    for l in &spec.launches {
+        let lowered = driver::find_kernel(&fe.program, &l.kernel, Some(l.kernel_span))
+            .and_then(|id| driver::lower(&fe.program, id, spec_local_size(l)).map(|(k, _)| k));
+        match lowered {
+            Ok(k) => kernels.push(k),
+            Err(f) => return Err((fe.sources, f)),
+        }
+    }
+    let refs: Vec<&kiln_dataflow::Kernel> = kernels.iter().collect();
+    let run = match system::materialize(&spec, &refs) {
+        Ok(r) => r,
+        Err(d) => return Err((fe.sources, Failure::from(d))),
+    };
+    let launches: Vec<emu::Launch> = refs
+        .iter()
+        .zip(&run.args)
+        .zip(&run.fifo_of)
+        .map(|((k, m), f)| emu::Launch { kernel: k, args: m.args.clone(), fifo_of: f.clone() })
+        .collect();
+    let results = match emu::run_system(&launches, &run.fifo_specs(), EMU_STEP_LIMIT) {
+        Ok(r) => r,
+        Err(e) => return Err(fail(fe.sources, e.to_diagnostic())),
+    };
+    let steps: u64 = results.iter().map(|r| r.steps).sum();
+    let buffers: Vec<Vec<Option<Vec<u64>>>> = results.into_iter().map(|r| r.buffers).collect();
+    let named = run.named_buffers(&refs, &buffers);
+    let names: Vec<&str> = refs.iter().map(|k| &*k.name).collect();
+    let _ = writeln!(io.out, "emu: system {} finished ({steps} operations)", names.join(" + "));
+    let _ = io.out.write_all(system::summary(&named).as_bytes());
+    if let Some(p) = json {
+        let text =
+            serde_json::to_string_pretty(&system::results_json("emu", &refs, None, &named)).unwrap_or_default() + "\n";
+        write_atomic(p, text.as_bytes()).map_err(|d| fail(clone_sources(&fe.sources), d))?;
+    }
+    Ok(())
+}
+
 fn emulate(file: &Path, spec: &Path, json: Option<&Path>, compile: &CompileArgs, io: &mut Io) -> CmdResult {
+    if std::fs::read_to_string(spec).is_ok_and(|t| system::is_system(&t)) {
+        return emulate_system(file, spec, json, compile, io);
+    }
     let p = prepare(file, spec, compile, io)?;
     let (k, m) = match lowered_kernel(&p) {
         Ok(x) => x,

@@ -125,6 +125,17 @@ pub fn optimize(k: &mut Kernel, enabled: bool) -> Result<(), Failure> {
 
 /// Schedules a kernel and verifies the schedule.
 pub fn schedule(k: Kernel, hw: &HwOptions) -> Result<Schedule, Failure> {
+    // The cycle-accurate simulator does not model FIFOs yet, and nothing is built in hardware
+    // that cannot be checked against it.
+    if let Some((_, d)) = k.pipes.iter().next() {
+        return Err(Diagnostic::error(
+            codes::UNSUPPORTED_PIPE,
+            format!("kernel `{}` uses pipe `{}`, which kiln does not yet build in hardware", k.name, d.name),
+        )
+        .at_labeled(d.span, "used here")
+        .with_note("`kiln emu` runs systems of kernels connected by pipes (a run spec with `[[launch]]`)")
+        .into());
+    }
     if let Some(op) = kiln_scheduler::float_ops(&k) {
         let what = k.ops[op].kind.mnemonic();
         return Err(Diagnostic::error(

@@ -15,6 +15,7 @@ mod commands;
 pub mod driver;
 pub mod results;
 pub mod runspec;
+pub mod system;
 
 use clap::{Args, Parser, Subcommand};
 use kiln_frontend::diag::{self, Diagnostic};

@@ -30,7 +30,7 @@ use toml::Spanned;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct Raw {
+pub(crate) struct Raw {
     kernel: Spanned<String>,
     global_size: Option<Spanned<Vec<i64>>>,
     local_size: Option<Spanned<Vec<i64>>>,
@@ -57,7 +57,7 @@ pub struct RunSpec {
     pub args: BTreeMap<String, (Span, Span, toml::Value)>,
 }
 
-fn span(file: FileId, r: std::ops::Range<usize>) -> Span {
+pub(crate) fn span(file: FileId, r: std::ops::Range<usize>) -> Span {
     Span::new(file, r.start as u32, r.end as u32)
 }
 
@@ -69,15 +69,23 @@ pub fn load(path: &Path, sources: &mut SourceMap) -> Result<RunSpec, Diagnostic>
     parse(file, sources)
 }
 
+/// A TOML parse error as a diagnostic in the spec file.
+pub(crate) fn toml_error(file: FileId, e: toml::de::Error) -> Diagnostic {
+    let d = Diagnostic::error(codes::SPEC_PARSE, format!("invalid run spec: {}", e.message().trim()));
+    match e.span() {
+        Some(r) => d.at(span(file, r)),
+        None => d,
+    }
+}
+
 pub fn parse(file: FileId, sources: &SourceMap) -> Result<RunSpec, Diagnostic> {
     let text = &sources.file(file).text;
-    let raw: Raw = toml::from_str(text).map_err(|e| {
-        let d = Diagnostic::error(codes::SPEC_PARSE, format!("invalid run spec: {}", e.message().trim()));
-        match e.span() {
-            Some(r) => d.at(span(file, r)),
-            None => d,
-        }
-    })?;
+    let raw: Raw = toml::from_str(text).map_err(|e| toml_error(file, e))?;
+    from_raw(file, &raw)
+}
+
+/// One kernel's launch from its parsed TOML.
+pub(crate) fn from_raw(file: FileId, raw: &Raw) -> Result<RunSpec, Diagnostic> {
     let dims = |v: &Spanned<Vec<i64>>, what: &str| -> Result<Vec<u64>, Diagnostic> {
         let s = span(file, v.span());
         let vals = v.get_ref();
@@ -387,6 +395,11 @@ pub fn materialize(spec: &RunSpec, kernel: &Kernel) -> Result<Materialized, Vec<
         };
         let vspan = *vspan;
         match &p.kind {
+            // Connected by the system (`crate::system`); the value names a `[pipes]` entry.
+            ParamKind::Pipe { .. } => {
+                args.push(Arg::Scalar(0));
+                elem_types.push(None);
+            }
             ParamKind::Scalar { value: v, signed, float } => {
                 let ty = ElemType { width: kernel.width(*v), signed: *signed, float: *float };
                 elem_types.push(None);

@@ -30,6 +30,8 @@ pub fn compact(k: &Kernel) -> Kernel {
         }
     }
     out.mems = mems;
+    // Pipes are the kernel's interface: all of them stay, with their numbers.
+    out.pipes = k.pipes.clone();
     let mut block_map: HashMap<Block, Block> = HashMap::new();
     out.blocks = PrimaryMap::new();
     for &b in &rpo {
@@ -90,6 +92,7 @@ pub fn compact(k: &Kernel) -> Kernel {
         match &mut p.kind {
             ParamKind::Scalar { value, .. } => *value = map_v(value, &val_map),
             ParamKind::Buffer { mem } => *mem = mem_map.get(mem).copied().unwrap_or(Mem::new(0)),
+            ParamKind::Pipe { .. } => {}
         }
     }
     out.unrolled = k.unrolled.clone();

@@ -10,6 +10,7 @@ use crate::ir::op::{eval, mask};
 use crate::ir::*;
 use cranelift_entity::SecondaryMap;
 use kiln_frontend::Span;
+use std::collections::VecDeque;
 
 /// A kernel argument value, in kernel parameter order.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -23,9 +24,41 @@ pub enum Arg {
 /// A run-time error of any engine, located at the operation that caused it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RunError {
-    OutOfBounds { kernel: String, buffer: String, index: u64, len: usize, write: bool, span: Span },
-    UninitializedRead { kernel: String, array: String, index: u64, span: Span },
-    StepLimit { kernel: String, limit: u64, what: &'static str },
+    OutOfBounds {
+        kernel: String,
+        buffer: String,
+        index: u64,
+        len: usize,
+        write: bool,
+        span: Span,
+    },
+    UninitializedRead {
+        kernel: String,
+        array: String,
+        index: u64,
+        span: Span,
+    },
+    StepLimit {
+        kernel: String,
+        limit: u64,
+        what: &'static str,
+    },
+    /// No kernel of a system can move: `blocked` says who waits where, `fifos` the fill level
+    /// of every FIFO (name, packets, depth).
+    Deadlock {
+        blocked: Vec<Blocked>,
+        fifos: Vec<(String, usize, u32)>,
+        after: String,
+    },
+}
+
+/// A kernel waiting in a blocking pipe transfer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Blocked {
+    pub kernel: String,
+    pub pipe: String,
+    pub reading: bool,
+    pub span: Span,
 }
 
 impl RunError {
@@ -48,6 +81,30 @@ impl RunError {
             )
             .at(*span)
             .with_note("reading an uninitialized private array element is undefined behaviour"),
+            RunError::Deadlock { blocked, fifos, after } => {
+                let who = blocked.iter().map(|b| format!("`{}`", b.kernel)).collect::<Vec<_>>().join(", ");
+                let mut d = Diagnostic::error(
+                    codes::DEADLOCK,
+                    format!("deadlock after {after}: no kernel can move (blocked: {who})"),
+                );
+                for (i, b) in blocked.iter().enumerate() {
+                    let what = format!(
+                        "kernel `{}` waits here to {} pipe `{}`, which is {}",
+                        b.kernel,
+                        if b.reading { "read from" } else { "write to" },
+                        b.pipe,
+                        if b.reading { "empty" } else { "full" }
+                    );
+                    d = if i == 0 { d.at_labeled(b.span, what) } else { d.with_label(b.span, what) };
+                }
+                for (name, n, depth) in fifos {
+                    d = d.with_note(format!("pipe `{name}` holds {n} of {depth} packet(s)"));
+                }
+                if fifos.is_empty() {
+                    d = d.with_help("connect the pipe: launch the kernel together with the kernels that use it");
+                }
+                d
+            }
             RunError::StepLimit { kernel, limit, what } => {
                 Diagnostic::error(codes::CYCLE_LIMIT, format!("kernel `{kernel}` did not finish within {limit} {what}"))
                     .with_help("raise `max_cycles` in the run spec if the kernel is just slow")
@@ -166,83 +223,287 @@ pub struct EmuResult {
     pub steps: u64,
 }
 
-/// Runs a single work-item kernel to completion.
-pub fn emulate(k: &Kernel, args: &[Arg], step_limit: u64) -> Result<EmuResult, RunError> {
-    let mut mems = init_memories(k, args);
-    let mut vals: SecondaryMap<Value, u64> = SecondaryMap::new();
-    for (i, _, v) in k.scalar_params() {
-        if let Some(Arg::Scalar(x)) = args.get(i) {
-            vals[v] = x & mask(k.width(v));
-        }
+/// The FIFOs behind a kernel's pipes during a run. `try_read`/`try_write` either transfer a
+/// whole packet (its lanes) or nothing.
+pub trait PipeIo {
+    fn try_read(&mut self, pipe: Pipe) -> Option<Vec<u64>>;
+    fn try_write(&mut self, pipe: Pipe, packet: &[u64]) -> bool;
+}
+
+/// No FIFOs: every read finds its pipe empty and every write finds it full.
+pub struct Unconnected;
+
+impl PipeIo for Unconnected {
+    fn try_read(&mut self, _: Pipe) -> Option<Vec<u64>> {
+        None
     }
-    let mut block = k.entry;
-    let mut steps: u64 = 0;
-    let mut scratch_args: Vec<u64> = Vec::new();
-    let mut scratch_w: Vec<u32> = Vec::new();
-    loop {
-        let data = &k.blocks[block];
-        for &op in &data.ops {
-            steps += 1;
-            let o = &k.ops[op];
-            match &o.kind {
-                OpKind::Load(m) => {
-                    if o.predicate().is_some_and(|p| vals[p] & 1 == 0) {
-                        if let Some(r) = o.result {
-                            vals[r] = 0;
+    fn try_write(&mut self, _: Pipe, _: &[u64]) -> bool {
+        false
+    }
+}
+
+/// Where a run of a kernel stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Progress {
+    /// The kernel returned.
+    Done,
+    /// The kernel waits in a blocking transfer `op` on a pipe.
+    Blocked(Op),
+    /// The kernel gave way after its slice of operations (it can go on).
+    Yielded,
+}
+
+/// A run of one kernel that can stop at a blocking pipe transfer and resume, so that the
+/// kernels of a system run concurrently (see [`run_system`]).
+pub struct Emulation<'k> {
+    k: &'k Kernel,
+    mems: SecondaryMap<Mem, MemState>,
+    vals: SecondaryMap<Value, u64>,
+    /// The lanes of the packet each `PipeRead` took, for its `PipeLane`s.
+    packets: SecondaryMap<Pipe, Vec<u64>>,
+    block: Block,
+    /// The next op of `block` to run.
+    next: usize,
+    steps: u64,
+    done: bool,
+}
+
+impl<'k> Emulation<'k> {
+    pub fn new(k: &'k Kernel, args: &[Arg]) -> Self {
+        let mems = init_memories(k, args);
+        let mut vals: SecondaryMap<Value, u64> = SecondaryMap::new();
+        for (i, _, v) in k.scalar_params() {
+            if let Some(Arg::Scalar(x)) = args.get(i) {
+                vals[v] = x & mask(k.width(v));
+            }
+        }
+        Emulation { k, mems, vals, packets: SecondaryMap::new(), block: k.entry, next: 0, steps: 0, done: false }
+    }
+
+    /// Operations executed so far.
+    pub fn steps(&self) -> u64 {
+        self.steps
+    }
+
+    /// Final buffer contents per kernel parameter (`None` for scalars and pipes).
+    pub fn buffers(&self) -> Vec<Option<Vec<u64>>> {
+        collect_buffers(self.k, &self.mems)
+    }
+
+    /// Runs until the kernel returns, blocks on a pipe, or has run `slice` more operations.
+    /// Fails when the total passes `step_limit`.
+    pub fn run(&mut self, io: &mut dyn PipeIo, slice: u64, step_limit: u64) -> Result<Progress, RunError> {
+        let k = self.k;
+        let budget_end = self.steps.saturating_add(slice);
+        let mut scratch_args: Vec<u64> = Vec::new();
+        let mut scratch_w: Vec<u32> = Vec::new();
+        while !self.done {
+            let data = &k.blocks[self.block];
+            while self.next < data.ops.len() {
+                let op = data.ops[self.next];
+                let o = &k.ops[op];
+                let vals = &mut self.vals;
+                match &o.kind {
+                    OpKind::Load(m) => {
+                        if o.predicate().is_some_and(|p| vals[p] & 1 == 0) {
+                            if let Some(r) = o.result {
+                                vals[r] = 0;
+                            }
+                        } else {
+                            let v = load(k, &self.mems, *m, vals[o.args[0]], o.span)?;
+                            if let Some(r) = o.result {
+                                vals[r] = v;
+                            }
                         }
-                        continue;
                     }
-                    let idx = vals[o.args[0]];
-                    let v = load(k, &mems, *m, idx, o.span)?;
-                    if let Some(r) = o.result {
-                        vals[r] = v;
+                    OpKind::Store(m) => {
+                        if o.predicate().is_none_or(|p| vals[p] & 1 != 0) {
+                            let (idx, v) = (vals[o.args[0]], vals[o.args[1]]);
+                            store(k, &mut self.mems, *m, idx, v, o.span)?;
+                        }
+                    }
+                    OpKind::PipeRead { pipe, blocking } => {
+                        let got = io.try_read(*pipe);
+                        if got.is_none() && *blocking {
+                            return Ok(Progress::Blocked(op));
+                        }
+                        let ok = got.is_some();
+                        self.packets[*pipe] = got.unwrap_or_else(|| vec![0; k.pipes[*pipe].lanes.len()]);
+                        if let Some(r) = o.result {
+                            vals[r] = ok as u64;
+                        }
+                    }
+                    OpKind::PipeLane { pipe, lane } => {
+                        let v = self.packets[*pipe].get(*lane as usize).copied().unwrap_or(0);
+                        if let Some(r) = o.result {
+                            vals[r] = v & mask(k.width(r));
+                        }
+                    }
+                    OpKind::PipeWrite { pipe, blocking } => {
+                        let packet: Vec<u64> = o.args.iter().map(|a| vals[*a]).collect();
+                        let ok = io.try_write(*pipe, &packet);
+                        if !ok && *blocking {
+                            return Ok(Progress::Blocked(op));
+                        }
+                        if let Some(r) = o.result {
+                            vals[r] = ok as u64;
+                        }
+                    }
+                    kind => {
+                        scratch_args.clear();
+                        scratch_w.clear();
+                        for a in &o.args {
+                            scratch_args.push(vals[*a]);
+                            scratch_w.push(k.width(*a));
+                        }
+                        if let Some(r) = o.result {
+                            vals[r] = eval(kind, &scratch_args, &scratch_w, k.width(r));
+                        }
                     }
                 }
-                OpKind::Store(m) => {
-                    if o.predicate().is_some_and(|p| vals[p] & 1 == 0) {
-                        continue;
-                    }
-                    let idx = vals[o.args[0]];
-                    let v = vals[o.args[1]];
-                    store(k, &mut mems, *m, idx, v, o.span)?;
+                self.next += 1;
+                self.steps += 1;
+            }
+            if self.steps > step_limit {
+                return Err(RunError::StepLimit { kernel: k.name.to_string(), limit: step_limit, what: "operations" });
+            }
+            let vals = &mut self.vals;
+            let target = match &data.term {
+                Terminator::Return | Terminator::Unterminated => {
+                    self.done = true;
+                    break;
                 }
-                kind => {
-                    scratch_args.clear();
-                    scratch_w.clear();
-                    for a in &o.args {
-                        scratch_args.push(vals[*a]);
-                        scratch_w.push(k.width(*a));
-                    }
-                    if let Some(r) = o.result {
-                        vals[r] = eval(kind, &scratch_args, &scratch_w, k.width(r));
+                Terminator::Jump(t) => t,
+                Terminator::Branch { cond, then_to, else_to } => {
+                    if vals[*cond] & 1 == 1 {
+                        then_to
+                    } else {
+                        else_to
                     }
                 }
+                Terminator::Switch { value, cases, default } => {
+                    let v = vals[*value];
+                    cases.iter().find(|(c, _)| *c == v).map(|(_, t)| t).unwrap_or(default)
+                }
+            };
+            // Parallel assignment of block parameters.
+            let incoming: Vec<u64> = target.args.iter().map(|a| vals[*a]).collect();
+            for (p, v) in k.blocks[target.block].params.iter().zip(incoming) {
+                vals[*p] = v;
+            }
+            self.block = target.block;
+            self.next = 0;
+            if self.steps >= budget_end {
+                return Ok(Progress::Yielded);
             }
         }
-        if steps > step_limit {
-            return Err(RunError::StepLimit { kernel: k.name.to_string(), limit: step_limit, what: "operations" });
-        }
-        let target = match &data.term {
-            Terminator::Return | Terminator::Unterminated => break,
-            Terminator::Jump(t) => t,
-            Terminator::Branch { cond, then_to, else_to } => {
-                if vals[*cond] & 1 == 1 {
-                    then_to
-                } else {
-                    else_to
-                }
-            }
-            Terminator::Switch { value, cases, default } => {
-                let v = vals[*value];
-                cases.iter().find(|(c, _)| *c == v).map(|(_, t)| t).unwrap_or(default)
-            }
-        };
-        // Parallel assignment of block parameters.
-        let incoming: Vec<u64> = target.args.iter().map(|a| vals[*a]).collect();
-        for (p, v) in k.blocks[target.block].params.iter().zip(incoming) {
-            vals[*p] = v;
-        }
-        block = target.block;
+        Ok(Progress::Done)
     }
-    Ok(EmuResult { buffers: collect_buffers(k, &mems), steps })
+}
+
+/// Runs a kernel with no pipes connected to completion.
+pub fn emulate(k: &Kernel, args: &[Arg], step_limit: u64) -> Result<EmuResult, RunError> {
+    let mut e = Emulation::new(k, args);
+    match e.run(&mut Unconnected, u64::MAX, step_limit)? {
+        Progress::Blocked(op) => {
+            let o = &k.ops[op];
+            let pipe = o.kind.pipe().map(|p| k.pipes[p].name.to_string()).unwrap_or_default();
+            Err(RunError::Deadlock {
+                blocked: vec![Blocked {
+                    kernel: k.name.to_string(),
+                    pipe,
+                    reading: matches!(o.kind, OpKind::PipeRead { .. }),
+                    span: o.span,
+                }],
+                fifos: vec![],
+                after: format!("{} operations", e.steps),
+            })
+        }
+        Progress::Done | Progress::Yielded => Ok(EmuResult { buffers: e.buffers(), steps: e.steps }),
+    }
+}
+
+/// A FIFO of a system: a name for reports and its depth in packets.
+#[derive(Clone, Debug)]
+pub struct FifoSpec {
+    pub name: String,
+    pub depth: u32,
+}
+
+/// One kernel launch of a system: its arguments and, for each of its pipes, the FIFO.
+pub struct Launch<'k> {
+    pub kernel: &'k Kernel,
+    pub args: Vec<Arg>,
+    pub fifo_of: SecondaryMap<Pipe, u32>,
+}
+
+struct SystemIo<'a> {
+    fifos: &'a mut [VecDeque<Vec<u64>>],
+    specs: &'a [FifoSpec],
+    fifo_of: &'a SecondaryMap<Pipe, u32>,
+}
+
+impl PipeIo for SystemIo<'_> {
+    fn try_read(&mut self, pipe: Pipe) -> Option<Vec<u64>> {
+        self.fifos[self.fifo_of[pipe] as usize].pop_front()
+    }
+    fn try_write(&mut self, pipe: Pipe, packet: &[u64]) -> bool {
+        let f = self.fifo_of[pipe] as usize;
+        if self.fifos[f].len() >= self.specs[f].depth as usize {
+            return false;
+        }
+        self.fifos[f].push_back(packet.to_vec());
+        true
+    }
+}
+
+/// Operations a kernel of a system runs before the others get their turn: large enough that
+/// switching costs nothing, small enough that a kernel polling a pipe lets the others fill it.
+const SLICE: u64 = 4096;
+
+/// Runs the kernels of a system concurrently: each runs until it blocks on a pipe or has used
+/// its slice, in launch order, round after round. Packets keep their order in every FIFO and a
+/// blocking transfer waits while its FIFO is empty (read) or holds `depth` packets (write).
+/// When no kernel can move, the run stops with [`RunError::Deadlock`].
+pub fn run_system(launches: &[Launch], fifos: &[FifoSpec], step_limit: u64) -> Result<Vec<EmuResult>, RunError> {
+    let mut queues: Vec<VecDeque<Vec<u64>>> = vec![VecDeque::new(); fifos.len()];
+    let mut runs: Vec<Emulation> = launches.iter().map(|l| Emulation::new(l.kernel, &l.args)).collect();
+    let mut state: Vec<Progress> = vec![Progress::Yielded; runs.len()];
+    loop {
+        let before: u64 = runs.iter().map(|r| r.steps).sum();
+        let fill_before: Vec<usize> = queues.iter().map(|q| q.len()).collect();
+        for (i, run) in runs.iter_mut().enumerate() {
+            if state[i] == Progress::Done {
+                continue;
+            }
+            let mut io = SystemIo { fifos: &mut queues, specs: fifos, fifo_of: &launches[i].fifo_of };
+            state[i] = run.run(&mut io, SLICE, step_limit)?;
+        }
+        if state.iter().all(|s| *s == Progress::Done) {
+            return Ok(runs.iter().map(|r| EmuResult { buffers: r.buffers(), steps: r.steps }).collect());
+        }
+        let after: u64 = runs.iter().map(|r| r.steps).sum();
+        let fill_after: Vec<usize> = queues.iter().map(|q| q.len()).collect();
+        if after == before && fill_before == fill_after {
+            let blocked = runs
+                .iter()
+                .zip(&state)
+                .filter_map(|(r, s)| match s {
+                    Progress::Blocked(op) => {
+                        let o = &r.k.ops[*op];
+                        let pipe = o.kind.pipe().map(|p| r.k.pipes[p].name.to_string()).unwrap_or_default();
+                        Some(Blocked {
+                            kernel: r.k.name.to_string(),
+                            pipe,
+                            reading: matches!(o.kind, OpKind::PipeRead { .. }),
+                            span: o.span,
+                        })
+                    }
+                    _ => None,
+                })
+                .collect();
+            let fills = fifos.iter().zip(&queues).map(|(f, q)| (f.name.clone(), q.len(), f.depth)).collect();
+            return Err(RunError::Deadlock { blocked, fifos: fills, after: format!("{after} operations") });
+        }
+    }
 }

@@ -103,6 +103,20 @@ pub fn verify(k: &Kernel) -> Result<(), Vec<VerifierError>> {
                             (_, None) => true,
                         }
                 }
+                OpKind::PipeRead { pipe, .. } => {
+                    !expect(0) || rw != Some(1) || k.pipes.get(*pipe).is_none_or(|d| d.end != PipeEnd::Read)
+                }
+                OpKind::PipeLane { pipe, lane } => {
+                    let read_of_pipe = o.args.first().and_then(|a| k.def_op(*a)).is_some_and(|r| {
+                        k.ops[r].block == b && matches!(k.ops[r].kind, OpKind::PipeRead { pipe: p, .. } if p == *pipe)
+                    });
+                    !expect(1)
+                        || !read_of_pipe
+                        || rw != k.pipes.get(*pipe).and_then(|d| d.lanes.get(*lane as usize).copied())
+                }
+                OpKind::PipeWrite { pipe, .. } => {
+                    rw != Some(1) || k.pipes.get(*pipe).is_none_or(|d| d.end != PipeEnd::Write || d.lanes != argw)
+                }
                 OpKind::Load(m) => {
                     !(expect(1) || (expect(2) && argw[1] == 1))
                         || k.mems.get(*m).is_none()

@@ -96,8 +96,8 @@ pub enum TypeSpec {
     Struct(RecordSpec),
     Union(RecordSpec),
     Enum(EnumSpec),
-    /// `pipe T`.
-    Pipe(Box<TypeName>, Span),
+    /// `pipe T`, or Intel's `channel T` (`channel` is true).
+    Pipe(Box<TypeName>, bool, Span),
     /// A clang block-pointer base written `^`; always rejected.
     Atomic(Box<TypeName>, Span),
 }

@@ -148,6 +148,9 @@ pub struct Global {
     pub ty: Type,
     pub space: AddrSpace,
     pub init: Option<Init>,
+    /// For a program-scope pipe or channel (or array of them): the FIFO depth its attribute
+    /// asks for (`depth(N)`, `xcl_reqd_pipe_depth(N)`).
+    pub pipe_depth: Option<u32>,
     pub span: Span,
 }
 
@@ -378,6 +381,52 @@ pub enum ExprKind {
         ptr: Box<Expr>,
         args: Vec<Expr>,
     },
+    /// Takes the next packet of a pipe; blocking, it waits while the pipe is empty.
+    /// With no `dests` the value is the packet (`read_channel_intel(c)`), all zeros when none
+    /// was taken, and `ok`, if given, is an l-value that receives 1 or 0 (taken or not).
+    /// Otherwise the packet is assigned to the l-values `dests` — one of the packet type, or
+    /// after the vector split one per lane — and the value (`int`) is 1 when a packet was
+    /// taken, 0 when the pipe was empty and `dests` are unchanged.
+    PipeRead {
+        pipe: PipeRef,
+        blocking: bool,
+        dests: Vec<Expr>,
+        ok: Option<Box<Expr>>,
+    },
+    /// Puts a packet — `values`: one of the packet type, or one per lane after the vector
+    /// split — into a pipe; blocking, it waits while the pipe is full. The value (`int`) is 1
+    /// when the packet was written, 0 when the pipe was full.
+    PipeWrite {
+        pipe: PipeRef,
+        blocking: bool,
+        values: Vec<Expr>,
+    },
+}
+
+/// The pipe an expression transfers through.
+#[derive(Clone, Debug)]
+pub enum PipeRef {
+    /// A program-scope pipe or channel; for an array of channels, the element's index (which
+    /// lowering must find constant, after unrolling).
+    Global(GlobalId, Option<Box<Expr>>),
+    /// A pipe parameter of the kernel.
+    Param(LocalId),
+}
+
+impl PipeRef {
+    pub fn index(&self) -> Option<&Expr> {
+        match self {
+            PipeRef::Global(_, Some(i)) => Some(i),
+            _ => None,
+        }
+    }
+
+    pub fn index_mut(&mut self) -> Option<&mut Expr> {
+        match self {
+            PipeRef::Global(_, Some(i)) => Some(i),
+            _ => None,
+        }
+    }
 }
 
 /// What an [`ExprKind::Atomic`] does. "old" is the object's value before the operation.
@@ -550,6 +599,10 @@ impl Expr {
                 v.extend(args.iter());
                 v
             }
+            K::PipeRead { pipe, dests, ok, .. } => {
+                pipe.index().into_iter().chain(dests.iter()).chain(ok.as_deref()).collect()
+            }
+            K::PipeWrite { pipe, values, .. } => pipe.index().into_iter().chain(values.iter()).collect(),
         }
     }
 
@@ -598,6 +651,10 @@ impl Expr {
                 v.extend(args.iter_mut());
                 v
             }
+            K::PipeRead { pipe, dests, ok, .. } => {
+                pipe.index_mut().into_iter().chain(dests.iter_mut()).chain(ok.as_deref_mut()).collect()
+            }
+            K::PipeWrite { pipe, values, .. } => pipe.index_mut().into_iter().chain(values.iter_mut()).collect(),
         }
     }
 
@@ -614,6 +671,8 @@ impl Expr {
                 | K::IncDec { .. }
                 | K::Call(..)
                 | K::Atomic { .. }
+                | K::PipeRead { .. }
+                | K::PipeWrite { .. }
                 | K::Barrier
                 | K::VStore { .. }
         );

@@ -100,6 +100,8 @@ pub struct Parser<'a> {
     std: ClStd,
     /// Set after an error until the parser has resynchronized, to suppress cascades.
     recovering: bool,
+    /// `channel` is a type keyword once `cl_intel_channels` (or `cl_altera_channels`) is enabled.
+    channels: bool,
 }
 
 /// Parse errors are recorded in `Parser::diags` when they happen; `Err(())` only unwinds to the
@@ -113,7 +115,15 @@ fn is_keyword(s: &str, std: ClStd) -> bool {
 
 impl<'a> Parser<'a> {
     pub fn new(toks: &'a [Token], std: ClStd) -> Self {
-        Parser { toks, pos: 0, diags: Vec::new(), scopes: vec![HashMap::new()], std, recovering: false }
+        Parser {
+            toks,
+            pos: 0,
+            diags: Vec::new(),
+            scopes: vec![HashMap::new()],
+            std,
+            recovering: false,
+            channels: false,
+        }
     }
 
     // ----- token helpers -----
@@ -272,6 +282,7 @@ impl<'a> Parser<'a> {
             | "__private" | "private" | "__generic" | "generic" | "__read_only" | "read_only" | "__write_only"
             | "write_only" | "__read_write" | "read_write" | "__attribute__" | "_Atomic" => true,
             "pipe" => self.std >= ClStd::Cl2_0,
+            "channel" if self.channels => true,
             s => self.is_typedef_name(s),
         }
     }
@@ -283,6 +294,10 @@ impl<'a> Parser<'a> {
         while !self.tok().is_eof() {
             if self.tok().kind == TokKind::Pragma {
                 let p = self.pragma();
+                let words: Vec<&str> = p.words.iter().map(|(w, _)| &**w).collect();
+                if let ["OPENCL", "EXTENSION", "cl_intel_channels" | "cl_altera_channels", ":", action] = words[..] {
+                    self.channels = action == "enable";
+                }
                 items.push(ExternalDecl::Pragma(p));
                 continue;
             }
@@ -547,7 +562,11 @@ impl<'a> Parser<'a> {
                     have_type = true;
                     continue;
                 }
-                "pipe" if self.std >= ClStd::Cl2_0 => {
+                "pipe" | "channel"
+                    if (t.text.as_ref() == "pipe" && self.std >= ClStd::Cl2_0)
+                        || (t.text.as_ref() == "channel" && self.channels) =>
+                {
+                    let channel = t.text.as_ref() == "channel";
                     self.bump();
                     // The packet type is specifiers only (`pipe int4 p`): the declarator that
                     // follows names the pipe.
@@ -557,7 +576,7 @@ impl<'a> Parser<'a> {
                     let declarator = Declarator { name: None, derived: vec![], attrs: vec![], span: end };
                     let inner = TypeName { specs, declarator, span: start.to(end) };
                     let span = t.span.to(inner.span);
-                    s.ty = TypeSpec::Pipe(Box::new(inner), span);
+                    s.ty = TypeSpec::Pipe(Box::new(inner), channel, span);
                     have_type = true;
                     continue;
                 }

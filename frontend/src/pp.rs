@@ -65,6 +65,8 @@ pub const SUPPORTED_EXTENSIONS: &[&str] = &[
     "cl_khr_local_int32_extended_atomics",
     "cl_khr_int64_base_atomics",
     "cl_khr_int64_extended_atomics",
+    "cl_intel_channels",
+    "cl_altera_channels",
 ];
 
 /// Extensions kiln knows by name (so `disable` of them is silent).

@@ -157,6 +157,18 @@ impl Opaque {
 pub struct RecordId(pub u32);
 
 /// What a pointer points to.
+/// Which end of a pipe a declaration gives access to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PipeAccess {
+    /// A `read_only pipe` parameter (the default for pipe parameters).
+    Read,
+    /// A `write_only pipe` parameter.
+    Write,
+    /// A program-scope Xilinx `pipe` or Intel `channel`: each kernel that uses it holds the end
+    /// its uses say.
+    Program,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Pointee {
     pub ty: Type,
@@ -183,7 +195,8 @@ pub enum Type {
     /// An array; `None` for an incomplete array (`int a[]` before its initializer is seen).
     Array(Rc<Type>, Option<u32>),
     Record(RecordId),
-    Pipe(Rc<Type>),
+    /// A pipe or channel of packets of the inner type.
+    Pipe(Rc<Type>, PipeAccess),
     Opaque(Opaque),
     /// The type of a function designator.
     Function(Rc<FnSig>),
@@ -266,7 +279,7 @@ impl Type {
         match self {
             Type::Scalar(s) | Type::Vector(s, _) | Type::Atomic(s) => s.is_float(),
             Type::Pointer(p) => p.ty.mentions_float(),
-            Type::Array(t, _) | Type::Pipe(t) => t.mentions_float(),
+            Type::Array(t, _) | Type::Pipe(t, _) => t.mentions_float(),
             Type::Function(f) => f.ret.mentions_float() || f.params.iter().any(Type::mentions_float),
             _ => false,
         }
@@ -276,7 +289,7 @@ impl Type {
         match self {
             Type::Vector(..) => true,
             Type::Pointer(p) => p.ty.mentions_vector(),
-            Type::Array(t, _) | Type::Pipe(t) => t.mentions_vector(),
+            Type::Array(t, _) | Type::Pipe(t, _) => t.mentions_vector(),
             Type::Function(f) => f.ret.mentions_vector() || f.params.iter().any(Type::mentions_vector),
             _ => false,
         }
@@ -322,7 +335,14 @@ impl fmt::Display for TypeDisplay<'_> {
                 None => write!(f, "{}[]", TypeDisplay { ty: t, record_name: self.record_name }),
             },
             Type::Record(r) => write!(f, "{}", (self.record_name)(*r)),
-            Type::Pipe(t) => write!(f, "pipe {}", TypeDisplay { ty: t, record_name: self.record_name }),
+            Type::Pipe(t, access) => {
+                let prefix = match access {
+                    PipeAccess::Read => "read_only pipe",
+                    PipeAccess::Write => "write_only pipe",
+                    PipeAccess::Program => "pipe",
+                };
+                write!(f, "{prefix} {}", TypeDisplay { ty: t, record_name: self.record_name })
+            }
             Type::Opaque(o) => write!(f, "{}", o.name()),
             Type::Function(sig) => {
                 write!(f, "{} (", TypeDisplay { ty: &sig.ret, record_name: self.record_name })?;

@@ -46,6 +46,22 @@ pub struct Interface {
     pub module: String,
     pub scalars: Vec<ScalarPort>,
     pub memories: Vec<MemoryPort>,
+    pub pipes: Vec<PipePort>,
+}
+
+/// One end of a pipe: signals `<prefix>_valid`, `_ready`, `_data`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PipePort {
+    pub prefix: String,
+    /// The source name (`c`, `c[2]`, or the pipe parameter's name).
+    pub name: String,
+    /// Bits of a packet.
+    pub width: u32,
+    /// The kernel reads from it (otherwise it writes).
+    pub read: bool,
+    pub source: kiln_dataflow::ir::PipeSource,
+    /// The depth the source asks for.
+    pub depth: Option<u32>,
 }
 
 /// Generates the Verilog of one scheduled kernel. `locate` turns spans into `file:line:col`.

@@ -10,7 +10,11 @@
 //!   later); a write is visible to reads in later steps; reads see the old value in the step of
 //!   a write;
 //! - divider units: one operation in flight per unit; the result appears `latency` steps after
-//!   the start.
+//!   the start;
+//! - pipe transfers: in program order, each in a later step than the one before (whatever the
+//!   pipes), so that a kernel never waits on two pipes at once where its source waits on one
+//!   after the other (which could deadlock a system the source lets run); a packet's lanes are
+//!   read in the step of its transfer.
 
 use crate::pipeline::{Context, pipeline_loops};
 use crate::schedule::*;
@@ -149,6 +153,7 @@ fn schedule_block(s: &mut Schedule, b: Block, period: f64) {
     let mut unit_free: HashMap<UnitId, u32> = HashMap::new();
     let mut last_step = 0u32;
     let mut any = false;
+    let mut last_transfer: Option<u32> = None;
     // Port requests and memory accesses already placed per step (resource tables).
     let mut port_req: HashMap<(Mem, u32), ()> = HashMap::new();
     let mut mem_read: HashMap<(Mem, u32), ()> = HashMap::new();
@@ -174,7 +179,8 @@ fn schedule_block(s: &mut Schedule, b: Block, period: f64) {
             | OpClass::PortLoad(_)
             | OpClass::PortStore(_)
             | OpClass::MemLoad(_)
-            | OpClass::MemStore(_) => s.target.delay_ns(&o.kind, rw, iw),
+            | OpClass::MemStore(_)
+            | OpClass::PipeTransfer(_) => s.target.delay_ns(&o.kind, rw, iw),
             OpClass::Multi(_) => s.target.segments(&o.kind, rw, iw, period).1,
             OpClass::Unit(_) => s.target.lut_delay(),
             OpClass::Constant => 0.0,
@@ -221,6 +227,11 @@ fn schedule_block(s: &mut Schedule, b: Block, period: f64) {
             OpClass::Unit(u) => {
                 if let Some(f) = unit_free.get(&u) {
                     earliest = earliest.max(*f);
+                }
+            }
+            OpClass::PipeTransfer(_) => {
+                if let Some(l) = last_transfer {
+                    earliest = earliest.max(l + 1);
                 }
             }
             _ => {}
@@ -300,10 +311,17 @@ fn schedule_block(s: &mut Schedule, b: Block, period: f64) {
                 unit_free.insert(u, start + lat);
                 OpTime { start, end: start + lat, ready_ns: out + s.target.lut_delay() }
             }
+            OpClass::PipeTransfer(_) => {
+                last_transfer = Some(start);
+                let ready = arrival.max(out) + delay;
+                OpTime { start, end: start, ready_ns: ready }
+            }
             OpClass::Constant => OpTime::default(),
         };
         let depends_on_unstable = same_block_preds.iter().any(|(p, t)| t.end == time.start && unstable.contains(p));
-        if matches!(class, OpClass::PortLoad(_)) || (class == OpClass::Comb && depends_on_unstable) {
+        // A packet read in a step is there only while the state can fire: like a response.
+        let pipe_read = matches!(o.kind, OpKind::PipeRead { .. });
+        if matches!(class, OpClass::PortLoad(_)) || pipe_read || (class == OpClass::Comb && depends_on_unstable) {
             unstable.insert(op);
         }
         any = true;

@@ -8,7 +8,8 @@
 //!   straight to `DONE`;
 //! - in state `(b, i)` every op with `start == i` begins and every op with `end == i` delivers
 //!   its result; a state *fires* when all of its memory requests have been accepted and all of
-//!   its memory responses are available, otherwise it stalls and nothing changes;
+//!   its memory responses are available, and every blocking pipe transfer of the step can
+//!   proceed; otherwise it stalls and nothing changes;
 //! - a result used after its `end` step (or in another block) lives in a register written when
 //!   its end state fires; block parameters are registers written on the transition into the
 //!   block.
@@ -16,7 +17,7 @@
 use crate::pipeline::{LoopAnalysis, Pipeline};
 use crate::target::Target;
 use cranelift_entity::SecondaryMap;
-use kiln_dataflow::ir::{BinOp, Block, Kernel, Mem, Op, OpKind, Value};
+use kiln_dataflow::ir::{BinOp, Block, Kernel, Mem, Op, OpKind, Pipe, Value};
 use std::fmt;
 
 /// How an operation uses time and hardware.
@@ -40,6 +41,9 @@ pub enum OpClass {
     MemStore(Mem),
     /// An operation on a shared multi-cycle unit: operands at `start`, result at `end`.
     Unit(UnitId),
+    /// A transfer through a pipe in its step (`start == end`): a blocking one holds the state
+    /// (or the pipeline) until the FIFO can take or give the packet.
+    PipeTransfer(Pipe),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -189,6 +193,7 @@ pub fn classify(k: &Kernel, op: Op) -> OpClass {
             }
         }
         OpKind::Binary(BinOp::UDiv | BinOp::SDiv | BinOp::URem | BinOp::SRem) => OpClass::Unit(UnitId(u32::MAX)),
+        OpKind::PipeRead { pipe, .. } | OpKind::PipeWrite { pipe, .. } => OpClass::PipeTransfer(*pipe),
         _ => OpClass::Comb,
     }
 }

@@ -92,6 +92,9 @@ impl Target {
             OpKind::FCmp(_) => carry(32),
             // Address decode and write-enable logic in front of the memory or port.
             OpKind::Load(_) | OpKind::Store(_) => lut,
+            // The handshake with the FIFO; a lane is a slice of the FIFO's head (a wire).
+            OpKind::PipeRead { .. } | OpKind::PipeWrite { .. } => lut,
+            OpKind::PipeLane { .. } => 0.0,
         }
     }
 

@@ -41,6 +41,10 @@ entity_impl!(Block, "b");
 pub struct Mem(u32);
 entity_impl!(Mem, "m");
 
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Pipe(u32);
+entity_impl!(Pipe, "pipe");
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ValueDef {
     /// Result of an op.
@@ -242,6 +246,58 @@ pub enum ParamKind {
     Scalar { value: Value, signed: bool, float: bool },
     /// A pointer to a buffer.
     Buffer { mem: Mem },
+    /// An OpenCL 2.0 pipe parameter: one end of a FIFO the launch connects.
+    Pipe { pipe: Pipe },
+}
+
+/// Which end of a FIFO a kernel holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PipeEnd {
+    Read,
+    Write,
+}
+
+/// Who names the FIFO behind a kernel's pipe.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum PipeSource {
+    /// A program-scope pipe (Xilinx) or channel (Intel), or one element of an array of them:
+    /// every kernel of the program that uses the same name shares the FIFO.
+    Program { name: Rc<str> },
+    /// A pipe parameter of the kernel (at this parameter index); the launch says which FIFO.
+    Param { param: u32 },
+}
+
+/// One end of a FIFO as a kernel sees it: packets of `lanes` (the widths of the packet's scalar
+/// lanes, in order; one lane for a scalar packet).
+#[derive(Clone, Debug)]
+pub struct PipeData {
+    /// The source name (`c`, `c[2]` for an element of a channel array, or the parameter's name).
+    pub name: Rc<str>,
+    pub source: PipeSource,
+    pub end: PipeEnd,
+    pub lanes: Vec<u32>,
+    /// The packet type as written (`int`, `int4`), for reports and run specs.
+    pub c_type: String,
+    /// The depth the source asks for (`depth(N)`, `xcl_reqd_pipe_depth(N)`).
+    pub depth: Option<u32>,
+    pub span: Span,
+}
+
+impl PipeData {
+    /// Bits of one packet.
+    pub fn packet_width(&self) -> u32 {
+        self.lanes.iter().sum()
+    }
+
+    /// An identifier for Verilog ports and traces: `c[2]` becomes `c_2`.
+    pub fn ident(&self) -> String {
+        self.name
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' })
+            .collect::<String>()
+            .trim_end_matches('_')
+            .to_string()
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -323,6 +379,8 @@ pub struct Kernel {
     pub ops: PrimaryMap<Op, OpData>,
     pub blocks: PrimaryMap<Block, BlockData>,
     pub mems: PrimaryMap<Mem, MemData>,
+    /// The pipes and channels the kernel reads or writes.
+    pub pipes: PrimaryMap<Pipe, PipeData>,
     pub entry: Block,
     pub loops: Vec<LoopInfo>,
     /// Loops that were fully unrolled while lowering.
@@ -345,6 +403,7 @@ impl Kernel {
             ops: PrimaryMap::new(),
             blocks,
             mems: PrimaryMap::new(),
+            pipes: PrimaryMap::new(),
             entry,
             loops: vec![],
             unrolled: vec![],
@@ -470,7 +529,7 @@ impl Kernel {
     pub fn scalar_params(&self) -> impl Iterator<Item = (usize, &Param, Value)> {
         self.params.iter().enumerate().filter_map(|(i, p)| match p.kind {
             ParamKind::Scalar { value, .. } => Some((i, p, value)),
-            ParamKind::Buffer { .. } => None,
+            ParamKind::Buffer { .. } | ParamKind::Pipe { .. } => None,
         })
     }
 
@@ -478,7 +537,7 @@ impl Kernel {
     pub fn ports(&self) -> impl Iterator<Item = (usize, &Param, Mem)> {
         self.params.iter().enumerate().filter_map(|(i, p)| match p.kind {
             ParamKind::Buffer { mem } => Some((i, p, mem)),
-            ParamKind::Scalar { .. } => None,
+            ParamKind::Scalar { .. } | ParamKind::Pipe { .. } => None,
         })
     }
 

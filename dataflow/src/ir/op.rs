@@ -9,8 +9,8 @@
 //! - `x / 0` is all ones (`-1` signed, `UINT_MAX` unsigned) and `x % 0` is `x`;
 //! - signed `MIN / -1` is `MIN` and `MIN % -1` is `0`.
 
-use super::Mem;
 pub use super::float::{FCmpOp, FloatConv, FloatOp, Round};
+use super::{Mem, Pipe};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BinOp {
@@ -85,11 +85,44 @@ pub enum OpKind {
     /// Writes `args[1]` to element `args[0]` of a memory. No result. An optional 1-bit `args[2]`
     /// predicates the write.
     Store(Mem),
+    /// Takes one packet from a pipe. Blocking: waits until a packet is there; the result is 1.
+    /// Non-blocking: the result is 1 when a packet was taken and 0 when the pipe was empty.
+    /// No operands. The packet's lanes are read with [`OpKind::PipeLane`].
+    PipeRead {
+        pipe: Pipe,
+        blocking: bool,
+    },
+    /// Lane `lane` of the packet taken by the `PipeRead` whose 1-bit result is `args[0]` (0
+    /// when it took none); always in the same block and step as that read.
+    PipeLane {
+        pipe: Pipe,
+        lane: u32,
+    },
+    /// Puts one packet, whose lanes are `args`, into a pipe. Blocking: waits while the pipe is
+    /// full; the result is 1. Non-blocking: 1 when the packet was written, 0 when the pipe was full.
+    PipeWrite {
+        pipe: Pipe,
+        blocking: bool,
+    },
 }
 
 impl OpKind {
     pub fn has_side_effect(&self) -> bool {
-        matches!(self, OpKind::Store(_))
+        matches!(self, OpKind::Store(_) | OpKind::PipeRead { .. } | OpKind::PipeWrite { .. })
+    }
+
+    /// A transfer through a pipe (not the lane reads that follow a `PipeRead`).
+    pub fn is_pipe_transfer(&self) -> bool {
+        matches!(self, OpKind::PipeRead { .. } | OpKind::PipeWrite { .. })
+    }
+
+    pub fn pipe(&self) -> Option<Pipe> {
+        match self {
+            OpKind::PipeRead { pipe, .. } | OpKind::PipeLane { pipe, .. } | OpKind::PipeWrite { pipe, .. } => {
+                Some(*pipe)
+            }
+            _ => None,
+        }
     }
 
     pub fn is_memory(&self) -> bool {
@@ -150,6 +183,11 @@ impl OpKind {
             OpKind::FConv(c) => c.mnemonic(),
             OpKind::Load(_) => "load",
             OpKind::Store(_) => "store",
+            OpKind::PipeRead { blocking: true, .. } => "pipe_read",
+            OpKind::PipeRead { blocking: false, .. } => "pipe_try_read",
+            OpKind::PipeLane { .. } => "pipe_lane",
+            OpKind::PipeWrite { blocking: true, .. } => "pipe_write",
+            OpKind::PipeWrite { blocking: false, .. } => "pipe_try_write",
         }
     }
 }
@@ -261,7 +299,12 @@ pub fn eval(kind: &OpKind, args: &[u64], arg_w: &[u32], w: u32) -> u64 {
         OpKind::Float(f) => super::float::eval_float(*f, args),
         OpKind::FCmp(c) => super::float::eval_cmp(*c, a(0), a(1)),
         OpKind::FConv(c) => super::float::eval_conv(*c, a(0), aw(0), w),
-        OpKind::Load(_) | OpKind::Store(_) => 0,
+        // Engines perform memory and pipe operations themselves.
+        OpKind::Load(_)
+        | OpKind::Store(_)
+        | OpKind::PipeRead { .. }
+        | OpKind::PipeLane { .. }
+        | OpKind::PipeWrite { .. } => 0,
     };
     r & m
 }

@@ -47,13 +47,15 @@ impl fmt::Display for Kernel {
                 match &o.kind {
                     OpKind::Const(c) => write!(f, " {c}")?,
                     OpKind::Load(m) | OpKind::Store(m) => write!(f, " {m}")?,
+                    OpKind::PipeRead { pipe, .. } | OpKind::PipeWrite { pipe, .. } => write!(f, " {pipe}")?,
+                    OpKind::PipeLane { pipe, lane } => write!(f, " {pipe}.{lane}")?,
                     _ => {}
                 }
                 for (i, a) in o.args.iter().enumerate() {
                     write!(
                         f,
                         "{}{a}",
-                        if i == 0 && !matches!(o.kind, OpKind::Load(_) | OpKind::Store(_)) { " " } else { ", " }
+                        if i == 0 && o.kind.mem().is_none() && o.kind.pipe().is_none() { " " } else { ", " }
                     )?;
                 }
                 if let Some(r) = o.result {

@@ -4,7 +4,7 @@
 use super::*;
 use kiln_frontend::hir::{BinaryOp, ExprKind, UnaryOp};
 
-fn scalar_of(ty: &Type) -> Option<Scalar> {
+pub(super) fn scalar_of(ty: &Type) -> Option<Scalar> {
     match ty {
         Type::Atomic(s) => Some(*s),
         _ => ty.scalar(),
@@ -394,6 +394,10 @@ impl<'p> Lowerer<'p> {
                 );
                 RV::Void
             }
+            ExprKind::PipeRead { pipe, blocking, dests, ok } => {
+                self.pipe_read(e, pipe, *blocking, dests, ok.as_deref())
+            }
+            ExprKind::PipeWrite { pipe, blocking, values } => self.pipe_write(e, pipe, *blocking, values),
             ExprKind::Comma(items) => {
                 let mut last = RV::Void;
                 for i in items {

@@ -212,6 +212,7 @@ fn needs_rewrite(e: &Expr) -> bool {
             args.iter().any(needs_rewrite)
         }
         K::Atomic { ptr, args, .. } => needs_rewrite(ptr) || args.iter().any(needs_rewrite),
+        K::PipeRead { .. } | K::PipeWrite { .. } => e.children().into_iter().any(needs_rewrite),
     }
 }
 
@@ -738,7 +739,30 @@ impl Splitter {
                 let mut l = self.lanes(e, pre);
                 l.pop().unwrap_or_else(|| int(0, Scalar::I32, span))
             }
+            // A transfer of a vector packet moves its lanes.
+            K::PipeRead { pipe, blocking, dests, ok } => {
+                let pipe = self.pipe_ref(pipe, pre);
+                let dests = dests
+                    .iter()
+                    .flat_map(|d| if d.ty.is_vector() { self.place(d, pre) } else { vec![self.scalar_place(d, pre)] })
+                    .collect();
+                let ok = ok.as_ref().map(|o| Box::new(self.scalar_place(o, pre)));
+                rebuild(K::PipeRead { pipe, blocking: *blocking, dests, ok })
+            }
+            K::PipeWrite { pipe, blocking, values } => {
+                let pipe = self.pipe_ref(pipe, pre);
+                let values = values.iter().flat_map(|v| self.lanes(v, pre)).collect();
+                rebuild(K::PipeWrite { pipe, blocking: *blocking, values })
+            }
             K::Int(_) | K::Float(_) | K::Local(_) | K::Global(_) | K::WorkItem(..) | K::Barrier => e.clone(),
+        }
+    }
+
+    /// A pipe reference with its channel index (a scalar) rewritten.
+    fn pipe_ref(&mut self, r: &hir::PipeRef, pre: &mut Block) -> hir::PipeRef {
+        match r {
+            hir::PipeRef::Global(g, Some(i)) => hir::PipeRef::Global(*g, Some(Box::new(self.scalar(i, pre)))),
+            other => other.clone(),
         }
     }
 
@@ -1054,6 +1078,21 @@ impl Splitter {
             K::FloatBuiltin(b, args) => self.float_builtin_lanes(*b, args, s, n, pre, span),
             K::ConvertRound(x, r) => self.lanes(x, pre).into_iter().map(|l| conv_round(l, s, *r)).collect(),
             K::Geometric(g, args) => self.geometric(*g, args, n, pre, span),
+            // A blocking read of a vector packet as a value: into zeroed temporaries.
+            K::PipeRead { pipe, blocking, dests, ok } if dests.is_empty() => {
+                let pipe = self.pipe_ref(pipe, pre);
+                let ok = ok.as_ref().map(|o| Box::new(self.scalar_place(o, pre)));
+                let temps: Vec<Expr> = (0..n)
+                    .map(|_| {
+                        let t = self.new_temp(Type::Scalar(s), span);
+                        pre.push(Stmt::Decl(t, Some(Init::Expr(int(0, s, span))), span));
+                        mk(K::Local(t), Type::Scalar(s), span)
+                    })
+                    .collect();
+                let read = K::PipeRead { pipe, blocking: *blocking, dests: temps.clone(), ok };
+                pre.push(Stmt::Expr(mk(read, Type::Void, span)));
+                temps
+            }
             K::Call(f, args) => {
                 let mut args = self.call_args(args, pre);
                 let mut lanes = Vec::new();

@@ -393,6 +393,7 @@ impl<'p> Lowerer<'p> {
                 match o.kind {
                     OpKind::Const(c) => Some(c),
                     OpKind::Load(_) | OpKind::Store(_) => None,
+                    _ if o.kind.pipe().is_some() => None,
                     _ => {
                         let mut vals = Vec::with_capacity(o.args.len());
                         for a in &o.args {

@@ -17,6 +17,7 @@ mod float;
 mod lanes;
 mod loops;
 mod ndrange;
+mod pipes;
 mod record_bytes;
 mod records;
 mod stmt;
@@ -154,6 +155,8 @@ pub(crate) struct Lowerer<'p> {
     kernel_return_to: Option<usize>,
     /// Initializers of variables recomputed at each use.
     remat: HashMap<LocalId, hir::Expr>,
+    /// The kernel's pipe parameters.
+    pipe_params: HashMap<LocalId, Pipe>,
 }
 
 /// How to lower.
@@ -212,6 +215,7 @@ pub fn lower_kernel_with(prog: &Program, id: FuncId, opts: &LowerOptions) -> Res
         nd: None,
         kernel_return_to: None,
         remat: HashMap::new(),
+        pipe_params: HashMap::new(),
     };
     l.cur = l.k.entry;
     l.kernel_body(id);
@@ -618,6 +622,7 @@ impl<'p> Lowerer<'p> {
                     }
                     self.env.insert(key, EnvVal::Ptr(PtrVal { mem: Some(m), index: zero }));
                 }
+                Type::Pipe(..) => self.pipe_param(i, *pid, p),
                 _ => {
                     self.error(
                         Diagnostic::error(
@@ -731,6 +736,14 @@ fn scan_function(f: &hir::Function) -> (HashSet<LocalId>, HashSet<LocalId>) {
                 for a in args {
                     walk_expr(a, taken, ok, !a.ty.is_pointer());
                 }
+            }
+            // A read's destinations are written.
+            K::PipeRead { pipe, dests, ok: flag, .. } => {
+                pipe.index().into_iter().for_each(|i| walk_expr(i, taken, ok, true));
+                dests.iter().chain(flag.as_deref()).for_each(|d| walk_expr(d, taken, ok, false));
+            }
+            K::PipeWrite { pipe, values, .. } => {
+                pipe.index().into_iter().chain(values).for_each(|v| walk_expr(v, taken, ok, true));
             }
         }
     }

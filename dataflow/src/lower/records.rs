@@ -182,6 +182,7 @@ pub(crate) fn split_records(prog: &Program) -> Result<Program, Vec<Diagnostic>> 
                         ty,
                         space: g.space,
                         init,
+                        pipe_depth: None,
                         span: g.span,
                     });
                     ids.push((leaf.path, GlobalId(out.globals.len() as u32 - 1)));

@@ -31,7 +31,7 @@ fn simplify(k: &Kernel, op: Op) -> Option<Rewrite> {
     {
         return Some(Rewrite::Const(*v));
     }
-    if matches!(o.kind, OpKind::Const(_) | OpKind::Load(_) | OpKind::Store(_)) {
+    if matches!(o.kind, OpKind::Const(_) | OpKind::Load(_) | OpKind::Store(_)) || o.kind.pipe().is_some() {
         return None;
     }
     let consts: Vec<Option<u64>> = o.args.iter().map(|a| k.as_const(*a)).collect();

@@ -33,6 +33,8 @@ impl Pass for Cse {
                         continue;
                     }
                     OpKind::Load(m) if k.mems[m].volatile => continue,
+                    // Every transfer is its own packet.
+                    OpKind::PipeRead { .. } | OpKind::PipeWrite { .. } => continue,
                     _ => {}
                 }
                 let Some(r) = o.result else { continue };

@@ -22,7 +22,7 @@ impl Pass for Dce {
         let mut live_ops: HashSet<Op> = HashSet::new();
         let mut work: Vec<Op> = Vec::new();
         let keep = |k: &Kernel, op: Op| match &k.ops[op].kind {
-            OpKind::Store(_) => true,
+            OpKind::Store(_) | OpKind::PipeRead { .. } | OpKind::PipeWrite { .. } => true,
             OpKind::Load(m) => k.mems[*m].volatile,
             _ => false,
         };

@@ -126,6 +126,7 @@ define_codes! {
     ATTRIBUTE_PLACEMENT = "E0422": "an attribute used on something it cannot apply to",
     WORK_GROUP_SIZE = "E0423": "an invalid `reqd_work_group_size`",
     ATOMIC_RULE = "E0424": "an atomic object used other than through the atomic built-in functions (an operator, assignment or initializer on it), `_Atomic` of a type with no atomic form, or an atomic built-in given a pointer to memory it cannot update, or an atomic variable in private memory",
+    PIPE_RULE = "E0425": "a pipe or channel used against the rules: an operator on it, a `read_write` pipe, a read of a `write_only` pipe (or the reverse), a pipe outside a kernel parameter or program-scope declaration, a packet type that is not a scalar or vector",
 
     // Not supported (yet) in hardware.
     NOT_ON_FPGA = "E0501": "a feature with no FPGA meaning (images, samplers, device-side enqueue, blocks)",
@@ -163,6 +164,7 @@ define_codes! {
     SPEC_BAD_ARG = "E0804": "a run-spec argument has the wrong shape for its parameter",
     SPEC_BAD_FILL = "E0805": "an invalid fill description (min > max, unknown fill, ...)",
     SPEC_BAD_LAUNCH = "E0806": "an invalid launch description (global or local size)",
+    SPEC_PIPE = "E0807": "a system's pipes are not connected from exactly one writer kernel to one reader kernel, or a `@name` argument names no `[buffers]` or `[pipes]` entry",
 
     // Run time.
     OUT_OF_BOUNDS = "E0901": "a memory access outside its buffer",
@@ -170,6 +172,7 @@ define_codes! {
     ENGINE_MISMATCH = "E0903": "two engines disagree on outputs or cycles",
     TOOL_FAILED = "E0904": "an external tool (Verilator, a C++ compiler) is missing or failed",
     UNINITIALIZED_READ = "E0905": "a read of a private array element that was never written",
+    DEADLOCK = "E0906": "the kernels of a system wait on pipes and none can move (a deadlock), or a kernel waits on a pipe nothing is connected to",
 
     // Boards.
     UNKNOWN_BOARD = "E1001": "no board of that name (`kiln bitstream --board`)",

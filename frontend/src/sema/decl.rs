@@ -74,8 +74,7 @@ impl Sema<'_> {
             }
             ast::TypeSpec::Struct(r) => self.record_type(r, false),
             ast::TypeSpec::Union(r) => self.record_type(r, true),
-            // Pipes are reported by the feature gate.
-            ast::TypeSpec::Pipe(..) => Type::Error,
+            ast::TypeSpec::Pipe(inner, channel, span) => self.pipe_type(inner, *channel, specs.access, *span),
         }
     }
 

@@ -85,9 +85,7 @@ impl Sema<'_> {
                     }
                 }
             }
-            ast::TypeSpec::Pipe(_, span) => {
-                self.err(Diagnostic::error(codes::UNSUPPORTED_PIPE, "pipes are not yet supported by kiln").at(*span))
-            }
+            ast::TypeSpec::Pipe(..) => {}
             // `_Atomic(float)` is gated through its inner type name.
             ast::TypeSpec::Atomic(..) => {}
             ast::TypeSpec::Enum(_) => {}

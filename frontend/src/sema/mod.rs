@@ -15,6 +15,7 @@ mod expr;
 mod gate;
 mod init;
 mod partition;
+mod pipe;
 mod record;
 mod stmt;
 mod vector;
@@ -241,6 +242,12 @@ impl Sema<'_> {
                 self.declare_function(&name, nspan, sig.clone(), &d.specs, &id.declarator, None);
                 continue;
             }
+            if Self::is_pipe_declaration(&info.ty) {
+                let attrs: Vec<&ast::Attribute> = d.specs.attrs.iter().chain(&id.declarator.attrs).collect();
+                let access_written = d.specs.access.is_some();
+                self.program_scope_pipe(&name, nspan, info.ty, access_written, &attrs, id.init.is_some());
+                continue;
+            }
             self.program_scope_variable(&name, nspan, info, &d.specs, id.init.as_ref());
         }
     }
@@ -323,7 +330,7 @@ impl Sema<'_> {
             }
         };
         let id = GlobalId(self.prog.globals.len() as u32);
-        self.prog.globals.push(hir::Global { name: name.clone(), ty, space, init, span });
+        self.prog.globals.push(hir::Global { name: name.clone(), ty, space, init, pipe_depth: None, span });
         self.bind(name, span, Sym::Global(id));
     }
 
@@ -332,7 +339,14 @@ impl Sema<'_> {
     fn declare_invalid_global(&mut self, name: &Rc<str>, span: Span) {
         let id = GlobalId(self.prog.globals.len() as u32);
         let space = AddrSpace::Constant;
-        self.prog.globals.push(hir::Global { name: name.clone(), ty: Type::Error, space, init: None, span });
+        self.prog.globals.push(hir::Global {
+            name: name.clone(),
+            ty: Type::Error,
+            space,
+            init: None,
+            pipe_depth: None,
+            span,
+        });
         self.bind(name, span, Sym::Global(id));
     }
 
@@ -400,6 +414,16 @@ impl Sema<'_> {
         }
         if is_kernel {
             self.check_kernel_signature(id, declarator);
+        } else if let Some(p) =
+            self.prog.functions[id.0 as usize].locals.iter().find(|l| matches!(l.ty, Type::Pipe(..)))
+        {
+            let d = Diagnostic::error(
+                codes::UNSUPPORTED_PIPE,
+                format!("pipe parameter `{}` of a helper function is not yet supported by kiln", p.name),
+            )
+            .at(p.span)
+            .with_help("transfer through the pipe in the kernel, or use a program-scope pipe or channel");
+            self.err(d);
         }
         id
     }
@@ -595,6 +619,13 @@ impl Sema<'_> {
                     Diagnostic::error(
                         codes::KERNEL_ARG,
                         format!("kernel parameter `{}` cannot have this type", p.name),
+                    )
+                    .at(span),
+                ),
+                Type::Pipe(_, crate::types::PipeAccess::Program) => errs.push(
+                    Diagnostic::error(
+                        codes::PIPE_RULE,
+                        format!("kernel parameter `{}` is a channel; channels are declared at program scope", p.name),
                     )
                     .at(span),
                 ),

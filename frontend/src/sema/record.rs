@@ -105,8 +105,10 @@ impl Sema<'_> {
                     self.err(Diagnostic::error(codes::REDEFINITION, format!("duplicate member `{name}`")).at(span));
                     continue;
                 }
-                if matches!(ty, Type::Function(_) | Type::Void | Type::Array(_, None) | Type::Pipe(_) | Type::Opaque(_))
-                    || (!ty.is_error() && super::decl::size_align(self, &ty).is_none())
+                if matches!(
+                    ty,
+                    Type::Function(_) | Type::Void | Type::Array(_, None) | Type::Pipe(..) | Type::Opaque(_)
+                ) || (!ty.is_error() && super::decl::size_align(self, &ty).is_none())
                 {
                     let msg = format!("member `{name}` has type `{}`, which has no size", self.show(&ty));
                     self.err(Diagnostic::error(codes::INCOMPLETE_TYPE, msg).at(span));

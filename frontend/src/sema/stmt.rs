@@ -146,6 +146,15 @@ impl Sema<'_> {
                 }
                 _ => {}
             }
+            if Self::is_pipe_declaration(&info.ty) {
+                self.err(
+                    Diagnostic::error(codes::PIPE_RULE, format!("pipe `{name}` cannot be declared inside a function"))
+                        .at(nspan)
+                        .with_note("a pipe is a kernel parameter or a program-scope declaration"),
+                );
+                self.declare_invalid(&name, nspan);
+                continue;
+            }
             match space {
                 AddrSpace::Global => {
                     self.err(

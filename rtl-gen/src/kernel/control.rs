@@ -55,6 +55,15 @@ impl Gen<'_> {
                 }
             }
         }
+        for (s, waits) in self.transfer_waits() {
+            if let At::Fsm(b, i) = s.at {
+                let mut t = un(UnOp::Not, waits);
+                if let Some(n) = not_en(&s.en) {
+                    t = bin(BinOp::Or, t, n);
+                }
+                terms.entry((b, i)).or_default().push(t);
+            }
+        }
         for &(b, i) in states {
             let t = terms.remove(&(b, i)).unwrap_or_default();
             self.m.add(Item::Wire { name: format!("fire_{b}_{i}"), width: 1, value: Some(all(t)), comment: None });

@@ -71,7 +71,9 @@ impl Gen<'_> {
             }
             OpKind::Cast(CastOp::Trunc) => slice(&a(0), w - 1, 0),
             OpKind::Const(c) => lit(w, *c),
-            OpKind::Load(_) | OpKind::Store(_) => lit(w, 0),
+            OpKind::Load(_) | OpKind::Store(_) | OpKind::PipeRead { .. } | OpKind::PipeWrite { .. } => lit(w, 0),
+            // A lane of the packet the read took (all zeros when it took none).
+            OpKind::PipeLane { pipe, lane } => cond(a(0), self.pipe_lane(*pipe, *lane), lit(w, 0)),
             // Float operators with non-constant operands never get here: the scheduler refuses
             // them (`kiln_scheduler::float_ops`) until kiln has floating-point units.
             OpKind::Float(_) | OpKind::FCmp(_) | OpKind::FConv(_) => lit(w, 0),
@@ -119,6 +121,7 @@ impl Gen<'_> {
                         let rem = matches!(k.ops[op].kind, OpKind::Binary(IrBin::URem | IrBin::SRem));
                         id(format!("div{}_{}", u.0, if rem { "rem" } else { "quot" }))
                     }
+                    OpClass::PipeTransfer(_) => self.transfer_value(op),
                     _ => continue,
                 };
                 let comment = self.op_comment(op);

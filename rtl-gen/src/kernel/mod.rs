@@ -13,6 +13,7 @@ mod divider;
 mod memory;
 mod multicycle;
 mod pipeline;
+mod pipes;
 
 use crate::verilog::*;
 use kiln_dataflow::ir::{Block, Kernel, Mem, MemKind, Op, OpKind, Value, ValueDef};
@@ -156,7 +157,7 @@ impl<'s> Gen<'s> {
         }
         if let At::Pipe(pi, r) = at {
             let p = self.s.pipeline(pi);
-            if p.guarded.contains(&op) && self.k.ops[op].kind.is_memory() {
+            if p.guarded.contains(&op) && (self.k.ops[op].kind.is_memory() || self.k.ops[op].kind.is_pipe_transfer()) {
                 terms.push(self.continues(pi, r));
             }
         }
@@ -268,6 +269,18 @@ pub fn interface(s: &Schedule) -> crate::Interface {
                 param: i,
             })
             .collect(),
+        pipes: k
+            .pipes
+            .iter()
+            .map(|(_, d)| crate::PipePort {
+                prefix: format!("pipe_{}", d.ident()),
+                name: d.name.to_string(),
+                width: d.packet_width(),
+                read: d.end == kiln_dataflow::ir::PipeEnd::Read,
+                source: d.source.clone(),
+                depth: d.depth,
+            })
+            .collect(),
     }
 }
 
@@ -298,6 +311,7 @@ pub fn kernel_module(s: &Schedule, locate: &dyn Fn(Span) -> String) -> Module {
     g.datapath();
     g.pipeline_datapath();
     g.ports_logic();
+    g.pipes_logic();
     g.on_chip_memories();
     g.dividers();
     g.control(&states);
@@ -384,6 +398,7 @@ impl Gen<'_> {
             ports.push(inp("resp_valid", 1));
             ports.push(inp("resp_rdata", w));
         }
+        self.pipe_ports(&mut ports);
         self.m.ports = ports;
     }
 }

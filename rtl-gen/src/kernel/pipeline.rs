@@ -193,6 +193,11 @@ impl Gen<'_> {
                     }
                 }
             }
+            for (s, waits) in self.transfer_waits() {
+                if matches!(s.at, At::Pipe(x, _) if x == pi) {
+                    stall.push(and(bin(BinOp::And, s.sel.clone(), waits), s.en.clone()));
+                }
+            }
             self.m.add(Item::Wire { name: format!("{pre}_stall"), width: 1, value: Some(any(stall)), comment: None });
             let go = bin(BinOp::And, id(format!("{pre}_active")), un(UnOp::Not, id(format!("{pre}_stall"))));
             self.m.add(Item::Wire { name: format!("{pre}_go"), width: 1, value: Some(go), comment: None });
@@ -256,6 +261,7 @@ impl Gen<'_> {
                         );
                         id(format!("div{}_{}", u.0, if rem { "rem" } else { "quot" }))
                     }
+                    OpClass::PipeTransfer(_) => self.transfer_value(op),
                     _ => continue,
                 };
                 let comment = self.op_comment(op);

@@ -142,6 +142,10 @@ pub fn place(p: &Problem, ii: Option<u32>, floors: &HashMap<Value, u32>) -> Resu
     let mut mrt: HashMap<(Resource, u32), Op> = HashMap::new();
     let out = p.target.clock_to_out_ns();
     let cond_op = k.def_op(p.shape.cond).filter(|o| in_loop.contains(o));
+    // Pipe transfers keep program order, one per cycle; one iteration's transfers on a pipe fit
+    // in II cycles, so iterations (II apart) never reorder a pipe's packets.
+    let mut last_transfer: Option<u32> = None;
+    let mut first_on_pipe: HashMap<kiln_dataflow::ir::Pipe, u32> = HashMap::new();
     for &op in p.ops {
         let o = &k.ops[op];
         let class = (p.class)(op);
@@ -166,7 +170,7 @@ pub fn place(p: &Problem, ii: Option<u32>, floors: &HashMap<Value, u32>) -> Resu
             .collect();
         // Guarded memory ops need the exit test of their iteration.
         if p.guarded.contains(&op)
-            && o.kind.is_memory()
+            && (o.kind.is_memory() || o.kind.is_pipe_transfer())
             && let Some(c) = cond_op.and_then(|c| times.get(&c).map(|t| (c, *t)))
         {
             preds.push(c);
@@ -181,6 +185,9 @@ pub fn place(p: &Problem, ii: Option<u32>, floors: &HashMap<Value, u32>) -> Resu
             if let Some(t) = times.get(&dep.from) {
                 earliest = earliest.max((t.start as i64 + delta(dep)).max(0) as u32);
             }
+        }
+        if let (OpClass::PipeTransfer(_), Some(l)) = (class, last_transfer) {
+            earliest = earliest.max(l + 1);
         }
         let is_request = matches!(class, OpClass::PortLoad(_) | OpClass::PortStore(_));
         let occupancy = match class {
@@ -239,10 +246,23 @@ pub fn place(p: &Problem, ii: Option<u32>, floors: &HashMap<Value, u32>) -> Resu
             OpClass::Unit(u) => {
                 OpTime { start, end: start + (p.unit_latency)(u), ready_ns: out + p.target.lut_delay() }
             }
+            OpClass::PipeTransfer(pipe) => {
+                last_transfer = Some(start);
+                let first = *first_on_pipe.entry(pipe).or_insert(start);
+                if let Some(ii) = ii
+                    && start - first >= ii
+                {
+                    let what =
+                        format!("pipe `{}` (its transfers of one iteration must fit in II cycles)", k.pipes[pipe].name);
+                    return Err(Violation::Resource { op, what });
+                }
+                OpTime { start, end: start, ready_ns: arrival.max(out) + delay }
+            }
             OpClass::Constant => OpTime::default(),
         };
         let depends_on_unstable = preds.iter().any(|(d, pt)| pt.end == t.start && unstable.contains(d));
-        if matches!(class, OpClass::PortLoad(_)) || (class == OpClass::Comb && depends_on_unstable) {
+        let pipe_read = matches!(o.kind, kiln_dataflow::ir::OpKind::PipeRead { .. });
+        if matches!(class, OpClass::PortLoad(_)) || pipe_read || (class == OpClass::Comb && depends_on_unstable) {
             unstable.insert(op);
         }
         times.insert(op, t);

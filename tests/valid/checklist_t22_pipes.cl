@@ -1,5 +1,4 @@
-// expect: E0506
-// not yet: pipes
+// valid: checklist T22, the standard non-blocking pipe API between two kernels
 kernel void producer(global const int *in, write_only pipe int p) {
     int v = in[get_global_id(0)];
     while (write_pipe(p, &v) != 0) ;
