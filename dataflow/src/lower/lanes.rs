@@ -176,44 +176,19 @@ fn alloc_lanes(n: u8) -> u8 {
 /// Whether an expression needs rewriting: it or a part of it is a vector, or it is one of the
 /// conversions this pass expands.
 fn needs_rewrite(e: &Expr) -> bool {
-    if e.ty.is_vector() {
-        return true;
-    }
-    match &e.kind {
-        K::Swizzle(..)
-        | K::VecLit(_)
-        | K::ConvertSat(_)
-        | K::Bitcast(_)
-        | K::VLoad(..)
-        | K::VStore { .. }
-        | K::Shuffle(..)
-        | K::Geometric(..) => true,
-        K::Int(_) | K::Float(_) | K::Local(_) | K::Global(_) | K::WorkItem(..) | K::Barrier => false,
-        K::Deref(a)
-        | K::Member(a, _)
-        | K::Unary(_, a)
-        | K::Convert(a)
-        | K::ConvertRound(a, _)
-        | K::PtrCast(a)
-        | K::Decay(a)
-        | K::AddrOf(a)
-        | K::IncDec { target: a, .. } => needs_rewrite(a),
-        K::Binary(_, a, b)
-        | K::LogAnd(a, b)
-        | K::LogOr(a, b)
-        | K::PtrAdd(a, b)
-        | K::PtrDiff(a, b)
-        | K::PtrCmp(_, a, b)
-        | K::Assign(a, b)
-        | K::CompoundAssign { lhs: a, rhs: b, .. }
-        | K::PtrCompoundAssign { lhs: a, rhs: b, .. } => needs_rewrite(a) || needs_rewrite(b),
-        K::Cond(a, b, c) => needs_rewrite(a) || needs_rewrite(b) || needs_rewrite(c),
-        K::Call(_, args) | K::Comma(args) | K::IntBuiltin(_, args) | K::FloatBuiltin(_, args) => {
-            args.iter().any(needs_rewrite)
-        }
-        K::Atomic { ptr, args, .. } => needs_rewrite(ptr) || args.iter().any(needs_rewrite),
-        K::PipeRead { .. } | K::PipeWrite { .. } => e.children().into_iter().any(needs_rewrite),
-    }
+    e.ty.is_vector()
+        || matches!(
+            e.kind,
+            K::Swizzle(..)
+                | K::VecLit(_)
+                | K::ConvertSat(_)
+                | K::Bitcast(_)
+                | K::VLoad(..)
+                | K::VStore { .. }
+                | K::Shuffle(..)
+                | K::Geometric(..)
+        )
+        || e.children().into_iter().any(needs_rewrite)
 }
 
 /// Lane `k & low` of `src`: a wire when `k` is a constant, otherwise a chain of selects that
