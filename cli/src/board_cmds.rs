@@ -71,7 +71,14 @@ fn hw_options(args: &BoardArgs, board: &Board) -> Result<HwOptions, Diagnostic> 
         Some(t) => Some(crate::commands::parse_local_size(t)?),
         None => None,
     };
-    Ok(HwOptions { target, clock_mhz, optimize: !args.no_opt, pipeline: !args.no_pipeline, local_size })
+    Ok(HwOptions {
+        target,
+        clock_mhz,
+        optimize: !args.no_opt,
+        pipeline: !args.no_pipeline,
+        local_size,
+        strict_pipe_order: false,
+    })
 }
 
 /// `--buffer-depth` entries: a default for all buffers and per-buffer values.

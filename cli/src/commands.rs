@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 pub(crate) type CmdResult = Result<(), (SourceMap, Failure)>;
 
 /// Operations the emulator may execute before it reports a runaway kernel.
-const EMU_STEP_LIMIT: u64 = 1 << 32;
+pub(crate) const EMU_STEP_LIMIT: u64 = 1 << 32;
 const DEFAULT_MAX_CYCLES: u64 = 100_000_000;
 
 pub(crate) fn fail(sources: SourceMap, d: impl Into<Failure>) -> (SourceMap, Failure) {
@@ -32,6 +32,15 @@ pub(crate) fn dispatch(cmd: Command, io: &mut Io) -> CmdResult {
             build(&file, kernel.as_deref(), &out_dir, dump, &compile, &hw, io)
         }
         Command::Emu { file, spec, json, compile } => emulate(&file, &spec, json.as_deref(), &compile, io),
+        Command::Sim { file, spec, json, vcd, compile, hw, mem } if crate::system_cmds::is_system_spec(&spec) => {
+            if vcd.is_some() {
+                return Err(crate::system_cmds::no_trace(SourceMap::new()));
+            }
+            crate::system_cmds::simulate(&file, &spec, json.as_deref(), &compile, &hw, &mem, io)
+        }
+        Command::Cosim { file, spec, json, compile, hw, mem } if crate::system_cmds::is_system_spec(&spec) => {
+            crate::system_cmds::cosimulate(&file, &spec, json.as_deref(), &compile, &hw, &mem, io)
+        }
         Command::Sim { file, spec, json, vcd, compile, hw, mem } => {
             simulate(&file, &spec, json.as_deref(), vcd.as_deref(), &compile, &hw, &mem, io)
         }
@@ -80,7 +89,7 @@ pub(crate) fn front(
     Ok(fe)
 }
 
-fn hw_options(hw: &HwArgs) -> Result<HwOptions, Diagnostic> {
+pub(crate) fn hw_options(hw: &HwArgs) -> Result<HwOptions, Diagnostic> {
     let target = Target::by_name(&hw.target).ok_or_else(|| {
         Diagnostic::error(codes::BAD_OPTION, format!("unknown target `{}`", hw.target))
             .with_note(format!("targets: {}", Target::names().join(", ")))
@@ -93,7 +102,14 @@ fn hw_options(hw: &HwArgs) -> Result<HwOptions, Diagnostic> {
         Some(text) => Some(parse_local_size(text)?),
         None => None,
     };
-    Ok(HwOptions { target, clock_mhz, optimize: !hw.no_opt, pipeline: !hw.no_pipeline, local_size })
+    Ok(HwOptions {
+        target,
+        clock_mhz,
+        optimize: !hw.no_opt,
+        pipeline: !hw.no_pipeline,
+        local_size,
+        strict_pipe_order: false,
+    })
 }
 
 /// `64`, `8,8` or `4,4,4`.
@@ -116,7 +132,7 @@ pub(crate) fn parse_local_size(text: &str) -> Result<[u32; 3], Diagnostic> {
 }
 
 /// The work-group size for a run: the command line's, else the run spec's.
-fn run_local_size(hw: &HwOptions, spec: &RunSpec) -> Option<[u32; 3]> {
+pub(crate) fn run_local_size(hw: &HwOptions, spec: &RunSpec) -> Option<[u32; 3]> {
     hw.local_size.or_else(|| spec_local_size(spec))
 }
 
@@ -295,64 +311,9 @@ fn lowered_kernel(p: &Prepared) -> Result<(kiln_dataflow::Kernel, runspec::Mater
     Ok((k, m))
 }
 
-/// `kiln emu` of a system spec: every launch runs concurrently in the emulator.
-fn emulate_system(file: &Path, spec_path: &Path, json: Option<&Path>, compile: &CompileArgs, io: &mut Io) -> CmdResult {
-    let mut sources = SourceMap::new();
-    let text = match std::fs::read_to_string(spec_path) {
-        Ok(t) => t,
-        Err(e) => {
-            let d = Diagnostic::error(codes::IO_READ, format!("cannot read run spec `{}`: {e}", spec_path.display()));
-            return Err(fail(sources, d));
-        }
-    };
-    let spec_file = sources.add(spec_path.display().to_string(), Some(spec_path.to_path_buf()), text);
-    let spec = match system::parse(spec_file, &sources) {
-        Ok(s) => s,
-        Err(d) => return Err(fail(sources, d)),
-    };
-    let opts = compile_options(compile, &spec.defines)?;
-    let fe = front(sources, file, &opts, io)?;
-    let mut kernels = Vec::new();
-    for l in &spec.launches {
-        let lowered = driver::find_kernel(&fe.program, &l.kernel, Some(l.kernel_span))
-            .and_then(|id| driver::lower(&fe.program, id, spec_local_size(l)).map(|(k, _)| k));
-        match lowered {
-            Ok(k) => kernels.push(k),
-            Err(f) => return Err((fe.sources, f)),
-        }
-    }
-    let refs: Vec<&kiln_dataflow::Kernel> = kernels.iter().collect();
-    let run = match system::materialize(&spec, &refs) {
-        Ok(r) => r,
-        Err(d) => return Err((fe.sources, Failure::from(d))),
-    };
-    let launches: Vec<emu::Launch> = refs
-        .iter()
-        .zip(&run.args)
-        .zip(&run.fifo_of)
-        .map(|((k, m), f)| emu::Launch { kernel: k, args: m.args.clone(), fifo_of: f.clone() })
-        .collect();
-    let results = match emu::run_system(&launches, &run.fifo_specs(), EMU_STEP_LIMIT) {
-        Ok(r) => r,
-        Err(e) => return Err(fail(fe.sources, e.to_diagnostic())),
-    };
-    let steps: u64 = results.iter().map(|r| r.steps).sum();
-    let buffers: Vec<Vec<Option<Vec<u64>>>> = results.into_iter().map(|r| r.buffers).collect();
-    let named = run.named_buffers(&refs, &buffers);
-    let names: Vec<&str> = refs.iter().map(|k| &*k.name).collect();
-    let _ = writeln!(io.out, "emu: system {} finished ({steps} operations)", names.join(" + "));
-    let _ = io.out.write_all(system::summary(&named).as_bytes());
-    if let Some(p) = json {
-        let text =
-            serde_json::to_string_pretty(&system::results_json("emu", &refs, None, &named)).unwrap_or_default() + "\n";
-        write_atomic(p, text.as_bytes()).map_err(|d| fail(clone_sources(&fe.sources), d))?;
-    }
-    Ok(())
-}
-
 fn emulate(file: &Path, spec: &Path, json: Option<&Path>, compile: &CompileArgs, io: &mut Io) -> CmdResult {
     if std::fs::read_to_string(spec).is_ok_and(|t| system::is_system(&t)) {
-        return emulate_system(file, spec, json, compile, io);
+        return crate::system_cmds::emulate(file, spec, json, compile, io);
     }
     let p = prepare(file, spec, compile, io)?;
     let (k, m) = match lowered_kernel(&p) {
@@ -369,11 +330,19 @@ fn emulate(file: &Path, spec: &Path, json: Option<&Path>, compile: &CompileArgs,
     write_json(json, &out, &p.fe.sources)
 }
 
-fn mem_config(m: &MemArgs) -> MemConfig {
+pub(crate) fn sim_config(m: &MemArgs, max_cycles: Option<u64>) -> SimConfig {
+    SimConfig {
+        mem: mem_config(m),
+        max_cycles: max_cycles.unwrap_or(DEFAULT_MAX_CYCLES),
+        deadlock_cycles: m.deadlock_cycles.max(1),
+    }
+}
+
+pub(crate) fn mem_config(m: &MemArgs) -> MemConfig {
     MemConfig { latency: m.mem_latency.max(1), stall_seed: m.stall_seed }
 }
 
-fn describe_mem(m: &MemConfig) -> String {
+pub(crate) fn describe_mem(m: &MemConfig) -> String {
     match m.stall_seed {
         Some(s) => format!("memory latency {}, random stalls (seed {s})", m.latency),
         None => format!("memory latency {}, no stalls", m.latency),
@@ -400,7 +369,7 @@ fn simulate(
         Ok(x) => x,
         Err(f) => return Err((p.fe.sources, f)),
     };
-    let cfg = SimConfig { mem: mem_config(mem), max_cycles: p.spec.max_cycles.unwrap_or(DEFAULT_MAX_CYCLES) };
+    let cfg = sim_config(mem, p.spec.max_cycles);
     let mut trace = match vcd {
         Some(path) => match std::fs::File::create(path) {
             Ok(f) => {
@@ -489,7 +458,7 @@ fn cosimulate(
         Ok(r) => r,
         Err(e) => return Err(fail(sources, e.to_diagnostic())),
     };
-    let cfg = SimConfig { mem: mem_config(mem), max_cycles: p.spec.max_cycles.unwrap_or(DEFAULT_MAX_CYCLES) };
+    let cfg = sim_config(mem, p.spec.max_cycles);
     let sim = match kiln_simulator::simulate(&s, &m.args, &cfg, None) {
         Ok(r) => r,
         Err(e) => return Err(fail(sources, e.to_diagnostic())),

@@ -125,17 +125,6 @@ pub fn optimize(k: &mut Kernel, enabled: bool) -> Result<(), Failure> {
 
 /// Schedules a kernel and verifies the schedule.
 pub fn schedule(k: Kernel, hw: &HwOptions) -> Result<Schedule, Failure> {
-    // The cycle-accurate simulator does not model FIFOs yet, and nothing is built in hardware
-    // that cannot be checked against it.
-    if let Some((_, d)) = k.pipes.iter().next() {
-        return Err(Diagnostic::error(
-            codes::UNSUPPORTED_PIPE,
-            format!("kernel `{}` uses pipe `{}`, which kiln does not yet build in hardware", k.name, d.name),
-        )
-        .at_labeled(d.span, "used here")
-        .with_note("`kiln emu` runs systems of kernels connected by pipes (a run spec with `[[launch]]`)")
-        .into());
-    }
     if let Some(op) = kiln_scheduler::float_ops(&k) {
         let what = k.ops[op].kind.mnemonic();
         return Err(Diagnostic::error(
@@ -147,7 +136,7 @@ pub fn schedule(k: Kernel, hw: &HwOptions) -> Result<Schedule, Failure> {
         .with_help("kernels that only load, store or select float values build today")
         .into());
     }
-    let opts = kiln_scheduler::Options { pipeline: hw.pipeline };
+    let opts = kiln_scheduler::Options { pipeline: hw.pipeline, strict_pipe_order: hw.strict_pipe_order };
     let s = kiln_scheduler::schedule_with(k, hw.target.clone(), hw.clock_mhz, opts);
     kiln_scheduler::verify::verify_schedule(&s).map_err(|e| internal_error("scheduling", e.join("\n")))?;
     Ok(s)
@@ -168,6 +157,9 @@ pub struct HwOptions {
     pub pipeline: bool,
     /// The work-group size of NDRange kernels that do not fix it themselves.
     pub local_size: Option<[u32; 3]>,
+    /// Schedule pipe transfers in strict program order (the kernel is on a cycle of its
+    /// system's kernel graph).
+    pub strict_pipe_order: bool,
 }
 
 /// Front end to schedule for one kernel. Also returns the kernel as lowered, before any

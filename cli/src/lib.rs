@@ -16,6 +16,7 @@ pub mod driver;
 pub mod results;
 pub mod runspec;
 pub mod system;
+mod system_cmds;
 
 use clap::{Args, Parser, Subcommand};
 use kiln_frontend::diag::{self, Diagnostic};
@@ -81,6 +82,10 @@ struct MemArgs {
     /// Seed of random memory back-pressure (no stalls without it).
     #[arg(long = "stall-seed")]
     stall_seed: Option<u64>,
+    /// Report a deadlock after this many cycles in which no pipe transfer happens while every
+    /// unfinished kernel waits on a pipe.
+    #[arg(long = "deadlock-cycles", default_value_t = kiln_simulator::sim::system::DEFAULT_DEADLOCK_CYCLES)]
+    deadlock_cycles: u64,
 }
 
 #[derive(Subcommand, Debug)]

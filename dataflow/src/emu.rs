@@ -58,6 +58,8 @@ pub struct Blocked {
     pub kernel: String,
     pub pipe: String,
     pub reading: bool,
+    /// It does not block but keeps polling (non-blocking transfers that keep failing).
+    pub polling: bool,
     pub span: Span,
 }
 
@@ -89,10 +91,16 @@ impl RunError {
                 );
                 for (i, b) in blocked.iter().enumerate() {
                     let what = format!(
-                        "kernel `{}` waits here to {} pipe `{}`, which is {}",
+                        "kernel `{}` {} pipe `{}`, which {} {}",
                         b.kernel,
-                        if b.reading { "read from" } else { "write to" },
+                        match (b.polling, b.reading) {
+                            (false, true) => "waits here to read from",
+                            (false, false) => "waits here to write to",
+                            (true, true) => "keeps polling here to read from",
+                            (true, false) => "keeps polling here to write to",
+                        },
                         b.pipe,
+                        if b.polling { "stays" } else { "is" },
                         if b.reading { "empty" } else { "full" }
                     );
                     d = if i == 0 { d.at_labeled(b.span, what) } else { d.with_label(b.span, what) };
@@ -413,6 +421,7 @@ pub fn emulate(k: &Kernel, args: &[Arg], step_limit: u64) -> Result<EmuResult, R
                     kernel: k.name.to_string(),
                     pipe,
                     reading: matches!(o.kind, OpKind::PipeRead { .. }),
+                    polling: false,
                     span: o.span,
                 }],
                 fifos: vec![],
@@ -496,6 +505,7 @@ pub fn run_system(launches: &[Launch], fifos: &[FifoSpec], step_limit: u64) -> R
                             kernel: r.k.name.to_string(),
                             pipe,
                             reading: matches!(o.kind, OpKind::PipeRead { .. }),
+                            polling: false,
                             span: o.span,
                         })
                     }

@@ -7,6 +7,7 @@
 //! decisions (every cycle is decided by the scheduler), or write files.
 
 pub mod kernel;
+pub mod system;
 pub mod verilog;
 
 use kiln_frontend::Span;

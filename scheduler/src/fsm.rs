@@ -82,6 +82,7 @@ pub fn schedule_fsm(k: Kernel, target: Target, clock_mhz: f64, opts: crate::Opti
             target: &s.target,
             period,
             disabled: !opts.pipeline,
+            strict_pipe_order: opts.strict_pipe_order,
         };
         pipeline_loops(&cx)
     };

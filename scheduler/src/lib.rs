@@ -22,11 +22,15 @@ pub use target::Target;
 pub struct Options {
     /// Pipeline the loops that can be pipelined.
     pub pipeline: bool,
+    /// Keep all pipe transfers of a pipelined loop in program order across iterations (all of
+    /// an iteration's transfers within II + 1 cycles), not just each pipe's. Needed when the
+    /// kernel's pipes take part in a cycle of the system's kernel graph (docs/timing.md §9).
+    pub strict_pipe_order: bool,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { pipeline: true }
+        Options { pipeline: true, strict_pipe_order: false }
     }
 }
 

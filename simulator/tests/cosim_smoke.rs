@@ -37,7 +37,8 @@ fn cosim_vadd_and_mixed() {
         println!("{name}: model built in {:?}", t0.elapsed());
         for (latency, seed) in [(1, None), (1, Some(5)), (3, Some(11))] {
             let mem = MemConfig { latency, stall_seed: seed };
-            let sim = simulate(&s, &args, &SimConfig { mem, max_cycles: 1 << 22 }, None).unwrap();
+            let sim =
+                simulate(&s, &args, &SimConfig { mem, max_cycles: 1 << 22, ..SimConfig::default() }, None).unwrap();
             let vl = run_model(&model, &args, &mem, 1 << 22, &cache).unwrap().unwrap();
             assert_eq!(sim.buffers, golden.buffers);
             assert_eq!(vl.buffers, golden.buffers, "{name} latency {latency} seed {seed:?}");

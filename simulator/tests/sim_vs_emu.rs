@@ -15,7 +15,8 @@ fn check(src: &str, name: &str, args: Vec<Arg>) -> Vec<u64> {
     verify_schedule(&s).unwrap_or_else(|e| panic!("{e:?}\n{s}"));
     let mut cycles = vec![];
     for (latency, seed) in [(1, None), (1, Some(1)), (3, None), (4, Some(99))] {
-        let cfg = SimConfig { mem: MemConfig { latency, stall_seed: seed }, max_cycles: 1 << 24 };
+        let cfg =
+            SimConfig { mem: MemConfig { latency, stall_seed: seed }, max_cycles: 1 << 24, ..SimConfig::default() };
         let r = simulate(&s, &args, &cfg, None).unwrap_or_else(|e| panic!("{e:?}"));
         assert_eq!(r.buffers, golden.buffers, "latency {latency} seed {seed:?}\n{s}");
         cycles.push(r.cycles);

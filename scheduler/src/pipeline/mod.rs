@@ -134,6 +134,8 @@ pub struct Context<'a> {
     pub period: f64,
     /// Pipelining switched off (`--no-pipeline`).
     pub disabled: bool,
+    /// All pipe transfers of an iteration within II + 1 cycles ([`crate::Options`]).
+    pub strict_pipe_order: bool,
 }
 
 /// The result for the whole kernel.
@@ -238,6 +240,7 @@ fn pipeline_one(
         deps: &deps,
         target: cx.target,
         period: cx.period,
+        strict_pipe_order: cx.strict_pipe_order,
     };
     // Lower bounds.
     let (res, res_what) = res_mii(&problem);

@@ -45,6 +45,7 @@ pub struct Problem<'a> {
     pub deps: &'a [MemDep],
     pub target: &'a Target,
     pub period: f64,
+    pub strict_pipe_order: bool,
 }
 
 /// A placed iteration.
@@ -142,9 +143,13 @@ pub fn place(p: &Problem, ii: Option<u32>, floors: &HashMap<Value, u32>) -> Resu
     let mut mrt: HashMap<(Resource, u32), Op> = HashMap::new();
     let out = p.target.clock_to_out_ns();
     let cond_op = k.def_op(p.shape.cond).filter(|o| in_loop.contains(o));
-    // Pipe transfers keep program order, one per cycle; one iteration's transfers on a pipe fit
-    // in II cycles, so iterations (II apart) never reorder a pipe's packets.
+    // Pipe transfers keep program order within an iteration, one per cycle. One iteration's
+    // transfers on a pipe fit in II cycles, so iterations (II apart) never put two transfers on
+    // a pipe in one cycle. With strict order, all of an iteration's transfers span at most II
+    // cycles, so that the transfers of a cycle, taken oldest iteration first (docs/timing.md
+    // §9), are in program order across pipes too.
     let mut last_transfer: Option<u32> = None;
+    let mut first_transfer: Option<u32> = None;
     let mut first_on_pipe: HashMap<kiln_dataflow::ir::Pipe, u32> = HashMap::new();
     for &op in p.ops {
         let o = &k.ops[op];
@@ -249,11 +254,14 @@ pub fn place(p: &Problem, ii: Option<u32>, floors: &HashMap<Value, u32>) -> Resu
             OpClass::PipeTransfer(pipe) => {
                 last_transfer = Some(start);
                 let first = *first_on_pipe.entry(pipe).or_insert(start);
+                let first_any = *first_transfer.get_or_insert(start);
                 if let Some(ii) = ii
-                    && start - first >= ii
+                    && (start - first >= ii || (p.strict_pipe_order && start - first_any > ii))
                 {
-                    let what =
-                        format!("pipe `{}` (its transfers of one iteration must fit in II cycles)", k.pipes[pipe].name);
+                    let what = format!(
+                        "pipe `{}` (one iteration's transfers on a pipe must fit in II cycles, and all its pipe transfers in II + 1)",
+                        k.pipes[pipe].name
+                    );
                     return Err(Violation::Resource { op, what });
                 }
                 OpTime { start, end: start, ready_ns: arrival.max(out) + delay }

@@ -5,13 +5,14 @@
 //! cycle count) is what shows that the RTL generator implements the schedule.
 
 mod pipe;
+pub mod system;
 
 use crate::memory::{MemConfig, PortMemory, PortOutputs, Request};
 use crate::trace::Trace;
 use cranelift_entity::SecondaryMap;
 use kiln_dataflow::emu::{self, Arg, MemState, RunError};
 use kiln_dataflow::ir::op::{eval, mask};
-use kiln_dataflow::ir::{Block, Mem, Op, OpKind, Target, Terminator, Value, ValueDef};
+use kiln_dataflow::ir::{Block, Mem, Op, OpKind, Pipe, Target, Terminator, Value, ValueDef};
 use kiln_scheduler::schedule::Entry;
 use kiln_scheduler::{OpClass, Schedule};
 use std::collections::{HashMap, VecDeque};
@@ -20,11 +21,18 @@ use std::collections::{HashMap, VecDeque};
 pub struct SimConfig {
     pub mem: MemConfig,
     pub max_cycles: u64,
+    /// Cycles without a pipe transfer, while every unfinished kernel waits on a pipe, after
+    /// which a run stops as deadlocked.
+    pub deadlock_cycles: u64,
 }
 
 impl Default for SimConfig {
     fn default() -> Self {
-        SimConfig { mem: MemConfig::default(), max_cycles: 10_000_000 }
+        SimConfig {
+            mem: MemConfig::default(),
+            max_cycles: 10_000_000,
+            deadlock_cycles: system::DEFAULT_DEADLOCK_CYCLES,
+        }
     }
 }
 
@@ -35,6 +43,28 @@ pub struct SimResult {
     pub buffers: Vec<Option<Vec<u64>>>,
     /// Cycles in which the kernel waited on a memory port.
     pub stall_cycles: u64,
+}
+
+/// What a pipe's FIFO presents to the kernel in one cycle (docs/timing.md §9).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PipeSignal {
+    /// `valid` of a read end (a packet is there), `ready` of a write end (there is room).
+    pub can: bool,
+    /// The head packet's lanes (read ends only; meaningful when `can`).
+    pub head: Vec<u64>,
+}
+
+/// What a kernel did with its pipes in one cycle.
+#[derive(Clone, Debug, Default)]
+pub struct PipeActivity {
+    /// Read ends that took the head packet.
+    pub taken: Vec<Pipe>,
+    /// Write ends that put a packet (its lanes).
+    pub put: Vec<(Pipe, Vec<u64>)>,
+    /// The blocking transfer that held the kernel this cycle.
+    pub held_by: Option<Op>,
+    /// A non-blocking transfer that found its FIFO empty (read) or full (write).
+    pub failed_poll: Option<Op>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,6 +89,13 @@ struct Sim<'s> {
     accepted: HashMap<Op, bool>,
     /// The pipelined loop being run, if any.
     pipe: Option<pipe::PipeRun>,
+    /// This cycle's FIFO signals, per pipe (unconnected pipes never move).
+    pipe_in: SecondaryMap<Pipe, PipeSignal>,
+    /// This cycle's pipe transfers.
+    pipe_out: PipeActivity,
+    /// Transfers of the running pipeline's current cycle that have happened while it stalled:
+    /// their result and, for reads, the packet taken.
+    transferred: HashMap<Op, (u64, Vec<u64>)>,
 }
 
 impl<'s> Sim<'s> {
@@ -70,10 +107,65 @@ impl<'s> Sim<'s> {
         let k = &self.s.kernel;
         let o = &k.ops[op];
         let args: Vec<u64> = o.args.iter().map(|a| self.vals[*a]).collect();
+        if let OpKind::PipeLane { pipe, lane } = o.kind {
+            if let Some(r) = o.result {
+                self.vals[r] = self.lane_of(pipe, lane, args[0]) & mask(k.width(r));
+            }
+            return;
+        }
         let aw: Vec<u32> = o.args.iter().map(|a| k.width(*a)).collect();
         if let Some(r) = o.result {
             self.vals[r] = eval(&o.kind, &args, &aw, k.width(r));
         }
+    }
+
+    /// Lane `lane` of the packet a read took: the FIFO's head when the read's result `ok` is 1,
+    /// else 0.
+    fn lane_of(&self, pipe: Pipe, lane: u32, ok: u64) -> u64 {
+        if ok & 1 == 1 { self.pipe_in[pipe].head.get(lane as usize).copied().unwrap_or(0) } else { 0 }
+    }
+
+    /// Whether the enabled blocking transfer `op` must wait this cycle.
+    fn transfer_waits(&self, op: Op) -> bool {
+        match self.s.kernel.ops[op].kind {
+            OpKind::PipeRead { pipe, blocking: true } | OpKind::PipeWrite { pipe, blocking: true } => {
+                !self.pipe_in[pipe].can
+            }
+            _ => false,
+        }
+    }
+
+    /// The result of transfer `op` if it happened now: 1 when blocking, else whether the FIFO
+    /// can take part.
+    fn transfer_value(&self, op: Op) -> u64 {
+        match self.s.kernel.ops[op].kind {
+            OpKind::PipeRead { blocking: true, .. } | OpKind::PipeWrite { blocking: true, .. } => 1,
+            OpKind::PipeRead { pipe, .. } | OpKind::PipeWrite { pipe, .. } => self.pipe_in[pipe].can as u64,
+            _ => 0,
+        }
+    }
+
+    /// Performs transfer `op` in a cycle where its state fires or its slot advances, and
+    /// returns its 1-bit result: 1 for a blocking transfer (it has happened), the FIFO's
+    /// `valid`/`ready` for a non-blocking one. `lanes` are the packet of a write.
+    fn transfer(&mut self, op: Op, enabled: bool, lanes: Vec<u64>) -> u64 {
+        let kind = &self.s.kernel.ops[op].kind;
+        let (pipe, blocking, read) = match *kind {
+            OpKind::PipeRead { pipe, blocking } => (pipe, blocking, true),
+            OpKind::PipeWrite { pipe, blocking } => (pipe, blocking, false),
+            _ => return 0,
+        };
+        let can = self.pipe_in[pipe].can;
+        if enabled && can {
+            if read {
+                self.pipe_out.taken.push(pipe);
+            } else {
+                self.pipe_out.put.push((pipe, lanes));
+            }
+        } else if enabled && !blocking {
+            self.pipe_out.failed_poll = Some(op);
+        }
+        if blocking { 1 } else { can as u64 }
     }
 
     /// Does `op`'s value in step `i` of its block depend on a response consumed in step `i`?
@@ -150,6 +242,17 @@ impl<'s> Sim<'s> {
             match self.s.class(op) {
                 OpClass::Comb if t.start == i => self.eval_comb(op),
                 OpClass::Unit(_) | OpClass::Multi(_) if t.start == i => self.eval_comb(op),
+                OpClass::PipeTransfer(_) if t.start == i => {
+                    let lanes: Vec<u64> = match o.kind {
+                        OpKind::PipeWrite { .. } => o.args.iter().map(|a| self.vals[*a]).collect(),
+                        _ => vec![],
+                    };
+                    let result = o.result;
+                    let v = self.transfer(op, true, lanes);
+                    if let Some(r) = result {
+                        self.vals[r] = v;
+                    }
+                }
                 OpClass::MemLoad(_) | OpClass::MemStore(_) | OpClass::PortLoad(_) if !self.enabled(op) => {
                     if let Some(r) = o.result
                         && t.end == i
@@ -229,42 +332,84 @@ impl<'s> Sim<'s> {
     }
 }
 
-/// Simulates a scheduled kernel. `args` are in kernel parameter order.
-pub fn simulate(
-    s: &Schedule,
-    args: &[Arg],
-    cfg: &SimConfig,
-    mut trace: Option<&mut Trace>,
-) -> Result<SimResult, RunError> {
-    let k = &s.kernel;
-    let mut sim = Sim {
-        s,
-        vals: SecondaryMap::new(),
-        mems: emu::init_memories(k, args),
-        port_index: HashMap::new(),
-        ports: vec![],
-        port_mems: vec![],
-        resp_buf: vec![],
-        accepted: HashMap::new(),
-        pipe: None,
-    };
-    for (i, (_, _, m)) in k.ports().enumerate() {
-        sim.port_index.insert(m, i as u32);
-        sim.ports.push(PortMemory::new(sim.mems[m].data.clone()));
-        sim.port_mems.push(m);
-        sim.resp_buf.push(VecDeque::new());
-    }
-    sim.constants();
-    let mut state = State::Idle;
-    let mut entered = true;
-    let mut stall_cycles = 0;
-    let mut cycle: u64 = 0;
-    loop {
-        if cycle >= cfg.max_cycles {
-            return Err(RunError::StepLimit { kernel: k.name.to_string(), limit: cfg.max_cycles, what: "cycles" });
+/// One kernel being simulated, a cycle at a time, so that several kernels can run side by side
+/// with FIFOs between them ([`system`]).
+pub struct KernelRun<'s> {
+    sim: Sim<'s>,
+    state: State,
+    /// Whether the current state was just entered (its request values must be computed).
+    entered: bool,
+    stall_cycles: u64,
+    scalars: Vec<(Value, u64)>,
+    /// Number of the kernel's first memory port in the test bench (for the stall pattern).
+    port_base: u32,
+}
+
+impl<'s> KernelRun<'s> {
+    /// A kernel in `IDLE`, about to see `start` in cycle 0. `args` are in parameter order;
+    /// `port_base` numbers its memory ports in the test bench.
+    pub fn new(s: &'s Schedule, args: &[Arg], port_base: u32) -> KernelRun<'s> {
+        let k = &s.kernel;
+        let mut sim = Sim {
+            s,
+            vals: SecondaryMap::new(),
+            mems: emu::init_memories(k, args),
+            port_index: HashMap::new(),
+            ports: vec![],
+            port_mems: vec![],
+            resp_buf: vec![],
+            accepted: HashMap::new(),
+            pipe: None,
+            pipe_in: SecondaryMap::new(),
+            pipe_out: PipeActivity::default(),
+            transferred: HashMap::new(),
+        };
+        for (i, (_, _, m)) in k.ports().enumerate() {
+            sim.port_index.insert(m, i as u32);
+            sim.ports.push(PortMemory::new(sim.mems[m].data.clone()));
+            sim.port_mems.push(m);
+            sim.resp_buf.push(VecDeque::new());
         }
+        sim.constants();
+        let scalars = k
+            .scalar_params()
+            .filter_map(|(i, _, v)| match args.get(i) {
+                Some(Arg::Scalar(x)) => Some((v, x & mask(k.width(v)))),
+                _ => None,
+            })
+            .collect();
+        KernelRun { sim, state: State::Idle, entered: true, stall_cycles: 0, scalars, port_base }
+    }
+
+    /// The FIFO signals of `pipe` for the coming cycle.
+    pub fn set_pipe(&mut self, pipe: Pipe, signal: PipeSignal) {
+        self.sim.pipe_in[pipe] = signal;
+    }
+
+    /// The pipe transfers of the last cycle.
+    pub fn pipe_activity(&self) -> &PipeActivity {
+        &self.sim.pipe_out
+    }
+
+    /// Memory ports of the kernel.
+    pub fn port_count(&self) -> u32 {
+        self.sim.ports.len() as u32
+    }
+
+    /// Runs cycle `cycle`: returns the result in the cycle where `done` is high.
+    pub fn tick(
+        &mut self,
+        cfg: &MemConfig,
+        cycle: u64,
+        trace: Option<&mut Trace>,
+    ) -> Result<Option<SimResult>, RunError> {
+        let sim = &mut self.sim;
+        let s = sim.s;
+        let k = &s.kernel;
+        sim.pipe_out = PipeActivity::default();
+        let state = self.state;
         let outs: Vec<PortOutputs> =
-            sim.ports.iter().enumerate().map(|(p, m)| m.outputs(&cfg.mem, p as u32, cycle)).collect();
+            sim.ports.iter().enumerate().map(|(p, m)| m.outputs(cfg, self.port_base + p as u32, cycle)).collect();
         let mut accepted_now: Vec<Option<(Op, Request)>> = vec![None; sim.ports.len()];
         let mut bypassed = vec![false; sim.ports.len()];
         let mut valid = vec![false; sim.ports.len()];
@@ -273,10 +418,8 @@ pub fn simulate(
         match state {
             State::Idle => {
                 if cycle == 0 {
-                    for (i, _, v) in k.scalar_params() {
-                        if let Some(Arg::Scalar(x)) = args.get(i) {
-                            sim.vals[v] = x & mask(k.width(v));
-                        }
+                    for &(v, x) in &self.scalars {
+                        sim.vals[v] = x;
                     }
                     next = State::Step(k.entry, 0);
                     if s.pipeline_of[k.entry].is_some() {
@@ -286,20 +429,21 @@ pub fn simulate(
                 }
             }
             State::Done => {
-                if let Some(t) = trace.as_deref_mut() {
+                if let Some(t) = trace {
                     t.cycle(cycle, "DONE", &sim.vals, s, &valid, &outs);
                 }
                 let mut buffers = vec![None; k.params.len()];
                 for (i, (pi, _, _)) in k.ports().enumerate() {
                     buffers[pi] = Some(sim.ports[i].data.clone());
                 }
-                return Ok(SimResult { cycles: cycle, buffers, stall_cycles });
+                self.state = State::Idle;
+                return Ok(Some(SimResult { cycles: cycle, buffers, stall_cycles: self.stall_cycles }));
             }
             State::Pipe(_) => {
                 let pc = sim.pipe_cycle(&outs, &mut accepted_now, &mut valid)?;
                 bypassed = pc.bypassed;
                 if pc.stalled {
-                    stall_cycles += 1;
+                    self.stall_cycles += 1;
                 } else {
                     fired = true;
                 }
@@ -308,7 +452,7 @@ pub fn simulate(
                 }
             }
             State::Step(b, i) => {
-                if entered {
+                if self.entered {
                     sim.pre_evaluate(b, i);
                 }
                 let ops: Vec<Op> = s.ops_at(b, i).collect();
@@ -326,6 +470,10 @@ pub fn simulate(
                                     ok = false;
                                 }
                             }
+                        }
+                        OpClass::PipeTransfer(_) if t.start == i && sim.transfer_waits(op) => {
+                            sim.pipe_out.held_by = Some(op);
+                            ok = false;
                         }
                         _ => {}
                     }
@@ -347,14 +495,14 @@ pub fn simulate(
                     }
                     next = if i + 1 < s.steps[b] { State::Step(b, i + 1) } else { sim.transition(b) };
                 } else {
-                    stall_cycles += 1;
+                    self.stall_cycles += 1;
                     for (op, _) in accepted_now.iter().flatten() {
                         sim.accepted.insert(*op, true);
                     }
                 }
             }
         }
-        if let Some(t) = trace.as_deref_mut() {
+        if let Some(t) = trace {
             let name = match state {
                 State::Idle => "IDLE".to_string(),
                 State::Step(b, i) => format!("{b}_{i}"),
@@ -369,7 +517,7 @@ pub fn simulate(
                 sim.resp_buf[p].push_back(outs[p].resp_rdata);
             }
             let req = accepted_now[p].map(|(_, r)| r);
-            if let Err(e) = sim.ports[p].clock(&cfg.mem, &outs[p], req, cycle) {
+            if let Err(e) = sim.ports[p].clock(cfg, &outs[p], req, cycle) {
                 let span = accepted_now[p].map(|(op, _)| k.ops[op].span).unwrap_or(k.span);
                 let m = sim.port_mems[p];
                 return Err(RunError::OutOfBounds {
@@ -382,8 +530,38 @@ pub fn simulate(
                 });
             }
         }
-        entered = fired || next != state;
-        state = next;
+        self.entered = fired || next != state;
+        self.state = next;
+        Ok(None)
+    }
+}
+
+/// Simulates a scheduled kernel on its own (its pipes, if any, are unconnected). `args` are in
+/// kernel parameter order.
+pub fn simulate(
+    s: &Schedule,
+    args: &[Arg],
+    cfg: &SimConfig,
+    mut trace: Option<&mut Trace>,
+) -> Result<SimResult, RunError> {
+    if !s.kernel.pipes.is_empty() {
+        let launch = system::SystemKernel { schedule: s, args: args.to_vec(), fifo_of: SecondaryMap::new() };
+        let mut r = system::simulate_system(&[launch], &[], cfg)?;
+        return Ok(r.kernels.remove(0));
+    }
+    let mut run = KernelRun::new(s, args, 0);
+    let mut cycle: u64 = 0;
+    loop {
+        if cycle >= cfg.max_cycles {
+            return Err(RunError::StepLimit {
+                kernel: s.kernel.name.to_string(),
+                limit: cfg.max_cycles,
+                what: "cycles",
+            });
+        }
+        if let Some(r) = run.tick(&cfg.mem, cycle, trace.as_deref_mut())? {
+            return Ok(r);
+        }
         cycle += 1;
     }
 }

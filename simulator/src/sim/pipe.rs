@@ -78,6 +78,14 @@ impl Sim<'_> {
         let k = &self.s.kernel;
         let o = &k.ops[op];
         let args: Vec<u64> = o.args.iter().map(|a| self.value_in(p, it, *a)).collect();
+        if let OpKind::PipeLane { pipe, lane } = o.kind {
+            let read = k.def_op(o.args[0]);
+            return match read.and_then(|r| self.transferred.get(&r)) {
+                Some((_, lanes)) if args[0] & 1 == 1 => lanes.get(lane as usize).copied().unwrap_or(0),
+                Some(_) => 0,
+                None => self.lane_of(pipe, lane, args[0]),
+            };
+        }
         let aw: Vec<u32> = o.args.iter().map(|a| k.width(*a)).collect();
         let w = o.result.map(|r| k.width(r)).unwrap_or(1);
         eval(&o.kind, &args, &aw, w)
@@ -100,6 +108,102 @@ impl Sim<'_> {
         };
         memo.insert(op, res);
         res
+    }
+
+    /// Runs the operations of every iteration in flight for the current cycle. With `commit`,
+    /// responses are taken and the writes to memories and loop registers are returned for the
+    /// clock edge; without, the cycle's values are only computed (for the data of transfers that
+    /// happen while the pipeline stalls).
+    #[allow(clippy::type_complexity)]
+    fn run_ops(
+        &mut self,
+        run: &mut PipeRun,
+        p: &Pipeline,
+        tau: u64,
+        outs: &[PortOutputs],
+        commit: bool,
+        bypassed: &mut [bool],
+    ) -> Result<(Vec<(kiln_dataflow::ir::Mem, u64, u64, kiln_frontend::Span)>, Vec<(Value, u64)>), RunError> {
+        let s = self.s;
+        let k = &s.kernel;
+        // Responses taken per port (when only evaluating, they stay in the buffer).
+        let mut peeked = vec![0usize; self.ports.len()];
+        let mut mem_writes: Vec<(kiln_dataflow::ir::Mem, u64, u64, kiln_frontend::Span)> = Vec::new();
+        let mut param_writes: Vec<(Value, u64)> = Vec::new();
+        for idx in 0..run.iters.len() {
+            let r = (tau - run.iters[idx].start) as u32;
+            for &op in &p.ops {
+                let t = s.time[op];
+                let o = &k.ops[op];
+                let class = s.class(op);
+                if t.start != r && !(matches!(class, OpClass::PortLoad(_)) && t.end == r) {
+                    continue;
+                }
+                if commit {
+                    self.accepted.remove(&op);
+                }
+                let it = &run.iters[idx];
+                let enabled = !(o.kind.is_memory() || o.kind.is_pipe_transfer()) || self.enabled_in(p, it, op);
+                let result = match class {
+                    OpClass::PipeTransfer(_) if t.start == r => Some(match self.transferred.get(&op) {
+                        Some((v, _)) => *v,
+                        None => self.transfer_value(op),
+                    }),
+                    OpClass::Comb | OpClass::Unit(_) | OpClass::Multi(_) if t.start == r => {
+                        Some(self.eval_in(p, it, op))
+                    }
+                    OpClass::PortLoad(m) if t.end == r => {
+                        if enabled {
+                            let pi = self.port_index[&m] as usize;
+                            let buffered = if commit {
+                                self.resp_buf[pi].pop_front()
+                            } else {
+                                peeked[pi] += 1;
+                                self.resp_buf[pi].get(peeked[pi] - 1).copied()
+                            };
+                            Some(match buffered {
+                                Some(v) => v,
+                                None => {
+                                    bypassed[pi] |= commit;
+                                    outs[pi].resp_rdata
+                                }
+                            })
+                        } else {
+                            Some(0)
+                        }
+                    }
+                    OpClass::MemLoad(m) if t.start == r => {
+                        if enabled {
+                            let idxv = self.value_in(p, it, o.args[0]);
+                            Some(emu::load(k, &self.mems, m, idxv, o.span)?)
+                        } else {
+                            Some(0)
+                        }
+                    }
+                    OpClass::MemStore(m) if t.start == r => {
+                        if enabled && commit {
+                            let i = self.value_in(p, it, o.args[0]);
+                            let v = self.value_in(p, it, o.args[1]);
+                            mem_writes.push((m, i, v, o.span));
+                        }
+                        None
+                    }
+                    _ => None,
+                };
+                if let (Some(v), Some(res)) = (result, o.result) {
+                    let v = v & mask(k.width(res));
+                    run.iters[idx].vals.insert(res, v);
+                }
+            }
+            let it = &run.iters[idx];
+            let body_runs = p.shape.shape == Shape::TestLast || p.continues(self.value_in(p, it, p.shape.cond));
+            for pp in &p.params {
+                if pp.write == r && body_runs && commit {
+                    param_writes.push((pp.param, self.value_in(p, it, pp.arg)));
+                }
+            }
+        }
+        Ok((mem_writes, param_writes))
     }
 
     /// One clock cycle of the running pipeline.
@@ -143,7 +247,8 @@ impl Sim<'_> {
         }
         // 2. Requests and responses: does the pipeline advance this cycle?
         let mut stalled = false;
-        for it in &run.iters {
+        let mut transfers: Vec<(u32, usize, Op)> = Vec::new();
+        for (idx, it) in run.iters.iter().enumerate() {
             let r = (tau - it.start) as u32;
             for &op in &p.ops {
                 let t = s.time[op];
@@ -165,6 +270,9 @@ impl Sim<'_> {
                             }
                         }
                     }
+                    OpClass::PipeTransfer(_) if t.start == r && self.enabled_in(&p, it, op) => {
+                        transfers.push((r, idx, op));
+                    }
                     _ => {}
                 }
                 if let OpClass::PortLoad(m) = s.class(op)
@@ -178,6 +286,37 @@ impl Sim<'_> {
                 }
             }
         }
+        // Pipe transfers happen in program order: oldest iteration (latest relative cycle) first.
+        // Each happens as soon as the memory side of the cycle is satisfied and every earlier
+        // one has happened, even if the pipeline then stalls (docs/timing.md §9).
+        transfers.sort_by(|a, b| b.0.cmp(&a.0));
+        let mut in_order = !stalled;
+        if in_order && !transfers.is_empty() {
+            let mut unused = vec![false; self.ports.len()];
+            self.run_ops(&mut run, &p, tau, outs, false, &mut unused)?;
+        }
+        for (_, idx, op) in transfers {
+            if self.transferred.contains_key(&op) {
+                continue;
+            }
+            if in_order && !self.transfer_waits(op) {
+                let o = &k.ops[op];
+                let it = &run.iters[idx];
+                let lanes: Vec<u64> = match o.kind {
+                    OpKind::PipeWrite { .. } => o.args.iter().map(|a| self.value_in(&p, it, *a)).collect(),
+                    _ => vec![],
+                };
+                let head = o.kind.pipe().map(|x| self.pipe_in[x].head.clone()).unwrap_or_default();
+                let v = self.transfer(op, true, lanes);
+                self.transferred.insert(op, (v, head));
+            } else {
+                if in_order {
+                    self.pipe_out.held_by = Some(op);
+                }
+                in_order = false;
+                stalled = true;
+            }
+        }
         let mut bypassed = vec![false; self.ports.len()];
         if stalled {
             for (op, _) in accepted_now.iter().flatten() {
@@ -187,75 +326,14 @@ impl Sim<'_> {
             return Ok(PipeCycle { stalled: true, next: None, bypassed });
         }
         // 3. The pipeline advances: every iteration runs its operations of this cycle.
-        let mut mem_writes: Vec<(kiln_dataflow::ir::Mem, u64, u64, kiln_frontend::Span)> = Vec::new();
-        let mut param_writes: Vec<(Value, u64)> = Vec::new();
-        for idx in 0..run.iters.len() {
-            let r = (tau - run.iters[idx].start) as u32;
-            for &op in &p.ops {
-                let t = s.time[op];
-                let o = &k.ops[op];
-                let class = s.class(op);
-                if t.start != r && !(matches!(class, OpClass::PortLoad(_)) && t.end == r) {
-                    continue;
-                }
-                self.accepted.remove(&op);
-                let it = &run.iters[idx];
-                let enabled = !o.kind.is_memory() || self.enabled_in(&p, it, op);
-                let result = match class {
-                    OpClass::Comb | OpClass::Unit(_) | OpClass::Multi(_) if t.start == r => {
-                        Some(self.eval_in(&p, it, op))
-                    }
-                    OpClass::PortLoad(m) if t.end == r => {
-                        if enabled {
-                            let pi = self.port_index[&m] as usize;
-                            Some(match self.resp_buf[pi].pop_front() {
-                                Some(v) => v,
-                                None => {
-                                    bypassed[pi] = true;
-                                    outs[pi].resp_rdata
-                                }
-                            })
-                        } else {
-                            Some(0)
-                        }
-                    }
-                    OpClass::MemLoad(m) if t.start == r => {
-                        if enabled {
-                            let idxv = self.value_in(&p, it, o.args[0]);
-                            Some(emu::load(k, &self.mems, m, idxv, o.span)?)
-                        } else {
-                            Some(0)
-                        }
-                    }
-                    OpClass::MemStore(m) if t.start == r => {
-                        if enabled {
-                            let i = self.value_in(&p, it, o.args[0]);
-                            let v = self.value_in(&p, it, o.args[1]);
-                            mem_writes.push((m, i, v, o.span));
-                        }
-                        None
-                    }
-                    _ => None,
-                };
-                if let (Some(v), Some(res)) = (result, o.result) {
-                    let v = v & mask(k.width(res));
-                    run.iters[idx].vals.insert(res, v);
-                }
-            }
-            let it = &run.iters[idx];
-            let body_runs = p.shape.shape == Shape::TestLast || p.continues(self.value_in(&p, it, p.shape.cond));
-            for pp in &p.params {
-                if pp.write == r && body_runs {
-                    param_writes.push((pp.param, self.value_in(&p, it, pp.arg)));
-                }
-            }
-        }
+        let (mem_writes, param_writes) = self.run_ops(&mut run, &p, tau, outs, true, &mut bypassed)?;
         for (m, i, v, span) in mem_writes {
             emu::store(k, &mut self.mems, m, i, v, span)?;
         }
         for (param, v) in param_writes {
             self.vals[param] = v;
         }
+        self.transferred.clear();
         // 4. The loop-test decision of the iteration in stage 0.
         let mut launch = None;
         if tau % ii == ii - 1

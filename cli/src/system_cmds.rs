@@ -1,0 +1,443 @@
+//! `kiln emu`, `kiln sim` and `kiln cosim` of systems: run specs with `[[launch]]` tables, whose
+//! kernels run concurrently and exchange packets through FIFOs.
+
+use crate::commands::{
+    CmdResult, EMU_STEP_LIMIT, cache_dir, compile_options, describe_mem, fail, front, run_local_size, sim_config,
+    spec_local_size, write_atomic,
+};
+use crate::driver::{self, Failure, Frontend};
+use crate::runspec::ElemType;
+use crate::system::{self, SystemRun, SystemSpec};
+use crate::{CompileArgs, HwArgs, Io, MemArgs};
+use cranelift_entity::SecondaryMap;
+use kiln_dataflow::Kernel;
+use kiln_dataflow::emu::{self, RunError};
+use kiln_frontend::SourceMap;
+use kiln_frontend::diag::{Diagnostic, codes};
+use kiln_rtl_gen::system::{SystemFifo, SystemInstance};
+use kiln_scheduler::Schedule;
+use kiln_simulator::SimConfig;
+use kiln_simulator::cosim::{self, ModelFault};
+use kiln_simulator::sim::system::{SystemKernel, SystemResult, simulate_system};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+type Named = BTreeMap<String, (Vec<u64>, ElemType)>;
+
+/// A system run spec with its kernels compiled and its arguments bound.
+struct Loaded {
+    fe: Frontend,
+    spec: SystemSpec,
+    /// Per launch: the kernel as lowered (the emulator's input).
+    lowered: Vec<Kernel>,
+    /// Per launch: the optimized, scheduled kernel (when hardware was asked for).
+    schedules: Vec<Schedule>,
+    run: SystemRun,
+}
+
+fn load(
+    file: &Path,
+    spec_path: &Path,
+    compile: &CompileArgs,
+    hw: Option<&HwArgs>,
+    io: &mut Io,
+) -> Result<Loaded, (SourceMap, Failure)> {
+    let mut sources = SourceMap::new();
+    let text = match std::fs::read_to_string(spec_path) {
+        Ok(t) => t,
+        Err(e) => {
+            let d = Diagnostic::error(codes::IO_READ, format!("cannot read run spec `{}`: {e}", spec_path.display()));
+            return Err(fail(sources, d));
+        }
+    };
+    let spec_file = sources.add(spec_path.display().to_string(), Some(spec_path.to_path_buf()), text);
+    let spec = match system::parse(spec_file, &sources) {
+        Ok(s) => s,
+        Err(d) => return Err(fail(sources, d)),
+    };
+    let hw = match hw.map(crate::commands::hw_options).transpose() {
+        Ok(h) => h,
+        Err(d) => return Err(fail(sources, d)),
+    };
+    let opts = compile_options(compile, &spec.defines)?;
+    let fe = front(sources, file, &opts, io)?;
+    let mut lowered = Vec::new();
+    for l in &spec.launches {
+        let built = driver::find_kernel(&fe.program, &l.kernel, Some(l.kernel_span))
+            .and_then(|id| driver::lower(&fe.program, id, spec_local_size(l)).map(|(k, _)| k));
+        match built {
+            Ok(k) => lowered.push(k),
+            Err(f) => return Err((fe.sources, f)),
+        }
+    }
+    let refs: Vec<&Kernel> = lowered.iter().collect();
+    let run = match system::materialize(&spec, &refs) {
+        Ok(r) => r,
+        Err(d) => return Err((fe.sources, Failure::from(d))),
+    };
+    let mut schedules = Vec::new();
+    if let Some(hw) = &hw {
+        let strict = on_cycles(&run, lowered.len());
+        for (i, l) in spec.launches.iter().enumerate() {
+            let mut hw = hw.clone();
+            hw.local_size = run_local_size(&hw, l);
+            hw.strict_pipe_order = strict[i];
+            match driver::build_schedule(&fe, &l.kernel, Some(l.kernel_span), &hw) {
+                Ok((_, s)) => schedules.push(s),
+                Err(f) => return Err((fe.sources, f)),
+            }
+        }
+    }
+    Ok(Loaded { fe, spec, lowered, schedules, run })
+}
+
+impl Loaded {
+    fn kernels(&self) -> Vec<&Kernel> {
+        self.lowered.iter().collect()
+    }
+
+    fn names(&self) -> String {
+        self.lowered.iter().map(|k| k.name.to_string()).collect::<Vec<_>>().join(" + ")
+    }
+
+    fn emulate(&self) -> Result<Vec<Vec<Option<Vec<u64>>>>, RunError> {
+        let launches: Vec<emu::Launch> = self
+            .lowered
+            .iter()
+            .zip(&self.run.args)
+            .zip(&self.run.fifo_of)
+            .map(|((k, m), f)| emu::Launch { kernel: k, args: m.args.clone(), fifo_of: f.clone() })
+            .collect();
+        let results = emu::run_system(&launches, &self.run.fifo_specs(), EMU_STEP_LIMIT)?;
+        Ok(results.into_iter().map(|r| r.buffers).collect())
+    }
+
+    fn simulate(&self, cfg: &SimConfig) -> Result<SystemResult, RunError> {
+        let kernels: Vec<SystemKernel> = self
+            .schedules
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                let mut fifo_of = SecondaryMap::new();
+                for (p, _) in s.kernel.pipes.iter() {
+                    fifo_of[p] = Some(self.run.fifo_of[i][p]);
+                }
+                SystemKernel { schedule: s, args: self.run.args[i].args.clone(), fifo_of }
+            })
+            .collect();
+        simulate_system(&kernels, &self.run.fifo_specs(), cfg)
+    }
+
+    fn named(&self, per_launch: &[Vec<Option<Vec<u64>>>]) -> Named {
+        self.run.named_buffers(&self.kernels(), per_launch)
+    }
+
+    fn max_cycles(&self) -> Option<u64> {
+        self.spec.max_cycles
+    }
+}
+
+/// Per launch: whether it belongs to a part of the system whose kernels and FIFOs, taken as an
+/// undirected graph, have a cycle (feedback or reconvergent paths). There, a pipelined loop that
+/// let transfers on different pipes overlap across iterations could deadlock where the source
+/// program does not; elsewhere (a forest) it cannot, so only these kernels are scheduled with
+/// strict pipe order.
+pub(crate) fn on_cycles(run: &SystemRun, launches: usize) -> Vec<bool> {
+    let mut parent: Vec<usize> = (0..launches).collect();
+    fn root(parent: &mut [usize], mut x: usize) -> usize {
+        while parent[x] != x {
+            parent[x] = parent[parent[x]];
+            x = parent[x];
+        }
+        x
+    }
+    let mut cyclic_roots = Vec::new();
+    for f in &run.fifos {
+        let (a, b) = (root(&mut parent, f.writer.0), root(&mut parent, f.reader.0));
+        if a == b {
+            cyclic_roots.push(a);
+        } else {
+            parent[a] = b;
+        }
+    }
+    let cyclic: Vec<usize> = cyclic_roots.into_iter().map(|r| root(&mut parent, r)).collect();
+    (0..launches).map(|i| cyclic.contains(&root(&mut parent, i))).collect()
+}
+
+/// `kiln emu` of a system spec.
+pub(crate) fn emulate(file: &Path, spec: &Path, json: Option<&Path>, compile: &CompileArgs, io: &mut Io) -> CmdResult {
+    let l = load(file, spec, compile, None, io)?;
+    let buffers = match l.emulate() {
+        Ok(b) => b,
+        Err(e) => return Err(fail(l.fe.sources, e.to_diagnostic())),
+    };
+    let named = l.named(&buffers);
+    let _ = writeln!(io.out, "emu: system {} finished", l.names());
+    let _ = io.out.write_all(system::summary(&named).as_bytes());
+    write_results(json, &system::results_json("emu", &l.kernels(), None, &named), l.fe.sources)
+}
+
+fn write_results(json: Option<&Path>, value: &serde_json::Value, sources: SourceMap) -> CmdResult {
+    if let Some(p) = json {
+        let text = serde_json::to_string_pretty(value).unwrap_or_default() + "\n";
+        if let Err(d) = write_atomic(p, text.as_bytes()) {
+            return Err(fail(sources, d));
+        }
+    }
+    Ok(())
+}
+
+fn per_kernel_cycles(l: &Loaded, r: &SystemResult) -> String {
+    let parts: Vec<String> =
+        l.lowered.iter().zip(&r.kernels).map(|(k, s)| format!("`{}` done in cycle {}", k.name, s.cycles)).collect();
+    parts.join(", ")
+}
+
+/// `kiln sim` of a system spec.
+pub(crate) fn simulate(
+    file: &Path,
+    spec: &Path,
+    json: Option<&Path>,
+    compile: &CompileArgs,
+    hw: &HwArgs,
+    mem: &MemArgs,
+    io: &mut Io,
+) -> CmdResult {
+    let l = load(file, spec, compile, Some(hw), io)?;
+    let cfg = sim_config(mem, l.max_cycles());
+    let r = match l.simulate(&cfg) {
+        Ok(r) => r,
+        Err(e) => return Err(fail(l.fe.sources, e.to_diagnostic())),
+    };
+    let buffers: Vec<Vec<Option<Vec<u64>>>> = r.kernels.iter().map(|k| k.buffers.clone()).collect();
+    let named = l.named(&buffers);
+    let _ = writeln!(
+        io.out,
+        "sim: system {} finished in {} cycles ({}; {})",
+        l.names(),
+        r.cycles,
+        describe_mem(&cfg.mem),
+        per_kernel_cycles(&l, &r)
+    );
+    let _ = io.out.write_all(system::summary(&named).as_bytes());
+    write_results(json, &system::results_json("sim", &l.kernels(), Some(r.cycles), &named), l.fe.sources)
+}
+
+/// The first difference between two engines' named buffers.
+fn named_difference(a: &Named, b: &Named) -> Option<String> {
+    for (name, (x, ty)) in a {
+        let Some((y, _)) = b.get(name) else { return Some(format!("buffer `{name}` is missing")) };
+        if x.len() != y.len() {
+            return Some(format!("buffer `{name}` has {} vs {} elements", x.len(), y.len()));
+        }
+        if let Some(i) = (0..x.len()).find(|i| x[*i] != y[*i]) {
+            return Some(format!("`{name}[{i}]` is {} vs {}", ty.show(x[i]), ty.show(y[i])));
+        }
+    }
+    None
+}
+
+/// Instance names of the launches: the kernel's name, numbered when a kernel is launched twice.
+pub(crate) fn instance_names(kernels: &[&str]) -> Vec<String> {
+    kernels
+        .iter()
+        .enumerate()
+        .map(|(i, k)| if kernels.iter().filter(|x| *x == k).count() > 1 { format!("{k}_{i}") } else { k.to_string() })
+        .collect()
+}
+
+/// `kiln cosim` of a system spec: the emulator, the simulator and Verilator on the system's
+/// top level must agree on every named buffer, and the last two on the cycle count; a deadlock
+/// must be a deadlock in all three.
+pub(crate) fn cosimulate(
+    file: &Path,
+    spec: &Path,
+    json: Option<&Path>,
+    compile: &CompileArgs,
+    hw: &HwArgs,
+    mem: &MemArgs,
+    io: &mut Io,
+) -> CmdResult {
+    let l = load(file, spec, compile, Some(hw), io)?;
+    let cfg = sim_config(mem, l.max_cycles());
+    let names = l.names();
+    let golden = l.emulate();
+    let sim = l.simulate(&cfg);
+    let mismatch = |msg: String| Diagnostic::error(codes::ENGINE_MISMATCH, format!("system {names}: {msg}"));
+    let (golden, sim) = match (golden, sim) {
+        (Ok(g), Ok(s)) => (g, s),
+        (Err(e @ RunError::Deadlock { .. }), Err(RunError::Deadlock { .. })) => {
+            return confirm_deadlock(&l, &cfg, e, io);
+        }
+        (Err(e), Ok(_)) => {
+            let d = e.to_diagnostic().with_note("the simulator finished: this is a kiln bug (engine mismatch)");
+            return Err(fail(l.fe.sources, d));
+        }
+        (_, Err(e)) => return Err(fail(l.fe.sources, e.to_diagnostic())),
+    };
+    let sim_buffers: Vec<Vec<Option<Vec<u64>>>> = sim.kernels.iter().map(|k| k.buffers.clone()).collect();
+    let (golden_named, sim_named) = (l.named(&golden), l.named(&sim_buffers));
+    if let Some(diff) = named_difference(&golden_named, &sim_named) {
+        let d = mismatch(format!("the simulator disagrees with the emulator: {diff}"))
+            .with_note("this is a kiln bug: the scheduled kernels compute something else than the source");
+        return Err(fail(l.fe.sources, d));
+    }
+    let (model, offsets) = match build_model(&l) {
+        Ok(m) => m,
+        Err(e) => return Err(fail(l.fe.sources, Diagnostic::error(codes::TOOL_FAILED, e.to_string()))),
+    };
+    let flat: Vec<emu::Arg> = l.run.args.iter().flat_map(|m| m.args.iter().cloned()).collect();
+    let work = std::env::temp_dir().join("kiln-cosim-runs");
+    let vl = match cosim::run_model(&model, &flat, &cfg.mem, cfg.max_cycles, &work) {
+        Ok(Ok(r)) => r,
+        Ok(Err(ModelFault::Timeout(c))) => {
+            let d = mismatch(format!(
+                "the Verilator model did not finish within {c} cycles, but the simulator finished in {}",
+                sim.cycles
+            ));
+            return Err(fail(l.fe.sources, d));
+        }
+        Ok(Err(ModelFault::OutOfBounds(port, idx, write))) => {
+            let pname = model.interface.memories.get(port).map(|p| p.prefix.clone()).unwrap_or_default();
+            let d = mismatch(format!(
+                "the Verilator model {} `{pname}[{idx}]` out of bounds, but the simulator did not",
+                if write { "wrote" } else { "read" }
+            ));
+            return Err(fail(l.fe.sources, d));
+        }
+        Err(e) => return Err(fail(l.fe.sources, Diagnostic::error(codes::TOOL_FAILED, e.to_string()))),
+    };
+    let vl_buffers: Vec<Vec<Option<Vec<u64>>>> = offsets
+        .iter()
+        .zip(&l.lowered)
+        .map(|(base, k)| (0..k.params.len()).map(|p| vl.buffers.get(base + p).cloned().flatten()).collect())
+        .collect();
+    let vl_named = l.named(&vl_buffers);
+    let mut problems = Vec::new();
+    if let Some(diff) = named_difference(&sim_named, &vl_named) {
+        problems.push(format!("outputs differ: {diff} (simulator vs Verilator)"));
+    }
+    if vl.cycles != sim.cycles {
+        problems.push(format!("cycle counts differ: simulator {} vs Verilator {}", sim.cycles, vl.cycles));
+    }
+    if !problems.is_empty() {
+        let mut d = mismatch("Verilator disagrees with the simulator".into()).with_note(describe_mem(&cfg.mem));
+        for p in problems {
+            d = d.with_note(p);
+        }
+        return Err(fail(l.fe.sources, d));
+    }
+    let _ = writeln!(
+        io.out,
+        "cosim: system {names}: emulator, simulator and Verilator agree; {} cycles ({}; {})",
+        vl.cycles,
+        describe_mem(&cfg.mem),
+        per_kernel_cycles(&l, &sim)
+    );
+    let _ = io.out.write_all(system::summary(&vl_named).as_bytes());
+    write_results(json, &system::results_json("verilator", &l.kernels(), Some(vl.cycles), &vl_named), l.fe.sources)
+}
+
+/// Both the emulator and the simulator found a deadlock: the Verilator model must not finish
+/// either (it runs for the cycles the simulator took to decide, and as many again).
+fn confirm_deadlock(l: &Loaded, cfg: &SimConfig, e: RunError, io: &mut Io) -> CmdResult {
+    let Err(sim_err) = l.simulate(cfg) else { return Err(fail(clone(&l.fe.sources), e.to_diagnostic())) };
+    let (model, _) = match build_model(l) {
+        Ok(m) => m,
+        Err(err) => return Err(fail(clone(&l.fe.sources), Diagnostic::error(codes::TOOL_FAILED, err.to_string()))),
+    };
+    let flat: Vec<emu::Arg> = l.run.args.iter().flat_map(|m| m.args.iter().cloned()).collect();
+    let work = std::env::temp_dir().join("kiln-cosim-runs");
+    let horizon = 2 * cfg.deadlock_cycles + 100_000;
+    let d = sim_err.to_diagnostic();
+    match cosim::run_model(&model, &flat, &cfg.mem, horizon, &work) {
+        Ok(Err(ModelFault::Timeout(_))) => {
+            let _ = writeln!(io.err, "cosim: the Verilator model did not finish within {horizon} cycles either");
+            Err(fail(clone(&l.fe.sources), d.with_note("the emulator, the simulator and Verilator all deadlock")))
+        }
+        Ok(_) => Err(fail(
+            clone(&l.fe.sources),
+            Diagnostic::error(codes::ENGINE_MISMATCH, "the simulator deadlocks but the Verilator model does not")
+                .with_note("this is a kiln bug"),
+        )),
+        Err(err) => Err(fail(clone(&l.fe.sources), Diagnostic::error(codes::TOOL_FAILED, err.to_string()))),
+    }
+}
+
+fn clone(s: &SourceMap) -> SourceMap {
+    let mut n = SourceMap::new();
+    for (_, f) in s.files() {
+        n.add(f.name.clone(), f.path.clone(), f.text.clone());
+    }
+    n
+}
+
+/// The Verilator model of the system's top level, and each launch's first parameter in the
+/// model's flat parameter numbering.
+fn build_model(l: &Loaded) -> Result<(cosim::Model, Vec<usize>), cosim::CosimError> {
+    let kernel_names: Vec<&str> = l.lowered.iter().map(|k| &*k.name).collect();
+    let inst = instance_names(&kernel_names);
+    let mut files: BTreeMap<String, String> = BTreeMap::new();
+    let mut instances = Vec::new();
+    let mut offsets = Vec::new();
+    let mut base = 0;
+    for (i, s) in l.schedules.iter().enumerate() {
+        let (v, iface) = driver::emit_verilog(s, &l.fe.sources);
+        files.insert(v.name, v.text);
+        offsets.push(base);
+        base += s.kernel.params.len();
+        instances.push(SystemInstance { name: inst[i].clone(), interface: iface, params: s.kernel.params.len() });
+    }
+    let fifos = system_fifos(&l.schedules.iter().collect::<Vec<_>>(), &l.run);
+    let top_name = top_module_name(&kernel_names);
+    let (tops, iface) = kiln_rtl_gen::system::system_top(&top_name, &instances, &fifos);
+    for f in tops {
+        files.insert(f.name, f.text);
+    }
+    let files: Vec<(String, String)> = files.into_iter().collect();
+    let harness = cosim::harness(&iface);
+    let binary = cosim::verilate(&top_name, &top_name, &files, &harness, cosim::ModelSpeed::CompileFast, &cache_dir())?;
+    Ok((cosim::Model { binary, interface: iface }, offsets))
+}
+
+/// The FIFOs of a system run, as the top level connects them.
+fn system_fifos(schedules: &[&Schedule], run: &SystemRun) -> Vec<SystemFifo> {
+    run.fifos
+        .iter()
+        .map(|f| {
+            let end = |(li, p): (usize, kiln_dataflow::ir::Pipe)| {
+                (li, format!("pipe_{}", schedules[li].kernel.pipes[p].ident()))
+            };
+            SystemFifo {
+                name: f.name.clone(),
+                width: f.width,
+                depth: f.depth,
+                writer: end(f.writer),
+                reader: end(f.reader),
+            }
+        })
+        .collect()
+}
+
+/// The name of a system's top-level module: `kiln_system` unless a kernel has that name.
+pub(crate) fn top_module_name(kernels: &[&str]) -> String {
+    let mut name = "kiln_system".to_string();
+    while kernels.contains(&name.as_str()) {
+        name.push('_');
+    }
+    name
+}
+
+/// A run spec describes a system.
+pub(crate) fn is_system_spec(spec: &Path) -> bool {
+    std::fs::read_to_string(spec).is_ok_and(|t| system::is_system(&t))
+}
+
+/// `--vcd` traces one kernel.
+pub(crate) fn no_trace(sources: SourceMap) -> (SourceMap, Failure) {
+    fail(
+        sources,
+        Diagnostic::error(codes::BAD_OPTION, "`--vcd` traces a single kernel; it is not available for systems yet")
+            .with_help("run the kernel on its own with a single-kernel run spec to trace it"),
+    )
+}
