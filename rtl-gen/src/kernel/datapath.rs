@@ -7,6 +7,10 @@ impl Gen<'_> {
     /// The datapath expression of a combinational op.
     pub(super) fn comb_expr(&self, op: Op, at: At) -> Expr {
         let args: Vec<Expr> = self.k.ops[op].args.iter().map(|a| self.src(*a, at)).collect();
+        if let (OpKind::PipeLane { lane, .. }, At::Pipe(pi, r)) = (&self.k.ops[op].kind, at) {
+            let w = self.result_width(op);
+            return cond(args[0].clone(), self.pipe_lane_in_pipeline(op, *lane, pi, r), lit(w, 0));
+        }
         self.comb_expr_of(op, args)
     }
 

@@ -72,7 +72,7 @@ impl Gen<'_> {
             let o = &k.ops[op];
             let t = self.s.time[op];
             uses.extend(o.args.iter().map(|a| (*a, t.start)));
-            if o.kind.is_memory() {
+            if o.kind.is_memory() || o.kind.is_pipe_transfer() {
                 if p.guarded.contains(&op) {
                     uses.push((cond, t.start));
                     uses.push((cond, t.end));
@@ -127,7 +127,11 @@ impl Gen<'_> {
                     s.insert(t.start);
                     s.insert(t.end);
                 }
-                OpClass::PortStore(_) | OpClass::MemLoad(_) | OpClass::MemStore(_) | OpClass::Unit(_) => {
+                OpClass::PortStore(_)
+                | OpClass::MemLoad(_)
+                | OpClass::MemStore(_)
+                | OpClass::Unit(_)
+                | OpClass::PipeTransfer(_) => {
                     s.insert(t.start);
                 }
                 _ => {}
@@ -193,11 +197,14 @@ impl Gen<'_> {
                     }
                 }
             }
-            for (s, waits) in self.transfer_waits() {
-                if matches!(s.at, At::Pipe(x, _) if x == pi) {
-                    stall.push(and(bin(BinOp::And, s.sel.clone(), waits), s.en.clone()));
-                }
-            }
+            self.m.add(Item::Wire {
+                name: format!("{pre}_mem_stall"),
+                width: 1,
+                value: Some(any(stall)),
+                comment: None,
+            });
+            let mut stall = vec![id(format!("{pre}_mem_stall"))];
+            stall.extend(self.pipeline_transfers(pi));
             self.m.add(Item::Wire { name: format!("{pre}_stall"), width: 1, value: Some(any(stall)), comment: None });
             let go = bin(BinOp::And, id(format!("{pre}_active")), un(UnOp::Not, id(format!("{pre}_stall"))));
             self.m.add(Item::Wire { name: format!("{pre}_go"), width: 1, value: Some(go), comment: None });
@@ -261,7 +268,7 @@ impl Gen<'_> {
                         );
                         id(format!("div{}_{}", u.0, if rem { "rem" } else { "quot" }))
                     }
-                    OpClass::PipeTransfer(_) => self.transfer_value(op),
+                    OpClass::PipeTransfer(_) => self.transfer_value_in_pipeline(op, pi, t.start),
                     _ => continue,
                 };
                 let comment = self.op_comment(op);
