@@ -204,7 +204,13 @@ fn build(
     let mut reports = Vec::new();
     let mut summary = String::new();
     let mut failures = Vec::new();
-    for name in &names {
+    let links = program_pipe_links(&fe, &names);
+    let strict =
+        crate::system_cmds::on_cycles(&links.iter().map(|l| (l.writer.0, l.reader.0)).collect::<Vec<_>>(), names.len());
+    let mut instances = Vec::new();
+    for (i, name) in names.iter().enumerate() {
+        let mut hw = hw.clone();
+        hw.strict_pipe_order = strict[i];
         let (_, s) = match driver::build_schedule(&fe, name, None, &hw) {
             Ok(x) => x,
             Err(f) => {
@@ -212,7 +218,12 @@ fn build(
                 continue;
             }
         };
-        let (v, _) = driver::emit_verilog(&s, &fe.sources);
+        let (v, iface) = driver::emit_verilog(&s, &fe.sources);
+        instances.push(kiln_rtl_gen::system::SystemInstance {
+            name: name.clone(),
+            interface: iface,
+            params: s.kernel.params.len(),
+        });
         let sources = &fe.sources;
         let report = kiln_scheduler::report::kernel_report(&s, &|sp| sources.location(sp).to_string());
         summary.push_str(&format!(
@@ -237,12 +248,58 @@ fn build(
     if !failures.is_empty() {
         return Err(fail(fe.sources, failures));
     }
+    let mut system_report = serde_json::Value::Null;
+    // Kernels that use pipes make a system: one top level with their FIFOs.
+    if instances.iter().any(|i| !i.interface.pipes.is_empty()) {
+        let name_refs: Vec<&str> = names.iter().map(|n| n.as_str()).collect();
+        let top = crate::system_cmds::top_module_name(&name_refs);
+        let (tops, iface) = kiln_rtl_gen::system::system_top(&top, &instances, &links);
+        for f in tops {
+            files.push((out_dir.join(&f.name), f.text));
+        }
+        let fifos: Vec<serde_json::Value> = links
+            .iter()
+            .map(|l| {
+                serde_json::json!({
+                    "pipe": l.name,
+                    "width": l.width,
+                    "depth": l.depth,
+                    "storage": if kiln_rtl_gen::system::fifo_in_block_ram(l.width, l.depth) { "block RAM" } else { "registers" },
+                    "writer": names[l.writer.0],
+                    "reader": names[l.reader.0],
+                })
+            })
+            .collect();
+        summary.push_str(&format!(
+            "system: {} kernel(s), {} FIFO(s) -> {}\n",
+            instances.len(),
+            links.len(),
+            out_dir.join(format!("{top}.v")).display()
+        ));
+        for l in &links {
+            summary.push_str(&format!(
+                "  pipe `{}`: {} -> {}, {} x {} bit(s) in {}\n",
+                l.name,
+                names[l.writer.0],
+                names[l.reader.0],
+                l.depth,
+                l.width,
+                if kiln_rtl_gen::system::fifo_in_block_ram(l.width, l.depth) { "block RAM" } else { "registers" }
+            ));
+        }
+        let open: Vec<String> = iface.pipes.iter().map(|p| p.prefix.clone()).collect();
+        if !open.is_empty() {
+            summary.push_str(&format!("  unconnected pipe ends (top-level ports): {}\n", open.join(", ")));
+        }
+        system_report = serde_json::json!({ "top": top, "fifos": fifos, "unconnected_pipe_ends": open });
+    }
     let report = serde_json::json!({
         "kiln_version": env!("CARGO_PKG_VERSION"),
         "source": file.display().to_string(),
         "target": hw.target.name,
         "clock_mhz": hw.clock_mhz,
         "kernels": reports,
+        "system": system_report,
     });
     let report_text = serde_json::to_string_pretty(&report).unwrap_or_default() + "\n";
     files.push((out_dir.join("report.json"), report_text));
@@ -258,6 +315,35 @@ fn build(
     let _ = io.out.write_all(summary.as_bytes());
     let _ = writeln!(io.out, "report: {}", out_dir.join("report.json").display());
     Ok(())
+}
+
+/// The FIFOs that program-scope pipes and channels make between the kernels `names` (by index):
+/// each pipe written by exactly one of them and read by exactly one other.
+fn program_pipe_links(fe: &Frontend, names: &[String]) -> Vec<kiln_rtl_gen::system::SystemFifo> {
+    use kiln_dataflow::ir::{PipeEnd, PipeSource};
+    let mut ends: std::collections::BTreeMap<String, (Vec<(usize, String)>, Vec<(usize, String)>, u32, u32)> =
+        std::collections::BTreeMap::new();
+    for (i, name) in names.iter().enumerate() {
+        let Ok(id) = driver::find_kernel(&fe.program, name, None) else { continue };
+        let Ok((k, _)) = driver::lower(&fe.program, id, None) else { continue };
+        for (_, d) in k.pipes.iter() {
+            if let PipeSource::Program { name: pipe } = &d.source {
+                let e = ends.entry(pipe.to_string()).or_insert_with(|| {
+                    (vec![], vec![], d.packet_width(), d.depth.unwrap_or(system::DEFAULT_PIPE_DEPTH))
+                });
+                let end = (i, format!("pipe_{}", d.ident()));
+                if d.end == PipeEnd::Write { e.0.push(end) } else { e.1.push(end) }
+            }
+        }
+    }
+    ends.into_iter()
+        .filter_map(|(name, (w, r, width, depth))| match (w.as_slice(), r.as_slice()) {
+            ([w], [r]) => {
+                Some(kiln_rtl_gen::system::SystemFifo { name, width, depth, writer: w.clone(), reader: r.clone() })
+            }
+            _ => None,
+        })
+        .collect()
 }
 
 /// Loads a run spec, compiles the kernel file with its defines, and materializes the arguments.

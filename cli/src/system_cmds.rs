@@ -77,7 +77,8 @@ fn load(
     };
     let mut schedules = Vec::new();
     if let Some(hw) = &hw {
-        let strict = on_cycles(&run, lowered.len());
+        let edges: Vec<(usize, usize)> = run.fifos.iter().map(|f| (f.writer.0, f.reader.0)).collect();
+        let strict = on_cycles(&edges, lowered.len());
         for (i, l) in spec.launches.iter().enumerate() {
             let mut hw = hw.clone();
             hw.local_size = run_local_size(&hw, l);
@@ -142,7 +143,7 @@ impl Loaded {
 /// let transfers on different pipes overlap across iterations could deadlock where the source
 /// program does not; elsewhere (a forest) it cannot, so only these kernels are scheduled with
 /// strict pipe order.
-pub(crate) fn on_cycles(run: &SystemRun, launches: usize) -> Vec<bool> {
+pub(crate) fn on_cycles(edges: &[(usize, usize)], launches: usize) -> Vec<bool> {
     let mut parent: Vec<usize> = (0..launches).collect();
     fn root(parent: &mut [usize], mut x: usize) -> usize {
         while parent[x] != x {
@@ -152,8 +153,8 @@ pub(crate) fn on_cycles(run: &SystemRun, launches: usize) -> Vec<bool> {
         x
     }
     let mut cyclic_roots = Vec::new();
-    for f in &run.fifos {
-        let (a, b) = (root(&mut parent, f.writer.0), root(&mut parent, f.reader.0));
+    for &(w, r) in edges {
+        let (a, b) = (root(&mut parent, w), root(&mut parent, r));
         if a == b {
             cyclic_roots.push(a);
         } else {

@@ -12,7 +12,7 @@ use crate::verilog::*;
 use crate::{Interface, MemoryPort, PipePort, ScalarPort, VerilogFile};
 
 /// FIFOs holding more bits than this (depth × packet width) are built for block RAM.
-pub const BLOCK_RAM_BITS: u64 = 1024;
+pub const BLOCK_RAM_BITS: u64 = 512;
 
 /// One kernel instance of a system.
 #[derive(Clone, Debug)]
@@ -84,7 +84,8 @@ pub fn fifo_module(width: u32, depth: u32) -> Module {
     m.ports.push(port(Dir::Output, "out_data", width, None));
     let aw = clog2(depth as u64);
     let cw = clog2(depth as u64 + 1);
-    m.add(Item::Memory { name: "slots".into(), width, depth });
+    let style = if bram { None } else { Some("logic") };
+    m.add(Item::Memory { name: "slots".into(), width, depth, style });
     m.add(Item::Reg { name: "wr_ptr".into(), width: aw });
     m.add(Item::Reg { name: "rd_ptr".into(), width: aw });
     m.add(Item::Reg { name: "count".into(), width: cw });

@@ -184,6 +184,8 @@ pub enum Item {
         name: String,
         width: u32,
         depth: u32,
+        /// The `ram_style` synthesis attribute (`"logic"`: registers and LUTs, never RAM).
+        style: Option<&'static str>,
     },
     Assign(String, Expr),
     /// `always @(posedge clk)`.
@@ -550,7 +552,10 @@ impl Module {
                     let _ = writeln!(out, "    reg {}{name};", range(*width));
                     unwaive(&mut out, unused);
                 }
-                Item::Memory { name, width, depth } => {
+                Item::Memory { name, width, depth, style } => {
+                    if let Some(s) = style {
+                        let _ = writeln!(out, "    (* ram_style = \"{s}\" *)");
+                    }
                     let _ = writeln!(out, "    reg {}{name} [0:{}];", range(*width), depth - 1);
                 }
                 _ => {}

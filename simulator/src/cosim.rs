@@ -280,18 +280,24 @@ pub fn verilate(
     if binary.exists() {
         return Ok(binary);
     }
-    let io = |e: std::io::Error| CosimError::Io(format!("cannot prepare {}: {e}", dir.display()));
-    std::fs::create_dir_all(&dir).map_err(io)?;
+    // Build in a private directory and move it into place, so that concurrent builds of the same
+    // model (tests run in parallel) never see each other's half-written files.
+    static BUILDS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = BUILDS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let work = cache_root.join(format!("{name}-build-{}-{n}", std::process::id()));
+    let io = |e: std::io::Error| CosimError::Io(format!("cannot prepare {}: {e}", work.display()));
+    let _ = std::fs::remove_dir_all(&work);
+    std::fs::create_dir_all(&work).map_err(io)?;
     for (n, t) in files {
-        std::fs::write(dir.join(n), t).map_err(io)?;
+        std::fs::write(work.join(n), t).map_err(io)?;
     }
-    std::fs::write(dir.join("harness.cpp"), harness).map_err(io)?;
+    std::fs::write(work.join("harness.cpp"), harness).map_err(io)?;
     let (make, cflags) = match speed {
         ModelSpeed::CompileFast => ("OPT_FAST=-O0 OPT_SLOW=-O0 OPT_GLOBAL=-O0", "-O0"),
         ModelSpeed::SimulateFast => ("OPT_FAST=-O1 OPT_SLOW=-O0 OPT_GLOBAL=-O1", "-O1"),
     };
     let out = Command::new("verilator")
-        .current_dir(&dir)
+        .current_dir(&work)
         .args(["--cc", "--exe", "--build", "-j", "2", "-Wno-fatal", "--x-assign", "fast", "--x-initial", "fast"])
         .args(["-MAKEFLAGS", make, "-CFLAGS", cflags])
         .args(["--Mdir", "obj", "--top-module", top])
@@ -299,10 +305,25 @@ pub fn verilate(
         .arg("harness.cpp")
         .output()
         .map_err(|e| CosimError::ToolMissing(format!("cannot run verilator: {e}")))?;
-    if !out.status.success() || !binary.exists() {
+    let built = work.join("obj").join(format!("V{top}"));
+    if !out.status.success() || !built.exists() {
         let log = String::from_utf8_lossy(&out.stderr).into_owned() + &String::from_utf8_lossy(&out.stdout);
         let tail: Vec<&str> = log.lines().filter(|l| l.contains("rror")).take(20).collect();
+        let _ = std::fs::remove_dir_all(&work);
         return Err(CosimError::BuildFailed(if tail.is_empty() { log } else { tail.join("\n") }));
+    }
+    if std::fs::rename(&work, &dir).is_err() {
+        if binary.exists() {
+            // Another build of the same model finished first: use it.
+            let _ = std::fs::remove_dir_all(&work);
+        } else {
+            // A stale, unfinished directory from an interrupted run.
+            let _ = std::fs::remove_dir_all(&dir);
+            let _ = std::fs::rename(&work, &dir);
+        }
+    }
+    if !binary.exists() {
+        return Err(CosimError::Io(format!("the model {} vanished after it was built", binary.display())));
     }
     Ok(binary)
 }
@@ -360,7 +381,10 @@ pub fn run_model(
     }
     let io = |e: std::io::Error| CosimError::Io(format!("cannot write model input in {}: {e}", work_dir.display()));
     std::fs::create_dir_all(work_dir).map_err(io)?;
-    let in_path = work_dir.join(format!("{}-input-{}.txt", iface.module, std::process::id()));
+    // Unique per run: tests run several models of the same module in one process.
+    static RUNS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let run = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let in_path = work_dir.join(format!("{}-input-{}-{run}.txt", iface.module, std::process::id()));
     std::fs::write(&in_path, input).map_err(io)?;
     let out = Command::new(&model.binary)
         .arg(&in_path)

@@ -1,10 +1,11 @@
 #![allow(clippy::unwrap_used)]
-//! Systems of kernels connected by pipes (`tests/systems/`), run by `kiln emu` with a
-//! `[[launch]]` run spec: the outputs are checked against references computed here from the
-//! inputs, the three dialects of the same chain must agree, and a system that deadlocks by
-//! construction must be reported naming its kernels and pipes.
+//! Systems of kernels connected by pipes (`tests/systems/`), run with `[[launch]]` run specs:
+//! the emulator's outputs are checked against references computed here from the inputs; the
+//! simulator and Verilator (on the system's top level with its FIFOs) must agree with it under
+//! memory latency and random stalls; the chain streams one element per cycle; a system that
+//! deadlocks by construction is reported, naming its kernels and pipes, by every engine.
 
-use kiln_tests::{kiln, scratch, tests_dir};
+use kiln_tests::{kiln, par_each, require_tool, scratch, tests_dir};
 use serde_json::Value;
 
 fn system(name: &str) -> (String, String) {
@@ -12,66 +13,192 @@ fn system(name: &str) -> (String, String) {
     (d.join(format!("{name}.cl")).display().to_string(), d.join(format!("{name}.toml")).display().to_string())
 }
 
+/// Runs a system with `kiln CMD` and returns its results JSON.
+fn run(cmd: &str, name: &str, extra: &[&str]) -> Value {
+    let (cl, toml) = system(name);
+    let out = scratch(&format!("system-{cmd}-{name}-{}", extra.join("_").replace(['-', ' '], ""))).join("out.json");
+    let mut args = vec![cmd, &cl, "--spec", &toml];
+    let out_s = out.display().to_string();
+    args.extend(["--json", &out_s]);
+    args.extend(extra);
+    let r = kiln(&args);
+    assert_eq!(r.code, 0, "{cmd} {name} {extra:?}: {}", r.stderr);
+    serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap()
+}
+
 /// Runs a system in the emulator and returns its `buffers` object.
 fn emu(name: &str) -> Value {
-    let (cl, toml) = system(name);
-    let out = scratch(&format!("system-{name}")).join("out.json");
-    let r = kiln(&["emu", &cl, "--spec", &toml, "--json", &out.display().to_string()]);
-    assert_eq!(r.code, 0, "{name}: {}", r.stderr);
-    let v: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
-    v["buffers"].clone()
+    run("emu", name, &[])["buffers"].clone()
 }
 
 fn ints(v: &Value) -> Vec<i64> {
     v.as_array().unwrap_or_else(|| panic!("not an array: {v}")).iter().map(|x| x.as_i64().unwrap()).collect()
 }
 
+/// What each system must compute, from its inputs.
+fn check(name: &str, b: &Value) {
+    match name {
+        "chain_intel" | "chain_xilinx" | "chain_std" => {
+            let (input, out) = (ints(&b["in"]), ints(&b["out"]));
+            assert_eq!(input.len(), 1024);
+            let want: Vec<i64> = input.iter().map(|x| x * 3 + 1).collect();
+            assert_eq!(out, want, "{name}");
+        }
+        "int4_channel" => {
+            let (input, out) = (ints(&b["in"]), ints(&b["out"]));
+            for q in 0..16 {
+                for l in 0..4 {
+                    // `pack` sends `v.wzyx`; `unpack` adds (1, 2, 3, 4).
+                    let want = (input[4 * q + 3 - l] + l as i64 + 1) as i32 as i64;
+                    assert_eq!(out[4 * q + l], want, "packet {q} lane {l}");
+                }
+            }
+        }
+        "feedback" => {
+            let (input, out) = (ints(&b["in"]), ints(&b["out"]));
+            let mut sum: u32 = 0;
+            for (i, x) in input.iter().enumerate() {
+                let x = *x as u32;
+                sum = sum.wrapping_add(x.wrapping_mul(x).wrapping_add(i as u32 + 1));
+                assert_eq!(out[i] as u32, sum, "answer {i}");
+            }
+        }
+        "polling" => {
+            let (input, out) = (ints(&b["in"]), ints(&b["out"]));
+            let want: Vec<i64> = input.iter().map(|x| (*x as i32).wrapping_sub(7) as i64).collect();
+            assert_eq!(out, want);
+            assert_eq!(ints(&b["flag"]), vec![1]);
+        }
+        other => panic!("no reference for system `{other}`"),
+    }
+}
+
+const SYSTEMS: [&str; 6] = ["chain_intel", "chain_xilinx", "chain_std", "int4_channel", "feedback", "polling"];
+
 #[test]
 fn three_stage_chain_is_the_same_in_all_three_dialects() {
-    let mut outs = Vec::new();
-    for name in ["chain_intel", "chain_xilinx", "chain_std"] {
-        let b = emu(name);
-        let (input, out) = (ints(&b["in"]), ints(&b["out"]));
-        assert_eq!(input.len(), 1024);
-        let want: Vec<i64> = input.iter().map(|x| x * 3 + 1).collect();
-        assert_eq!(out, want, "{name}");
-        outs.push(out);
-    }
+    let outs: Vec<Value> = ["chain_intel", "chain_xilinx", "chain_std"]
+        .iter()
+        .map(|name| {
+            let b = emu(name);
+            check(name, &b);
+            b["out"].clone()
+        })
+        .collect();
     assert!(outs.windows(2).all(|w| w[0] == w[1]));
 }
 
 #[test]
-fn int4_channel_moves_whole_packets() {
-    let b = emu("int4_channel");
-    let (input, out) = (ints(&b["in"]), ints(&b["out"]));
-    for q in 0..16 {
-        for l in 0..4 {
-            // `pack` sends `v.wzyx`; `unpack` adds (1, 2, 3, 4).
-            let want = (input[4 * q + 3 - l] + l as i64 + 1) as i32 as i64;
-            assert_eq!(out[4 * q + l], want, "packet {q} lane {l}");
+fn every_system_computes_its_reference_in_the_emulator() {
+    for name in SYSTEMS {
+        check(name, &emu(name));
+    }
+}
+
+/// `kiln cosim` checks emulator == simulator == Verilator (outputs and cycle counts) itself;
+/// the outputs must also be the reference, under latency and random stalls.
+#[test]
+fn every_system_agrees_in_emulator_simulator_and_verilator() {
+    require_tool("verilator");
+    let configs: [&[&str]; 3] = [&[], &["--mem-latency", "3", "--stall-seed", "3"], &["--stall-seed", "11"]];
+    let jobs: Vec<(&str, &[&str])> = SYSTEMS.iter().flat_map(|s| configs.iter().map(move |c| (*s, *c))).collect();
+    par_each(&jobs, |(name, extra)| {
+        let v = run("cosim", name, extra);
+        assert_eq!(v["engine"], "verilator");
+        assert!(v["cycles"].as_u64().unwrap() > 0);
+        check(name, &v["buffers"]);
+    });
+}
+
+/// Each stage of the chain is a pipelined loop at II = 1, and 1,024 elements flow through the
+/// three kernels in 1,024 cycles plus the pipelines' fill.
+#[test]
+fn chain_streams_one_element_per_cycle() {
+    require_tool("verilator");
+    for name in ["chain_intel", "chain_xilinx"] {
+        let (cl, _) = system(name);
+        let out = scratch(&format!("system-ii-{name}"));
+        let r = kiln(&["build", &cl, "-o", &out.display().to_string()]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let report: Value = serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap()).unwrap();
+        for k in report["kernels"].as_array().unwrap() {
+            let loops = k["loops"].as_array().unwrap();
+            assert_eq!(loops.len(), 1, "{}", k["name"]);
+            assert_eq!(loops[0]["achieved_ii"], 1, "{name}: kernel {} loop: {}", k["name"], loops[0]);
         }
+        let v = run("cosim", name, &[]);
+        let cycles = v["cycles"].as_u64().unwrap();
+        assert!(cycles <= 1024 + 16, "{name}: {cycles} cycles for 1,024 elements");
+        check(name, &v["buffers"]);
     }
 }
 
+/// `kiln build` of a file whose kernels share program-scope pipes writes every kernel, the FIFO
+/// modules and the top level; the Verilog is lint-clean and deterministic, and a deep FIFO is
+/// built for block RAM (Yosys maps it to SB_RAM40_4K) while a shallow one stays in registers.
 #[test]
-fn feedback_between_two_kernels() {
-    let b = emu("feedback");
-    let (input, out) = (ints(&b["in"]), ints(&b["out"]));
-    let mut sum: u32 = 0;
-    for (i, x) in input.iter().enumerate() {
-        let x = *x as u32;
-        sum = sum.wrapping_add(x.wrapping_mul(x).wrapping_add(i as u32 + 1));
-        assert_eq!(out[i] as u32, sum, "answer {i}");
+fn build_writes_a_lint_clean_system_top_level_with_register_and_block_ram_fifos() {
+    require_tool("verilator");
+    require_tool("yosys");
+    let (cl, _) = system("chain_xilinx");
+    let dir = scratch("system-build");
+    let deep = dir.join("deep.cl");
+    let text = std::fs::read_to_string(&cl).unwrap();
+    let text = text.replacen("xcl_reqd_pipe_depth(32)", "xcl_reqd_pipe_depth(512)", 1);
+    let text = text.replacen("xcl_reqd_pipe_depth(32)", "xcl_reqd_pipe_depth(8)", 1);
+    std::fs::write(&deep, text).unwrap();
+    let mut outputs = Vec::new();
+    for run_no in 0..2 {
+        let out = dir.join(format!("out{run_no}"));
+        let r = kiln(&["build", &deep.display().to_string(), "-o", &out.display().to_string()]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        assert!(r.stdout.contains("system: 3 kernel(s), 2 FIFO(s)"), "{}", r.stdout);
+        outputs.push(out);
     }
-}
-
-#[test]
-fn polling_consumer_loses_and_reorders_nothing() {
-    let b = emu("polling");
-    let (input, out) = (ints(&b["in"]), ints(&b["out"]));
-    let want: Vec<i64> = input.iter().map(|x| (*x as i32).wrapping_sub(7) as i64).collect();
-    assert_eq!(out, want);
-    assert_eq!(ints(&b["flag"]), vec![1]);
+    let files =
+        ["kiln_system.v", "kiln_fifo_w32_d512.v", "kiln_fifo_w32_d8.v", "producer.v", "compute.v", "consumer.v"];
+    for f in files {
+        let a = std::fs::read(outputs[0].join(f)).unwrap_or_else(|e| panic!("{f}: {e}"));
+        assert_eq!(a, std::fs::read(outputs[1].join(f)).unwrap(), "{f} differs between runs");
+    }
+    let report: Value =
+        serde_json::from_str(&std::fs::read_to_string(outputs[0].join("report.json")).unwrap()).unwrap();
+    let fifos = report["system"]["fifos"].as_array().unwrap();
+    let storage: Vec<(&str, &str)> =
+        fifos.iter().map(|f| (f["pipe"].as_str().unwrap(), f["storage"].as_str().unwrap())).collect();
+    assert_eq!(storage, vec![("p0", "block RAM"), ("p1", "registers")]);
+    let lint = std::process::Command::new("verilator")
+        .current_dir(&outputs[0])
+        .args(["--lint-only", "-Wall", "--top-module", "kiln_system"])
+        .args(files)
+        .output()
+        .unwrap();
+    assert!(lint.status.success(), "{}", String::from_utf8_lossy(&lint.stderr));
+    for (module, want_bram) in [("kiln_fifo_w32_d512", true), ("kiln_fifo_w32_d8", false)] {
+        let stat = outputs[0].join(format!("{module}.stat.txt"));
+        let script = format!("read_verilog {module}.v; synth_ice40 -top {module}; tee -q -o {} stat", stat.display());
+        let y =
+            std::process::Command::new("yosys").current_dir(&outputs[0]).args(["-q", "-p", &script]).output().unwrap();
+        assert!(y.status.success(), "{}", String::from_utf8_lossy(&y.stderr));
+        let text = std::fs::read_to_string(&stat).unwrap();
+        assert_eq!(text.contains("SB_RAM40_4K"), want_bram, "{module}:\n{text}");
+    }
+    // The deep FIFO behaves like any other: the system still computes its reference.
+    let spec = system("chain_xilinx").1;
+    let json = dir.join("deep.json");
+    let r = kiln(&[
+        "cosim",
+        &deep.display().to_string(),
+        "--spec",
+        &spec,
+        "--stall-seed",
+        "5",
+        "--json",
+        &json.display().to_string(),
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    check("chain_xilinx", &v["buffers"]);
 }
 
 #[test]
@@ -107,10 +234,56 @@ fn unconnected_pipe_is_a_spec_error() {
 }
 
 #[test]
-fn pipes_are_refused_in_hardware_until_the_simulator_models_them() {
-    let (cl, _) = system("chain_intel");
-    let out = scratch("system-build");
-    let r = kiln(&["build", &cl, "-o", &out.display().to_string()]);
-    assert_eq!(r.code, 1);
-    assert!(r.stderr.contains("E0506") && r.stderr.contains("`kiln emu` runs systems"), "{}", r.stderr);
+fn deadlock_is_found_by_the_simulator_after_the_configured_window_and_by_verilator() {
+    require_tool("verilator");
+    let (cl, toml) = system("deadlock");
+    let r = kiln(&["sim", &cl, "--spec", &toml, "--deadlock-cycles", "50"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.contains("E0906") && r.stderr.contains("(50 without a transfer)"), "{}", r.stderr);
+    for needle in [
+        "kernel `left` waits here to read from pipe `pong`",
+        "kernel `right` waits here to read from pipe `ping`",
+        "pipe `pong` holds 0 of 4 packet(s)",
+        "deadlock.cl:8:",
+    ] {
+        assert!(r.stderr.contains(needle), "missing `{needle}` in:\n{}", r.stderr);
+    }
+    let r = kiln(&["cosim", &cl, "--spec", &toml]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("E0906") && r.stderr.contains("the emulator, the simulator and Verilator all deadlock"),
+        "{}",
+        r.stderr
+    );
+}
+
+/// A kernel that keeps polling a pipe nobody writes is starving, not deadlocked in the
+/// blocking sense; the simulator still stops and says where it polls.
+#[test]
+fn starvation_of_a_polling_kernel_is_reported() {
+    let dir = scratch("system-starve");
+    let cl = dir.join("starve.cl");
+    std::fs::write(
+        &cl,
+        "#pragma OPENCL EXTENSION cl_intel_channels : enable\nchannel int c __attribute__((depth(2)));\n\
+         kernel void idle(int n) { if (n > 100) write_channel_intel(c, n); }\n\
+         kernel void poll(global int *out) {\n    bool ok = false;\n    int v = 0;\n    \
+         while (!ok) v = read_channel_nb_intel(c, &ok);\n    out[0] = v;\n}\n",
+    )
+    .unwrap();
+    let spec = dir.join("starve.toml");
+    std::fs::write(
+        &spec,
+        "[[launch]]\nkernel = \"idle\"\nargs = { n = 1 }\n\n[[launch]]\nkernel = \"poll\"\nargs = { out = \"@out\" }\n\n[buffers]\nout = { len = 1 }\n",
+    )
+    .unwrap();
+    let r =
+        kiln(&["sim", &cl.display().to_string(), "--spec", &spec.display().to_string(), "--deadlock-cycles", "200"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("E0906")
+            && r.stderr.contains("kernel `poll` keeps polling here to read from pipe `c`, which stays empty"),
+        "{}",
+        r.stderr
+    );
 }
