@@ -321,7 +321,9 @@ fn build(
 /// each pipe written by exactly one of them and read by exactly one other.
 fn program_pipe_links(fe: &Frontend, names: &[String]) -> Vec<kiln_rtl_gen::system::SystemFifo> {
     use kiln_dataflow::ir::{PipeEnd, PipeSource};
-    let mut ends: std::collections::BTreeMap<String, (Vec<(usize, String)>, Vec<(usize, String)>, u32, u32)> =
+    type End = (usize, String);
+    // pipe name -> (write ends, read ends, packet bits, depth)
+    let mut ends: std::collections::BTreeMap<String, (Vec<End>, Vec<End>, u32, u32)> =
         std::collections::BTreeMap::new();
     for (i, name) in names.iter().enumerate() {
         let Ok(id) = driver::find_kernel(&fe.program, name, None) else { continue };

@@ -220,6 +220,39 @@ pub fn materialize(spec: &SystemSpec, kernels: &[&Kernel]) -> Result<SystemRun, 
         }
         bound.push(names);
     }
+    // Each launch works on its own copy of a buffer: sharing one is only meaningful when no
+    // launch writes it.
+    let mut users: BTreeMap<&str, Vec<(usize, bool)>> = BTreeMap::new();
+    for (li, (names, k)) in bound.iter().zip(kernels).enumerate() {
+        for (pi, name) in names.iter().enumerate() {
+            let (Some(name), Some(ParamKind::Buffer { mem })) = (name, k.params.get(pi).map(|p| &p.kind)) else {
+                continue;
+            };
+            let writes = k.ops.values().any(|o| matches!(o.kind, kiln_dataflow::ir::OpKind::Store(m) if m == *mem));
+            users.entry(name.as_str()).or_default().push((li, writes));
+        }
+    }
+    for (name, u) in &users {
+        if u.len() > 1
+            && let Some((w, _)) = u.iter().find(|(_, writes)| *writes)
+        {
+            let others: Vec<String> =
+                u.iter().filter(|(l, _)| l != w).map(|(l, _)| format!("`{}`", kernels[*l].name)).collect();
+            let span = spec.buffers.get(*name).map(|(s, _)| *s).unwrap_or_default();
+            errs.push(
+                Diagnostic::error(
+                    codes::SPEC_PIPE,
+                    format!(
+                        "buffer `{name}` is written by `{}` and also used by {}",
+                        kernels[*w].name,
+                        others.join(", ")
+                    ),
+                )
+                .at(span)
+                .with_note("each launch works on its own copy of a buffer; pass data between kernels through a pipe"),
+            );
+        }
+    }
     let mut out = Vec::new();
     let mut fifo_of: Vec<SecondaryMap<Pipe, u32>> = vec![SecondaryMap::new(); kernels.len()];
     for (_, (name, depth, writers, readers, width)) in fifos {

@@ -287,3 +287,25 @@ fn starvation_of_a_polling_kernel_is_reported() {
         r.stderr
     );
 }
+
+#[test]
+fn a_buffer_written_by_one_launch_cannot_be_shared_with_another() {
+    let (cl, _) = system("chain_intel");
+    let dir = scratch("system-shared-buffer");
+    let spec = dir.join("spec.toml");
+    // `consumer` writes `data`, which `producer` reads: each launch would see its own copy.
+    std::fs::write(
+        &spec,
+        "[[launch]]\nkernel = \"producer\"\nargs = { in = \"@data\", n = 4 }\n\n[[launch]]\nkernel = \"compute\"\nargs = { n = 4 }\n\n[[launch]]\nkernel = \"consumer\"\nargs = { out = \"@data\", n = 4 }\n\n[buffers]\ndata = { len = 4 }\n",
+    )
+    .unwrap();
+    let r = kiln(&["emu", &cl, "--spec", &spec.display().to_string()]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("E0807")
+            && r.stderr.contains("buffer `data` is written by `consumer` and also used by `producer`"),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stderr.contains("spec.toml:"), "located in the spec: {}", r.stderr);
+}

@@ -289,7 +289,7 @@ impl Sim<'_> {
         // Pipe transfers happen in program order: oldest iteration (latest relative cycle) first.
         // Each happens as soon as the memory side of the cycle is satisfied and every earlier
         // one has happened, even if the pipeline then stalls (docs/timing.md §9).
-        transfers.sort_by(|a, b| b.0.cmp(&a.0));
+        transfers.sort_by_key(|t| std::cmp::Reverse(t.0));
         let mut in_order = !stalled;
         if in_order && !transfers.is_empty() {
             let mut unused = vec![false; self.ports.len()];
