@@ -142,6 +142,15 @@ fn build_for_board(
         }
     };
     let (_, s) = driver::build_schedule(fe, &name, at, hw)?;
+    if let Some((_, d)) = s.kernel.pipes.iter().next() {
+        return Err(Diagnostic::error(
+            codes::UNSUPPORTED_PIPE,
+            format!("kernel `{name}` uses pipe `{}`; boards run single kernels, not systems of kernels yet", d.name),
+        )
+        .at_labeled(d.span, "used here")
+        .with_note("`kiln build` builds the system's top level; `kiln sim` and `kiln cosim` run it")
+        .into());
+    }
     let (verilog, iface) = driver::emit_verilog(&s, &fe.sources);
     let sources = &fe.sources;
     let report = kiln_scheduler::report::kernel_report(&s, &|sp| sources.location(sp).to_string());

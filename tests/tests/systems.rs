@@ -309,3 +309,23 @@ fn a_buffer_written_by_one_launch_cannot_be_shared_with_another() {
     );
     assert!(r.stderr.contains("spec.toml:"), "located in the spec: {}", r.stderr);
 }
+
+#[test]
+fn boards_refuse_kernels_with_pipes_with_a_located_diagnostic() {
+    let (cl, _) = system("chain_intel");
+    let out = scratch("system-board");
+    let r = kiln(&[
+        "bitstream",
+        &cl,
+        "--board",
+        "icebreaker",
+        "--kernel",
+        "compute",
+        "--rtl-only",
+        "-o",
+        &out.display().to_string(),
+    ]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.contains("E0506") && r.stderr.contains("chain_intel.cl:12:"), "{}", r.stderr);
+    assert!(!out.join("kiln_board_top.v").exists(), "nothing is written");
+}
