@@ -384,7 +384,7 @@ pub(crate) fn write_json(
 
 /// Source maps are not `Clone` (they own large texts); failures after a run rebuild a minimal
 /// one for rendering. Diagnostics here carry no spans into it.
-fn clone_sources(s: &SourceMap) -> SourceMap {
+pub(crate) fn clone_sources(s: &SourceMap) -> SourceMap {
     let mut n = SourceMap::new();
     for (_, f) in s.files() {
         n.add(f.name.clone(), f.path.clone(), f.text.clone());

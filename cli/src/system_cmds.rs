@@ -2,8 +2,8 @@
 //! kernels run concurrently and exchange packets through FIFOs.
 
 use crate::commands::{
-    CmdResult, EMU_STEP_LIMIT, cache_dir, compile_options, describe_mem, fail, front, run_local_size, sim_config,
-    spec_local_size, write_atomic,
+    CmdResult, EMU_STEP_LIMIT, cache_dir, clone_sources, compile_options, describe_mem, fail, front, run_local_size,
+    sim_config, spec_local_size, write_atomic,
 };
 use crate::driver::{self, Failure, Frontend};
 use crate::runspec::ElemType;
@@ -267,7 +267,7 @@ pub(crate) fn cosimulate(
     let mismatch = |msg: String| Diagnostic::error(codes::ENGINE_MISMATCH, format!("system {names}: {msg}"));
     let (golden, sim) = match (golden, sim) {
         (Ok(g), Ok(s)) => (g, s),
-        (Err(e @ RunError::Deadlock { .. }), Err(RunError::Deadlock { .. })) => {
+        (Err(RunError::Deadlock { .. }), Err(e @ RunError::Deadlock { .. })) => {
             return confirm_deadlock(&l, &cfg, e, io);
         }
         (Err(e), Ok(_)) => {
@@ -339,13 +339,14 @@ pub(crate) fn cosimulate(
     write_results(json, &system::results_json("verilator", &l.kernels(), Some(vl.cycles), &vl_named), l.fe.sources)
 }
 
-/// Both the emulator and the simulator found a deadlock: the Verilator model must not finish
-/// either (it runs for the cycles the simulator took to decide, and as many again).
-fn confirm_deadlock(l: &Loaded, cfg: &SimConfig, e: RunError, io: &mut Io) -> CmdResult {
-    let Err(sim_err) = l.simulate(cfg) else { return Err(fail(clone(&l.fe.sources), e.to_diagnostic())) };
+/// Both the emulator and the simulator found a deadlock (`sim_err` is the simulator's): the
+/// Verilator model must not finish either within twice the deadlock window and more.
+fn confirm_deadlock(l: &Loaded, cfg: &SimConfig, sim_err: RunError, io: &mut Io) -> CmdResult {
     let (model, _) = match build_model(l) {
         Ok(m) => m,
-        Err(err) => return Err(fail(clone(&l.fe.sources), Diagnostic::error(codes::TOOL_FAILED, err.to_string()))),
+        Err(err) => {
+            return Err(fail(clone_sources(&l.fe.sources), Diagnostic::error(codes::TOOL_FAILED, err.to_string())));
+        }
     };
     let flat: Vec<emu::Arg> = l.run.args.iter().flat_map(|m| m.args.iter().cloned()).collect();
     let work = std::env::temp_dir().join("kiln-cosim-runs");
@@ -354,23 +355,18 @@ fn confirm_deadlock(l: &Loaded, cfg: &SimConfig, e: RunError, io: &mut Io) -> Cm
     match cosim::run_model(&model, &flat, &cfg.mem, horizon, &work) {
         Ok(Err(ModelFault::Timeout(_))) => {
             let _ = writeln!(io.err, "cosim: the Verilator model did not finish within {horizon} cycles either");
-            Err(fail(clone(&l.fe.sources), d.with_note("the emulator, the simulator and Verilator all deadlock")))
+            Err(fail(
+                clone_sources(&l.fe.sources),
+                d.with_note("the emulator, the simulator and Verilator all deadlock"),
+            ))
         }
         Ok(_) => Err(fail(
-            clone(&l.fe.sources),
+            clone_sources(&l.fe.sources),
             Diagnostic::error(codes::ENGINE_MISMATCH, "the simulator deadlocks but the Verilator model does not")
                 .with_note("this is a kiln bug"),
         )),
-        Err(err) => Err(fail(clone(&l.fe.sources), Diagnostic::error(codes::TOOL_FAILED, err.to_string()))),
+        Err(err) => Err(fail(clone_sources(&l.fe.sources), Diagnostic::error(codes::TOOL_FAILED, err.to_string()))),
     }
-}
-
-fn clone(s: &SourceMap) -> SourceMap {
-    let mut n = SourceMap::new();
-    for (_, f) in s.files() {
-        n.add(f.name.clone(), f.path.clone(), f.text.clone());
-    }
-    n
 }
 
 /// The Verilator model of the system's top level, and each launch's first parameter in the
