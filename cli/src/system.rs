@@ -326,11 +326,13 @@ impl SystemRun {
     }
 }
 
-/// The results JSON of a system run.
+/// The results JSON of a system run; `done` is the cycle in which each kernel finished, from
+/// the simulator.
 pub fn results_json(
     engine: &str,
     kernels: &[&Kernel],
     cycles: Option<u64>,
+    done: Option<&[u64]>,
     buffers: &BTreeMap<String, (Vec<u64>, ElemType)>,
 ) -> Value {
     let mut b = Map::new();
@@ -342,6 +344,11 @@ pub fn results_json(
     o.insert("engine".into(), json!(engine));
     if let Some(c) = cycles {
         o.insert("cycles".into(), json!(c));
+    }
+    if let Some(done) = done {
+        let per_kernel: Map<String, Value> =
+            kernels.iter().zip(done).map(|(k, c)| (k.name.to_string(), json!(c))).collect();
+        o.insert("done".into(), Value::Object(per_kernel));
     }
     o.insert("buffers".into(), Value::Object(b));
     Value::Object(o)

@@ -175,7 +175,7 @@ pub(crate) fn emulate(file: &Path, spec: &Path, json: Option<&Path>, compile: &C
     let named = l.named(&buffers);
     let _ = writeln!(io.out, "emu: system {} finished", l.names());
     let _ = io.out.write_all(system::summary(&named).as_bytes());
-    write_results(json, &system::results_json("emu", &l.kernels(), None, &named), l.fe.sources)
+    write_results(json, &system::results_json("emu", &l.kernels(), None, None, &named), l.fe.sources)
 }
 
 fn write_results(json: Option<&Path>, value: &serde_json::Value, sources: SourceMap) -> CmdResult {
@@ -221,7 +221,9 @@ pub(crate) fn simulate(
         per_kernel_cycles(&l, &r)
     );
     let _ = io.out.write_all(system::summary(&named).as_bytes());
-    write_results(json, &system::results_json("sim", &l.kernels(), Some(r.cycles), &named), l.fe.sources)
+    let done: Vec<u64> = r.kernels.iter().map(|k| k.cycles).collect();
+    let results = system::results_json("sim", &l.kernels(), Some(r.cycles), Some(&done), &named);
+    write_results(json, &results, l.fe.sources)
 }
 
 /// The first difference between two engines' named buffers.
@@ -336,7 +338,11 @@ pub(crate) fn cosimulate(
         per_kernel_cycles(&l, &sim)
     );
     let _ = io.out.write_all(system::summary(&vl_named).as_bytes());
-    write_results(json, &system::results_json("verilator", &l.kernels(), Some(vl.cycles), &vl_named), l.fe.sources)
+    write_results(
+        json,
+        &system::results_json("verilator", &l.kernels(), Some(vl.cycles), None, &vl_named),
+        l.fe.sources,
+    )
 }
 
 /// Both the emulator and the simulator found a deadlock (`sim_err` is the simulator's): the

@@ -20,6 +20,7 @@ mod ndrange;
 mod pipes;
 mod record_bytes;
 mod records;
+mod spin;
 mod stmt;
 mod walk;
 
@@ -190,7 +191,8 @@ pub fn lower_kernel(prog: &Program, id: FuncId) -> Result<Kernel, Vec<Diagnostic
 
 /// Lowers one kernel.
 pub fn lower_kernel_with(prog: &Program, id: FuncId, opts: &LowerOptions) -> Result<Kernel, Vec<Diagnostic>> {
-    let flat = records::split_records(prog)?;
+    let unspun = spin::blocking_spins(prog);
+    let flat = records::split_records(&unspun)?;
     let split = lanes::split_vectors(&flat)?;
     let prog = &split;
     let f = prog.func(id);

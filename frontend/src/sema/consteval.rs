@@ -58,6 +58,12 @@ pub fn fold_binary(op: BinaryOp, a: u64, b: u64, s: Scalar) -> Option<u64> {
     Some(normalize(r, s))
 }
 
+/// The value of `e` if it is an integer constant expression (normalized to its type), with no
+/// diagnostics: for later stages that rewrite the typed program.
+pub fn integer_value(e: &Expr) -> Option<u64> {
+    eval(e).ok()
+}
+
 fn eval(e: &Expr) -> Result<u64, Fail> {
     let int_ty = |t: &Type| t.scalar().filter(|s| s.is_integer()).ok_or(Fail::NotConstant);
     match &e.kind {

@@ -10,6 +10,7 @@ mod atomic;
 mod builtin_float;
 mod builtin_int;
 mod consteval;
+pub use consteval::integer_value;
 mod decl;
 mod expr;
 mod gate;
