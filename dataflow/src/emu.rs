@@ -236,9 +236,11 @@ pub struct EmuResult {
 pub trait PipeIo {
     fn try_read(&mut self, pipe: Pipe) -> Option<Vec<u64>>;
     fn try_write(&mut self, pipe: Pipe, packet: &[u64]) -> bool;
+    /// The packets a pipe's FIFO holds now, or its depth.
+    fn query(&mut self, pipe: Pipe, what: PipeQuery) -> u64;
 }
 
-/// No FIFOs: every read finds its pipe empty and every write finds it full.
+/// No FIFOs: every read finds its pipe empty and every write finds it full (a FIFO of depth 0).
 pub struct Unconnected;
 
 impl PipeIo for Unconnected {
@@ -247,6 +249,9 @@ impl PipeIo for Unconnected {
     }
     fn try_write(&mut self, _: Pipe, _: &[u64]) -> bool {
         false
+    }
+    fn query(&mut self, _: Pipe, _: PipeQuery) -> u64 {
+        0
     }
 }
 
@@ -343,6 +348,12 @@ impl<'k> Emulation<'k> {
                     }
                     OpKind::PipeLane { pipe, lane } => {
                         let v = self.packets[*pipe].get(*lane as usize).copied().unwrap_or(0);
+                        if let Some(r) = o.result {
+                            vals[r] = v & mask(k.width(r));
+                        }
+                    }
+                    OpKind::PipeQuery { pipe, what } => {
+                        let v = io.query(*pipe, *what);
                         if let Some(r) = o.result {
                             vals[r] = v & mask(k.width(r));
                         }
@@ -463,6 +474,13 @@ impl PipeIo for SystemIo<'_> {
         }
         self.fifos[f].push_back(packet.to_vec());
         true
+    }
+    fn query(&mut self, pipe: Pipe, what: PipeQuery) -> u64 {
+        let f = self.fifo_of[pipe] as usize;
+        match what {
+            PipeQuery::Packets => self.fifos[f].len() as u64,
+            PipeQuery::MaxPackets => u64::from(self.specs[f].depth),
+        }
     }
 }
 

@@ -114,6 +114,7 @@ pub fn verify(k: &Kernel) -> Result<(), Vec<VerifierError>> {
                         || !read_of_pipe
                         || rw != k.pipes.get(*pipe).and_then(|d| d.lanes.get(*lane as usize).copied())
                 }
+                OpKind::PipeQuery { pipe, .. } => !expect(0) || rw != Some(32) || k.pipes.get(*pipe).is_none(),
                 OpKind::PipeWrite { pipe, .. } => {
                     rw != Some(1) || k.pipes.get(*pipe).is_none_or(|d| d.end != PipeEnd::Write || d.lanes != argw)
                 }

@@ -401,6 +401,36 @@ pub enum ExprKind {
         blocking: bool,
         values: Vec<Expr>,
     },
+    /// `get_pipe_num_packets(p)` (`max` false) or `get_pipe_max_packets(p)` of a pipe
+    /// parameter: a `uint`.
+    PipeQuery {
+        pipe: PipeRef,
+        max: bool,
+    },
+    /// `reserve_read_pipe(p, n)` / `reserve_write_pipe(p, n)` of a pipe parameter, with the
+    /// packet count `count`, a constant: a `reserve_id_t`. Reservations, their reads, writes and
+    /// commits are rewritten into transfers before lowering (`dataflow/src/lower/reserve.rs`).
+    PipeReserve {
+        pipe: PipeRef,
+        write: bool,
+        count: u32,
+    },
+    /// `read_pipe(p, rid, i, &v)` (the packet `i` of reservation `rid` into the l-value
+    /// `place`) or `write_pipe(p, rid, i, &v)` (`place` into packet `i`): an `int`, 0 on
+    /// success, -1 when `rid` is not valid or `i` is outside the reservation.
+    PipeReserved {
+        pipe: PipeRef,
+        write: bool,
+        rid: Box<Expr>,
+        index: Box<Expr>,
+        place: Box<Expr>,
+    },
+    /// `commit_read_pipe(p, rid)` / `commit_write_pipe(p, rid)`: `void`.
+    PipeCommit {
+        pipe: PipeRef,
+        write: bool,
+        rid: Box<Expr>,
+    },
 }
 
 /// The pipe an expression transfers through.
@@ -603,6 +633,11 @@ impl Expr {
                 pipe.index().into_iter().chain(dests.iter()).chain(ok.as_deref()).collect()
             }
             K::PipeWrite { pipe, values, .. } => pipe.index().into_iter().chain(values.iter()).collect(),
+            K::PipeQuery { pipe, .. } | K::PipeReserve { pipe, .. } => pipe.index().into_iter().collect(),
+            K::PipeReserved { pipe, rid, index, place, .. } => {
+                pipe.index().into_iter().chain([&**rid, &**index, &**place]).collect()
+            }
+            K::PipeCommit { pipe, rid, .. } => pipe.index().into_iter().chain([&**rid]).collect(),
         }
     }
 
@@ -655,6 +690,11 @@ impl Expr {
                 pipe.index_mut().into_iter().chain(dests.iter_mut()).chain(ok.as_deref_mut()).collect()
             }
             K::PipeWrite { pipe, values, .. } => pipe.index_mut().into_iter().chain(values.iter_mut()).collect(),
+            K::PipeQuery { pipe, .. } | K::PipeReserve { pipe, .. } => pipe.index_mut().into_iter().collect(),
+            K::PipeReserved { pipe, rid, index, place, .. } => {
+                pipe.index_mut().into_iter().chain([&mut **rid, &mut **index, &mut **place]).collect()
+            }
+            K::PipeCommit { pipe, rid, .. } => pipe.index_mut().into_iter().chain([&mut **rid]).collect(),
         }
     }
 
@@ -673,6 +713,9 @@ impl Expr {
                 | K::Atomic { .. }
                 | K::PipeRead { .. }
                 | K::PipeWrite { .. }
+                | K::PipeReserve { .. }
+                | K::PipeReserved { .. }
+                | K::PipeCommit { .. }
                 | K::Barrier
                 | K::VStore { .. }
         );

@@ -223,6 +223,7 @@ fn predefined_source(std: ClStd) -> String {
     if std >= ClStd::Cl2_0 {
         s.push_str("#define NULL ((void*)0)\n");
         s.push_str("#define ATOMIC_VAR_INIT(x) (x)\n");
+        s.push_str("#define CLK_NULL_RESERVE_ID __builtin_null_reserve_id()\n");
     }
     if std == ClStd::Cl3_0 {
         // Only the optional features kiln implements are advertised.

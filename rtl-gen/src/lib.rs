@@ -63,6 +63,12 @@ pub struct PipePort {
     pub source: kiln_dataflow::ir::PipeSource,
     /// The depth the source asks for.
     pub depth: Option<u32>,
+    /// The kernel asks for the FIFO's fill level (`get_pipe_num_packets`): a 32-bit input
+    /// `<prefix>_count`.
+    pub reads_count: bool,
+    /// The kernel asks for the FIFO's depth (`get_pipe_max_packets`): a 32-bit input
+    /// `<prefix>_capacity`.
+    pub reads_capacity: bool,
 }
 
 /// Generates the Verilog of one scheduled kernel. `locate` turns spans into `file:line:col`.

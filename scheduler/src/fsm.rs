@@ -321,7 +321,7 @@ fn schedule_block(s: &mut Schedule, b: Block, period: f64) {
         };
         let depends_on_unstable = same_block_preds.iter().any(|(p, t)| t.end == time.start && unstable.contains(p));
         // A packet read in a step is there only while the state can fire: like a response.
-        let pipe_read = matches!(o.kind, OpKind::PipeRead { .. });
+        let pipe_read = matches!(o.kind, OpKind::PipeRead { .. } | OpKind::PipeQuery { .. });
         if matches!(class, OpClass::PortLoad(_)) || pipe_read || (class == OpClass::Comb && depends_on_unstable) {
             unstable.insert(op);
         }

@@ -193,7 +193,9 @@ pub fn classify(k: &Kernel, op: Op) -> OpClass {
             }
         }
         OpKind::Binary(BinOp::UDiv | BinOp::SDiv | BinOp::URem | BinOp::SRem) => OpClass::Unit(UnitId(u32::MAX)),
-        OpKind::PipeRead { pipe, .. } | OpKind::PipeWrite { pipe, .. } => OpClass::PipeTransfer(*pipe),
+        OpKind::PipeRead { pipe, .. } | OpKind::PipeWrite { pipe, .. } | OpKind::PipeQuery { pipe, .. } => {
+            OpClass::PipeTransfer(*pipe)
+        }
         _ => OpClass::Comb,
     }
 }

@@ -94,7 +94,7 @@ impl Target {
             OpKind::Load(_) | OpKind::Store(_) => lut,
             // The handshake with the FIFO; a lane is a slice of the FIFO's head (a wire).
             OpKind::PipeRead { .. } | OpKind::PipeWrite { .. } => lut,
-            OpKind::PipeLane { .. } => 0.0,
+            OpKind::PipeLane { .. } | OpKind::PipeQuery { .. } => 0.0,
         }
     }
 

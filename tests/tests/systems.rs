@@ -78,12 +78,34 @@ fn check(name: &str, b: &Value) {
                 assert_eq!(out[i] as u32, h, "element {i}");
             }
         }
+        "reservation" => {
+            let (input, out) = (ints(&b["in"]), ints(&b["out"]));
+            for (i, x) in out.iter().enumerate() {
+                assert_eq!(*x, input[i / 4 * 4 + 3 - i % 4], "element {i}");
+            }
+            // invalid id; a read outside the reservation: -1, its target unchanged; the depth;
+            // nothing left in the FIFO.
+            assert_eq!(ints(&b["facts"]), vec![0, -1, 7, 6, 0]);
+        }
+        "queries" => {
+            assert_eq!(ints(&b["out"]), ints(&b["in"]));
+            assert_eq!(ints(&b["facts"]), vec![1, 3]);
+        }
         other => panic!("no reference for system `{other}`"),
     }
 }
 
-const SYSTEMS: [&str; 7] =
-    ["chain_intel", "chain_xilinx", "chain_std", "int4_channel", "feedback", "polling", "backpressure"];
+const SYSTEMS: [&str; 9] = [
+    "chain_intel",
+    "chain_xilinx",
+    "chain_std",
+    "int4_channel",
+    "feedback",
+    "polling",
+    "backpressure",
+    "reservation",
+    "queries",
+];
 
 #[test]
 fn three_stage_chain_is_the_same_in_all_three_dialects() {

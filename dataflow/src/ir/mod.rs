@@ -22,7 +22,7 @@ mod print;
 
 use cranelift_entity::{PrimaryMap, entity_impl};
 use kiln_frontend::Span;
-pub use op::{BinOp, CastOp, CmpOp, FCmpOp, FloatConv, FloatOp, OpKind, Round, UnOp};
+pub use op::{BinOp, CastOp, CmpOp, FCmpOp, FloatConv, FloatOp, OpKind, PipeQuery, Round, UnOp};
 use std::rc::Rc;
 
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

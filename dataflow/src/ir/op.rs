@@ -104,6 +104,22 @@ pub enum OpKind {
         pipe: Pipe,
         blocking: bool,
     },
+    /// What a pipe's FIFO holds (`get_pipe_num_packets`) or can hold (`get_pipe_max_packets`),
+    /// as a 32-bit number, seen in the cycle the query happens (docs/timing.md §9). No
+    /// operands. Ordered with the kernel's transfers like one of them, and never waits.
+    PipeQuery {
+        pipe: Pipe,
+        what: PipeQuery,
+    },
+}
+
+/// What an [`OpKind::PipeQuery`] asks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PipeQuery {
+    /// The packets in the FIFO.
+    Packets,
+    /// The FIFO's depth.
+    MaxPackets,
 }
 
 impl OpKind {
@@ -111,16 +127,18 @@ impl OpKind {
         matches!(self, OpKind::Store(_) | OpKind::PipeRead { .. } | OpKind::PipeWrite { .. })
     }
 
-    /// A transfer through a pipe (not the lane reads that follow a `PipeRead`).
+    /// A transfer through a pipe, or a query of its FIFO, which is scheduled like one (not the
+    /// lane reads that follow a `PipeRead`).
     pub fn is_pipe_transfer(&self) -> bool {
-        matches!(self, OpKind::PipeRead { .. } | OpKind::PipeWrite { .. })
+        matches!(self, OpKind::PipeRead { .. } | OpKind::PipeWrite { .. } | OpKind::PipeQuery { .. })
     }
 
     pub fn pipe(&self) -> Option<Pipe> {
         match self {
-            OpKind::PipeRead { pipe, .. } | OpKind::PipeLane { pipe, .. } | OpKind::PipeWrite { pipe, .. } => {
-                Some(*pipe)
-            }
+            OpKind::PipeRead { pipe, .. }
+            | OpKind::PipeLane { pipe, .. }
+            | OpKind::PipeWrite { pipe, .. }
+            | OpKind::PipeQuery { pipe, .. } => Some(*pipe),
             _ => None,
         }
     }
@@ -188,6 +206,8 @@ impl OpKind {
             OpKind::PipeLane { .. } => "pipe_lane",
             OpKind::PipeWrite { blocking: true, .. } => "pipe_write",
             OpKind::PipeWrite { blocking: false, .. } => "pipe_try_write",
+            OpKind::PipeQuery { what: PipeQuery::Packets, .. } => "pipe_packets",
+            OpKind::PipeQuery { what: PipeQuery::MaxPackets, .. } => "pipe_max_packets",
         }
     }
 }
@@ -304,7 +324,8 @@ pub fn eval(kind: &OpKind, args: &[u64], arg_w: &[u32], w: u32) -> u64 {
         | OpKind::Store(_)
         | OpKind::PipeRead { .. }
         | OpKind::PipeLane { .. }
-        | OpKind::PipeWrite { .. } => 0,
+        | OpKind::PipeWrite { .. }
+        | OpKind::PipeQuery { .. } => 0,
     };
     r & m
 }

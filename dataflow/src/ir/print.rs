@@ -47,7 +47,9 @@ impl fmt::Display for Kernel {
                 match &o.kind {
                     OpKind::Const(c) => write!(f, " {c}")?,
                     OpKind::Load(m) | OpKind::Store(m) => write!(f, " {m}")?,
-                    OpKind::PipeRead { pipe, .. } | OpKind::PipeWrite { pipe, .. } => write!(f, " {pipe}")?,
+                    OpKind::PipeRead { pipe, .. } | OpKind::PipeWrite { pipe, .. } | OpKind::PipeQuery { pipe, .. } => {
+                        write!(f, " {pipe}")?
+                    }
                     OpKind::PipeLane { pipe, lane } => write!(f, " {pipe}.{lane}")?,
                     _ => {}
                 }

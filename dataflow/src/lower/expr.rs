@@ -398,6 +398,17 @@ impl<'p> Lowerer<'p> {
                 self.pipe_read(e, pipe, *blocking, dests, ok.as_deref())
             }
             ExprKind::PipeWrite { pipe, blocking, values } => self.pipe_write(e, pipe, *blocking, values),
+            ExprKind::PipeQuery { pipe, max } => self.pipe_query(e, pipe, *max),
+            ExprKind::PipeReserve { .. } | ExprKind::PipeReserved { .. } | ExprKind::PipeCommit { .. } => {
+                self.error(
+                    Diagnostic::error(
+                        codes::UNSUPPORTED_PIPE,
+                        "kiln cannot build this pipe reservation (internal: it reached lowering)",
+                    )
+                    .at(span),
+                );
+                RV::Void
+            }
             ExprKind::Comma(items) => {
                 let mut last = RV::Void;
                 for i in items {

@@ -729,6 +729,9 @@ impl Splitter {
                 let values = values.iter().flat_map(|v| self.lanes(v, pre)).collect();
                 rebuild(K::PipeWrite { pipe, blocking: *blocking, values })
             }
+            K::PipeQuery { pipe, max } => rebuild(K::PipeQuery { pipe: self.pipe_ref(pipe, pre), max: *max }),
+            // Rewritten into transfers before the vector split (`reserve`).
+            K::PipeReserve { .. } | K::PipeReserved { .. } | K::PipeCommit { .. } => e.clone(),
             K::Int(_) | K::Float(_) | K::Local(_) | K::Global(_) | K::WorkItem(..) | K::Barrier => e.clone(),
         }
     }

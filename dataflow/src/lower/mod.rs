@@ -20,6 +20,7 @@ mod ndrange;
 mod pipes;
 mod record_bytes;
 mod records;
+mod reserve;
 mod spin;
 mod stmt;
 mod walk;
@@ -191,7 +192,8 @@ pub fn lower_kernel(prog: &Program, id: FuncId) -> Result<Kernel, Vec<Diagnostic
 
 /// Lowers one kernel.
 pub fn lower_kernel_with(prog: &Program, id: FuncId, opts: &LowerOptions) -> Result<Kernel, Vec<Diagnostic>> {
-    let unspun = spin::blocking_spins(prog);
+    let resolved = reserve::lower_reservations(prog, id)?;
+    let unspun = spin::blocking_spins(&resolved);
     let flat = records::split_records(&unspun)?;
     let split = lanes::split_vectors(&flat)?;
     let prog = &split;
@@ -746,6 +748,9 @@ fn scan_function(f: &hir::Function) -> (HashSet<LocalId>, HashSet<LocalId>) {
             }
             K::PipeWrite { pipe, values, .. } => {
                 pipe.index().into_iter().chain(values).for_each(|v| walk_expr(v, taken, ok, true));
+            }
+            K::PipeQuery { .. } | K::PipeReserve { .. } | K::PipeReserved { .. } | K::PipeCommit { .. } => {
+                e.children().into_iter().for_each(|c| walk_expr(c, taken, ok, true));
             }
         }
     }

@@ -166,6 +166,14 @@ impl Lowerer<'_> {
         }
     }
 
+    /// `get_pipe_num_packets` / `get_pipe_max_packets`.
+    pub(super) fn pipe_query(&mut self, e: &hir::Expr, r: &PipeRef, max: bool) -> RV {
+        let PipeRef::Param(id) = r else { return RV::Void };
+        let Some(pipe) = self.pipe_params.get(id).copied() else { return RV::Void };
+        let what = if max { PipeQuery::MaxPackets } else { PipeQuery::Packets };
+        RV::Val(self.emit(OpKind::PipeQuery { pipe, what }, vec![], 32, e.span))
+    }
+
     pub(super) fn pipe_write(&mut self, e: &hir::Expr, r: &PipeRef, blocking: bool, values: &[hir::Expr]) -> RV {
         let span = e.span;
         let mut lanes = Vec::new();

@@ -34,7 +34,8 @@ impl Pass for Cse {
                     }
                     OpKind::Load(m) if k.mems[m].volatile => continue,
                     // Every transfer is its own packet.
-                    OpKind::PipeRead { .. } | OpKind::PipeWrite { .. } => continue,
+                    // A query's answer changes from one cycle to the next.
+                    OpKind::PipeRead { .. } | OpKind::PipeWrite { .. } | OpKind::PipeQuery { .. } => continue,
                     _ => {}
                 }
                 let Some(r) = o.result else { continue };

@@ -8,8 +8,12 @@
 //! | Xilinx program-scope `pipe` | `read_pipe_block(p, &v)`, `write_pipe_block(p, &v)` | `read_pipe`, `write_pipe` |
 //! | Intel `channel` | `read_channel_intel(c)`, `write_channel_intel(c, v)` | `read_channel_nb_intel(c, &valid)`, `write_channel_nb_intel(c, v)` |
 //!
-//! The `_altera` spellings are the Intel ones. Reservations (`reserve_read_pipe`, ...) and the
-//! packet-count queries are reported as not yet supported.
+//! The `_altera` spellings are the Intel ones. On pipe parameters, the queries
+//! `get_pipe_num_packets`/`get_pipe_max_packets` become [`ExprKind::PipeQuery`], and the
+//! work-item reservations (`reserve_read_pipe`, the four-argument `read_pipe`/`write_pipe`,
+//! `commit_*_pipe`, `is_valid_reserve_id`, `CLK_NULL_RESERVE_ID`) their own nodes, which the
+//! lowering rewrites into transfers; the work-group and sub-group reservations are reported
+//! as not yet supported.
 
 use super::Sema;
 use super::expr::err_expr;
@@ -17,7 +21,10 @@ use crate::ast::{self, Access};
 use crate::diag::{Diagnostic, codes};
 use crate::hir::{Expr, ExprKind, PipeRef};
 use crate::source::Span;
-use crate::types::{INT, PipeAccess, Scalar, Type};
+use crate::types::{INT, Opaque, PipeAccess, Scalar, Type, UINT};
+
+/// The most packets one reservation may hold: they live in registers of the kernel.
+pub const MAX_RESERVED_PACKETS: u32 = 256;
 use std::rc::Rc;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -185,16 +192,10 @@ impl Sema<'_> {
 
     /// A call of a pipe or channel transfer built-in, or `None` if `name` is not one.
     pub(super) fn pipe_builtin(&mut self, name: &str, args: &[ast::Expr], callee: Span, span: Span) -> Option<Expr> {
-        let (what, blocking, arity) = transfer(name)?;
-        if (name.starts_with("read_pipe") || name.starts_with("write_pipe")) && args.len() == 4 {
-            {
-                self.err(
-                    Diagnostic::error(codes::UNSUPPORTED_PIPE, "pipe reservations are not yet supported by kiln")
-                        .at(callee),
-                );
-                return Some(err_expr(span));
-            }
+        if let Some(e) = self.pipe_reservation_builtin(name, args, callee, span) {
+            return Some(e);
         }
+        let (what, blocking, arity) = transfer(name)?;
         if args.len() != arity {
             for a in args {
                 self.rvalue(a);
@@ -259,6 +260,146 @@ impl Sema<'_> {
             }
         };
         Some(expr)
+    }
+
+    /// The queries, the reservations and their reads, writes and commits, or `None` if `name`
+    /// is none of them.
+    fn pipe_reservation_builtin(&mut self, name: &str, args: &[ast::Expr], callee: Span, span: Span) -> Option<Expr> {
+        let reserve_id = Type::Opaque(Opaque::ReserveId);
+        if name.starts_with("work_group_") || name.starts_with("sub_group_") {
+            if !(name.ends_with("_read_pipe") || name.ends_with("_write_pipe")) {
+                return None;
+            }
+            self.err(
+                Diagnostic::error(
+                    codes::UNSUPPORTED_PIPE,
+                    format!("work-group and sub-group pipe reservations (`{name}`) are not yet supported by kiln"),
+                )
+                .at(callee)
+                .with_help("reserve per work-item with `reserve_read_pipe`/`reserve_write_pipe`"),
+            );
+            return Some(err_expr(span));
+        }
+        let arity = match name {
+            "__builtin_null_reserve_id" => 0,
+            "get_pipe_num_packets" | "get_pipe_max_packets" | "is_valid_reserve_id" => 1,
+            "reserve_read_pipe" | "reserve_write_pipe" | "commit_read_pipe" | "commit_write_pipe" => 2,
+            "read_pipe" | "write_pipe" if args.len() == 4 => 4,
+            _ => return None,
+        };
+        if args.len() != arity {
+            for a in args {
+                self.rvalue(a);
+            }
+            self.wrong_arg_count(name, arity, args.len(), span);
+            return Some(err_expr(span));
+        }
+        if name == "__builtin_null_reserve_id" {
+            return Some(Expr::int(0, reserve_id, span));
+        }
+        if name == "is_valid_reserve_id" {
+            let Some(rid) = self.reserve_id_operand(&args[0], name) else { return Some(err_expr(span)) };
+            return Some(Expr { kind: ExprKind::Convert(Box::new(rid)), ty: Type::Scalar(Scalar::Bool), span });
+        }
+        let Some((pipe, packet, access)) = self.pipe_operand(&args[0], name) else {
+            for a in &args[1..] {
+                self.rvalue(a);
+            }
+            return Some(err_expr(span));
+        };
+        if !matches!(pipe, PipeRef::Param(_)) {
+            for a in &args[1..] {
+                self.rvalue(a);
+            }
+            self.err(
+                Diagnostic::error(
+                    codes::PIPE_RULE,
+                    format!("`{name}` takes a pipe parameter, not a program-scope pipe or channel"),
+                )
+                .at(args[0].span),
+            );
+            return Some(err_expr(span));
+        }
+        let write = name.contains("write");
+        if name.starts_with("get_pipe_") {
+            let max = name == "get_pipe_max_packets";
+            return Some(Expr { kind: ExprKind::PipeQuery { pipe, max }, ty: UINT, span });
+        }
+        if write != (access == PipeAccess::Write) {
+            for a in &args[1..] {
+                self.rvalue(a);
+            }
+            let (verb, wrong) = if write { ("writes", "read_only") } else { ("reads", "write_only") };
+            self.err(Diagnostic::error(codes::PIPE_RULE, format!("`{name}` {verb} a `{wrong}` pipe")).at(args[0].span));
+            return Some(err_expr(span));
+        }
+        match name {
+            "reserve_read_pipe" | "reserve_write_pipe" => {
+                let count = self.const_u32(&args[1]).filter(|n| (1..=MAX_RESERVED_PACKETS).contains(n));
+                let Some(count) = count else {
+                    self.err(
+                        Diagnostic::error(
+                            codes::UNSUPPORTED_PIPE,
+                            format!("kiln reserves a constant number of packets, from 1 to {MAX_RESERVED_PACKETS}"),
+                        )
+                        .at(args[1].span)
+                        .with_note("the reserved packets are held in registers of the kernel, sized at compile time"),
+                    );
+                    return Some(err_expr(span));
+                };
+                Some(Expr { kind: ExprKind::PipeReserve { pipe, write, count }, ty: reserve_id, span })
+            }
+            "commit_read_pipe" | "commit_write_pipe" => {
+                let Some(rid) = self.reserve_id_operand(&args[1], name) else { return Some(err_expr(span)) };
+                let rid = Box::new(rid);
+                Some(Expr { kind: ExprKind::PipeCommit { pipe, write, rid }, ty: Type::Void, span })
+            }
+            _ => {
+                let rid = self.reserve_id_operand(&args[1], name);
+                let i = self.rvalue(&args[2]);
+                let Some(rid) = rid.map(Box::new) else {
+                    self.rvalue(&args[3]);
+                    return Some(err_expr(span));
+                };
+                if i.ty.is_error() {
+                    return Some(err_expr(span));
+                }
+                if !i.ty.is_integer() {
+                    self.err(
+                        Diagnostic::error(
+                            codes::BUILTIN_ARGS,
+                            format!("the packet index of `{name}` must be an integer"),
+                        )
+                        .at(i.span),
+                    );
+                    return Some(err_expr(span));
+                }
+                let index = Box::new(self.convert(i, &UINT));
+                let Some(place) = self.pointed_object(&args[3], &packet, name, !write) else {
+                    return Some(err_expr(span));
+                };
+                let place = Box::new(place);
+                let kind = ExprKind::PipeReserved { pipe, write, rid, index, place };
+                Some(Expr { kind, ty: INT, span })
+            }
+        }
+    }
+
+    /// An argument that must be a `reserve_id_t`.
+    fn reserve_id_operand(&mut self, e: &ast::Expr, call: &str) -> Option<Expr> {
+        let x = self.rvalue(e);
+        if x.ty.is_error() {
+            return None;
+        }
+        if x.ty != Type::Opaque(Opaque::ReserveId) {
+            self.err(
+                Diagnostic::error(codes::BUILTIN_ARGS, format!("`{call}` needs a `reserve_id_t` here"))
+                    .at(e.span)
+                    .with_note(format!("this has type `{}`", self.show(&x.ty))),
+            );
+            return None;
+        }
+        Some(x)
     }
 
     /// The pipe a transfer names: a pipe parameter, a program-scope pipe or channel, or an

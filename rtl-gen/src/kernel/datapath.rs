@@ -75,7 +75,11 @@ impl Gen<'_> {
             }
             OpKind::Cast(CastOp::Trunc) => slice(&a(0), w - 1, 0),
             OpKind::Const(c) => lit(w, *c),
-            OpKind::Load(_) | OpKind::Store(_) | OpKind::PipeRead { .. } | OpKind::PipeWrite { .. } => lit(w, 0),
+            OpKind::Load(_)
+            | OpKind::Store(_)
+            | OpKind::PipeRead { .. }
+            | OpKind::PipeWrite { .. }
+            | OpKind::PipeQuery { .. } => lit(w, 0),
             // A lane of the packet the read took (all zeros when it took none).
             OpKind::PipeLane { pipe, lane } => cond(a(0), self.pipe_lane(*pipe, *lane), lit(w, 0)),
             // Float operators with non-constant operands never get here: the scheduler refuses

@@ -272,13 +272,15 @@ pub fn interface(s: &Schedule) -> crate::Interface {
         pipes: k
             .pipes
             .iter()
-            .map(|(_, d)| crate::PipePort {
+            .map(|(p, d)| crate::PipePort {
                 prefix: format!("pipe_{}", d.ident()),
                 name: d.name.to_string(),
                 width: d.packet_width(),
                 read: d.end == kiln_dataflow::ir::PipeEnd::Read,
                 source: d.source.clone(),
                 depth: d.depth,
+                reads_count: pipes::queries(k, p, kiln_dataflow::ir::PipeQuery::Packets),
+                reads_capacity: pipes::queries(k, p, kiln_dataflow::ir::PipeQuery::MaxPackets),
             })
             .collect(),
     }

@@ -9,9 +9,27 @@
 //! iteration first, as soon as the memory side of the cycle is satisfied, even if a later one
 //! then holds the pipeline: each has a `done` flag and, for reads, holds the packet it took until
 //! the pipeline advances.
+//!
+//! A query of a pipe (`get_pipe_num_packets`, `get_pipe_max_packets`) reads the 32-bit inputs
+//! `pipe_<name>_count` and `_capacity`, present only when the kernel asks. It is placed like a
+//! transfer that always happens, so in a stalled pipeline it keeps the answer of the cycle it
+//! was asked in, as the simulator does.
 
 use super::*;
-use kiln_dataflow::ir::{Pipe, PipeEnd};
+use kiln_dataflow::ir::{Kernel, Pipe, PipeEnd, PipeQuery};
+
+/// Whether kernel `k` asks pipe `p` for `what`.
+pub(crate) fn queries(k: &Kernel, p: Pipe, what: PipeQuery) -> bool {
+    k.ops.values().any(|o| matches!(o.kind, OpKind::PipeQuery { pipe, what: w } if pipe == p && w == what))
+}
+
+/// The input a query reads.
+fn query_input(prefix: &str, what: PipeQuery) -> String {
+    match what {
+        PipeQuery::Packets => format!("{prefix}_count"),
+        PipeQuery::MaxPackets => format!("{prefix}_capacity"),
+    }
+}
 
 impl Gen<'_> {
     pub(super) fn pipe_prefix(&self, p: Pipe) -> String {
@@ -26,6 +44,13 @@ impl Gen<'_> {
     fn transfer_of(&self, op: Op) -> Option<(Pipe, bool)> {
         match self.k.ops[op].kind {
             OpKind::PipeRead { pipe, blocking } | OpKind::PipeWrite { pipe, blocking } => Some((pipe, blocking)),
+            _ => None,
+        }
+    }
+
+    fn query_of(&self, op: Op) -> Option<(Pipe, PipeQuery)> {
+        match self.k.ops[op].kind {
+            OpKind::PipeQuery { pipe, what } => Some((pipe, what)),
             _ => None,
         }
     }
@@ -58,6 +83,9 @@ impl Gen<'_> {
     /// The value of a transfer op: 1 for a blocking one (it completes when it happens), the
     /// FIFO's readiness for a non-blocking one.
     pub(super) fn transfer_value(&self, op: Op) -> Expr {
+        if let Some((p, what)) = self.query_of(op) {
+            return id(query_input(&self.pipe_prefix(p), what));
+        }
         match self.transfer_of(op) {
             Some((_, true)) => lit(1, 1),
             Some((_, false)) => self.pipe_can(op),
@@ -73,10 +101,15 @@ impl Gen<'_> {
     /// The value of a transfer op in a pipeline: as [`Self::transfer_value`], or the held
     /// result once it has happened in an earlier, stalled cycle.
     pub(super) fn transfer_value_in_pipeline(&self, op: Op, pi: u32, r: u32) -> Expr {
+        let asks = self.query_of(op).is_some();
         match self.transfer_of(op) {
             Some((_, false)) => {
                 let x = self.xfer(pi, r);
                 cond(id(format!("{x}_done")), id(format!("{x}_held_ok")), self.pipe_can(op))
+            }
+            _ if asks => {
+                let x = self.xfer(pi, r);
+                cond(id(format!("{x}_done")), id(format!("{x}_held_ok")), self.transfer_value(op))
             }
             _ => self.transfer_value(op),
         }
@@ -108,7 +141,13 @@ impl Gen<'_> {
         let mut earlier_clear: Vec<Expr> = vec![un(UnOp::Not, id(format!("p{pi}_mem_stall")))];
         for s in sites {
             let At::Pipe(_, r) = s.at else { continue };
-            let Some((pipe, blocking)) = self.transfer_of(s.op) else { continue };
+            // A query always happens: it is a non-blocking transfer whose answer is held.
+            let Some((pipe, blocking)) =
+                self.transfer_of(s.op).or_else(|| self.query_of(s.op).map(|(p, _)| (p, false)))
+            else {
+                continue;
+            };
+            let asks = self.query_of(s.op).is_some();
             let x = self.xfer(pi, r);
             let active = and(s.sel.clone(), s.en.clone());
             let mut go = vec![active.clone(), un(UnOp::Not, id(format!("{x}_done")))];
@@ -123,12 +162,15 @@ impl Gen<'_> {
             earlier_clear = vec![un(UnOp::Not, id(format!("p{pi}_mem_stall"))), id(format!("{x}_clear"))];
             self.m.add(Item::Reg { name: format!("{x}_done"), width: 1 });
             let mut on_go = vec![set(format!("{x}_done"), lit(1, 1))];
-            if self.k.pipes[pipe].end == PipeEnd::Read {
+            if self.k.pipes[pipe].end == PipeEnd::Read && !asks {
                 let w = self.k.pipes[pipe].packet_width();
                 self.m.add(Item::Reg { name: format!("{x}_held_data"), width: w });
                 on_go.push(set(format!("{x}_held_data"), id(format!("{}_data", self.pipe_prefix(pipe)))));
             }
-            if !blocking {
+            if asks {
+                self.m.add(Item::Reg { name: format!("{x}_held_ok"), width: 32 });
+                on_go.push(set(format!("{x}_held_ok"), self.transfer_value(s.op)));
+            } else if !blocking {
                 self.m.add(Item::Reg { name: format!("{x}_held_ok"), width: 1 });
                 on_go.push(set(format!("{x}_held_ok"), self.pipe_can(s.op)));
             }
@@ -185,6 +227,12 @@ impl Gen<'_> {
                 is_reg: false,
                 comment: None,
             });
+            for what in [PipeQuery::Packets, PipeQuery::MaxPackets] {
+                if queries(self.k, p, what) {
+                    let name = query_input(&pre, what);
+                    ports.push(Port { dir: Dir::Input, name, width: 32, is_reg: false, comment: None });
+                }
+            }
         }
     }
 

@@ -269,7 +269,8 @@ pub fn place(p: &Problem, ii: Option<u32>, floors: &HashMap<Value, u32>) -> Resu
             OpClass::Constant => OpTime::default(),
         };
         let depends_on_unstable = preds.iter().any(|(d, pt)| pt.end == t.start && unstable.contains(d));
-        let pipe_read = matches!(o.kind, kiln_dataflow::ir::OpKind::PipeRead { .. });
+        let pipe_read =
+            matches!(o.kind, kiln_dataflow::ir::OpKind::PipeRead { .. } | kiln_dataflow::ir::OpKind::PipeQuery { .. });
         if matches!(class, OpClass::PortLoad(_)) || pipe_read || (class == OpClass::Comb && depends_on_unstable) {
             unstable.insert(op);
         }

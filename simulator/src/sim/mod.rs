@@ -12,7 +12,7 @@ use crate::trace::Trace;
 use cranelift_entity::SecondaryMap;
 use kiln_dataflow::emu::{self, Arg, MemState, RunError};
 use kiln_dataflow::ir::op::{eval, mask};
-use kiln_dataflow::ir::{Block, Mem, Op, OpKind, Pipe, Target, Terminator, Value, ValueDef};
+use kiln_dataflow::ir::{Block, Mem, Op, OpKind, Pipe, PipeQuery, Target, Terminator, Value, ValueDef};
 use kiln_scheduler::schedule::Entry;
 use kiln_scheduler::{OpClass, Schedule};
 use std::collections::{HashMap, VecDeque};
@@ -52,6 +52,10 @@ pub struct PipeSignal {
     pub can: bool,
     /// The head packet's lanes (read ends only; meaningful when `can`).
     pub head: Vec<u64>,
+    /// The packets in the FIFO and its depth (for `get_pipe_num_packets`/`_max_packets`);
+    /// both 0 for an unconnected pipe.
+    pub fill: u32,
+    pub depth: u32,
 }
 
 /// What a kernel did with its pipes in one cycle.
@@ -136,11 +140,13 @@ impl<'s> Sim<'s> {
     }
 
     /// The result of transfer `op` if it happened now: 1 when blocking, else whether the FIFO
-    /// can take part.
+    /// can take part; the answer of a query.
     fn transfer_value(&self, op: Op) -> u64 {
         match self.s.kernel.ops[op].kind {
             OpKind::PipeRead { blocking: true, .. } | OpKind::PipeWrite { blocking: true, .. } => 1,
             OpKind::PipeRead { pipe, .. } | OpKind::PipeWrite { pipe, .. } => self.pipe_in[pipe].can as u64,
+            OpKind::PipeQuery { pipe, what: PipeQuery::Packets } => u64::from(self.pipe_in[pipe].fill),
+            OpKind::PipeQuery { pipe, what: PipeQuery::MaxPackets } => u64::from(self.pipe_in[pipe].depth),
             _ => 0,
         }
     }
@@ -153,7 +159,7 @@ impl<'s> Sim<'s> {
         let (pipe, blocking, read) = match *kind {
             OpKind::PipeRead { pipe, blocking } => (pipe, blocking, true),
             OpKind::PipeWrite { pipe, blocking } => (pipe, blocking, false),
-            _ => return 0,
+            _ => return self.transfer_value(op),
         };
         let can = self.pipe_in[pipe].can;
         if enabled && can {

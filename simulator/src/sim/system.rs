@@ -73,13 +73,13 @@ pub fn simulate_system(
                 let signal = match k.fifo_of[pipe] {
                     Some(f) => {
                         let q = &queues[f as usize];
+                        let depth = fifos[f as usize].depth;
+                        let fill = q.len() as u32;
                         match d.end {
                             PipeEnd::Read => {
-                                PipeSignal { can: !q.is_empty(), head: q.front().cloned().unwrap_or_default() }
+                                PipeSignal { can: fill > 0, head: q.front().cloned().unwrap_or_default(), fill, depth }
                             }
-                            PipeEnd::Write => {
-                                PipeSignal { can: q.len() < fifos[f as usize].depth as usize, head: vec![] }
-                            }
+                            PipeEnd::Write => PipeSignal { can: fill < depth, head: vec![], fill, depth },
                         }
                     }
                     None => PipeSignal::default(),
