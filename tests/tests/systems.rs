@@ -91,11 +91,47 @@ fn check(name: &str, b: &Value) {
             assert_eq!(ints(&b["out"]), ints(&b["in"]));
             assert_eq!(ints(&b["facts"]), vec![1, 3]);
         }
+        "struct_channel" => {
+            let (input, out) = (ints(&b["in"]), ints(&b["out"]));
+            for (i, x) in input.iter().enumerate() {
+                let v = *x as i32;
+                let bytes: i32 = (0..4).map(|k| (v >> (8 * k)) & 0xff).sum();
+                let (x, y) = (i as i16 as i32, -(i as i16) as i32);
+                let want = bytes
+                    .wrapping_add(x.wrapping_mul(1000))
+                    .wrapping_add(y)
+                    .wrapping_add(v.wrapping_mul(3))
+                    .wrapping_sub(v ^ 0x55);
+                assert_eq!(out[i] as i32, want, "element {i}");
+            }
+        }
+        "struct_pipe" => {
+            // struct { int key; short tag; uchar flags[2]; }: 8 bytes, key at 0, tag at 4.
+            let (input, out) = (ints(&b["in"]), ints(&b["out"]));
+            for r in 0..16 {
+                let at = |v: &[i64], k: usize| v[8 * r + k] as u8;
+                let key = i32::from_le_bytes([0, 1, 2, 3].map(|k| at(&input, k)));
+                let tag = i16::from_le_bytes([at(&input, 4), at(&input, 5)]);
+                let want_key = key.wrapping_add(i32::from(tag)).to_le_bytes();
+                let got: Vec<u8> = (0..8).map(|k| at(&out, k)).collect();
+                let want = [
+                    want_key[0],
+                    want_key[1],
+                    want_key[2],
+                    want_key[3],
+                    at(&input, 4),
+                    at(&input, 5),
+                    at(&input, 6),
+                    at(&input, 7) ^ 0xff,
+                ];
+                assert_eq!(got, want, "record {r}");
+            }
+        }
         other => panic!("no reference for system `{other}`"),
     }
 }
 
-const SYSTEMS: [&str; 9] = [
+const SYSTEMS: [&str; 11] = [
     "chain_intel",
     "chain_xilinx",
     "chain_std",
@@ -105,6 +141,8 @@ const SYSTEMS: [&str; 9] = [
     "backpressure",
     "reservation",
     "queries",
+    "struct_channel",
+    "struct_pipe",
 ];
 
 #[test]

@@ -7,16 +7,24 @@
 //! `#pragma unroll` has made it one in the hardware build).
 
 use super::expr::scalar_of;
+use super::record_bytes;
 use super::*;
 use kiln_frontend::hir::PipeRef;
 use kiln_frontend::types::PipeAccess;
 
-/// The lane widths of a packet type.
-pub(super) fn packet_lanes(ty: &Type) -> Vec<u32> {
+/// The lane widths of a packet type: a scalar, a vector's elements, or a struct's scalar and
+/// vector elements in the order of [`record_bytes::elements`] (the order in which `records`
+/// lists a struct packet's parts); `None` for a struct with other members (pointers).
+pub(super) fn packet_lanes(prog: &hir::Program, ty: &Type) -> Option<Vec<u32>> {
     match ty {
-        Type::Scalar(s) => vec![scalar_width(*s)],
-        Type::Vector(s, n) => vec![scalar_width(*s); *n as usize],
-        _ => vec![],
+        Type::Scalar(s) => Some(vec![scalar_width(*s)]),
+        Type::Vector(s, n) => Some(vec![scalar_width(*s); *n as usize]),
+        Type::Record(_) => {
+            let parts: Vec<Option<Vec<u32>>> =
+                record_bytes::elements(prog, ty).iter().map(|el| packet_lanes(prog, &el.ty)).collect();
+            parts.into_iter().collect::<Option<Vec<_>>>().map(|p| p.concat())
+        }
+        _ => None,
     }
 }
 
@@ -29,11 +37,12 @@ impl Lowerer<'_> {
     pub(super) fn pipe_param(&mut self, index: usize, id: LocalId, p: &hir::Local) {
         let Type::Pipe(packet, access) = &p.ty else { return };
         let end = if *access == PipeAccess::Write { PipeEnd::Write } else { PipeEnd::Read };
+        let Some(lanes) = self.packet_lanes_or_report(packet, p.span) else { return };
         let pipe = self.k.pipes.push(PipeData {
             name: p.name.clone(),
             source: PipeSource::Param { param: index as u32 },
             end,
-            lanes: packet_lanes(packet),
+            lanes,
             c_type: c_type(packet),
             depth: None,
             span: p.span,
@@ -47,6 +56,21 @@ impl Lowerer<'_> {
             implicit: None,
             lane: None,
         });
+    }
+
+    fn packet_lanes_or_report(&mut self, packet: &Type, span: Span) -> Option<Vec<u32>> {
+        let lanes = packet_lanes(self.prog, packet);
+        if lanes.is_none() {
+            self.error(
+                Diagnostic::error(
+                    codes::UNSUPPORTED_PIPE,
+                    format!("kiln cannot send packets of type `{}` through a pipe", c_type(packet)),
+                )
+                .at(span)
+                .with_note("a struct packet may hold scalars, vectors, structs and arrays of them"),
+            );
+        }
+        lanes
     }
 
     /// The kernel's pipe for a transfer at `end`, created on first use of a program-scope pipe.
@@ -110,11 +134,12 @@ impl Lowerer<'_> {
             }
             return Some(pipe);
         }
+        let lanes = self.packet_lanes_or_report(&packet, span)?;
         Some(self.k.pipes.push(PipeData {
             name,
             source,
             end,
-            lanes: packet_lanes(&packet),
+            lanes,
             c_type: c_type(&packet),
             depth: global.pipe_depth,
             span,

@@ -725,8 +725,74 @@ impl Rewriter<'_> {
         }
     }
 
+    /// A transfer of struct packets moves their scalar and vector elements, in the order of
+    /// [`record_bytes::elements`] (the order of the packet's lanes, `lower/pipes.rs`): a read
+    /// into the elements of a record variable, a write of the elements of a record variable or
+    /// of a record in a buffer.
+    fn record_transfer(&mut self, e: &mut Expr) {
+        let span = e.span;
+        match &mut e.kind {
+            K::PipeRead { dests, .. } => {
+                let mut parts = Vec::new();
+                for d in std::mem::take(dests) {
+                    if !is_record_like(&d.ty) {
+                        parts.push(d);
+                        continue;
+                    }
+                    let Some(Side::Private(p)) = self.side(&d) else {
+                        return self.unsupported(
+                            "reading a struct packet straight into a buffer (read it into a variable)",
+                            d.span,
+                        );
+                    };
+                    for el in record_bytes::elements(self.prog, &d.ty) {
+                        match self.private_element(&p, &el, span) {
+                            Some(x) => parts.push(x),
+                            None => return self.unsupported("reading a struct packet into this variable", d.span),
+                        }
+                    }
+                }
+                *dests = parts;
+            }
+            K::PipeWrite { values, .. } => {
+                let mut parts = Vec::new();
+                for v in std::mem::take(values) {
+                    if !is_record_like(&v.ty) {
+                        parts.push(v);
+                        continue;
+                    }
+                    let Some(side) = self.side(&v) else {
+                        return self.unsupported("sending this struct value (send a variable)", v.span);
+                    };
+                    for el in record_bytes::elements(self.prog, &v.ty) {
+                        match self.element_read(&side, &el, span) {
+                            Some(x) => parts.push(x),
+                            None => return self.unsupported("sending a struct with this member type", v.span),
+                        }
+                    }
+                }
+                *values = parts;
+            }
+            _ => return,
+        }
+        if is_record_like(&e.ty) {
+            e.ty = Type::Void;
+        }
+        for c in e.children_mut() {
+            self.expr(c);
+        }
+    }
+
     /// Rewrites record accesses inside `e`.
     fn expr(&mut self, e: &mut Expr) {
+        let packets = match &e.kind {
+            K::PipeRead { dests, .. } => dests.iter().any(|d| is_record_like(&d.ty)),
+            K::PipeWrite { values, .. } => values.iter().any(|v| is_record_like(&v.ty)),
+            _ => false,
+        };
+        if packets {
+            return self.record_transfer(e);
+        }
         if let K::Assign(l, r) = &mut e.kind
             && let Some(p) = self.place(l)
             && p.view.is_some()
@@ -844,6 +910,17 @@ impl Rewriter<'_> {
     /// `dst = src;` for records: one assignment per scalar or vector element, each side a
     /// record variable or a record in a buffer.
     fn copy(&mut self, dst: &Expr, src: &Expr, span: Span) -> Block {
+        // `s = read_channel_intel(c)`: the packet is read into the elements of `s`.
+        if let K::PipeRead { dests, .. } = &src.kind
+            && dests.is_empty()
+        {
+            let mut read = src.clone();
+            if let K::PipeRead { dests, .. } = &mut read.kind {
+                dests.push(dst.clone());
+            }
+            self.expr(&mut read);
+            return vec![Stmt::Expr(read)];
+        }
         let (Some(d), Some(s)) = (self.side(dst), self.side(src)) else {
             let reported = |e: &Expr| root_local(e).is_some_and(|id| self.reported.contains(&id));
             // A record returned by a call is reported once, at the function.

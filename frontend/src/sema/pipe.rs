@@ -76,23 +76,13 @@ impl Sema<'_> {
             Type::Error => return Type::Error,
             Type::Scalar(s) if *s != Scalar::Bool && *s != Scalar::F16 => {}
             Type::Vector(s, _) if *s != Scalar::F16 => {}
-            Type::Record(_) => {
-                self.err(
-                    Diagnostic::error(
-                        codes::UNSUPPORTED_PIPE,
-                        "pipes and channels of structs are not yet supported by kiln",
-                    )
-                    .at(span)
-                    .with_help("send the members through pipes of their own, or pack them into a vector"),
-                );
-                return Type::Error;
-            }
+            Type::Record(_) => {}
             other => {
                 let shown = self.show(other);
                 self.err(
                     Diagnostic::error(codes::PIPE_RULE, format!("a pipe cannot carry packets of type `{shown}`"))
                         .at(span)
-                        .with_note("packets are scalars or vectors of integers or floats (not `bool`, `half`, pointers or arrays)"),
+                        .with_note("packets are scalars, vectors or structs of integers or floats (not `bool`, `half`, pointers or arrays)"),
                 );
                 return Type::Error;
             }
