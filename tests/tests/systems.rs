@@ -127,11 +127,18 @@ fn check(name: &str, b: &Value) {
                 assert_eq!(got, want, "record {r}");
             }
         }
+        "helpers" => {
+            // out = (x + 1) + 2 * -(x + 1) = -(x + 1)
+            let (input, out) = (ints(&b["in"]), ints(&b["out"]));
+            let want: Vec<i64> = input.iter().map(|x| -(x + 1)).collect();
+            assert_eq!(out, want);
+            assert_eq!(ints(&b["depth"]), vec![2]);
+        }
         other => panic!("no reference for system `{other}`"),
     }
 }
 
-const SYSTEMS: [&str; 11] = [
+const SYSTEMS: [&str; 12] = [
     "chain_intel",
     "chain_xilinx",
     "chain_std",
@@ -143,6 +150,7 @@ const SYSTEMS: [&str; 11] = [
     "queries",
     "struct_channel",
     "struct_pipe",
+    "helpers",
 ];
 
 #[test]

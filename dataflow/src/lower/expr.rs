@@ -742,8 +742,23 @@ impl<'p> Lowerer<'p> {
             self.error(Diagnostic::error(codes::RECURSION, "calls nested too deeply to inline").at(span));
             return RV::Void;
         }
-        let argv: Vec<RV> = args.iter().map(|a| self.rvalue(a)).collect();
+        // A pipe argument is not a value: the callee's pipe parameter is the caller's pipe.
+        let caller = self.frame().instance;
+        let argv: Vec<RV> =
+            args.iter().map(|a| if matches!(a.ty, Type::Pipe(..)) { RV::Void } else { self.rvalue(a) }).collect();
+        let pipes: Vec<(LocalId, Pipe)> = callee
+            .params
+            .iter()
+            .zip(args)
+            .filter_map(|(pid, a)| match a.kind {
+                hir::ExprKind::Local(caller_id) => self.pipe_params.get(&(caller, caller_id)).map(|pipe| (*pid, *pipe)),
+                _ => None,
+            })
+            .collect();
         let instance = self.next_instance;
+        for (pid, pipe) in pipes {
+            self.pipe_params.insert((instance, pid), pipe);
+        }
         self.next_instance += 1;
         let saved_env = self.env.clone();
         let (address_taken, rom_candidates) = scan_function(callee);

@@ -158,7 +158,8 @@ pub(crate) struct Lowerer<'p> {
     /// Initializers of variables recomputed at each use.
     remat: HashMap<LocalId, hir::Expr>,
     /// The kernel's pipe parameters.
-    pipe_params: HashMap<LocalId, Pipe>,
+    /// The kernel's pipe behind each pipe parameter of the kernel and of inlined helpers.
+    pipe_params: HashMap<VarKey, Pipe>,
 }
 
 /// How to lower.
@@ -626,7 +627,7 @@ impl<'p> Lowerer<'p> {
                     }
                     self.env.insert(key, EnvVal::Ptr(PtrVal { mem: Some(m), index: zero }));
                 }
-                Type::Pipe(..) => self.pipe_param(i, *pid, p),
+                Type::Pipe(..) => self.pipe_param(i, key, p),
                 _ => {
                     self.error(
                         Diagnostic::error(

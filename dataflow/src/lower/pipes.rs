@@ -34,7 +34,7 @@ fn c_type(ty: &Type) -> String {
 
 impl Lowerer<'_> {
     /// A pipe parameter of the kernel (parameter `index`).
-    pub(super) fn pipe_param(&mut self, index: usize, id: LocalId, p: &hir::Local) {
+    pub(super) fn pipe_param(&mut self, index: usize, id: VarKey, p: &hir::Local) {
         let Type::Pipe(packet, access) = &p.ty else { return };
         let end = if *access == PipeAccess::Write { PipeEnd::Write } else { PipeEnd::Read };
         let Some(lanes) = self.packet_lanes_or_report(packet, p.span) else { return };
@@ -76,7 +76,7 @@ impl Lowerer<'_> {
     /// The kernel's pipe for a transfer at `end`, created on first use of a program-scope pipe.
     fn pipe_of(&mut self, r: &PipeRef, end: PipeEnd, span: Span) -> Option<Pipe> {
         let (g, index) = match r {
-            PipeRef::Param(id) => return self.pipe_params.get(id).copied(),
+            PipeRef::Param(id) => return self.pipe_params.get(&(self.frame().instance, *id)).copied(),
             PipeRef::Global(g, index) => (*g, index),
         };
         let global = self.prog.global(g);
@@ -194,7 +194,7 @@ impl Lowerer<'_> {
     /// `get_pipe_num_packets` / `get_pipe_max_packets`.
     pub(super) fn pipe_query(&mut self, e: &hir::Expr, r: &PipeRef, max: bool) -> RV {
         let PipeRef::Param(id) = r else { return RV::Void };
-        let Some(pipe) = self.pipe_params.get(id).copied() else { return RV::Void };
+        let Some(pipe) = self.pipe_params.get(&(self.frame().instance, *id)).copied() else { return RV::Void };
         let what = if max { PipeQuery::MaxPackets } else { PipeQuery::Packets };
         RV::Val(self.emit(OpKind::PipeQuery { pipe, what }, vec![], 32, e.span))
     }

@@ -1118,6 +1118,10 @@ impl Sema<'_> {
         }
         let mut hargs = Vec::new();
         for (i, (a, pt)) in args.iter().zip(&param_tys).enumerate() {
+            if let Type::Pipe(..) = pt {
+                hargs.push(self.pipe_argument(a, pt, name, i));
+                continue;
+            }
             let x = self.rvalue(a);
             hargs.push(self.assign_convert(x, pt, &format!("argument {} of `{name}`", i + 1)));
         }

@@ -415,16 +415,6 @@ impl Sema<'_> {
         }
         if is_kernel {
             self.check_kernel_signature(id, declarator);
-        } else if let Some(p) =
-            self.prog.functions[id.0 as usize].locals.iter().find(|l| matches!(l.ty, Type::Pipe(..)))
-        {
-            let d = Diagnostic::error(
-                codes::UNSUPPORTED_PIPE,
-                format!("pipe parameter `{}` of a helper function is not yet supported by kiln", p.name),
-            )
-            .at(p.span)
-            .with_help("transfer through the pipe in the kernel, or use a program-scope pipe or channel");
-            self.err(d);
         }
         id
     }

@@ -311,6 +311,20 @@ impl Sema<'_> {
             return Some(err_expr(span));
         }
         let write = name.contains("write");
+        if !name.starts_with("get_pipe_") && self.fcx.as_ref().is_some_and(|f| !f.is_kernel) {
+            for a in &args[1..] {
+                self.rvalue(a);
+            }
+            self.err(
+                Diagnostic::error(
+                    codes::UNSUPPORTED_PIPE,
+                    format!("`{name}` in a helper function is not yet supported by kiln"),
+                )
+                .at(callee)
+                .with_help("reserve, use and commit the reservation in the kernel"),
+            );
+            return Some(err_expr(span));
+        }
         if name.starts_with("get_pipe_") {
             let max = name == "get_pipe_max_packets";
             return Some(Expr { kind: ExprKind::PipeQuery { pipe, max }, ty: UINT, span });
@@ -371,6 +385,46 @@ impl Sema<'_> {
                 let place = Box::new(place);
                 let kind = ExprKind::PipeReserved { pipe, write, rid, index, place };
                 Some(Expr { kind, ty: INT, span })
+            }
+        }
+    }
+
+    /// The argument for a pipe parameter `want` of helper `callee`: a pipe parameter of the
+    /// caller with the same packet type and access (helpers are inlined, so the helper's pipe
+    /// is the caller's).
+    pub(super) fn pipe_argument(&mut self, a: &ast::Expr, want: &Type, callee: &str, index: usize) -> Expr {
+        let inner = match &a.kind {
+            ast::ExprKind::Paren(x) => &**x,
+            _ => a,
+        };
+        let found = match &inner.kind {
+            ast::ExprKind::Ident(n) => match self.lookup(n).cloned() {
+                Some(super::Sym::Local(id)) => self.local(id).map(|l| (id, l.ty.clone())),
+                _ => None,
+            },
+            _ => None,
+        };
+        match found {
+            Some((id, ty)) if ty == *want => Expr { kind: ExprKind::Local(id), ty, span: a.span },
+            Some((_, Type::Error)) => err_expr(a.span),
+            other => {
+                let shown = match &other {
+                    Some((_, ty)) => self.show(ty),
+                    None => "not a pipe parameter".to_string(),
+                };
+                self.err(
+                    Diagnostic::error(
+                        codes::PIPE_RULE,
+                        format!(
+                            "argument {} of `{callee}` must be a pipe parameter of type `{}`",
+                            index + 1,
+                            self.show(want)
+                        ),
+                    )
+                    .at(a.span)
+                    .with_note(format!("this is `{shown}`")),
+                );
+                err_expr(a.span)
             }
         }
     }
