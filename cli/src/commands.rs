@@ -12,7 +12,6 @@ use kiln_frontend::{Options, SourceMap};
 use kiln_scheduler::Target;
 use kiln_simulator::cosim::{self, ModelFault};
 use kiln_simulator::{MemConfig, SimConfig};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 pub(crate) type CmdResult = Result<(), (SourceMap, Failure)>;
@@ -33,10 +32,7 @@ pub(crate) fn dispatch(cmd: Command, io: &mut Io) -> CmdResult {
         }
         Command::Emu { file, spec, json, compile } => emulate(&file, &spec, json.as_deref(), &compile, io),
         Command::Sim { file, spec, json, vcd, compile, hw, mem } if crate::system_cmds::is_system_spec(&spec) => {
-            if vcd.is_some() {
-                return Err(crate::system_cmds::no_trace(SourceMap::new()));
-            }
-            crate::system_cmds::simulate(&file, &spec, json.as_deref(), &compile, &hw, &mem, io)
+            crate::system_cmds::simulate(&file, &spec, json.as_deref(), vcd.as_deref(), &compile, &hw, &mem, io)
         }
         Command::Cosim { file, spec, json, compile, hw, mem } if crate::system_cmds::is_system_spec(&spec) => {
             crate::system_cmds::cosimulate(&file, &spec, json.as_deref(), &compile, &hw, &mem, io)
@@ -458,34 +454,17 @@ fn simulate(
         Err(f) => return Err((p.fe.sources, f)),
     };
     let cfg = sim_config(mem, p.spec.max_cycles);
-    let mut trace = match vcd {
-        Some(path) => match std::fs::File::create(path) {
-            Ok(f) => {
-                let w: Box<dyn Write> = Box::new(std::io::BufWriter::new(f));
-                match kiln_simulator::trace::Trace::new(w, &s) {
-                    Ok(t) => Some(t),
-                    Err(e) => {
-                        return Err(fail(
-                            p.fe.sources,
-                            Diagnostic::error(codes::IO_WRITE, format!("cannot write `{}`: {e}", path.display())),
-                        ));
-                    }
-                }
-            }
-            Err(e) => {
-                return Err(fail(
-                    p.fe.sources,
-                    Diagnostic::error(codes::IO_WRITE, format!("cannot create `{}`: {e}", path.display())),
-                ));
-            }
-        },
-        None => None,
+    let mut wave = match vcd.map(|path| crate::waveform::Waveform::kernel(path, &s)).transpose() {
+        Ok(w) => w,
+        Err(d) => return Err(fail(p.fe.sources, d)),
     };
-    let r = match kiln_simulator::simulate(&s, &m.args, &cfg, trace.as_mut()) {
-        Ok(r) => r,
-        Err(e) => return Err(fail(p.fe.sources, e.to_diagnostic())),
+    let run = kiln_simulator::simulate(&s, &m.args, &cfg, wave.as_mut().map(|w| &mut w.trace));
+    let saved = wave.map(crate::waveform::Waveform::save).transpose();
+    let r = match (run, saved) {
+        (Ok(r), Ok(_)) => r,
+        (Err(e), _) => return Err(fail(p.fe.sources, e.to_diagnostic())),
+        (_, Err(d)) => return Err(fail(p.fe.sources, d)),
     };
-    drop(trace);
     let out = RunOutput {
         kernel: &s.kernel,
         engine: "sim",

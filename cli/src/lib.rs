@@ -17,6 +17,7 @@ pub mod results;
 pub mod runspec;
 pub mod system;
 mod system_cmds;
+mod waveform;
 
 use clap::{Args, Parser, Subcommand};
 use kiln_frontend::diag::{self, Diagnostic};

@@ -8,6 +8,7 @@ use crate::commands::{
 use crate::driver::{self, Failure, Frontend};
 use crate::runspec::ElemType;
 use crate::system::{self, SystemRun, SystemSpec};
+use crate::waveform::Waveform;
 use crate::{CompileArgs, HwArgs, Io, MemArgs};
 use cranelift_entity::SecondaryMap;
 use kiln_dataflow::Kernel;
@@ -19,6 +20,7 @@ use kiln_scheduler::Schedule;
 use kiln_simulator::SimConfig;
 use kiln_simulator::cosim::{self, ModelFault};
 use kiln_simulator::sim::system::{SystemKernel, SystemResult, simulate_system};
+use kiln_simulator::trace::Trace;
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -113,7 +115,7 @@ impl Loaded {
         Ok(results.into_iter().map(|r| r.buffers).collect())
     }
 
-    fn simulate(&self, cfg: &SimConfig) -> Result<SystemResult, RunError> {
+    fn simulate(&self, cfg: &SimConfig, trace: Option<&mut Trace>) -> Result<SystemResult, RunError> {
         let kernels: Vec<SystemKernel> = self
             .schedules
             .iter()
@@ -126,7 +128,7 @@ impl Loaded {
                 SystemKernel { schedule: s, args: self.run.args[i].args.clone(), fifo_of }
             })
             .collect();
-        simulate_system(&kernels, &self.run.fifo_specs(), cfg)
+        simulate_system(&kernels, &self.run.fifo_specs(), cfg, trace)
     }
 
     fn named(&self, per_launch: &[Vec<Option<Vec<u64>>>]) -> Named {
@@ -195,10 +197,12 @@ fn per_kernel_cycles(l: &Loaded, r: &SystemResult) -> String {
 }
 
 /// `kiln sim` of a system spec.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn simulate(
     file: &Path,
     spec: &Path,
     json: Option<&Path>,
+    vcd: Option<&Path>,
     compile: &CompileArgs,
     hw: &HwArgs,
     mem: &MemArgs,
@@ -206,10 +210,24 @@ pub(crate) fn simulate(
 ) -> CmdResult {
     let l = load(file, spec, compile, Some(hw), io)?;
     let cfg = sim_config(mem, l.max_cycles());
-    let r = match l.simulate(&cfg) {
-        Ok(r) => r,
-        Err(e) => return Err(fail(l.fe.sources, e.to_diagnostic())),
+    let names: Vec<&str> = l.lowered.iter().map(|k| &*k.name).collect();
+    let scopes = instance_names(&names);
+    let kernels: Vec<(&str, &Schedule)> = scopes.iter().map(String::as_str).zip(l.schedules.iter()).collect();
+    let fifos: Vec<(String, u32)> = l.run.fifo_specs().into_iter().map(|f| (f.name, f.depth)).collect();
+    let mut wave = match vcd.map(|path| Waveform::system(path, &kernels, &fifos)).transpose() {
+        Ok(w) => w,
+        Err(d) => return Err(fail(l.fe.sources, d)),
     };
+    let run = l.simulate(&cfg, wave.as_mut().map(|w| &mut w.trace));
+    let saved = wave.map(Waveform::save).transpose();
+    let r = match (run, saved) {
+        (Ok(r), Ok(_)) => r,
+        (Err(e), _) => return Err(fail(l.fe.sources, e.to_diagnostic())),
+        (_, Err(d)) => return Err(fail(l.fe.sources, d)),
+    };
+    if let Some(v) = vcd {
+        let _ = writeln!(io.out, "waveform: {}", v.display());
+    }
     let buffers: Vec<Vec<Option<Vec<u64>>>> = r.kernels.iter().map(|k| k.buffers.clone()).collect();
     let named = l.named(&buffers);
     let _ = writeln!(
@@ -265,7 +283,7 @@ pub(crate) fn cosimulate(
     let cfg = sim_config(mem, l.max_cycles());
     let names = l.names();
     let golden = l.emulate();
-    let sim = l.simulate(&cfg);
+    let sim = l.simulate(&cfg, None);
     let mismatch = |msg: String| Diagnostic::error(codes::ENGINE_MISMATCH, format!("system {names}: {msg}"));
     let (golden, sim) = match (golden, sim) {
         (Ok(g), Ok(s)) => (g, s),
@@ -434,13 +452,4 @@ pub(crate) fn top_module_name(kernels: &[&str]) -> String {
 /// A run spec describes a system.
 pub(crate) fn is_system_spec(spec: &Path) -> bool {
     std::fs::read_to_string(spec).is_ok_and(|t| system::is_system(&t))
-}
-
-/// `--vcd` traces one kernel.
-pub(crate) fn no_trace(sources: SourceMap) -> (SourceMap, Failure) {
-    fail(
-        sources,
-        Diagnostic::error(codes::BAD_OPTION, "`--vcd` traces a single kernel; it is not available for systems yet")
-            .with_help("run the kernel on its own with a single-kernel run spec to trace it"),
-    )
 }

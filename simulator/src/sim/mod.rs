@@ -349,6 +349,8 @@ pub struct KernelRun<'s> {
     scalars: Vec<(Value, u64)>,
     /// Number of the kernel's first memory port in the test bench (for the stall pattern).
     port_base: u32,
+    /// The kernel's scope in a trace (its launch index in a system).
+    pub trace_scope: usize,
 }
 
 impl<'s> KernelRun<'s> {
@@ -384,7 +386,7 @@ impl<'s> KernelRun<'s> {
                 _ => None,
             })
             .collect();
-        KernelRun { sim, state: State::Idle, entered: true, stall_cycles: 0, scalars, port_base }
+        KernelRun { sim, state: State::Idle, entered: true, stall_cycles: 0, scalars, port_base, trace_scope: 0 }
     }
 
     /// The FIFO signals of `pipe` for the coming cycle.
@@ -436,7 +438,7 @@ impl<'s> KernelRun<'s> {
             }
             State::Done => {
                 if let Some(t) = trace {
-                    t.cycle(cycle, "DONE", &sim.vals, s, &valid, &outs);
+                    t.cycle(self.trace_scope, cycle, "DONE", &sim.vals, &valid, &outs);
                 }
                 let mut buffers = vec![None; k.params.len()];
                 for (i, (pi, _, _)) in k.ports().enumerate() {
@@ -515,7 +517,7 @@ impl<'s> KernelRun<'s> {
                 State::Pipe(n) => format!("P{n}"),
                 State::Done => "DONE".to_string(),
             };
-            t.cycle(cycle, &name, &sim.vals, s, &valid, &outs);
+            t.cycle(self.trace_scope, cycle, &name, &sim.vals, &valid, &outs);
         }
         // The clock edge: memories take presented responses and accepted requests.
         for p in 0..sim.ports.len() {
@@ -552,7 +554,7 @@ pub fn simulate(
 ) -> Result<SimResult, RunError> {
     if !s.kernel.pipes.is_empty() {
         let launch = system::SystemKernel { schedule: s, args: args.to_vec(), fifo_of: SecondaryMap::new() };
-        let mut r = system::simulate_system(&[launch], &[], cfg)?;
+        let mut r = system::simulate_system(&[launch], &[], cfg, trace)?;
         return Ok(r.kernels.remove(0));
     }
     let mut run = KernelRun::new(s, args, 0);

@@ -6,6 +6,7 @@
 //! run stops with [`RunError::Deadlock`], naming who waits where and how full each FIFO is.
 
 use super::{KernelRun, PipeSignal, SimConfig, SimResult};
+use crate::trace::Trace;
 use cranelift_entity::SecondaryMap;
 use kiln_dataflow::emu::{Arg, Blocked, FifoSpec, RunError};
 use kiln_dataflow::ir::{Op, OpKind, Pipe, PipeEnd};
@@ -34,15 +35,19 @@ pub struct SystemResult {
 
 /// Simulates the kernels of a system side by side; memory ports are numbered across kernels in
 /// launch order (for the stall pattern).
+/// With `trace`, every kernel's signals (in the scope of its launch index) and every FIFO's
+/// fill level are recorded each cycle, up to the cycle the run stops in.
 pub fn simulate_system(
     kernels: &[SystemKernel],
     fifos: &[FifoSpec],
     cfg: &SimConfig,
+    mut trace: Option<&mut Trace>,
 ) -> Result<SystemResult, RunError> {
     let mut runs = Vec::with_capacity(kernels.len());
     let mut port_base = 0;
-    for k in kernels {
-        let run = KernelRun::new(k.schedule, &k.args, port_base);
+    for (i, k) in kernels.iter().enumerate() {
+        let mut run = KernelRun::new(k.schedule, &k.args, port_base);
+        run.trace_scope = i;
         port_base += run.port_count();
         runs.push(run);
     }
@@ -87,6 +92,10 @@ pub fn simulate_system(
                 run.set_pipe(pipe, signal);
             }
         }
+        if let Some(t) = trace.as_deref_mut() {
+            let levels: Vec<usize> = queues.iter().map(VecDeque::len).collect();
+            t.fifo_levels(cycle, &levels);
+        }
         let mut moved = false;
         let mut pops = vec![0usize; fifos.len()];
         let mut pushes: Vec<(usize, Vec<u64>)> = Vec::new();
@@ -94,7 +103,7 @@ pub fn simulate_system(
             if results[i].is_some() {
                 continue;
             }
-            if let Some(r) = run.tick(&cfg.mem, cycle, None)? {
+            if let Some(r) = run.tick(&cfg.mem, cycle, trace.as_deref_mut())? {
                 results[i] = Some(r);
                 held[i] = None;
                 moved = true;
