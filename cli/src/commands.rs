@@ -30,7 +30,9 @@ pub(crate) fn dispatch(cmd: Command, io: &mut Io) -> CmdResult {
         Command::Build { file, kernel, out_dir, dump, compile, hw } => {
             build(&file, kernel.as_deref(), &out_dir, dump, &compile, &hw, io)
         }
-        Command::Emu { file, spec, json, compile } => emulate(&file, &spec, json.as_deref(), &compile, io),
+        Command::Emu { file, spec, json, deadlock_cycles, compile } => {
+            emulate(&file, &spec, json.as_deref(), deadlock_cycles, &compile, io)
+        }
         Command::Sim { file, spec, json, vcd, compile, hw, mem } if crate::system_cmds::is_system_spec(&spec) => {
             crate::system_cmds::simulate(&file, &spec, json.as_deref(), vcd.as_deref(), &compile, &hw, &mem, io)
         }
@@ -395,16 +397,23 @@ fn lowered_kernel(p: &Prepared) -> Result<(kiln_dataflow::Kernel, runspec::Mater
     Ok((k, m))
 }
 
-fn emulate(file: &Path, spec: &Path, json: Option<&Path>, compile: &CompileArgs, io: &mut Io) -> CmdResult {
+fn emulate(
+    file: &Path,
+    spec: &Path,
+    json: Option<&Path>,
+    window: u64,
+    compile: &CompileArgs,
+    io: &mut Io,
+) -> CmdResult {
     if std::fs::read_to_string(spec).is_ok_and(|t| system::is_system(&t)) {
-        return crate::system_cmds::emulate(file, spec, json, compile, io);
+        return crate::system_cmds::emulate(file, spec, json, window, compile, io);
     }
     let p = prepare(file, spec, compile, io)?;
     let (k, m) = match lowered_kernel(&p) {
         Ok(x) => x,
         Err(f) => return Err((p.fe.sources, f)),
     };
-    let r = match emu::emulate(&k, &m.args, EMU_STEP_LIMIT) {
+    let r = match emu::emulate_with_window(&k, &m.args, EMU_STEP_LIMIT, window) {
         Ok(r) => r,
         Err(e) => return Err(fail(p.fe.sources, e.to_diagnostic())),
     };

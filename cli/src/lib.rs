@@ -123,6 +123,10 @@ enum Command {
         /// Write the results JSON here.
         #[arg(long)]
         json: Option<PathBuf>,
+        /// For a system: report a kernel that polls a pipe this many times in a row without
+        /// success, while nothing else moves and every other kernel waits too, as starving.
+        #[arg(long = "deadlock-cycles", default_value_t = kiln_simulator::sim::system::DEFAULT_DEADLOCK_CYCLES)]
+        deadlock_cycles: u64,
         #[command(flatten)]
         compile: CompileArgs,
     },

@@ -103,7 +103,9 @@ impl Loaded {
         self.lowered.iter().map(|k| k.name.to_string()).collect::<Vec<_>>().join(" + ")
     }
 
-    fn emulate(&self) -> Result<Vec<Vec<Option<Vec<u64>>>>, RunError> {
+    /// The emulator's run; `window`: failed polls in a row, with nothing moving, after which a
+    /// polling kernel counts as waiting (`--deadlock-cycles`).
+    fn emulate(&self, window: u64) -> Result<Vec<Vec<Option<Vec<u64>>>>, RunError> {
         let launches: Vec<emu::Launch> = self
             .lowered
             .iter()
@@ -111,7 +113,7 @@ impl Loaded {
             .zip(&self.run.fifo_of)
             .map(|((k, m), f)| emu::Launch { kernel: k, args: m.args.clone(), fifo_of: f.clone() })
             .collect();
-        let results = emu::run_system(&launches, &self.run.fifo_specs(), EMU_STEP_LIMIT)?;
+        let results = emu::run_system(&launches, &self.run.fifo_specs(), EMU_STEP_LIMIT, window)?;
         Ok(results.into_iter().map(|r| r.buffers).collect())
     }
 
@@ -168,9 +170,16 @@ pub(crate) fn on_cycles(edges: &[(usize, usize)], launches: usize) -> Vec<bool> 
 }
 
 /// `kiln emu` of a system spec.
-pub(crate) fn emulate(file: &Path, spec: &Path, json: Option<&Path>, compile: &CompileArgs, io: &mut Io) -> CmdResult {
+pub(crate) fn emulate(
+    file: &Path,
+    spec: &Path,
+    json: Option<&Path>,
+    deadlock_window: u64,
+    compile: &CompileArgs,
+    io: &mut Io,
+) -> CmdResult {
     let l = load(file, spec, compile, None, io)?;
-    let buffers = match l.emulate() {
+    let buffers = match l.emulate(deadlock_window) {
         Ok(b) => b,
         Err(e) => return Err(fail(l.fe.sources, e.to_diagnostic())),
     };
@@ -282,7 +291,7 @@ pub(crate) fn cosimulate(
     let l = load(file, spec, compile, Some(hw), io)?;
     let cfg = sim_config(mem, l.max_cycles());
     let names = l.names();
-    let golden = l.emulate();
+    let golden = l.emulate(cfg.deadlock_cycles);
     let sim = l.simulate(&cfg, None);
     let mismatch = |msg: String| Diagnostic::error(codes::ENGINE_MISMATCH, format!("system {names}: {msg}"));
     let (golden, sim) = match (golden, sim) {

@@ -85,10 +85,14 @@ impl RunError {
             .with_note("reading an uninitialized private array element is undefined behaviour"),
             RunError::Deadlock { blocked, fifos, after } => {
                 let who = blocked.iter().map(|b| format!("`{}`", b.kernel)).collect::<Vec<_>>().join(", ");
-                let mut d = Diagnostic::error(
-                    codes::DEADLOCK,
-                    format!("deadlock after {after}: no kernel can move (blocked: {who})"),
-                );
+                let headline = if blocked.iter().any(|b| b.polling) {
+                    format!(
+                        "no progress after {after}: every kernel waits on a pipe and no packet moves (waiting: {who})"
+                    )
+                } else {
+                    format!("deadlock after {after}: no kernel can move (blocked: {who})")
+                };
+                let mut d = Diagnostic::error(codes::DEADLOCK, headline);
                 for (i, b) in blocked.iter().enumerate() {
                     let what = format!(
                         "kernel `{}` {} pipe `{}`, which {} {}",
@@ -262,6 +266,9 @@ pub enum Progress {
     Done,
     /// The kernel waits in a blocking transfer `op` on a pipe.
     Blocked(Op),
+    /// The kernel's last `window` transfers were non-blocking ones that failed, the last
+    /// `op`: it polls a pipe that neither fills nor empties (it can go on polling).
+    Polling(Op),
     /// The kernel gave way after its slice of operations (it can go on).
     Yielded,
 }
@@ -279,7 +286,16 @@ pub struct Emulation<'k> {
     next: usize,
     steps: u64,
     done: bool,
+    /// Non-blocking transfers that failed since the kernel's last successful transfer.
+    failed_polls: u64,
+    /// After how many failed polls in a row [`Emulation::run`] reports [`Progress::Polling`].
+    poll_window: u64,
 }
+
+/// Polls that fail in a row, with nothing else moving, before a kernel is reported as
+/// starving; and cycles without progress before the simulator reports a deadlock
+/// (`--deadlock-cycles`).
+pub const DEFAULT_DEADLOCK_WINDOW: u64 = 1000;
 
 impl<'k> Emulation<'k> {
     pub fn new(k: &'k Kernel, args: &[Arg]) -> Self {
@@ -290,7 +306,32 @@ impl<'k> Emulation<'k> {
                 vals[v] = x & mask(k.width(v));
             }
         }
-        Emulation { k, mems, vals, packets: SecondaryMap::new(), block: k.entry, next: 0, steps: 0, done: false }
+        Emulation {
+            k,
+            mems,
+            vals,
+            packets: SecondaryMap::new(),
+            block: k.entry,
+            next: 0,
+            steps: 0,
+            done: false,
+            failed_polls: 0,
+            poll_window: DEFAULT_DEADLOCK_WINDOW,
+        }
+    }
+
+    /// Sets how many failed polls in a row make [`Emulation::run`] report
+    /// [`Progress::Polling`] (at least 1).
+    pub fn with_poll_window(mut self, window: u64) -> Self {
+        self.poll_window = window.max(1);
+        self
+    }
+
+    /// Counts a non-blocking transfer's outcome; `true` when the kernel has now failed
+    /// `poll_window` polls in a row.
+    fn polled(&mut self, ok: bool) -> bool {
+        self.failed_polls = if ok { 0 } else { self.failed_polls + 1 };
+        self.failed_polls >= self.poll_window
     }
 
     /// Operations executed so far.
@@ -345,6 +386,11 @@ impl<'k> Emulation<'k> {
                         if let Some(r) = o.result {
                             vals[r] = ok as u64;
                         }
+                        if self.polled(ok) {
+                            self.next += 1;
+                            self.steps += 1;
+                            return Ok(Progress::Polling(op));
+                        }
                     }
                     OpKind::PipeLane { pipe, lane } => {
                         let v = self.packets[*pipe].get(*lane as usize).copied().unwrap_or(0);
@@ -366,6 +412,11 @@ impl<'k> Emulation<'k> {
                         }
                         if let Some(r) = o.result {
                             vals[r] = ok as u64;
+                        }
+                        if self.polled(ok) {
+                            self.next += 1;
+                            self.steps += 1;
+                            return Ok(Progress::Polling(op));
                         }
                     }
                     kind => {
@@ -420,27 +471,37 @@ impl<'k> Emulation<'k> {
     }
 }
 
-/// Runs a kernel with no pipes connected to completion.
-pub fn emulate(k: &Kernel, args: &[Arg], step_limit: u64) -> Result<EmuResult, RunError> {
-    let mut e = Emulation::new(k, args);
-    match e.run(&mut Unconnected, u64::MAX, step_limit)? {
-        Progress::Blocked(op) => {
-            let o = &k.ops[op];
-            let pipe = o.kind.pipe().map(|p| k.pipes[p].name.to_string()).unwrap_or_default();
-            Err(RunError::Deadlock {
-                blocked: vec![Blocked {
-                    kernel: k.name.to_string(),
-                    pipe,
-                    reading: matches!(o.kind, OpKind::PipeRead { .. }),
-                    polling: false,
-                    span: o.span,
-                }],
-                fifos: vec![],
-                after: format!("{} operations", e.steps),
-            })
-        }
-        Progress::Done | Progress::Yielded => Ok(EmuResult { buffers: e.buffers(), steps: e.steps }),
+/// Who waits where: a kernel held by a blocking transfer or polling without success.
+fn waiting(k: &Kernel, op: Op, polling: bool) -> Blocked {
+    let o = &k.ops[op];
+    Blocked {
+        kernel: k.name.to_string(),
+        pipe: o.kind.pipe().map(|p| k.pipes[p].name.to_string()).unwrap_or_default(),
+        reading: matches!(o.kind, OpKind::PipeRead { .. }),
+        polling,
+        span: o.span,
     }
+}
+
+/// Runs a kernel with no pipes connected to completion. A kernel that waits on one of its
+/// (unconnected) pipes, or polls one [`DEFAULT_DEADLOCK_WINDOW`] times in a row, is reported.
+pub fn emulate(k: &Kernel, args: &[Arg], step_limit: u64) -> Result<EmuResult, RunError> {
+    emulate_with_window(k, args, step_limit, DEFAULT_DEADLOCK_WINDOW)
+}
+
+/// [`emulate`], reporting a kernel that polls one of its pipes `window` times in a row.
+pub fn emulate_with_window(k: &Kernel, args: &[Arg], step_limit: u64, window: u64) -> Result<EmuResult, RunError> {
+    let mut e = Emulation::new(k, args).with_poll_window(window);
+    let (op, polling) = match e.run(&mut Unconnected, u64::MAX, step_limit)? {
+        Progress::Blocked(op) => (op, false),
+        Progress::Polling(op) => (op, true),
+        Progress::Done | Progress::Yielded => return Ok(EmuResult { buffers: e.buffers(), steps: e.steps }),
+    };
+    Err(RunError::Deadlock {
+        blocked: vec![waiting(k, op, polling)],
+        fifos: vec![],
+        after: format!("{} operations", e.steps),
+    })
 }
 
 /// A FIFO of a system: a name for reports and its depth in packets.
@@ -461,11 +522,15 @@ struct SystemIo<'a> {
     fifos: &'a mut [VecDeque<Vec<u64>>],
     specs: &'a [FifoSpec],
     fifo_of: &'a SecondaryMap<Pipe, u32>,
+    /// Packets moved.
+    moves: u64,
 }
 
 impl PipeIo for SystemIo<'_> {
     fn try_read(&mut self, pipe: Pipe) -> Option<Vec<u64>> {
-        self.fifos[self.fifo_of[pipe] as usize].pop_front()
+        let got = self.fifos[self.fifo_of[pipe] as usize].pop_front();
+        self.moves += u64::from(got.is_some());
+        got
     }
     fn try_write(&mut self, pipe: Pipe, packet: &[u64]) -> bool {
         let f = self.fifo_of[pipe] as usize;
@@ -473,6 +538,7 @@ impl PipeIo for SystemIo<'_> {
             return false;
         }
         self.fifos[f].push_back(packet.to_vec());
+        self.moves += 1;
         true
     }
     fn query(&mut self, pipe: Pipe, what: PipeQuery) -> u64 {
@@ -488,49 +554,49 @@ impl PipeIo for SystemIo<'_> {
 /// switching costs nothing, small enough that a kernel polling a pipe lets the others fill it.
 const SLICE: u64 = 4096;
 
-/// Runs the kernels of a system concurrently: each runs until it blocks on a pipe or has used
-/// its slice, in launch order, round after round. Packets keep their order in every FIFO and a
-/// blocking transfer waits while its FIFO is empty (read) or holds `depth` packets (write).
-/// When no kernel can move, the run stops with [`RunError::Deadlock`].
-pub fn run_system(launches: &[Launch], fifos: &[FifoSpec], step_limit: u64) -> Result<Vec<EmuResult>, RunError> {
+/// Runs the kernels of a system concurrently: each runs until it blocks on a pipe, has used
+/// its slice, or has polled `window` times in a row without success, in launch order, round
+/// after round. Packets keep their order in every FIFO and a blocking transfer waits while its
+/// FIFO is empty (read) or holds `depth` packets (write). When a round moves no packet and
+/// finishes no kernel while every unfinished kernel waits — held by a blocking transfer, or
+/// polling with `window` failures in a row — the run stops with [`RunError::Deadlock`]: a
+/// deadlock, or a kernel starving on a pipe nothing will fill or empty.
+pub fn run_system(
+    launches: &[Launch],
+    fifos: &[FifoSpec],
+    step_limit: u64,
+    window: u64,
+) -> Result<Vec<EmuResult>, RunError> {
     let mut queues: Vec<VecDeque<Vec<u64>>> = vec![VecDeque::new(); fifos.len()];
-    let mut runs: Vec<Emulation> = launches.iter().map(|l| Emulation::new(l.kernel, &l.args)).collect();
+    let mut runs: Vec<Emulation> =
+        launches.iter().map(|l| Emulation::new(l.kernel, &l.args).with_poll_window(window)).collect();
     let mut state: Vec<Progress> = vec![Progress::Yielded; runs.len()];
     loop {
-        let before: u64 = runs.iter().map(|r| r.steps).sum();
-        let fill_before: Vec<usize> = queues.iter().map(|q| q.len()).collect();
+        let mut moved = false;
         for (i, run) in runs.iter_mut().enumerate() {
             if state[i] == Progress::Done {
                 continue;
             }
-            let mut io = SystemIo { fifos: &mut queues, specs: fifos, fifo_of: &launches[i].fifo_of };
+            let mut io = SystemIo { fifos: &mut queues, specs: fifos, fifo_of: &launches[i].fifo_of, moves: 0 };
             state[i] = run.run(&mut io, SLICE, step_limit)?;
+            moved |= io.moves > 0 || state[i] == Progress::Done;
         }
         if state.iter().all(|s| *s == Progress::Done) {
             return Ok(runs.iter().map(|r| EmuResult { buffers: r.buffers(), steps: r.steps }).collect());
         }
-        let after: u64 = runs.iter().map(|r| r.steps).sum();
-        let fill_after: Vec<usize> = queues.iter().map(|q| q.len()).collect();
-        if after == before && fill_before == fill_after {
+        let all_wait = state.iter().all(|s| matches!(s, Progress::Done | Progress::Blocked(_) | Progress::Polling(_)));
+        if !moved && all_wait {
             let blocked = runs
                 .iter()
                 .zip(&state)
                 .filter_map(|(r, s)| match s {
-                    Progress::Blocked(op) => {
-                        let o = &r.k.ops[*op];
-                        let pipe = o.kind.pipe().map(|p| r.k.pipes[p].name.to_string()).unwrap_or_default();
-                        Some(Blocked {
-                            kernel: r.k.name.to_string(),
-                            pipe,
-                            reading: matches!(o.kind, OpKind::PipeRead { .. }),
-                            polling: false,
-                            span: o.span,
-                        })
-                    }
+                    Progress::Blocked(op) => Some(waiting(r.k, *op, false)),
+                    Progress::Polling(op) => Some(waiting(r.k, *op, true)),
                     _ => None,
                 })
                 .collect();
             let fills = fifos.iter().zip(&queues).map(|(f, q)| (f.name.clone(), q.len(), f.depth)).collect();
+            let after: u64 = runs.iter().map(|r| r.steps).sum();
             return Err(RunError::Deadlock { blocked, fifos: fills, after: format!("{after} operations") });
         }
     }

@@ -411,7 +411,8 @@ fn deadlock_is_found_by_the_simulator_after_the_configured_window_and_by_verilat
 }
 
 /// A kernel that keeps polling a pipe nobody writes is starving, not deadlocked in the
-/// blocking sense; the simulator still stops and says where it polls.
+/// blocking sense; the simulator (after the window in cycles) and the emulator (after that
+/// many failed polls in a row) still stop and say where it polls.
 #[test]
 fn starvation_of_a_polling_kernel_is_reported() {
     let dir = scratch("system-starve");
@@ -430,15 +431,24 @@ fn starvation_of_a_polling_kernel_is_reported() {
         "[[launch]]\nkernel = \"idle\"\nargs = { n = 1 }\n\n[[launch]]\nkernel = \"poll\"\nargs = { out = \"@out\" }\n\n[buffers]\nout = { len = 1 }\n",
     )
     .unwrap();
-    let r =
-        kiln(&["sim", &cl.display().to_string(), "--spec", &spec.display().to_string(), "--deadlock-cycles", "200"]);
-    assert_eq!(r.code, 1, "{}", r.stderr);
-    assert!(
-        r.stderr.contains("E0906")
-            && r.stderr.contains("kernel `poll` keeps polling here to read from pipe `c`, which stays empty"),
-        "{}",
-        r.stderr
-    );
+    for engine in ["sim", "emu"] {
+        let r = kiln(&[
+            engine,
+            &cl.display().to_string(),
+            "--spec",
+            &spec.display().to_string(),
+            "--deadlock-cycles",
+            "200",
+        ]);
+        assert_eq!(r.code, 1, "{engine}: {}", r.stderr);
+        assert!(
+            r.stderr.contains("E0906")
+                && r.stderr.contains("kernel `poll` keeps polling here to read from pipe `c`, which stays empty")
+                && r.stderr.contains("pipe `c` holds 0 of 2 packet(s)"),
+            "{engine}: {}",
+            r.stderr
+        );
+    }
 }
 
 #[test]

@@ -15,7 +15,7 @@ use std::collections::VecDeque;
 
 /// Cycles without a pipe transfer or a finishing kernel, while every unfinished kernel waits
 /// on a pipe, after which a run is reported as a deadlock (`--deadlock-cycles`).
-pub const DEFAULT_DEADLOCK_CYCLES: u64 = 1000;
+pub const DEFAULT_DEADLOCK_CYCLES: u64 = kiln_dataflow::emu::DEFAULT_DEADLOCK_WINDOW;
 
 /// One kernel of a system: its arguments and the FIFO of each of its pipes (`None`:
 /// unconnected, its FIFO is never valid nor ready).
