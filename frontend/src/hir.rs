@@ -401,6 +401,10 @@ pub enum ExprKind {
         blocking: bool,
         values: Vec<Expr>,
     },
+    /// A work-group collective function: `args[0]` is the value (the predicate of
+    /// `all`/`any`, an `int`), then, for a broadcast, 1 to 3 local ids (`size_t`, free of side
+    /// effects). Only in kernels; lowered with `__local` memory and barriers.
+    WorkGroup(Collective, Vec<Expr>),
     /// `get_pipe_num_packets(p)` (`max` false) or `get_pipe_max_packets(p)` of a pipe
     /// parameter: a `uint`.
     PipeQuery {
@@ -457,6 +461,24 @@ impl PipeRef {
             _ => None,
         }
     }
+}
+
+/// A work-group collective function.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Collective {
+    All,
+    Any,
+    Broadcast,
+    Reduce(CollectiveOp),
+    ScanInclusive(CollectiveOp),
+    ScanExclusive(CollectiveOp),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CollectiveOp {
+    Add,
+    Min,
+    Max,
 }
 
 /// What an [`ExprKind::Atomic`] does. "old" is the object's value before the operation.
@@ -617,6 +639,7 @@ impl Expr {
             | K::IntBuiltin(_, args)
             | K::FloatBuiltin(_, args)
             | K::Geometric(_, args)
+            | K::WorkGroup(_, args)
             | K::VecLit(args) => args.iter().collect(),
             K::Shuffle(sources, mask) => {
                 let mut v: Vec<&Expr> = sources.iter().collect();
@@ -674,6 +697,7 @@ impl Expr {
             | K::IntBuiltin(_, args)
             | K::FloatBuiltin(_, args)
             | K::Geometric(_, args)
+            | K::WorkGroup(_, args)
             | K::VecLit(args) => args.iter_mut().collect(),
             K::Shuffle(sources, mask) => {
                 let mut v: Vec<&mut Expr> = sources.iter_mut().collect();
@@ -716,6 +740,7 @@ impl Expr {
                 | K::PipeReserve { .. }
                 | K::PipeReserved { .. }
                 | K::PipeCommit { .. }
+                | K::WorkGroup(..)
                 | K::Barrier
                 | K::VStore { .. }
         );

@@ -228,6 +228,7 @@ fn predefined_source(std: ClStd) -> String {
     if std == ClStd::Cl3_0 {
         // Only the optional features kiln implements are advertised.
         s.push_str("#define __opencl_c_int64 1\n");
+        s.push_str("#define __opencl_c_work_group_collective_functions 1\n");
         // Every atomic operation is performed in program order (sequentially consistent)
         // whatever order and scope the kernel names.
         for f in [

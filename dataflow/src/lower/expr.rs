@@ -399,6 +399,16 @@ impl<'p> Lowerer<'p> {
             }
             ExprKind::PipeWrite { pipe, blocking, values } => self.pipe_write(e, pipe, *blocking, values),
             ExprKind::PipeQuery { pipe, max } => self.pipe_query(e, pipe, *max),
+            ExprKind::WorkGroup(..) => {
+                self.error(
+                    Diagnostic::error(
+                        codes::UNSUPPORTED_BUILTIN,
+                        "kiln cannot build this work-group function (internal: it reached lowering)",
+                    )
+                    .at(span),
+                );
+                RV::Void
+            }
             ExprKind::PipeReserve { .. } | ExprKind::PipeReserved { .. } | ExprKind::PipeCommit { .. } => {
                 self.error(
                     Diagnostic::error(

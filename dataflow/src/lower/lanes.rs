@@ -732,6 +732,9 @@ impl Splitter {
             K::PipeQuery { pipe, max } => rebuild(K::PipeQuery { pipe: self.pipe_ref(pipe, pre), max: *max }),
             // Rewritten into transfers before the vector split (`reserve`).
             K::PipeReserve { .. } | K::PipeReserved { .. } | K::PipeCommit { .. } => e.clone(),
+            // Rewritten into `__local` memory and barriers before the vector split
+            // (`collectives`); their operands are scalars.
+            K::WorkGroup(..) => e.clone(),
             K::Int(_) | K::Float(_) | K::Local(_) | K::Global(_) | K::WorkItem(..) | K::Barrier => e.clone(),
         }
     }

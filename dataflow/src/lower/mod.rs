@@ -12,6 +12,7 @@
 mod atomic;
 mod builtins;
 mod coalesce;
+mod collectives;
 mod expr;
 mod float;
 mod lanes;
@@ -194,6 +195,7 @@ pub fn lower_kernel(prog: &Program, id: FuncId) -> Result<Kernel, Vec<Diagnostic
 /// Lowers one kernel.
 pub fn lower_kernel_with(prog: &Program, id: FuncId, opts: &LowerOptions) -> Result<Kernel, Vec<Diagnostic>> {
     let resolved = reserve::lower_reservations(prog, id)?;
+    let resolved = collectives::lower_collectives(&resolved, id, opts.local_size)?;
     let unspun = spin::blocking_spins(&resolved);
     let flat = records::split_records(&unspun)?;
     let split = lanes::split_vectors(&flat)?;
@@ -750,7 +752,11 @@ fn scan_function(f: &hir::Function) -> (HashSet<LocalId>, HashSet<LocalId>) {
             K::PipeWrite { pipe, values, .. } => {
                 pipe.index().into_iter().chain(values).for_each(|v| walk_expr(v, taken, ok, true));
             }
-            K::PipeQuery { .. } | K::PipeReserve { .. } | K::PipeReserved { .. } | K::PipeCommit { .. } => {
+            K::PipeQuery { .. }
+            | K::PipeReserve { .. }
+            | K::PipeReserved { .. }
+            | K::PipeCommit { .. }
+            | K::WorkGroup(..) => {
                 e.children().into_iter().for_each(|c| walk_expr(c, taken, ok, true));
             }
         }

@@ -1046,6 +1046,9 @@ impl Sema<'_> {
                 if let Some(e) = self.atomic_builtin(name, args, callee.span, span) {
                     return e;
                 }
+                if let Some(e) = self.collective_builtin(name, args, callee.span, span) {
+                    return e;
+                }
                 if &**name == "prefetch" {
                     return self.prefetch(args, span);
                 }

@@ -9,6 +9,7 @@
 mod atomic;
 mod builtin_float;
 mod builtin_int;
+mod collective;
 mod consteval;
 pub use consteval::integer_value;
 mod decl;
