@@ -90,7 +90,7 @@ fn work_group_functions_compute_their_reference() {
             let lsum = ls.iter().fold(0i64, |a, b| a.wrapping_add(*b));
             assert_eq!(&lmix[3 * g..3 * g + 3], [lsum, linc[k], *ls.iter().min().unwrap()], "lmix of {g}");
             let all = vs.iter().all(|x| *x > -1000) as i64;
-            let any7 = vs.iter().any(|x| *x == 7) as i64;
+            let any7 = vs.contains(&7) as i64;
             let all_odd = vs.iter().all(|x| x & 1 != 0) as i64;
             let neg = if vs.iter().any(|x| *x < 0) { 1 } else { 2 };
             assert_eq!(&flags[4 * g..4 * g + 4], [all, any7, all_odd, neg], "flags of work-item {g}");
