@@ -77,6 +77,7 @@ fn hw_options(args: &BoardArgs, board: &Board) -> Result<HwOptions, Diagnostic> 
         optimize: !args.no_opt,
         pipeline: !args.no_pipeline,
         local_size,
+        local_args: vec![],
         strict_pipe_order: false,
     })
 }
@@ -307,10 +308,11 @@ pub(crate) fn run_board(
     let mut hw = hw_options(args, &board).map_err(|d| fail(SourceMap::new(), d))?;
     let p = prepare(file, spec, compile, io)?;
     hw.local_size = hw.local_size.or_else(|| crate::commands::spec_local_size(&p.spec));
+    hw.local_args = runspec::local_args(&p.spec.args);
     let kernel = Some(p.spec.kernel.clone());
     let built = build_for_board(&p.fe, kernel.as_deref(), Some(p.spec.kernel_span), args, &board, &hw).and_then(|k| {
         let id = driver::find_kernel(&p.fe.program, &k.name, None)?;
-        let (lowered, _) = driver::lower(&p.fe.program, id, hw.local_size)?;
+        let (lowered, _) = driver::lower(&p.fe.program, id, hw.local_size, &hw.local_args)?;
         let m = runspec::materialize(&p.spec, &lowered).map_err(driver::Failure::from)?;
         Ok((k, lowered, m))
     });

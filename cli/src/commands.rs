@@ -106,6 +106,7 @@ pub(crate) fn hw_options(hw: &HwArgs) -> Result<HwOptions, Diagnostic> {
         optimize: !hw.no_opt,
         pipeline: !hw.no_pipeline,
         local_size,
+        local_args: vec![],
         strict_pipe_order: false,
     })
 }
@@ -161,7 +162,7 @@ fn check(file: &Path, compile: &CompileArgs, io: &mut Io) -> CmdResult {
     let mut diags = Vec::new();
     for (id, _) in fe.program.kernels() {
         // The work-group size is a build setting; `check` does not ask for one.
-        if let Err(f) = driver::lower(&fe.program, id, None) {
+        if let Err(f) = driver::lower(&fe.program, id, None, &[]) {
             diags.extend(f.diags.into_iter().filter(|d| d.code != codes::NEEDS_GROUP_SIZE));
         }
     }
@@ -325,7 +326,7 @@ fn program_pipe_links(fe: &Frontend, names: &[String]) -> Vec<kiln_rtl_gen::syst
         std::collections::BTreeMap::new();
     for (i, name) in names.iter().enumerate() {
         let Ok(id) = driver::find_kernel(&fe.program, name, None) else { continue };
-        let Ok((k, _)) = driver::lower(&fe.program, id, None) else { continue };
+        let Ok((k, _)) = driver::lower(&fe.program, id, None, &[]) else { continue };
         for (_, d) in k.pipes.iter() {
             if let PipeSource::Program { name: pipe } = &d.source {
                 let e = ends.entry(pipe.to_string()).or_insert_with(|| {
@@ -392,7 +393,7 @@ pub(crate) fn clone_sources(s: &SourceMap) -> SourceMap {
 
 fn lowered_kernel(p: &Prepared) -> Result<(kiln_dataflow::Kernel, runspec::Materialized), Failure> {
     let id = driver::find_kernel(&p.fe.program, &p.spec.kernel, Some(p.spec.kernel_span))?;
-    let (k, _) = driver::lower(&p.fe.program, id, spec_local_size(&p.spec))?;
+    let (k, _) = driver::lower(&p.fe.program, id, spec_local_size(&p.spec), &runspec::local_args(&p.spec.args))?;
     let m = runspec::materialize(&p.spec, &k)?;
     Ok((k, m))
 }
@@ -456,6 +457,7 @@ fn simulate(
     let mut hw = hw_options(hw).map_err(|d| fail(SourceMap::new(), d))?;
     let p = prepare(file, spec, compile, io)?;
     hw.local_size = run_local_size(&hw, &p.spec);
+    hw.local_args = runspec::local_args(&p.spec.args);
     let built = driver::build_schedule(&p.fe, &p.spec.kernel, Some(p.spec.kernel_span), &hw)
         .and_then(|(lowered, s)| runspec::materialize(&p.spec, &lowered).map(|m| (s, m)).map_err(Failure::from));
     let (s, m) = match built {
@@ -520,6 +522,7 @@ fn cosimulate(
     let mut hw = hw_options(hw).map_err(|d| fail(SourceMap::new(), d))?;
     let p = prepare(file, spec, compile, io)?;
     hw.local_size = run_local_size(&hw, &p.spec);
+    hw.local_args = runspec::local_args(&p.spec.args);
     let built =
         driver::build_schedule(&p.fe, &p.spec.kernel, Some(p.spec.kernel_span), &hw).and_then(|(lowered, s)| {
             runspec::materialize(&p.spec, &lowered).map(|m| (lowered, s, m)).map_err(Failure::from)

@@ -97,8 +97,11 @@ pub fn lower(
     prog: &Program,
     kernel: kiln_frontend::hir::FuncId,
     local_size: Option<[u32; 3]>,
+    local_args: &[(std::rc::Rc<str>, u32)],
 ) -> Result<(Kernel, Vec<Diagnostic>), Failure> {
-    lower_with(prog, kernel, &kiln_dataflow::lower::LowerOptions { loop_transforms: false, local_size })
+    let opts =
+        kiln_dataflow::lower::LowerOptions { loop_transforms: false, local_size, local_args: local_args.to_vec() };
+    lower_with(prog, kernel, &opts)
 }
 
 /// Lowers one kernel with options (hardware builds apply the loop transformations).
@@ -157,6 +160,9 @@ pub struct HwOptions {
     pub pipeline: bool,
     /// The work-group size of NDRange kernels that do not fix it themselves.
     pub local_size: Option<[u32; 3]>,
+    /// The `__local` memory behind `__local` pointer parameters, in elements by name (from a
+    /// run spec; otherwise the parameter's `local_mem_size` or the default).
+    pub local_args: Vec<(std::rc::Rc<str>, u32)>,
     /// Schedule pipe transfers in strict program order (the kernel is on a cycle of its
     /// system's kernel graph).
     pub strict_pipe_order: bool,
@@ -172,8 +178,12 @@ pub fn build_schedule(
     hw: &HwOptions,
 ) -> Result<(Kernel, Schedule), Failure> {
     let id = find_kernel(&fe.program, kernel, at)?;
-    let (lowered, _) = lower(&fe.program, id, hw.local_size)?;
-    let opts = kiln_dataflow::lower::LowerOptions { loop_transforms: hw.optimize, local_size: hw.local_size };
+    let (lowered, _) = lower(&fe.program, id, hw.local_size, &hw.local_args)?;
+    let opts = kiln_dataflow::lower::LowerOptions {
+        loop_transforms: hw.optimize,
+        local_size: hw.local_size,
+        local_args: hw.local_args.clone(),
+    };
     let (mut k, _) = lower_with(&fe.program, id, &opts)?;
     optimize(&mut k, hw.optimize)?;
     let s = schedule(k, hw)?;

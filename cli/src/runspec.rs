@@ -357,6 +357,37 @@ pub struct Materialized {
     pub elem_types: Vec<Option<ElemType>>,
 }
 
+/// The sizes of the `__local` pointer arguments a spec gives (`name = { local = N }`, in
+/// elements), for lowering the kernel with them.
+pub fn local_args(args: &BTreeMap<String, (Span, Span, toml::Value)>) -> Vec<(std::rc::Rc<str>, u32)> {
+    args.iter()
+        .filter_map(|(name, (_, _, v))| {
+            let n = v.as_table()?.get("local").and_then(int_of)?;
+            Some((name.as_str().into(), u32::try_from(n).ok()?))
+        })
+        .collect()
+}
+
+/// The `{ local = N }` of a `__local` pointer argument, checked against the `__local` memory
+/// of `len` elements the kernel was built with.
+pub(crate) fn local_arg(value: &toml::Value, name: &str, c_type: &str, len: u32, at: Span) -> Result<(), Diagnostic> {
+    let bad = |msg: String| Diagnostic::error(codes::SPEC_BAD_ARG, msg).at(at);
+    let n = match value.as_table() {
+        Some(t) if t.len() == 1 => t.get("local").and_then(int_of),
+        _ => None,
+    };
+    match n {
+        Some(n) if n >= 1 && n <= i128::from(len) => Ok(()),
+        Some(n) if n >= 1 => Err(bad(format!(
+            "parameter `{name}` asks for {n} elements of `__local` memory, but its `local_mem_size` gives it {len}"
+        ))
+        .with_help(format!("raise `local_mem_size`, or ask for at most {len} elements"))),
+        _ => Err(bad(format!(
+            "parameter `{name}` is a `__local` pointer ({c_type}); give its size in elements: `{{ local = N }}`"
+        ))),
+    }
+}
+
 /// Builds the argument values of `kernel` from a spec, checking every argument against the
 /// kernel's parameters.
 pub fn materialize(spec: &RunSpec, kernel: &Kernel) -> Result<Materialized, Vec<Diagnostic>> {
@@ -445,6 +476,14 @@ pub fn materialize(spec: &RunSpec, kernel: &Kernel) -> Result<Materialized, Vec<
                         args.push(Arg::Scalar(0));
                     }
                 }
+            }
+            ParamKind::Local { mem } => {
+                let len = kernel.mems[*mem].len.unwrap_or(0);
+                if let Err(d) = local_arg(value, &p.name, &p.c_type, len, vspan) {
+                    errs.push(d);
+                }
+                args.push(Arg::Scalar(0));
+                elem_types.push(None);
             }
             ParamKind::Buffer { mem } => {
                 let d = &kernel.mems[*mem];

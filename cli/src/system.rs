@@ -203,6 +203,16 @@ pub fn materialize(spec: &SystemSpec, kernels: &[&Kernel]) -> Result<SystemRun, 
                     )
                     .at(vspan),
                 ),
+                ParamKind::Local { .. } => errs.push(
+                    Diagnostic::error(
+                        codes::SPEC_BAD_ARG,
+                        format!(
+                            "parameter `{}` is a `__local` pointer, private to each launch; give its size, `{{ local = N }}`",
+                            p.name
+                        ),
+                    )
+                    .at(vspan),
+                ),
             }
         }
         for (pipe, d) in k.pipes.iter() {

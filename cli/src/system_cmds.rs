@@ -65,8 +65,9 @@ fn load(
     let fe = front(sources, file, &opts, io)?;
     let mut lowered = Vec::new();
     for l in &spec.launches {
-        let built = driver::find_kernel(&fe.program, &l.kernel, Some(l.kernel_span))
-            .and_then(|id| driver::lower(&fe.program, id, spec_local_size(l)).map(|(k, _)| k));
+        let built = driver::find_kernel(&fe.program, &l.kernel, Some(l.kernel_span)).and_then(|id| {
+            driver::lower(&fe.program, id, spec_local_size(l), &crate::runspec::local_args(&l.args)).map(|(k, _)| k)
+        });
         match built {
             Ok(k) => lowered.push(k),
             Err(f) => return Err((fe.sources, f)),
@@ -84,6 +85,7 @@ fn load(
         for (i, l) in spec.launches.iter().enumerate() {
             let mut hw = hw.clone();
             hw.local_size = run_local_size(&hw, l);
+            hw.local_args = crate::runspec::local_args(&l.args);
             hw.strict_pipe_order = strict[i];
             match driver::build_schedule(&fe, &l.kernel, Some(l.kernel_span), &hw) {
                 Ok((_, s)) => schedules.push(s),

@@ -91,7 +91,9 @@ pub fn compact(k: &Kernel) -> Kernel {
     for p in &mut out.params {
         match &mut p.kind {
             ParamKind::Scalar { value, .. } => *value = map_v(value, &val_map),
-            ParamKind::Buffer { mem } => *mem = mem_map.get(mem).copied().unwrap_or(Mem::new(0)),
+            ParamKind::Buffer { mem } | ParamKind::Local { mem } => {
+                *mem = mem_map.get(mem).copied().unwrap_or(Mem::new(0))
+            }
             ParamKind::Pipe { .. } => {}
         }
     }

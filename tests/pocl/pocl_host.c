@@ -10,6 +10,7 @@
  *   buffer NAME ELEM-BYTES SIGNED COUNT V0 V1 ...   (a __global or __constant buffer)
  *   scalar NAME BYTES VALUE             (a scalar argument)
  *   vector NAME ELEM-BYTES LANES V0 V1 ...   (a vector argument passed by value)
+ *   local NAME BYTES                    (a __local pointer argument: its size)
  * Output: one line per buffer in argument order, `NAME V0 V1 ...`, after the kernel ran. */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
@@ -23,6 +24,7 @@ struct arg {
     char name[128];
     int is_buffer;
     int is_vector;
+    int is_local;
     int elem_bytes;
     int is_signed;
     size_t count;
@@ -80,6 +82,12 @@ int main(void) {
         } else if (!strcmp(word, "global") || !strcmp(word, "local")) {
             size_t *dst = !strcmp(word, "global") ? global : local;
             for (int d = 0; d < 3; d++) dst[d] = strtoull(strtok_r(NULL, " \t\r\n", &save), NULL, 10);
+        } else if (!strcmp(word, "local")) {
+            if (nargs == MAX_ARGS) { fprintf(stderr, "pocl_host: too many arguments\n"); return 2; }
+            struct arg *a = &args[nargs++];
+            snprintf(a->name, sizeof a->name, "%s", strtok_r(NULL, " \t\r\n", &save));
+            a->is_local = 1;
+            a->count = strtoull(strtok_r(NULL, " \t\r\n", &save), NULL, 10);
         } else if (!strcmp(word, "buffer") || !strcmp(word, "scalar") || !strcmp(word, "vector")) {
             if (nargs == MAX_ARGS) { fprintf(stderr, "pocl_host: too many arguments\n"); return 2; }
             struct arg *a = &args[nargs++];
@@ -120,7 +128,9 @@ int main(void) {
     if (err) die("clCreateKernel", err);
     for (int i = 0; i < nargs; i++) {
         struct arg *a = &args[i];
-        if (a->is_buffer) {
+        if (a->is_local) {
+            if ((err = clSetKernelArg(k, (cl_uint)i, a->count, NULL))) die("clSetKernelArg", err);
+        } else if (a->is_buffer) {
             size_t bytes = (a->count ? a->count : 1) * (size_t)a->elem_bytes;
             a->mem = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes, a->data, &err);
             if (err) die("clCreateBuffer", err);

@@ -179,6 +179,10 @@ pub enum InputKind {
         width: u32,
         values: Vec<i64>,
     },
+    /// A `__local` pointer: the bytes of `__local` memory the launch gives it.
+    Local {
+        bytes: u64,
+    },
 }
 
 /// The buffers of a run spec as JSON (`name: [values]`) and every argument in order.
@@ -200,7 +204,8 @@ pub fn materialized_inputs(case: &Case) -> (serde_json::Value, Vec<Inputs>) {
         }
         s
     });
-    let opts = kiln_dataflow::lower::LowerOptions { loop_transforms: false, local_size };
+    let local_args = kiln_cli::runspec::local_args(&spec.args);
+    let opts = kiln_dataflow::lower::LowerOptions { loop_transforms: false, local_size, local_args };
     let k = kiln_dataflow::lower::lower_kernel_with(&prog, id, &opts)
         .unwrap_or_else(|_| panic!("{}: does not lower", case.name));
     let m = kiln_cli::runspec::materialize(&spec, &k).unwrap_or_else(|_| panic!("{}: bad spec", case.name));
@@ -218,6 +223,11 @@ pub fn materialized_inputs(case: &Case) -> (serde_json::Value, Vec<Inputs>) {
                     name: p.name.to_string(),
                     kind: InputKind::Buffer { width: ty.width, signed: ty.signed, float: ty.float, values },
                 });
+            }
+            (_, _, kiln_dataflow::ir::ParamKind::Local { mem }) => {
+                let d = &k.mems[*mem];
+                let bytes = u64::from(d.len.unwrap_or(0)) * u64::from(d.elem_width.div_ceil(8));
+                list.push(Inputs { name: p.name.to_string(), kind: InputKind::Local { bytes } });
             }
             (kiln_dataflow::emu::Arg::Scalar(v), _, kiln_dataflow::ir::ParamKind::Scalar { value, signed, .. }) => {
                 let width = k.width(*value);

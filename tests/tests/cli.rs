@@ -73,6 +73,35 @@ fn spec_argument_problems() {
     expect_error(&["emu", &vadd(), "--spec", &unknown], "E0801");
 }
 
+/// A `__local` pointer argument takes its size, and no more than its `local_mem_size` allows.
+#[test]
+fn local_pointer_arguments_need_a_size_that_fits() {
+    let d = scratch("cli-local-args");
+    let k = tests_dir().join("kernels").join("local_args.cl").display().to_string();
+    let base = "kernel = \"local_args\"\nglobal_size = [8]\n[args]\nin = { len = 8 }\nout = { len = 24 }\n";
+    let too_big = spec(
+        &d,
+        "big.toml",
+        &format!("{base}tile = {{ local = 8 }}\nrev = {{ local = 8 }}\ncount = {{ local = 17 }}\n"),
+    );
+    let err = expect_error(&["emu", &k, "--spec", &too_big], "E0804");
+    assert!(
+        err.contains("asks for 17 elements") && err.contains("gives it 16") && err.contains("big.toml:8:9"),
+        "{err}"
+    );
+    let data =
+        spec(&d, "data.toml", &format!("{base}tile = {{ len = 8 }}\nrev = {{ local = 8 }}\ncount = {{ local = 1 }}\n"));
+    let err = expect_error(&["sim", &k, "--spec", &data], "E0804");
+    assert!(err.contains("give its size in elements: `{ local = N }`"), "{err}");
+    let buffer = spec(
+        &d,
+        "buffer.toml",
+        &format!("{base}tile = {{ local = 8 }}\nrev = {{ local = 8 }}\ncount = {{ local = 1 }}\n")
+            .replace("in = { len = 8 }", "in = { local = 8 }"),
+    );
+    expect_error(&["emu", &k, "--spec", &buffer], "E0804");
+}
+
 #[test]
 fn buffer_too_small_is_reported_with_the_source_line_in_every_engine() {
     let d = scratch("cli-oob");

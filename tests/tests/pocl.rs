@@ -72,6 +72,9 @@ fn host_input(case: &Case) -> String {
             InputKind::Scalar { width, value } => {
                 let _ = writeln!(s, "scalar {} {} {value}", input.name, width.div_ceil(8));
             }
+            InputKind::Local { bytes } => {
+                let _ = writeln!(s, "local {} {bytes}", input.name);
+            }
             InputKind::Vector { width, values } => {
                 let vals: Vec<String> = values.iter().map(i64::to_string).collect();
                 let _ = writeln!(s, "vector {} {} {} {}", input.name, width.div_ceil(8), values.len(), vals.join(" "));

@@ -248,6 +248,9 @@ pub enum ParamKind {
     Buffer { mem: Mem },
     /// An OpenCL 2.0 pipe parameter: one end of a FIFO the launch connects.
     Pipe { pipe: Pipe },
+    /// A `__local` pointer parameter: the `__local` memory (of the size the kernel was built
+    /// with) it points to; the host gives only a size, no data.
+    Local { mem: Mem },
 }
 
 /// Which end of a FIFO a kernel holds.
@@ -529,7 +532,7 @@ impl Kernel {
     pub fn scalar_params(&self) -> impl Iterator<Item = (usize, &Param, Value)> {
         self.params.iter().enumerate().filter_map(|(i, p)| match p.kind {
             ParamKind::Scalar { value, .. } => Some((i, p, value)),
-            ParamKind::Buffer { .. } | ParamKind::Pipe { .. } => None,
+            ParamKind::Buffer { .. } | ParamKind::Pipe { .. } | ParamKind::Local { .. } => None,
         })
     }
 
@@ -537,7 +540,7 @@ impl Kernel {
     pub fn ports(&self) -> impl Iterator<Item = (usize, &Param, Mem)> {
         self.params.iter().enumerate().filter_map(|(i, p)| match p.kind {
             ParamKind::Buffer { mem } => Some((i, p, mem)),
-            ParamKind::Scalar { .. } | ParamKind::Pipe { .. } => None,
+            ParamKind::Scalar { .. } | ParamKind::Pipe { .. } | ParamKind::Local { .. } => None,
         })
     }
 

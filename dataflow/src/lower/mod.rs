@@ -152,6 +152,7 @@ pub(crate) struct Lowerer<'p> {
     loop_info_stack: Vec<usize>,
     /// The work-group size given at build time (the kernel's attribute takes precedence).
     local_size: Option<[u32; 3]>,
+    local_args: Vec<(Rc<str>, u32)>,
     /// The NDRange setting of the kernel being lowered.
     nd: Option<ndrange::NdCtx>,
     /// Where a `return` of the kernel goes: the next work-item, in NDRange kernels.
@@ -164,14 +165,22 @@ pub(crate) struct Lowerer<'p> {
 }
 
 /// How to lower.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct LowerOptions {
     /// Unroll loops (pragmas and automatic). Hardware is built with it; the emulator runs the
     /// kernel without it, as the reference for the transformations.
     pub loop_transforms: bool,
     /// The work-group size of NDRange kernels without `reqd_work_group_size`.
     pub local_size: Option<[u32; 3]>,
+    /// Elements of `__local` memory behind `__local` pointer parameters, by name (the run
+    /// spec's `{ local = N }`), for the parameters without `local_mem_size` (which fixes the
+    /// size); otherwise [`DEFAULT_LOCAL_ARG_BYTES`].
+    pub local_args: Vec<(Rc<str>, u32)>,
 }
+
+/// The `__local` memory built behind a `__local` pointer parameter that says nothing about
+/// its size (Intel's compiler has the same default).
+pub const DEFAULT_LOCAL_ARG_BYTES: u32 = 16 * 1024;
 
 /// Lowers every kernel of a program. Returns the module and diagnostics (lowering errors make
 /// the affected kernel absent).
@@ -219,6 +228,7 @@ pub fn lower_kernel_with(prog: &Program, id: FuncId, opts: &LowerOptions) -> Res
         const_memo: HashMap::new(),
         loop_info_stack: Vec::new(),
         local_size: opts.local_size,
+        local_args: opts.local_args.clone(),
         nd: None,
         kernel_return_to: None,
         remat: HashMap::new(),
@@ -594,13 +604,30 @@ impl<'p> Lowerer<'p> {
                         AddrSpace::Global => MemKind::Global { param: i as u32 },
                         AddrSpace::Constant => MemKind::ConstantArg { param: i as u32 },
                         AddrSpace::Local => {
-                            self.error(
-                                Diagnostic::error(
-                                    codes::UNSUPPORTED_LOCAL,
-                                    format!("`__local` pointer parameter `{}` is not yet supported by kiln", p.name),
-                                )
-                                .at(p.span),
-                            );
+                            let bytes = f.attrs.local_mem_size.iter().find(|(at, _)| *at == i).map(|(_, b)| *b);
+                            let elem = (scalar_width(s) / 8).max(1);
+                            // The attribute fixes the hardware; without it the launch's size is
+                            // built (the run spec must then fit what was built).
+                            let from_launch = self.local_args.iter().find(|(n, _)| **n == *p.name).map(|(_, n)| *n);
+                            let len = match (bytes, from_launch) {
+                                (Some(b), _) => b / elem,
+                                (None, Some(n)) => n,
+                                (None, None) => DEFAULT_LOCAL_ARG_BYTES / elem,
+                            }
+                            .max(1);
+                            let m = self.new_mem(p.name.clone(), MemKind::Local, s, Some(len), p.span);
+                            self.k.mems[m].volatile = pt.quals.is_volatile;
+                            self.k.params.push(Param {
+                                name: p.name.clone(),
+                                c_type,
+                                kind: ParamKind::Local { mem: m },
+                                span: p.span,
+                                implicit: None,
+                                lane: None,
+                            });
+                            let zero = self.konst(0, INDEX_WIDTH, p.span);
+                            self.frames[0].storage.insert(*pid, Storage::Ssa);
+                            self.env.insert(key, EnvVal::Ptr(PtrVal { mem: Some(m), index: zero }));
                             continue;
                         }
                         _ => continue, // rejected by sema

@@ -204,7 +204,10 @@ fn collect_refs(phases: &[Phase], r: &mut Refs) {
 impl<'p> Lowerer<'p> {
     fn usage(&self, f: &hir::Function) -> Usage {
         let mut u = Usage {
-            local_memory: f.locals.iter().any(|l| l.space == AddrSpace::Local && !l.is_param),
+            local_memory: f.locals.iter().any(|l| l.space == AddrSpace::Local && !l.is_param)
+                || f.params
+                    .iter()
+                    .any(|p| matches!(&f.local(*p).ty, Type::Pointer(pt) if pt.space == AddrSpace::Local)),
             ..Default::default()
         };
         let mut seen: HashSet<FuncId> = HashSet::new();

@@ -137,7 +137,7 @@ define_codes! {
     UNSUPPORTED_PIPE = "E0506": "a use of pipes kiln does not build yet (work-group and sub-group reservations, reservations of a non-constant or varying number of packets, pipes of structs, pipe parameters of helper functions, a channel-array index that is not constant after unrolling)",
     UNSUPPORTED_ATOMIC = "E0507": "retired: the atomic functions are supported since kiln builds them as read-modify-writes at the memory (float atomics report E0502; kept so the code stays stable)",
     UNSUPPORTED_AGGREGATE = "E0508": "a use of structs or unions kiln does not build yet (pointers to private or `__local` structs, struct kernel arguments and return values, unions of members of different shapes)",
-    UNSUPPORTED_LOCAL = "E0509": "`__local` pointer kernel arguments are not yet supported by kiln (declare the `__local` array in the kernel instead)",
+    UNSUPPORTED_LOCAL = "E0509": "retired: `__local` pointer kernel arguments are supported since kiln builds a `__local` memory behind each (kept so the code stays stable)",
     UNSUPPORTED_POINTER_CAST = "E0510": "reinterpreting a pointer as another pointee type is not yet supported by kiln",
     UNSUPPORTED_BUILTIN = "E0511": "a built-in function kiln does not yet support",
     UNSUPPORTED_WORK_GROUP = "E0512": "retired: work-group sizes other than (1,1,1) are supported since NDRange kernels (kept so the code stays stable)",

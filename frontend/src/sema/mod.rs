@@ -528,9 +528,21 @@ impl Sema<'_> {
             Some(ast::DerivedPart::Function { params, .. }) => params.clone(),
             _ => vec![],
         };
-        for (pid, pdecl) in f.params.iter().zip(&params) {
+        let mut local_sizes = Vec::new();
+        for (index, (pid, pdecl)) in f.params.iter().zip(&params).enumerate() {
             let p = &f.locals[pid.0 as usize];
             let span = pdecl.span;
+            for a in pdecl.specs.attrs.iter().chain(&pdecl.declarator.attrs) {
+                if &*a.name != "local_mem_size" {
+                    continue;
+                }
+                let is_local = matches!(&p.ty, Type::Pointer(pt) if pt.space == AddrSpace::Local);
+                let bytes = match a.args.as_slice() {
+                    [ast::AttrArg::Expr(e)] => Some(e),
+                    _ => None,
+                };
+                local_sizes.push((index, is_local, bytes.cloned(), a.span));
+            }
             let named_type = match &pdecl.specs.ty {
                 ast::TypeSpec::Named(n, _) if pdecl.declarator.derived.is_empty() => Some(n.clone()),
                 _ => None,
@@ -626,6 +638,29 @@ impl Sema<'_> {
         }
         for e in errs {
             self.err(e);
+        }
+        for (index, is_local, bytes, at) in local_sizes {
+            if !is_local {
+                // A vendor attribute out of place is ignored, as clang does.
+                self.err(
+                    Diagnostic::warning(
+                        codes::UNKNOWN_ATTRIBUTE,
+                        "`local_mem_size` applies only to `__local` pointer parameters of a kernel; ignored",
+                    )
+                    .at(at),
+                );
+                continue;
+            }
+            match bytes.and_then(|e| self.const_u32(&e)).filter(|n| *n > 0) {
+                Some(n) => self.prog.functions[id.0 as usize].attrs.local_mem_size.push((index, n)),
+                None => self.err(
+                    Diagnostic::error(
+                        codes::ATTRIBUTE_PLACEMENT,
+                        "`local_mem_size` needs a positive integer constant (bytes)",
+                    )
+                    .at(at),
+                ),
+            }
         }
     }
 

@@ -1,2 +1,2 @@
-// expect: E0509
+// valid: a `__local` pointer kernel parameter
 kernel void k(global int *a, local int *scratch) { }
