@@ -202,24 +202,53 @@ impl ElemType {
         Ok(self.bits(x))
     }
 
-    /// The bits of `x` rounded to this float type.
+    /// The bits of `x` rounded to this float type (once, to nearest even).
     pub fn float_bits(self, x: f64) -> u64 {
-        if self.width == 64 { x.to_bits() } else { (x as f32).to_bits() as u64 }
+        match self.width {
+            64 => x.to_bits(),
+            16 => u64::from(half::f16::from_f64(x).to_bits()),
+            _ => (x as f32).to_bits() as u64,
+        }
+    }
+
+    /// The value of stored float bits (exact: every `half` and `float` is a `double`).
+    fn float_value(self, bits: u64) -> f64 {
+        match self.width {
+            64 => f64::from_bits(bits),
+            16 => half::f16::from_bits(bits as u16).to_f64(),
+            _ => f64::from(f32::from_bits(bits as u32)),
+        }
+    }
+
+    /// The shortest decimal that reads back as the same value of this float type.
+    fn shortest(self, bits: u64) -> String {
+        match self.width {
+            64 => f64::from_bits(bits).to_string(),
+            16 => {
+                let x = self.float_value(bits);
+                // The fewest significant digits that round back to the same half.
+                (1..=17)
+                    .map(|d| format!("{:.*e}", d - 1, x))
+                    .find(|s| s.parse::<f64>().is_ok_and(|y| self.float_bits(y) == bits))
+                    .and_then(|s| s.parse::<f64>().ok())
+                    .map(|y| (y as f32).to_string())
+                    .unwrap_or_else(|| x.to_string())
+            }
+            _ => f32::from_bits(bits as u32).to_string(),
+        }
     }
 
     /// A stored value as JSON: a number, or for a float NaN or infinity the strings `"nan"`,
     /// `"inf"`, `"-inf"` (JSON has no numbers for them).
     pub fn json(self, bits: u64) -> serde_json::Value {
         if self.float {
-            let x = if self.width == 64 { f64::from_bits(bits) } else { f32::from_bits(bits as u32) as f64 };
+            let x = self.float_value(bits);
             return if x.is_nan() {
                 serde_json::json!("nan")
             } else if x.is_infinite() {
                 serde_json::json!(if x > 0.0 { "inf" } else { "-inf" })
             } else {
-                // The shortest decimal that reads back as the same float.
-                let shortest = if self.width == 64 { x.to_string() } else { (x as f32).to_string() };
-                serde_json::json!(shortest.parse::<f64>().unwrap_or(x))
+                serde_json::json!(self.shortest(bits).parse::<f64>().unwrap_or(x))
             };
         }
         let v = self.value(bits);
@@ -229,11 +258,7 @@ impl ElemType {
     /// A stored value for people: the number (floats in their shortest exact decimal form).
     pub fn show(self, bits: u64) -> String {
         if self.float {
-            return if self.width == 64 {
-                f64::from_bits(bits).to_string()
-            } else {
-                f32::from_bits(bits as u32).to_string()
-            };
+            return self.shortest(bits);
         }
         self.value(bits).to_string()
     }

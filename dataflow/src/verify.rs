@@ -89,7 +89,7 @@ pub fn verify(k: &Kernel) -> Result<(), Vec<VerifierError>> {
                     match f.shape() {
                         Shape::Floats(n) => !expect(n) || rw != Some(32) || argw.iter().any(|&x| x != 32),
                         Shape::FloatInt => !expect(2) || rw != Some(32) || argw != [32, 32],
-                        Shape::IntResult => !expect(1) || rw != Some(32) || argw[0] != 32,
+                        Shape::IntResult(n) => !expect(n) || rw != Some(32) || argw.iter().any(|&x| x != 32),
                     }
                 }
                 OpKind::FCmp(_) => !expect(2) || rw != Some(1) || argw[0] != 32 || argw[1] != 32,

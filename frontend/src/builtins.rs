@@ -527,6 +527,11 @@ pub enum FloatOp {
     Rootn,
     /// One binary32 operand; the result is an `int` (32 bits).
     Ilogb,
+    /// The quotient `remquo(x, y)` stores: the sign of `x / y` and the 7 low bits of the
+    /// integral quotient's magnitude (the bits OpenCL C guarantees); an `int`.
+    RemquoQuotient,
+    /// The sign of `gamma(x)` that `lgamma_r` stores: 1 or -1 (1 for NaN); an `int`.
+    LgammaSign,
 }
 
 /// Operand shape of a [`FloatOp`].
@@ -536,8 +541,8 @@ pub enum FloatShape {
     Floats(usize),
     /// A float and an `int` operand, float result.
     FloatInt,
-    /// A float operand, `int` result.
-    IntResult,
+    /// `n` float operands, `int` result.
+    IntResult(usize),
 }
 
 impl FloatOp {
@@ -548,7 +553,8 @@ impl FloatOp {
             | Hypot | Nextafter | Maxmag | Minmag => FloatShape::Floats(2),
             Fma => FloatShape::Floats(3),
             Ldexp | Pown | Rootn => FloatShape::FloatInt,
-            Ilogb => FloatShape::IntResult,
+            Ilogb | LgammaSign => FloatShape::IntResult(1),
+            RemquoQuotient => FloatShape::IntResult(2),
             _ => FloatShape::Floats(1),
         }
     }
@@ -557,7 +563,7 @@ impl FloatOp {
         match self.shape() {
             FloatShape::Floats(n) => n,
             FloatShape::FloatInt => 2,
-            FloatShape::IntResult => 1,
+            FloatShape::IntResult(n) => n,
         }
     }
 

@@ -10,7 +10,7 @@
  *   buffer NAME ELEM-BYTES SIGNED COUNT V0 V1 ...   (a __global or __constant buffer)
  *   scalar NAME BYTES VALUE             (a scalar argument)
  *   vector NAME ELEM-BYTES LANES V0 V1 ...   (a vector argument passed by value)
- *   local NAME BYTES                    (a __local pointer argument: its size)
+ *   localmem NAME BYTES                 (a __local pointer argument: its size)
  * Output: one line per buffer in argument order, `NAME V0 V1 ...`, after the kernel ran. */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
@@ -82,7 +82,7 @@ int main(void) {
         } else if (!strcmp(word, "global") || !strcmp(word, "local")) {
             size_t *dst = !strcmp(word, "global") ? global : local;
             for (int d = 0; d < 3; d++) dst[d] = strtoull(strtok_r(NULL, " \t\r\n", &save), NULL, 10);
-        } else if (!strcmp(word, "local")) {
+        } else if (!strcmp(word, "localmem")) {
             if (nargs == MAX_ARGS) { fprintf(stderr, "pocl_host: too many arguments\n"); return 2; }
             struct arg *a = &args[nargs++];
             snprintf(a->name, sizeof a->name, "%s", strtok_r(NULL, " \t\r\n", &save));

@@ -6,9 +6,7 @@
 //!   gives, as `// expect NAME = [v, ...]` lines (`_` where the checklist leaves a lane
 //!   undefined), checked in every engine the `// engines:` line names (`emu`, `sim`, `cosim`);
 //! * `tests/checklist/reject/*.cl`: each line the checklist marks `// REJECT`, alone in a
-//!   valid file: kiln must give exactly the `// expect:` codes, every error on the marked line;
-//! * `tests/checklist/unsupported/*.cl`: valid code of features kiln does not build yet, which
-//!   must get kiln's "not yet supported" diagnostics (E05xx), never a wrong answer.
+//!   valid file: kiln must give exactly the `// expect:` codes, every error on the marked line.
 
 use kiln_tests::{kiln, par_each, require_tool, scratch, tests_dir};
 use std::collections::BTreeSet;
@@ -142,32 +140,11 @@ fn rejected_lines_get_their_diagnostics_on_that_line() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-#[test]
-fn unsupported_features_are_refused_as_not_yet_supported() {
-    let files = kernels_in("unsupported");
-    let mut failures = Vec::new();
-    for f in &files {
-        let text = std::fs::read_to_string(f).unwrap();
-        let expected = expected_codes(f, &text);
-        assert!(header(&text, "not yet").is_some(), "{}: say what is not supported yet", f.display());
-        assert!(
-            expected.iter().any(|c| c.starts_with("E05")),
-            "{}: a valid kernel is refused only with a `not yet supported` (E05xx) code",
-            f.display()
-        );
-        let (codes, _, exit) = diagnose(f, &text);
-        if codes != expected || exit != 1 {
-            failures.push(format!("{}: expected {expected:?}, got {codes:?} (exit {exit})", f.display()));
-        }
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
-}
-
 /// Every OpenCL C test kernel of the checklist, T01 to T24, is here in some form.
 #[test]
 fn every_checklist_kernel_is_covered() {
     let mut seen = BTreeSet::new();
-    for sub in ["", "reject", "unsupported"] {
+    for sub in ["", "reject"] {
         for f in kernels_in(sub) {
             let name = f.file_stem().unwrap().to_string_lossy().into_owned();
             seen.insert(name[1..3].parse::<u32>().unwrap_or_else(|_| panic!("{name}: not named tNN...")));

@@ -73,7 +73,7 @@ fn host_input(case: &Case) -> String {
                 let _ = writeln!(s, "scalar {} {} {value}", input.name, width.div_ceil(8));
             }
             InputKind::Local { bytes } => {
-                let _ = writeln!(s, "local {} {bytes}", input.name);
+                let _ = writeln!(s, "localmem {} {bytes}", input.name);
             }
             InputKind::Vector { width, values } => {
                 let vals: Vec<String> = values.iter().map(i64::to_string).collect();
@@ -129,12 +129,21 @@ fn kiln_float(v: &serde_json::Value) -> f32 {
     }
 }
 
+/// A `half` from kiln's results (a decimal that reads back as the value) and from PoCL's (its
+/// bits), as `float`s: every `half` is exactly a `float`, so the ulp distance in `float`
+/// between two halves is 0 exactly when they are equal.
+fn kiln_half(v: &serde_json::Value) -> f32 {
+    half::f16::from_f32(kiln_float(v)).to_f32()
+}
+
 fn check(case: &Case, dir: &Path, host: &Path) {
-    let float_buffers: Vec<String> = kiln_tests::materialized_inputs(case)
+    let float_buffers: Vec<(String, u32)> = kiln_tests::materialized_inputs(case)
         .1
         .into_iter()
-        .filter(|i| matches!(i.kind, InputKind::Buffer { float: true, .. }))
-        .map(|i| i.name)
+        .filter_map(|i| match i.kind {
+            InputKind::Buffer { float: true, width, .. } => Some((i.name, width)),
+            _ => None,
+        })
         .collect();
     let limit: u64 = case.directive("ulp").map(|v| v.parse().unwrap()).unwrap_or(0);
     {
@@ -157,11 +166,16 @@ fn check(case: &Case, dir: &Path, host: &Path) {
             if kiln_args.get(name).is_none() {
                 continue; // a `__constant` buffer: an input only, not in kiln's results
             }
-            if float_buffers.iter().any(|f| f == name) {
+            if let Some((_, width)) = float_buffers.iter().find(|(f, _)| f == name) {
                 let got = kiln_args[name].as_array().unwrap();
                 assert_eq!(got.len(), expect.len(), "{}: buffer `{name}` has another length", case.name);
                 for (i, (k, p)) in got.iter().zip(&expect).enumerate() {
-                    let (k, p) = (kiln_float(k), f32::from_bits(p.as_i64().unwrap() as u32));
+                    let bits = p.as_i64().unwrap();
+                    let (k, p) = if *width == 16 {
+                        (kiln_half(k), half::f16::from_bits(bits as u16).to_f32())
+                    } else {
+                        (kiln_float(k), f32::from_bits(bits as u32))
+                    };
                     let d = ulps(k, p);
                     assert!(
                         d <= limit,

@@ -92,6 +92,8 @@ pub fn mnemonic(op: FloatOp) -> &'static str {
         Pown => "fpown",
         Rootn => "frootn",
         Ilogb => "filogb",
+        RemquoQuotient => "fremquo_quo",
+        LgammaSign => "flgamma_sign",
     }
 }
 
@@ -518,7 +520,22 @@ pub fn eval_float(op: FloatOp, args: &[u64]) -> u64 {
         Shape::Floats(2) => two(op, f32_of(a(0)), f32_of(a(1))),
         Shape::Floats(_) => libm::fmaf(f32_of(a(0)), f32_of(a(1)), f32_of(a(2))),
         Shape::FloatInt => with_int(op, f32_of(a(0)), a(1) as u32 as i32),
-        Shape::IntResult => return ilogb(f32_of(a(0))) as u32 as u64,
+        Shape::IntResult(_) => {
+            let (x, y) = (f32_of(a(0)), f32_of(a(1)));
+            let n = match op {
+                FloatOp::RemquoQuotient => {
+                    let (_, q) = libm::remquof(x, y);
+                    let low = q.unsigned_abs() & 0x7f;
+                    if q < 0 { -(low as i32) } else { low as i32 }
+                }
+                FloatOp::LgammaSign => {
+                    let (_, sign) = libm::lgammaf_r(x);
+                    if sign < 0 { -1 } else { 1 }
+                }
+                _ => ilogb(x),
+            };
+            return n as u32 as u64;
+        }
     };
     bits_of(r)
 }

@@ -126,11 +126,12 @@ define_codes! {
     ATTRIBUTE_PLACEMENT = "E0422": "an attribute used on something it cannot apply to",
     WORK_GROUP_SIZE = "E0423": "an invalid `reqd_work_group_size`",
     ATOMIC_RULE = "E0424": "an atomic object used other than through the atomic built-in functions (an operator, assignment or initializer on it), `_Atomic` of a type with no atomic form, or an atomic built-in given a pointer to memory it cannot update, or an atomic variable in private memory",
+    HALF_VALUE = "E0426": "a `half` value without `cl_khr_fp16`: `half` is storage-only — it may only be pointed to, and read and written with `vload_half`/`vstore_half`",
     PIPE_RULE = "E0425": "a pipe or channel used against the rules: an operator on it, a `read_write` pipe, a read of a `write_only` pipe (or the reverse), a pipe outside a kernel parameter or program-scope declaration, a packet type that is not a scalar or vector",
 
     // Not supported (yet) in hardware.
     NOT_ON_FPGA = "E0501": "a feature with no FPGA meaning (images, samplers, device-side enqueue, blocks)",
-    UNSUPPORTED_FLOAT = "E0502": "floating point kiln does not build: arithmetic on `float` in hardware (the emulator runs it), `double`, `half` arithmetic",
+    UNSUPPORTED_FLOAT = "E0502": "floating point kiln does not build: arithmetic on `float` (and `half` conversions) in hardware (the emulator runs it), `double`, `halfN` types",
     UNSUPPORTED_VECTOR = "E0503": "a use of vector types kiln does not yet build (the address of a vector parameter of a helper function)",
     UNSUPPORTED_NDRANGE = "E0504": "a work-item function kiln cannot build (sub-group and linear-id functions, or a dimension that is not a compile-time constant)",
     UNSUPPORTED_BARRIER = "E0505": "a synchronization function kiln does not yet support (sub-group barriers, `atomic_work_item_fence`)",

@@ -105,16 +105,19 @@ impl Sema<'_> {
     ///
     /// `x` is used more than once, so it must be free of side effects.
     pub(super) fn pointer_result_call(&mut self, name: &str, args: &[ast::Expr], span: Span) -> Option<Expr> {
-        if !matches!(name, "sincos" | "modf" | "fract" | "frexp") {
+        if !matches!(name, "sincos" | "modf" | "fract" | "frexp" | "remquo" | "lgamma_r") {
             return None;
         }
-        if args.len() != 2 {
-            self.wrong_arg_count(name, 2, args.len(), span);
+        // `remquo(x, y, &quo)` has a second value operand.
+        let arity = if name == "remquo" { 3 } else { 2 };
+        if args.len() != arity {
+            self.wrong_arg_count(name, arity, args.len(), span);
             return Some(err_expr(span));
         }
         let x = self.rvalue(&args[0]);
-        let p = self.rvalue(&args[1]);
-        if x.ty.is_error() || p.ty.is_error() {
+        let y = (arity == 3).then(|| self.rvalue(&args[1]));
+        let p = self.rvalue(&args[arity - 1]);
+        if x.ty.is_error() || p.ty.is_error() || y.as_ref().is_some_and(|y| y.ty.is_error()) {
             return Some(err_expr(span));
         }
         let x = match x.ty {
@@ -126,9 +129,25 @@ impl Sema<'_> {
             Type::Vector(_, n) => Type::Vector(Scalar::I32, n),
             _ => Type::Scalar(Scalar::I32),
         };
-        // `frexp` stores the exponent, an `int` or `intN`; the others a value of `x`'s type.
-        let stored_ty = if name == "frexp" { int_ty.clone() } else { ty.clone() };
+        // `frexp`, `remquo` and `lgamma_r` store an `int` or `intN`; the others a value of `x`'s
+        // type.
+        let stores_int = matches!(name, "frexp" | "remquo" | "lgamma_r");
+        let stored_ty = if stores_int { int_ty.clone() } else { ty.clone() };
         let pointee_ok = matches!(&p.ty, Type::Pointer(to) if to.ty == stored_ty && to.space != crate::ast::AddrSpace::Constant && !to.quals.is_const);
+        let y = match y {
+            Some(y) if y.ty == ty => Some(y),
+            Some(y) if y.ty.scalar().is_some_and(|s| !s.is_float()) && !ty.is_vector() => Some(self.convert(y, &ty)),
+            Some(y) => {
+                let msg = format!(
+                    "`{name}` takes two operands of one type, not `{}` and `{}`",
+                    self.show(&ty),
+                    self.show(&y.ty)
+                );
+                self.err(Diagnostic::error(codes::BUILTIN_ARGS, msg).at(y.span));
+                return Some(err_expr(span));
+            }
+            None => None,
+        };
         if ty.element() != Some(Scalar::F32) || !pointee_ok {
             let list = [&x, &p].map(|a| format!("`{}`", self.show(&a.ty))).join(", ");
             self.err(
@@ -139,12 +158,12 @@ impl Sema<'_> {
                 .at(span)
                 .with_note(format!(
                     "`{name}` takes a `float` or `floatN` and a writable pointer to {}",
-                    if name == "frexp" { "an `int` or `intN` of as many lanes" } else { "the same type" }
+                    if stores_int { "an `int` or `intN` of as many lanes" } else { "the same type" }
                 )),
             );
             return Some(err_expr(span));
         }
-        if x.has_side_effects() {
+        if x.has_side_effects() || y.as_ref().is_some_and(Expr::has_side_effects) {
             self.err(
                 Diagnostic::error(
                     codes::UNSUPPORTED_BUILTIN,
@@ -166,6 +185,15 @@ impl Sema<'_> {
         let class_ty = int_ty.clone();
         let (stored, result) = match name {
             "sincos" => (op(FloatOp::Cos, vec![x.clone()]), op(FloatOp::Sin, vec![x.clone()])),
+            "remquo" => {
+                let y = y.unwrap_or_else(|| x.clone());
+                let quo = fb(FloatBuiltin::Op(FloatOp::RemquoQuotient), vec![x.clone(), y.clone()], int_ty.clone());
+                (quo, op(FloatOp::Remainder, vec![x.clone(), y]))
+            }
+            "lgamma_r" => {
+                let sign = fb(FloatBuiltin::Op(FloatOp::LgammaSign), vec![x.clone()], int_ty.clone());
+                (sign, op(FloatOp::Lgamma, vec![x.clone()]))
+            }
             "frexp" => {
                 // x = m * 2^e with 0.5 <= |m| < 1: e = ilogb(x) + 1, m = ldexp(x, -e); a zero,
                 // an infinity or a NaN is returned as it is, with e = 0.
@@ -246,7 +274,8 @@ impl Sema<'_> {
         // Which arguments are the `gentype`, and which may also be a scalar `float`.
         let (same, scalar_ok): (&[usize], &[usize]) = match b {
             FloatBuiltin::Op(op) => match op.shape() {
-                FloatShape::Floats(1) | FloatShape::IntResult | FloatShape::FloatInt => (&[0], &[]),
+                FloatShape::Floats(1) | FloatShape::IntResult(1) | FloatShape::FloatInt => (&[0], &[]),
+                FloatShape::IntResult(_) => (&[0, 1], &[]),
                 FloatShape::Floats(2) => match op {
                     crate::builtins::FloatOp::Min | crate::builtins::FloatOp::Max => (&[0, 1], &[1]),
                     _ => (&[0, 1], &[]),
@@ -294,7 +323,7 @@ impl Sema<'_> {
                     }
                     Some(g)
                 }
-                FloatShape::IntResult => Some(int_lanes(n)),
+                FloatShape::IntResult(_) => Some(int_lanes(n)),
                 _ => Some(g),
             },
             FloatBuiltin::Relation(_) | FloatBuiltin::Class(_) => Some(int_lanes(n)),

@@ -250,11 +250,19 @@ impl Sema<'_> {
                             .at(at),
                         );
                     }
+                    if self.refuse_half(&ty, "a function's return value", *span) {
+                        ty = Type::Error;
+                    }
                     let mut ptys = Vec::new();
                     for p in params {
                         self.gate_specs(&p.specs);
                         let pb = self.base_type(&p.specs);
                         let pi = self.declarator_type(&pb, &p.specs, &p.declarator);
+                        let pi = if self.refuse_half(&pi.ty, "a parameter", p.span) {
+                            DeclInfo { ty: Type::Error, ..pi }
+                        } else {
+                            pi
+                        };
                         if let Some((sc, s)) = p.specs.storage {
                             if sc != ast::StorageClass::Register {
                                 self.err(

@@ -72,6 +72,9 @@ impl Sema<'_> {
     }
 
     pub(super) fn decay_value(&mut self, x: Expr) -> Expr {
+        if self.refuse_half(&x.ty, "a value", x.span) {
+            return err_expr(x.span);
+        }
         match &x.ty {
             Type::Array(elem, _) => {
                 let space = self.lvalue_space(&x);
@@ -864,6 +867,9 @@ impl Sema<'_> {
         if !self.check_modifiable(&lhs, &what) || rhs.ty.is_error() {
             return err_expr(span);
         }
+        if self.refuse_half(&lhs.ty, "an assignment to an object", lhs.span) {
+            return err_expr(span);
+        }
         let ty = lhs.ty.clone();
         let Some(op) = op else {
             let rhs = self.assign_convert(rhs, &ty, "assignment");
@@ -954,6 +960,10 @@ impl Sema<'_> {
 
     fn cast(&mut self, tn: &ast::TypeName, operand: &ast::Expr, span: Span) -> Expr {
         let (ty, _, _) = self.type_name(tn);
+        if self.refuse_half(&ty, "a cast to a value", tn.span) {
+            self.rvalue(operand);
+            return err_expr(span);
+        }
         if ty.is_vector() {
             return self.vector_cast(&ty, operand, span);
         }
@@ -1038,6 +1048,9 @@ impl Sema<'_> {
                     return e;
                 }
                 if let Some(e) = self.integer_builtin(name, args, callee.span, span) {
+                    return e;
+                }
+                if let Some(e) = self.half_storage_builtin(name, args, span) {
                     return e;
                 }
                 if let Some(e) = self.vector_builtin(name, args, span) {

@@ -17,13 +17,42 @@ impl Sema<'_> {
         );
     }
 
+    /// `halfN` vector types need `cl_khr_fp16`, which kiln's device does not have.
     pub(super) fn gate_half(&mut self, name: &str, span: crate::source::Span) {
         self.err(
-            Diagnostic::error(codes::UNSUPPORTED_FLOAT, format!("`{name}` is not yet supported by kiln"))
+            Diagnostic::error(codes::UNSUPPORTED_FLOAT, format!("`{name}` is not supported by kiln"))
                 .at(span)
-                .with_note("`half` is storage-only in OpenCL C without `cl_khr_fp16`; kiln does not build its loads and stores yet")
-                .with_help("store the data as `float`, or as `ushort` bits"),
+                .with_note("`halfN` needs `cl_khr_fp16`, which kiln's device does not have")
+                .with_help("point to `half` data and read and write it with `vload_halfN`/`vstore_halfN`"),
         );
+    }
+
+    /// Refuses an object or value of `half` type (`half` is storage-only without
+    /// `cl_khr_fp16`: only pointers to it). Returns whether it did.
+    pub(super) fn refuse_half(&mut self, ty: &Type, what: &str, span: crate::source::Span) -> bool {
+        // `halfN` names are refused where they are written (`gate_half`).
+        fn holds_half(ty: &Type) -> bool {
+            match ty {
+                Type::Scalar(Scalar::F16) => true,
+                Type::Array(inner, _) => holds_half(inner),
+                _ => false,
+            }
+        }
+        if !holds_half(ty) {
+            return false;
+        }
+        self.err(
+            Diagnostic::error(
+                codes::HALF_VALUE,
+                format!("{what} of type `{}` is not allowed without `cl_khr_fp16`", self.show(ty)),
+            )
+            .at(span)
+            .with_note("`half` is storage-only: declare pointers to `half` data")
+            .with_help(
+                "read it with `vload_half(offset, p)` (a `float`) and write it with `vstore_half(value, offset, p)`",
+            ),
+        );
+        true
     }
 
     /// Reports unsupported types named by declaration specifiers.
@@ -31,10 +60,8 @@ impl Sema<'_> {
         match &specs.ty {
             ast::TypeSpec::Words(words) => {
                 for (w, span) in words {
-                    match w {
-                        TypeWord::Double => self.gate_double("double", *span),
-                        TypeWord::Half => self.gate_half("half", *span),
-                        _ => {}
+                    if *w == TypeWord::Double {
+                        self.gate_double("double", *span);
                     }
                 }
             }

@@ -11,6 +11,7 @@ mod builtin_float;
 mod builtin_int;
 mod collective;
 mod consteval;
+mod half;
 pub use consteval::integer_value;
 mod decl;
 mod expr;
@@ -242,6 +243,9 @@ impl Sema<'_> {
                     );
                 }
                 self.declare_function(&name, nspan, sig.clone(), &d.specs, &id.declarator, None);
+                continue;
+            }
+            if self.refuse_half(&info.ty, &format!("variable `{name}`"), nspan) {
                 continue;
             }
             if Self::is_pipe_declaration(&info.ty) {

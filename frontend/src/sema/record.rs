@@ -101,6 +101,9 @@ impl Sema<'_> {
                     );
                 }
                 let ty = info.ty;
+                if self.refuse_half(&ty, &format!("member `{name}`"), span) {
+                    continue;
+                }
                 if out.iter().any(|(n, ..)| *n == name) {
                     self.err(Diagnostic::error(codes::REDEFINITION, format!("duplicate member `{name}`")).at(span));
                     continue;

@@ -115,6 +115,10 @@ impl Sema<'_> {
                 self.declare_function(&name, nspan, sig.clone(), &d.specs, &id.declarator, None);
                 continue;
             }
+            if self.refuse_half(&info.ty, &format!("variable `{name}`"), nspan) {
+                self.declare_invalid(&name, nspan);
+                continue;
+            }
             let mut space = info.space.unwrap_or(AddrSpace::Private);
             match storage {
                 Some((StorageClass::Register | StorageClass::Auto, s)) => {
