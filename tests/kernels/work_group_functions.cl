@@ -5,6 +5,7 @@
 // options: -cl-std=CL2.0
 // c-reference: no (work-group functions: work-items cannot run one after another in C)
 // pocl: no (PoCL 3.1 has no work-group collective functions; tests/tests/work_group.rs checks the values)
+// synthesis: as work_group_scan
 __attribute__((reqd_work_group_size(4, 2, 1)))
 kernel void work_group_functions(global const int *in, global const uint *u, global const long *l,
                                  global int *sums, global uint *umix, global long *lmix,

@@ -1,7 +1,7 @@
 #![allow(clippy::unwrap_used)]
 //! The work-group collective functions, checked against a reference computed here: PoCL 3.1,
-//! the corpus's usual independent reference, has none. The corpus test runs the same kernel
-//! (`tests/kernels/work_group_functions.cl`) through the simulator and Verilator.
+//! the corpus's usual independent reference, has none. The corpus test runs the same kernels
+//! (`tests/kernels/work_group_*.cl`) through the simulator and Verilator.
 
 use kiln_tests::{kiln, scratch, tests_dir};
 use serde_json::Value;
@@ -39,21 +39,42 @@ fn scans<T: Copy>(xs: &[T], identity: T, op: impl Fn(T, T) -> T) -> (Vec<T>, Vec
     (inc, exc)
 }
 
-#[test]
-fn work_group_functions_compute_their_reference() {
+/// The emulator's buffers of a corpus kernel.
+fn emulate(kernel: &str) -> Value {
     let dir = tests_dir().join("kernels");
-    let out = scratch("work-group").join("emu.json");
+    let out = scratch(&format!("work-group-{kernel}")).join("emu.json");
     let r = kiln(&[
         "emu",
-        &dir.join("work_group_functions.cl").display().to_string(),
+        &dir.join(format!("{kernel}.cl")).display().to_string(),
         "--spec",
-        &dir.join("work_group_functions.toml").display().to_string(),
+        &dir.join(format!("{kernel}.toml")).display().to_string(),
         "--json",
         &out.display().to_string(),
     ]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let v: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
-    let a = &v["args"];
+    v["args"].clone()
+}
+
+#[test]
+fn work_group_scan_computes_its_reference() {
+    let a = emulate("work_group_scan");
+    let (input, out) = (ints(&a["in"]), ints(&a["out"]));
+    for group in input.chunks(16).zip(out.chunks(16)) {
+        let (vs, got) = group;
+        let total: i64 = vs.iter().sum();
+        let mut running = 0;
+        for (v, g) in vs.iter().zip(got) {
+            running += v;
+            assert_eq!(*g, running * 2 - total + vs[0]);
+        }
+    }
+}
+
+#[test]
+fn work_group_functions_compute_their_reference() {
+    let v = emulate("work_group_functions");
+    let a = &v;
     let (input, u, l) = (ints(&a["in"]), ints(&a["u"]), ints(&a["l"]));
     let (sums, umix, lmix, flags, iter) =
         (ints(&a["sums"]), ints(&a["umix"]), ints(&a["lmix"]), ints(&a["flags"]), ints(&a["iter"]));
