@@ -404,6 +404,16 @@ pub enum ExprKind {
         blocking: bool,
         values: Vec<Expr>,
     },
+    /// `async_work_group_copy` (`stride` absent) or `async_work_group_strided_copy`: `count`
+    /// elements between `src` and `dst`, one `__local` and one `__global` (the stride applies
+    /// to the `__global` side); an `event_t`. Only in kernels, with operands free of side
+    /// effects; lowered as a loop of the work-group's first work-item.
+    AsyncCopy {
+        dst: Box<Expr>,
+        src: Box<Expr>,
+        count: Box<Expr>,
+        stride: Option<Box<Expr>>,
+    },
     /// A work-group collective function: `args[0]` is the value (the predicate of
     /// `all`/`any`, an `int`), then, for a broadcast, 1 to 3 local ids (`size_t`, free of side
     /// effects). Only in kernels; lowered with `__local` memory and barriers.
@@ -664,6 +674,11 @@ impl Expr {
                 pipe.index().into_iter().chain([&**rid, &**index, &**place]).collect()
             }
             K::PipeCommit { pipe, rid, .. } => pipe.index().into_iter().chain([&**rid]).collect(),
+            K::AsyncCopy { dst, src, count, stride } => {
+                let mut v = vec![&**dst, &**src, &**count];
+                v.extend(stride.as_deref());
+                v
+            }
         }
     }
 
@@ -722,6 +737,11 @@ impl Expr {
                 pipe.index_mut().into_iter().chain([&mut **rid, &mut **index, &mut **place]).collect()
             }
             K::PipeCommit { pipe, rid, .. } => pipe.index_mut().into_iter().chain([&mut **rid]).collect(),
+            K::AsyncCopy { dst, src, count, stride } => {
+                let mut v = vec![&mut **dst, &mut **src, &mut **count];
+                v.extend(stride.as_deref_mut());
+                v
+            }
         }
     }
 
@@ -744,6 +764,7 @@ impl Expr {
                 | K::PipeReserved { .. }
                 | K::PipeCommit { .. }
                 | K::WorkGroup(..)
+                | K::AsyncCopy { .. }
                 | K::Barrier
                 | K::VStore { .. }
         );

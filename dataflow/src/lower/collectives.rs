@@ -1,5 +1,7 @@
 //! `collectives`: the work-group collective functions become `__local` memory, barriers and a
-//! loop run by one work-item, before the NDRange lowering splits the kernel at its barriers.
+//! loop run by one work-item, before the NDRange lowering splits the kernel at its barriers;
+//! an async work-group copy becomes a loop of the first work-item (the barrier of
+//! `wait_group_events` makes its data visible to the others).
 //!
 //! For each call site, in the statement that holds it (an expression statement, a declaration,
 //! the condition of an `if` or the value of a `switch`):
@@ -45,7 +47,7 @@ pub(super) fn lower_collectives(
     let Some(body) = &f.body else { return Ok(prog.clone()) };
     let mut uses = Vec::new();
     super::walk::for_each_expr(body, &mut |e| {
-        if matches!(e.kind, K::WorkGroup(..)) {
+        if matches!(e.kind, K::WorkGroup(..) | K::AsyncCopy { .. }) {
             uses.push(e.span);
         }
     });
@@ -54,7 +56,7 @@ pub(super) fn lower_collectives(
         return Err(vec![
             Diagnostic::error(
                 codes::NEEDS_GROUP_SIZE,
-                format!("kernel `{}` needs a static work-group size: it calls a work-group function", f.name),
+                format!("kernel `{}` needs a static work-group size: it calls a work-group function or copy", f.name),
             )
             .at(*first)
             .with_note("kiln builds the work-group loops and memories for one work-group size")
@@ -254,8 +256,55 @@ impl Rewriter<'_> {
         }
         match e.kind {
             K::WorkGroup(which, args) => self.collective(which, args, e.ty, e.span, before),
+            K::AsyncCopy { dst, src, count, stride } => {
+                self.async_copy(*dst, *src, *count, stride.map(|s| *s), e.span, before);
+                // The event: kiln waits with a barrier, whatever the event.
+                Expr::int(0, e.ty, e.span)
+            }
             _ => e,
         }
+    }
+
+    /// `async_work_group_copy`: the first work-item copies the elements in a loop (the stride
+    /// on the `__global` side); `wait_group_events` is the barrier that makes them visible.
+    fn async_copy(
+        &mut self,
+        dst: Expr,
+        src: Expr,
+        count: Expr,
+        stride: Option<Expr>,
+        span: Span,
+        before: &mut Vec<Stmt>,
+    ) {
+        let n = self.memories.len() + self.f.locals.len();
+        let k = self.new_local(format!("async_copy.k{n}"), SIZE_T, AddrSpace::Private, span);
+        let k_e = local(k, SIZE_T, span);
+        let at = |p: &Expr, strided: bool| {
+            let idx = match (&stride, strided) {
+                (Some(s), true) => binary(BinaryOp::Mul, k_e.clone(), s.clone(), SIZE_T),
+                _ => k_e.clone(),
+            };
+            let elem = p.ty.pointee().map(|x| x.ty.clone()).unwrap_or(Type::Error);
+            let moved = Expr { kind: K::PtrAdd(Box::new(p.clone()), Box::new(idx)), ty: p.ty.clone(), span };
+            Expr { kind: K::Deref(Box::new(moved)), ty: elem, span }
+        };
+        let global_dst = dst.ty.pointee().is_some_and(|p| p.space == AddrSpace::Global);
+        let copy = assign(at(&dst, global_dst), at(&src, !global_dst));
+        let step =
+            Expr { kind: K::IncDec { target: Box::new(k_e.clone()), increment: true, prefix: true }, ty: SIZE_T, span };
+        let each = Stmt::Loop(Box::new(Loop {
+            kind: LoopKind::For,
+            init: vec![Stmt::Decl(k, Some(Init::Expr(size_t(0, span))), span)],
+            cond: Some(binary(BinaryOp::Lt, k_e.clone(), count, INT)),
+            step: Some(step),
+            body: vec![copy],
+            // A copy is a stream through the memory ports, one element a cycle: unrolling it
+            // would only multiply the ports' traffic per iteration.
+            pragmas: LoopPragmas { unroll: Some(1), ..LoopPragmas::default() },
+            span,
+        }));
+        let first = binary(BinaryOp::Eq, self.linear_id(span), size_t(0, span), INT);
+        before.push(Stmt::If(first, vec![each], vec![], span));
     }
 
     fn collective(&mut self, which: Collective, args: Vec<Expr>, ty: Type, span: Span, before: &mut Vec<Stmt>) -> Expr {

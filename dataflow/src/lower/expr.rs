@@ -399,7 +399,7 @@ impl<'p> Lowerer<'p> {
             }
             ExprKind::PipeWrite { pipe, blocking, values } => self.pipe_write(e, pipe, *blocking, values),
             ExprKind::PipeQuery { pipe, max } => self.pipe_query(e, pipe, *max),
-            ExprKind::WorkGroup(..) => {
+            ExprKind::WorkGroup(..) | ExprKind::AsyncCopy { .. } => {
                 self.error(
                     Diagnostic::error(
                         codes::UNSUPPORTED_BUILTIN,

@@ -734,7 +734,7 @@ impl Splitter {
             K::PipeReserve { .. } | K::PipeReserved { .. } | K::PipeCommit { .. } => e.clone(),
             // Rewritten into `__local` memory and barriers before the vector split
             // (`collectives`); their operands are scalars.
-            K::WorkGroup(..) => e.clone(),
+            K::WorkGroup(..) | K::AsyncCopy { .. } => e.clone(),
             K::Int(_) | K::Float(_) | K::Local(_) | K::Global(_) | K::WorkItem(..) | K::Barrier => e.clone(),
         }
     }

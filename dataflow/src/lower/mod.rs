@@ -783,7 +783,8 @@ fn scan_function(f: &hir::Function) -> (HashSet<LocalId>, HashSet<LocalId>) {
             | K::PipeReserve { .. }
             | K::PipeReserved { .. }
             | K::PipeCommit { .. }
-            | K::WorkGroup(..) => {
+            | K::WorkGroup(..)
+            | K::AsyncCopy { .. } => {
                 e.children().into_iter().for_each(|c| walk_expr(c, taken, ok, true));
             }
         }

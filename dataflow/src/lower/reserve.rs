@@ -41,8 +41,8 @@ struct Reserved {
 }
 
 /// The program with the reservations of kernel `kernel` rewritten (only kernels have pipe
-/// parameters; the other kernels' are rewritten, and reported, when they are lowered) and
-/// every `reserve_id_t` a `bool`.
+/// parameters; the other kernels' are rewritten, and reported, when they are lowered), every
+/// `reserve_id_t` a `bool` and every `event_t` a `uint`.
 pub(super) fn lower_reservations(prog: &Program, kernel: FuncId) -> Result<Program, Vec<Diagnostic>> {
     let mut out = prog.clone();
     let mut diags = Vec::new();
@@ -326,10 +326,12 @@ fn e_error(span: Span) -> Expr {
     Expr::int(0, INT, span)
 }
 
-/// `reserve_id_t` becomes `bool`, also inside arrays and pointers.
+/// `reserve_id_t` becomes `bool` and `event_t` (whose values kiln never looks at) `uint`,
+/// also inside arrays and pointers.
 fn retyped(t: &Type) -> Type {
     match t {
         Type::Opaque(Opaque::ReserveId) => BOOL,
+        Type::Opaque(Opaque::Event) => kiln_frontend::types::UINT,
         Type::Array(inner, n) => Type::Array(Rc::new(retyped(inner)), *n),
         Type::Pointer(p) => Type::Pointer(Rc::new(Pointee { ty: retyped(&p.ty), space: p.space, quals: p.quals })),
         other => other.clone(),

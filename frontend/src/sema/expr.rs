@@ -1062,6 +1062,9 @@ impl Sema<'_> {
                 if let Some(e) = self.collective_builtin(name, args, callee.span, span) {
                     return e;
                 }
+                if let Some(e) = self.async_copy_builtin(name, args, callee.span, span) {
+                    return e;
+                }
                 if &**name == "prefetch" {
                     return self.prefetch(args, span);
                 }

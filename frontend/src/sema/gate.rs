@@ -84,7 +84,7 @@ impl Sema<'_> {
                             .at(*span)
                             .with_note("images, samplers and device-side enqueue have no hardware meaning in kiln"),
                     ),
-                    Some(Type::Opaque(Opaque::ReserveId)) => {}
+                    Some(Type::Opaque(Opaque::ReserveId | Opaque::Event)) => {}
                     Some(Type::Opaque(_)) => self.err(
                         Diagnostic::error(codes::UNSUPPORTED_BUILTIN, format!("`{name}` is not yet supported by kiln"))
                             .at(*span),

@@ -6,6 +6,7 @@
 //! It does not know about hardware: the checks for features kiln cannot build yet are gathered in
 //! [`gate`] so that they can move to later stages as those stages learn the features.
 
+mod async_copy;
 mod atomic;
 mod builtin_float;
 mod builtin_int;
