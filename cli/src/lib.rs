@@ -234,6 +234,14 @@ fn options(c: &CompileArgs) -> Result<Options, Diagnostic> {
     }
     o.include_dirs = c.include.clone();
     for f in &c.cl_options {
+        let std = f.strip_prefix("-cl-std=").map(str::to_ascii_lowercase);
+        if std.as_deref().is_some_and(|s| s.starts_with("clc++") || s == "c++") {
+            return Err(Diagnostic::error(
+                kiln_frontend::diag::codes::BAD_OPTION,
+                format!("OpenCL C++ (`{f}`) is not yet supported by kiln"),
+            )
+            .with_note("kiln compiles OpenCL C 1.2, 2.0 and 3.0 (-cl-std=CL1.2|CL2.0|CL3.0)"));
+        }
         if !o.apply_cl_flag(f) {
             return Err(Diagnostic::error(
                 kiln_frontend::diag::codes::BAD_OPTION,

@@ -147,6 +147,10 @@ fn build_writes_nothing_on_error() {
 fn bad_options() {
     expect_error(&["build", &vadd(), "--target", "fpga9000"], "E0004");
     expect_error(&["check", &vadd(), "-cl-std=CL9.9"], "E0004");
+    for cxx in ["-cl-std=CLC++", "-cl-std=clc++2021", "-cl-std=c++"] {
+        let err = expect_error(&["check", &vadd(), cxx], "E0004");
+        assert!(err.contains("OpenCL C++") && err.contains("not yet supported"), "{err}");
+    }
     let r = kiln(&["check", &vadd(), "-cl-std=CL1.2", "-DFOO=1"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
 }
