@@ -350,19 +350,16 @@ pub fn kernel_report(s: &Schedule, locate: &dyn Fn(Span) -> String) -> KernelRep
         .mems
         .values()
         .filter(|d| d.is_on_chip())
-        .map(|d| {
-            let bits = d.len.unwrap_or(0) * d.elem_width;
-            MemReport {
-                name: d.name.to_string(),
-                kind: match d.kind {
-                    MemKind::Rom => "rom",
-                    MemKind::Local => "local",
-                    _ => "private",
-                },
-                elements: d.len.unwrap_or(0),
-                element_width: d.elem_width,
-                implementation: if bits > 1024 { "block RAM" } else { "registers (LUT RAM)" },
-            }
+        .map(|d| MemReport {
+            name: d.name.to_string(),
+            kind: match d.kind {
+                MemKind::Rom => "rom",
+                MemKind::Local => "local",
+                _ => "private",
+            },
+            elements: d.len.unwrap_or(0),
+            element_width: d.elem_width,
+            implementation: if d.in_block_ram() { "block RAM" } else { "registers (LUT RAM)" },
         })
         .collect();
     let mut res = ResourceEstimate::default();

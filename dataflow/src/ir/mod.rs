@@ -173,6 +173,9 @@ pub enum MemKind {
     Local,
 }
 
+/// On-chip memories of more bits than this go to block RAM.
+pub const BLOCK_RAM_MIN_BITS: u64 = 1024;
+
 #[derive(Clone, Debug)]
 pub struct MemData {
     pub name: Rc<str>,
@@ -232,6 +235,13 @@ impl MemData {
 
     pub fn is_on_chip(&self) -> bool {
         !self.is_port()
+    }
+
+    /// Whether an on-chip memory is built for block RAM (more than
+    /// [`BLOCK_RAM_MIN_BITS`]); smaller ones are registers and LUTs. The report and the RTL's
+    /// `ram_style` both follow this one rule.
+    pub fn in_block_ram(&self) -> bool {
+        u64::from(self.len.unwrap_or(0)) * u64::from(self.elem_width) > BLOCK_RAM_MIN_BITS
     }
 
     pub fn is_read_only(&self) -> bool {
