@@ -316,10 +316,13 @@ impl Rewriter<'_> {
         let n = self.memories.len();
         let array = Type::Array(Rc::new(ty.clone()), Some(wg));
         let input = self.new_local(format!("work_group.in{n}"), array.clone(), AddrSpace::Local, span);
-        let total = self.new_local(format!("work_group.total{n}"), ty.clone(), AddrSpace::Local, span);
         self.memories.push(Stmt::Decl(input, None, span));
-        self.memories.push(Stmt::Decl(total, None, span));
         let scan = matches!(which, Collective::ScanInclusive(_) | Collective::ScanExclusive(_));
+        // A scan's results are `out`; the others' the one value `total`.
+        let total = self.new_local(format!("work_group.total{n}"), ty.clone(), AddrSpace::Local, span);
+        if !scan {
+            self.memories.push(Stmt::Decl(total, None, span));
+        }
         let output = scan.then(|| {
             let id = self.new_local(format!("work_group.out{n}"), array.clone(), AddrSpace::Local, span);
             self.memories.push(Stmt::Decl(id, None, span));
@@ -381,7 +384,9 @@ impl Rewriter<'_> {
                     pragmas: LoopPragmas::default(),
                     span,
                 })));
-                one.push(assign(total_place.clone(), acc_e));
+                if !scan {
+                    one.push(assign(total_place.clone(), acc_e));
+                }
             }
         }
         let first = binary(BinaryOp::Eq, lin.clone(), size_t(0, span), INT);

@@ -87,6 +87,34 @@ fn simplify(k: &Kernel, op: Op) -> Option<Rewrite> {
         OpKind::Cmp(CmpOp::Ne | CmpOp::Ult | CmpOp::Ugt | CmpOp::Slt | CmpOp::Sgt) if a(0) == a(1) => {
             Some(Rewrite::Const(0))
         }
+        // A comparison with the end of the operands' range: `x <u 0` and `MAX <u x` never hold,
+        // `x <=u MAX` and `0 <=u x` always do (and the signed forms with `MIN`/`MAX`).
+        OpKind::Cmp(cmp) => {
+            let aw = k.width(a(0));
+            let (umax, smin, smax) = (mask(aw), 1u64 << (aw - 1), mask(aw) >> 1);
+            let (lhs, rhs) = (c(0), c(1));
+            let never = match cmp {
+                CmpOp::Ult => rhs == Some(0) || lhs == Some(umax),
+                CmpOp::Ugt => lhs == Some(0) || rhs == Some(umax),
+                CmpOp::Slt => rhs == Some(smin) || lhs == Some(smax),
+                CmpOp::Sgt => lhs == Some(smin) || rhs == Some(smax),
+                _ => false,
+            };
+            let always = match cmp {
+                CmpOp::Ule => rhs == Some(umax) || lhs == Some(0),
+                CmpOp::Uge => lhs == Some(umax) || rhs == Some(0),
+                CmpOp::Sle => rhs == Some(smax) || lhs == Some(smin),
+                CmpOp::Sge => lhs == Some(smax) || rhs == Some(smin),
+                _ => false,
+            };
+            if never {
+                Some(Rewrite::Const(0))
+            } else if always {
+                Some(Rewrite::Const(1))
+            } else {
+                None
+            }
+        }
         _ => None,
     }
 }

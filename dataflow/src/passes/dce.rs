@@ -1,7 +1,8 @@
 //! `dce`: removes operations whose results are never used and that have no side effect.
 //!
-//! Stores are side effects. Loads are removed when unused, except from `volatile` memories,
-//! whose every access is kept.
+//! Stores are side effects, except to an on-chip memory that nothing reads (its contents are
+//! seen by no one outside the kernel). Loads are removed when unused, except from `volatile`
+//! memories, whose every access is kept.
 
 use super::Pass;
 use crate::ir::*;
@@ -21,8 +22,20 @@ impl Pass for Dce {
         let mut used: HashSet<Value> = HashSet::new();
         let mut live_ops: HashSet<Op> = HashSet::new();
         let mut work: Vec<Op> = Vec::new();
+        let read: HashSet<Mem> = rpo
+            .iter()
+            .flat_map(|b| k.blocks[*b].ops.iter())
+            .filter_map(|op| match k.ops[*op].kind {
+                OpKind::Load(m) => Some(m),
+                _ => None,
+            })
+            .collect();
         let keep = |k: &Kernel, op: Op| match &k.ops[op].kind {
-            OpKind::Store(_) | OpKind::PipeRead { .. } | OpKind::PipeWrite { .. } => true,
+            OpKind::Store(m) => {
+                let d = &k.mems[*m];
+                !d.is_on_chip() || d.volatile || read.contains(m)
+            }
+            OpKind::PipeRead { .. } | OpKind::PipeWrite { .. } => true,
             OpKind::Load(m) => k.mems[*m].volatile,
             _ => false,
         };
