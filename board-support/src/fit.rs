@@ -89,7 +89,7 @@ pub fn check_fit(
         }
         let b = &layout.buffers[i];
         let describe = || format!("buffer `{}` ({} x {}-bit elements)", b.name, b.depth, b.width);
-        match board.spram_blocks_for(b.width as u64, b.depth) {
+        match board.spram_blocks_for(b.word_width() as u64, b.words()) {
             Some(n) if n <= spram_left => {
                 spram_left -= n;
                 placement[i] = true;
@@ -116,8 +116,8 @@ mod tests {
             pipes: vec![],
             scalars: vec![],
             memories: vec![
-                MemoryPort { prefix: "small".into(), data_width: 32, read_only: false, param: 0 },
-                MemoryPort { prefix: "big".into(), data_width: 64, read_only: false, param: 1 },
+                MemoryPort { prefix: "small".into(), data_width: 32, lanes: 1, read_only: false, param: 0 },
+                MemoryPort { prefix: "big".into(), data_width: 64, lanes: 1, read_only: false, param: 1 },
             ],
         };
         let board = crate::board::board_by_name("icebreaker").expect("board");

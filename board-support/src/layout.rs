@@ -22,7 +22,10 @@ pub struct BridgeBuffer {
     pub name: String,
     /// Element width in bits (a multiple of 8).
     pub width: u32,
-    /// Elements; a power of two.
+    /// Elements per RAM word: the kernel's port moves `lanes` elements per request (a vector
+    /// buffer's), the host still addresses single elements (bytes of little-endian words).
+    pub lanes: u32,
+    /// Elements; a power of two, at least two words.
     pub depth: u64,
     pub read_only: bool,
     pub param: usize,
@@ -35,6 +38,14 @@ impl BridgeBuffer {
 
     pub fn bits(&self) -> u64 {
         self.depth * self.width as u64
+    }
+
+    pub fn word_width(&self) -> u32 {
+        self.width * self.lanes
+    }
+
+    pub fn words(&self) -> u64 {
+        self.depth / self.lanes as u64
     }
 }
 
@@ -87,13 +98,16 @@ impl BridgeLayout {
         }
         let mut buffers = Vec::new();
         for m in &iface.memories {
-            if !matches!(m.data_width, 8 | 16 | 32 | 64) {
-                return Err(LayoutError::ElementWidth { buffer: m.prefix.clone(), width: m.data_width });
+            let lanes = m.lanes.max(1);
+            let width = m.data_width / lanes;
+            if !matches!(width, 8 | 16 | 32 | 64) || !lanes.is_power_of_two() {
+                return Err(LayoutError::ElementWidth { buffer: m.prefix.clone(), width });
             }
             buffers.push(BridgeBuffer {
                 name: m.prefix.clone(),
-                width: m.data_width,
-                depth: depth_of(&m.prefix).max(2).next_power_of_two(),
+                width,
+                lanes,
+                depth: depth_of(&m.prefix).max(2 * lanes as u64).next_power_of_two(),
                 read_only: m.read_only,
                 param: m.param,
             });
@@ -116,6 +130,9 @@ impl BridgeLayout {
         }
         for b in &self.buffers {
             text.push_str(&format!(";b:{}:{}:{}:{}", b.name, b.width, b.depth, b.read_only));
+            if b.lanes > 1 {
+                text.push_str(&format!(":x{}", b.lanes));
+            }
         }
         let mut h: u32 = 0x811c9dc5;
         for byte in text.bytes() {
@@ -142,8 +159,8 @@ mod tests {
             pipes: vec![],
             scalars: vec![ScalarPort { name: "arg_n".into(), width: 32, param: 2 }],
             memories: vec![
-                MemoryPort { prefix: "a".into(), data_width: width, read_only: true, param: 0 },
-                MemoryPort { prefix: "b".into(), data_width: 16, read_only: false, param: 1 },
+                MemoryPort { prefix: "a".into(), data_width: width, lanes: 1, read_only: true, param: 0 },
+                MemoryPort { prefix: "b".into(), data_width: 16, lanes: 1, read_only: false, param: 1 },
             ],
         }
     }

@@ -165,12 +165,13 @@ pub fn board_top(layout: &BridgeLayout, opts: &TopOptions) -> Module {
     let mut rbyte = lit(8, 0);
     for (p, b) in layout.buffers.iter().enumerate().rev() {
         let k = |s: &str| format!("k_{}_{s}", b.name);
-        let bytes = b.bytes_per_element();
-        for (s, w) in [("req_valid", 1), ("req_addr", 32), ("resp_valid", 1), ("resp_rdata", b.width)] {
+        let width = b.word_width();
+        let bytes = width / 8;
+        for (s, w) in [("req_valid", 1), ("req_addr", 32), ("resp_valid", 1), ("resp_rdata", width)] {
             wire(&mut m, &k(s), w);
         }
         if !b.read_only {
-            for (s, w) in [("req_we", 1), ("req_wdata", b.width), ("req_wstrb", bytes)] {
+            for (s, w) in [("req_we", 1), ("req_wdata", width), ("req_wstrb", bytes)] {
                 wire(&mut m, &k(s), w);
             }
         }
@@ -178,7 +179,7 @@ pub fn board_top(layout: &BridgeLayout, opts: &TopOptions) -> Module {
         wire(&mut m, &rb, 8);
         rbyte = cond(bin(BinOp::Eq, id("bus_port"), lit(8, p as u64)), id(&rb), rbyte);
         let (we, wdata, wstrb) = if b.read_only {
-            (lit(1, 0), lit(b.width, 0), lit(bytes, 0))
+            (lit(1, 0), lit(width, 0), lit(bytes, 0))
         } else {
             (id(k("req_we")), id(k("req_wdata")), id(k("req_wstrb")))
         };
@@ -186,9 +187,9 @@ pub fn board_top(layout: &BridgeLayout, opts: &TopOptions) -> Module {
             module: "kiln_board_mem".into(),
             name: format!("mem{p}_{}", b.name),
             params: vec![
-                ("WIDTH".into(), Expr::Lit(32, b.width as u64)),
+                ("WIDTH".into(), Expr::Lit(32, width as u64)),
                 ("BYTES".into(), Expr::Lit(32, bytes as u64)),
-                ("ADDR_BITS".into(), Expr::Lit(32, log2(b.depth) as u64)),
+                ("ADDR_BITS".into(), Expr::Lit(32, log2(b.words()) as u64)),
                 ("LANE_SHIFT".into(), Expr::Lit(32, log2(bytes as u64) as u64)),
                 ("LANE_BITS".into(), Expr::Lit(32, log2(bytes as u64).max(1) as u64)),
                 ("SINGLE_PORT_RAM".into(), Expr::Lit(32, opts.single_port_ram.get(p).copied().unwrap_or(false) as u64)),

@@ -515,6 +515,10 @@ pub fn materialize(spec: &RunSpec, kernel: &Kernel) -> Result<Materialized, Vec<
                 let ty = ElemType { width: d.elem_width, signed: d.elem_signed, float: d.elem_float };
                 elem_types.push(Some(ty));
                 match buffer(value, ty, &p.name, &p.c_type, vspan) {
+                    Ok(b) if b.len() % d.lanes.max(1) as usize != 0 => {
+                        errs.push(whole_words(&p.name, &p.c_type, b.len(), d.lanes, vspan));
+                        args.push(Arg::Buffer(b));
+                    }
                     Ok(b) => args.push(Arg::Buffer(b)),
                     Err(d) => {
                         errs.push(d);
@@ -538,6 +542,20 @@ pub fn materialize(spec: &RunSpec, kernel: &Kernel) -> Result<Materialized, Vec<
         }
     }
     if errs.is_empty() { Ok(Materialized { args, elem_types }) } else { Err(errs) }
+}
+
+/// A buffer of vectors is read and written a whole vector (one port word of `lanes` elements,
+/// a 3-vector's 4) at a time, so it must hold whole words.
+pub fn whole_words(name: &str, c_type: &str, len: usize, lanes: u32, span: Span) -> Diagnostic {
+    Diagnostic::error(
+        codes::SPEC_BAD_ARG,
+        format!("buffer `{name}` ({c_type}) has {len} elements, which is not a whole number of vectors"),
+    )
+    .at(span)
+    .with_note(format!(
+        "its memory port moves one vector of {lanes} elements per request; `len` counts elements"
+    ))
+    .with_help(format!("make `len` a multiple of {lanes}, e.g. {}", len.div_ceil(lanes as usize) * lanes as usize))
 }
 
 /// The value of one lane of a vector argument passed by value: the spec gives the vector as an

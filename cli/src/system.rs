@@ -238,7 +238,7 @@ pub fn materialize(spec: &SystemSpec, kernels: &[&Kernel]) -> Result<SystemRun, 
             let (Some(name), Some(ParamKind::Buffer { mem })) = (name, k.params.get(pi).map(|p| &p.kind)) else {
                 continue;
             };
-            let writes = k.ops.values().any(|o| matches!(o.kind, kiln_dataflow::ir::OpKind::Store(m) if m == *mem));
+            let writes = k.ops.values().any(|o| o.kind.is_memory() && !o.kind.is_read() && o.kind.mem() == Some(*mem));
             users.entry(name.as_str()).or_default().push((li, writes));
         }
     }

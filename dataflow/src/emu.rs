@@ -281,6 +281,8 @@ pub struct Emulation<'k> {
     vals: SecondaryMap<Value, u64>,
     /// The lanes of the packet each `PipeRead` took, for its `PipeLane`s.
     packets: SecondaryMap<Pipe, Vec<u64>>,
+    /// The lanes each `WordLoad` read, for its `WordLane`s.
+    words: std::collections::HashMap<Op, Vec<u64>>,
     block: Block,
     /// The next op of `block` to run.
     next: usize,
@@ -311,6 +313,7 @@ impl<'k> Emulation<'k> {
             mems,
             vals,
             packets: SecondaryMap::new(),
+            words: std::collections::HashMap::new(),
             block: k.entry,
             next: 0,
             steps: 0,
@@ -371,6 +374,52 @@ impl<'k> Emulation<'k> {
                         }
                     }
                     OpKind::Store(m) => {
+                        if o.predicate().is_none_or(|p| vals[p] & 1 != 0) {
+                            let (idx, v) = (vals[o.args[0]], vals[o.args[1]]);
+                            store(k, &mut self.mems, *m, idx, v, o.span)?;
+                        }
+                    }
+                    OpKind::WordLoad(m) => {
+                        let n = u64::from(k.mems[*m].lanes.max(1));
+                        let mut lanes = vec![0; n as usize];
+                        if o.predicate().is_none_or(|p| vals[p] & 1 != 0) {
+                            let base = vals[o.args[0]] / n * n;
+                            for (j, lane) in lanes.iter_mut().enumerate() {
+                                *lane = load(k, &self.mems, *m, base + j as u64, o.span)?;
+                            }
+                        }
+                        self.words.insert(op, lanes);
+                        if let Some(r) = o.result {
+                            vals[r] = 1;
+                        }
+                    }
+                    OpKind::WordLane { .. } | OpKind::WordLaneAt(_) => {
+                        let lane = match o.kind {
+                            OpKind::WordLaneAt(m) => vals[o.args[1]] % u64::from(k.mems[m].lanes.max(1)),
+                            OpKind::WordLane { lane, .. } => u64::from(lane),
+                            _ => 0,
+                        };
+                        let word = k.def_op(o.args[0]).and_then(|l| self.words.get(&l));
+                        let v = word.and_then(|w| w.get(lane as usize)).copied().unwrap_or(0);
+                        if let Some(r) = o.result {
+                            vals[r] = v;
+                        }
+                    }
+                    OpKind::WordStore { mem, mask } => {
+                        if o.predicate().is_none_or(|p| vals[p] & 1 != 0) {
+                            let n = u64::from(k.mems[*mem].lanes.max(1));
+                            let base = vals[o.args[0]] / n * n;
+                            let mut values = o.args[1..].iter();
+                            for j in 0..n {
+                                if mask >> j & 1 == 1
+                                    && let Some(v) = values.next()
+                                {
+                                    store(k, &mut self.mems, *mem, base + j, vals[*v], o.span)?;
+                                }
+                            }
+                        }
+                    }
+                    OpKind::WordStoreAt(m) => {
                         if o.predicate().is_none_or(|p| vals[p] & 1 != 0) {
                             let (idx, v) = (vals[o.args[0]], vals[o.args[1]]);
                             store(k, &mut self.mems, *m, idx, v, o.span)?;

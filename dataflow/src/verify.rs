@@ -130,6 +130,47 @@ pub fn verify(k: &Kernel) -> Result<(), Vec<VerifierError>> {
                         || k.mems.get(*m).is_none_or(|d| d.is_read_only() || d.elem_width != argw[1])
                         || argw[0] != 32
                 }
+                // Word operations only on ports of more than one lane.
+                OpKind::WordLoad(m) => {
+                    !(expect(1) || (expect(2) && argw[1] == 1))
+                        || k.mems.get(*m).is_none_or(|d| !d.is_port() || d.lanes < 2)
+                        || argw[0] != 32
+                        || rw != Some(1)
+                }
+                OpKind::WordLane { mem, lane } => {
+                    let load_of_mem = o.args.first().and_then(|a| k.def_op(*a)).is_some_and(|l| {
+                        k.ops[l].block == b && matches!(k.ops[l].kind, OpKind::WordLoad(x) if x == *mem)
+                    });
+                    !expect(1)
+                        || !load_of_mem
+                        || k.mems.get(*mem).is_none_or(|d| *lane >= d.lanes || rw != Some(d.elem_width))
+                }
+                OpKind::WordLaneAt(mem) => {
+                    let load_of_mem = o.args.first().and_then(|a| k.def_op(*a)).is_some_and(|l| {
+                        k.ops[l].block == b && matches!(k.ops[l].kind, OpKind::WordLoad(x) if x == *mem)
+                    });
+                    !expect(2) || !load_of_mem || argw[1] != 32 || k.mems.get(*mem).is_none_or(|d| rw != Some(d.elem_width))
+                }
+                OpKind::WordStore { mem, mask } => {
+                    let n = mask.count_ones() as usize;
+                    let pred = o.args.len() == n + 2 && argw[n + 1] == 1;
+                    !(expect(n + 1) || pred)
+                        || o.result.is_some()
+                        || argw[0] != 32
+                        || *mask == 0
+                        || k.mems.get(*mem).is_none_or(|d| {
+                            d.is_read_only()
+                                || !d.is_port()
+                                || *mask >> d.lanes.min(31) != 0
+                                || argw[1..=n].iter().any(|x| *x != d.elem_width)
+                        })
+                }
+                OpKind::WordStoreAt(mem) => {
+                    !(expect(2) || (expect(3) && argw[2] == 1))
+                        || o.result.is_some()
+                        || argw[0] != 32
+                        || k.mems.get(*mem).is_none_or(|d| d.is_read_only() || !d.is_port() || d.elem_width != argw[1])
+                }
             };
             if bad {
                 err(loc.clone(), format!("malformed operands or widths: args {argw:?}, result {rw:?}"));

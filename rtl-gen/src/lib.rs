@@ -35,7 +35,10 @@ pub struct ScalarPort {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MemoryPort {
     pub prefix: String,
+    /// Bits of a word: `lanes` elements.
     pub data_width: u32,
+    /// Elements per word (1 but for buffers of vectors); `req_addr` counts words.
+    pub lanes: u32,
     /// `__constant` ports have no write channel.
     pub read_only: bool,
     pub param: usize,

@@ -40,8 +40,12 @@ pub struct PortReport {
     pub kind: &'static str,
     /// Verilog signal prefix (`<prefix>_req_valid`, ...).
     pub prefix: String,
+    /// Width of one port word: `lanes` elements.
     pub data_width: u32,
-    /// Width of the element-index address.
+    /// Elements per port word (1 unless the buffer holds vectors, whose accesses move a
+    /// whole word per request).
+    pub lanes: u32,
+    /// Width of the word-index address.
     pub addr_width: u32,
     pub response_buffer_depth: u32,
     pub loads: u32,
@@ -296,8 +300,8 @@ pub fn kernel_report(s: &Schedule, locate: &dyn Fn(Span) -> String) -> KernelRep
         .map(|(_, p, m)| {
             let d = &k.mems[m];
             let (loads, stores) = k.ops.values().fold((0, 0), |(l, st), o| match o.kind {
-                OpKind::Load(x) if x == m => (l + 1, st),
-                OpKind::Store(x) if x == m => (l, st + 1),
+                OpKind::Load(x) | OpKind::WordLoad(x) if x == m => (l + 1, st),
+                OpKind::Store(x) | OpKind::WordStoreAt(x) | OpKind::WordStore { mem: x, .. } if x == m => (l, st + 1),
                 _ => (l, st),
             });
             PortReport {
@@ -305,7 +309,8 @@ pub fn kernel_report(s: &Schedule, locate: &dyn Fn(Span) -> String) -> KernelRep
                 c_type: p.c_type.clone(),
                 kind: if matches!(d.kind, MemKind::ConstantArg { .. }) { "constant (read-only)" } else { "global" },
                 prefix: p.name.to_string(),
-                data_width: d.elem_width,
+                data_width: d.elem_width * d.lanes,
+                lanes: d.lanes,
                 addr_width: 32,
                 response_buffer_depth: s.ports[m].resp_depth,
                 loads,

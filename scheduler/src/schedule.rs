@@ -192,6 +192,9 @@ pub fn classify(k: &Kernel, op: Op) -> OpClass {
                 OpClass::MemStore(*m)
             }
         }
+        // Word operations exist only on ports (the `widen` pass).
+        OpKind::WordLoad(m) => OpClass::PortLoad(*m),
+        OpKind::WordStore { mem, .. } | OpKind::WordStoreAt(mem) => OpClass::PortStore(*mem),
         OpKind::Binary(BinOp::UDiv | BinOp::SDiv | BinOp::URem | BinOp::SRem) => OpClass::Unit(UnitId(u32::MAX)),
         OpKind::PipeRead { pipe, .. } | OpKind::PipeWrite { pipe, .. } | OpKind::PipeQuery { pipe, .. } => {
             OpClass::PipeTransfer(*pipe)

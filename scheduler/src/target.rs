@@ -91,7 +91,15 @@ impl Target {
             OpKind::Float(_) | OpKind::FConv(_) => 2.0 * lut * levels(24) + carry(24),
             OpKind::FCmp(_) => carry(32),
             // Address decode and write-enable logic in front of the memory or port.
-            OpKind::Load(_) | OpKind::Store(_) => lut,
+            OpKind::Load(_)
+            | OpKind::Store(_)
+            | OpKind::WordLoad(_)
+            | OpKind::WordStore { .. }
+            | OpKind::WordStoreAt(_) => lut,
+            // A lane is a slice of the response word (a wire); a lane chosen at run time a
+            // multiplexer.
+            OpKind::WordLane { .. } => 0.0,
+            OpKind::WordLaneAt(_) => lut * levels(16),
             // The handshake with the FIFO; a lane is a slice of the FIFO's head (a wire).
             OpKind::PipeRead { .. } | OpKind::PipeWrite { .. } => lut,
             OpKind::PipeLane { .. } | OpKind::PipeQuery { .. } => 0.0,

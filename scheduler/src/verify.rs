@@ -7,12 +7,31 @@
 //! not overlap on a unit.
 
 use crate::schedule::*;
-use kiln_dataflow::ir::{Mem, ValueDef};
+use kiln_dataflow::ir::{Mem, OpKind, ValueDef};
 use std::collections::{HashMap, HashSet};
 
 pub fn verify_schedule(s: &Schedule) -> Result<(), Vec<String>> {
     let k = &s.kernel;
     let mut errs = Vec::new();
+    // A lane of a word is read from the response, in the cycle its load consumes it; and a
+    // port of several lanes is only reached by word operations.
+    for b in k.rpo() {
+        for &op in &k.blocks[b].ops {
+            let o = &k.ops[op];
+            match o.kind {
+                OpKind::WordLane { .. } | OpKind::WordLaneAt(_) => {
+                    let load = o.args.first().and_then(|a| k.def_op(*a));
+                    if load.is_none_or(|l| s.time[l].end != s.time[op].start) {
+                        errs.push(format!("lane {op} is not read in the cycle its word's response is consumed"));
+                    }
+                }
+                OpKind::Load(m) | OpKind::Store(m) if k.mems[m].lanes > 1 => {
+                    errs.push(format!("{op} accesses the port of words {m} element by element"));
+                }
+                _ => {}
+            }
+        }
+    }
     for b in k.rpo() {
         if s.pipeline_of[b].is_some() {
             continue;

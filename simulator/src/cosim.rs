@@ -97,12 +97,39 @@ static bool stall(uint32_t port, uint32_t channel, uint64_t cycle) {
                  ^ (cycle * 0xA24BAED4963EE407ULL);
     return (mix64(x) & 3) == 0;
 }
+// A port moves a word of `lanes` elements of `bytes` bytes; its data is its elements.
 struct PortMem {
     std::vector<uint64_t> data;
-    std::deque<std::pair<uint64_t, uint64_t>> pending;  // (due cycle, data)
+    std::deque<std::pair<uint64_t, std::vector<uint8_t>>> pending;  // (due cycle, word bytes)
     uint64_t mask;
     uint32_t bytes;
+    uint32_t lanes;
 };
+// Signals of up to 64 bits are integers, wider ones VlWide arrays of 32-bit words.
+template <typename T> static void set_bits(T& sig, const std::vector<uint8_t>& b) {
+    uint64_t v = 0;
+    for (size_t i = 0; i < b.size() && i < 8; i++) v |= (uint64_t)b[i] << (8 * i);
+    sig = (T)v;
+}
+template <std::size_t W> static void set_bits(VlWide<W>& sig, const std::vector<uint8_t>& b) {
+    for (size_t w = 0; w < W; w++) {
+        uint32_t v = 0;
+        for (size_t k = 0; k < 4; k++)
+            if (4 * w + k < b.size()) v |= (uint32_t)b[4 * w + k] << (8 * k);
+        sig[w] = v;
+    }
+}
+template <typename T> static std::vector<uint8_t> get_bits(const T& sig, size_t n) {
+    uint64_t v = (uint64_t)sig;
+    std::vector<uint8_t> b(n, 0);
+    for (size_t i = 0; i < n && i < 8; i++) b[i] = (uint8_t)(v >> (8 * i));
+    return b;
+}
+template <std::size_t W> static std::vector<uint8_t> get_bits(const VlWide<W>& sig, size_t n) {
+    std::vector<uint8_t> b(n, 0);
+    for (size_t i = 0; i < n && i < 4 * W; i++) b[i] = (uint8_t)(sig[i / 4] >> (8 * (i % 4)));
+    return b;
+}
 static void die(const char* msg) {
     std::printf("error %s\n", msg);
     std::exit(2);
@@ -129,10 +156,11 @@ int main(int argc, char** argv) {
     std::vector<PortMem> ports(NPORTS);
     for (int p = 0; p < NPORTS; p++) {
         unsigned long long len = 0;
-        unsigned width = 0;
-        if (std::fscanf(in, " port %u %llu", &width, &len) != 2) die("bad port");
+        unsigned width = 0, lanes = 1;
+        if (std::fscanf(in, " port %u %u %llu", &width, &lanes, &len) != 3) die("bad port");
         ports[p].mask = width >= 64 ? ~0ULL : ((1ULL << width) - 1);
         ports[p].bytes = width < 8 ? 1 : width / 8;
+        ports[p].lanes = lanes < 1 ? 1 : lanes;
         ports[p].data.resize(len);
         for (auto& v : ports[p].data) {
             unsigned long long x;
@@ -153,7 +181,7 @@ int main(int argc, char** argv) {
     for m in &iface.memories {
         let _ = writeln!(
             c,
-            "    top->{p}_req_ready = 0;\n    top->{p}_resp_valid = 0;\n    top->{p}_resp_rdata = 0;",
+            "    top->{p}_req_ready = 0;\n    top->{p}_resp_valid = 0;\n    set_bits(top->{p}_resp_rdata, std::vector<uint8_t>());",
             p = m.prefix
         );
     }
@@ -183,7 +211,7 @@ int main(int argc, char** argv) {
     for (p, m) in iface.memories.iter().enumerate() {
         let _ = writeln!(
             c,
-            "        top->{x}_req_ready = ready[{p}];\n        top->{x}_resp_valid = rvalid[{p}];\n        top->{x}_resp_rdata = rvalid[{p}] ? ports[{p}].pending.front().second : 0;",
+            "        top->{x}_req_ready = ready[{p}];\n        top->{x}_resp_valid = rvalid[{p}];\n        set_bits(top->{x}_resp_rdata, rvalid[{p}] ? ports[{p}].pending.front().second : std::vector<uint8_t>());",
             x = m.prefix
         );
     }
@@ -191,10 +219,14 @@ int main(int argc, char** argv) {
     for (p, m) in iface.memories.iter().enumerate() {
         let x = &m.prefix;
         let we = if m.read_only { "false".to_string() } else { format!("top->{x}_req_we") };
+        let word_bytes = (m.data_width / 8).max(1);
         let (wdata, wstrb) = if m.read_only {
-            ("0".to_string(), "0".to_string())
+            ("std::vector<uint8_t>()".to_string(), "std::vector<uint8_t>()".to_string())
         } else {
-            (format!("top->{x}_req_wdata"), format!("top->{x}_req_wstrb"))
+            (
+                format!("get_bits(top->{x}_req_wdata, {word_bytes})"),
+                format!("get_bits(top->{x}_req_wstrb, {})", word_bytes.div_ceil(8)),
+            )
         };
         let _ = writeln!(
             c,
@@ -202,19 +234,38 @@ int main(int argc, char** argv) {
             PortMem& pm = ports[{p}];
             if (rvalid[{p}]) pm.pending.pop_front();
             if (top->{x}_req_valid && ready[{p}]) {{
-                uint64_t addr = top->{x}_req_addr;
+                uint64_t first = (uint64_t)top->{x}_req_addr * pm.lanes;
                 bool we = {we};
-                if (addr >= pm.data.size()) {{
-                    std::printf("error oob %d %" PRIu64 " %d\n", {p}, addr, we ? 1 : 0);
+                std::vector<uint8_t> wd = {wdata}, strb = {wstrb};
+                // A read needs the whole word in the buffer, a write the lanes it writes.
+                uint64_t last = first;
+                for (uint32_t j = 0; j < pm.lanes; j++) {{
+                    bool touched = !we;
+                    for (uint32_t b = 0; b < pm.bytes; b++) {{
+                        uint32_t i = j * pm.bytes + b;
+                        if (we && i / 8 < strb.size() && ((strb[i / 8] >> (i % 8)) & 1)) touched = true;
+                    }}
+                    if (touched) last = first + j;
+                }}
+                if (last >= pm.data.size()) {{
+                    std::printf("error oob %d %" PRIu64 " %d\n", {p}, first, we ? 1 : 0);
                     return 4;
                 }}
                 if (we) {{
-                    uint64_t wd = (uint64_t)({wdata}), strb = (uint64_t)({wstrb}), v = pm.data[addr];
-                    for (uint32_t b = 0; b < pm.bytes; b++)
-                        if ((strb >> b) & 1) v = (v & ~(0xFFULL << (8 * b))) | (wd & (0xFFULL << (8 * b)));
-                    pm.data[addr] = v & pm.mask;
+                    for (uint32_t j = 0; j < pm.lanes; j++) {{
+                        uint64_t v = pm.data[first + j];
+                        for (uint32_t b = 0; b < pm.bytes; b++) {{
+                            uint32_t i = j * pm.bytes + b;
+                            if (i / 8 < strb.size() && ((strb[i / 8] >> (i % 8)) & 1))
+                                v = (v & ~(0xFFULL << (8 * b))) | ((uint64_t)wd[i] << (8 * b));
+                        }}
+                        pm.data[first + j] = v & pm.mask;
+                    }}
                 }} else {{
-                    pm.pending.push_back(std::make_pair(cycle + latency, pm.data[addr]));
+                    std::vector<uint8_t> word;
+                    for (uint32_t j = 0; j < pm.lanes; j++)
+                        for (uint32_t b = 0; b < pm.bytes; b++) word.push_back((uint8_t)(pm.data[first + j] >> (8 * b)));
+                    pm.pending.push_back(std::make_pair(cycle + latency, word));
                 }}
             }}
         }}"#
@@ -373,7 +424,8 @@ pub fn run_model(
             Some(Arg::Buffer(b)) => b,
             _ => &[],
         };
-        let _ = write!(input, "port {} {}", m.data_width, data.len());
+        let lanes = m.lanes.max(1);
+        let _ = write!(input, "port {} {lanes} {}", m.data_width / lanes, data.len());
         for v in data {
             let _ = write!(input, " {v:x}");
         }

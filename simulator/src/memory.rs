@@ -9,7 +9,9 @@
 //!   cycle `t` unless `stall(seed, port, 1, t)`, and the kernel always takes it;
 //! - an accepted write updates memory at the end of its acceptance cycle.
 //!
-//! Without a stall seed nothing ever stalls.
+//! Without a stall seed nothing ever stalls. A port moves a *word* of `lanes` elements per
+//! request (one element for a buffer of scalars, a whole vector for a buffer of vectors): the
+//! address is the word's, a read returns its lanes and a write changes the lanes of its mask.
 
 use std::collections::VecDeque;
 
@@ -45,26 +47,30 @@ pub fn stall(seed: u64, port: u32, channel: u32, cycle: u64) -> bool {
     mix64(x) & 3 == 0
 }
 
-/// One port's memory and its queue of pending read responses.
+/// One port's memory (its elements) and its queue of pending read responses.
 #[derive(Clone, Debug)]
 pub struct PortMemory {
     pub data: Vec<u64>,
-    pending: VecDeque<(u64, u64)>,
+    /// Elements per word.
+    pub lanes: usize,
+    pending: VecDeque<(u64, Vec<u64>)>,
 }
 
 /// What a memory presents to the kernel in one cycle.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PortOutputs {
     pub req_ready: bool,
     pub resp_valid: bool,
-    pub resp_rdata: u64,
+    /// The lanes of the presented word (empty when none is).
+    pub resp_rdata: Vec<u64>,
 }
 
-/// A request the kernel presents.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// A request the kernel presents: the word `addr`, and for a write its lanes and the mask of
+/// those written.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Request {
     pub addr: u64,
-    pub write: Option<u64>,
+    pub write: Option<(Vec<u64>, u32)>,
 }
 
 /// An access outside the buffer.
@@ -76,18 +82,19 @@ pub struct OutOfBounds {
 }
 
 impl PortMemory {
-    pub fn new(data: Vec<u64>) -> PortMemory {
-        PortMemory { data, pending: VecDeque::new() }
+    pub fn new(data: Vec<u64>, lanes: usize) -> PortMemory {
+        PortMemory { data, lanes: lanes.max(1), pending: VecDeque::new() }
     }
 
     /// The port's outputs in `cycle`.
     pub fn outputs(&self, cfg: &MemConfig, port: u32, cycle: u64) -> PortOutputs {
         let stalled = |ch| cfg.stall_seed.is_some_and(|s| stall(s, port, ch, cycle));
         let head = self.pending.front().filter(|(due, _)| *due <= cycle);
+        let resp_valid = head.is_some() && !stalled(1);
         PortOutputs {
             req_ready: !stalled(0),
-            resp_valid: head.is_some() && !stalled(1),
-            resp_rdata: head.map(|(_, d)| *d).unwrap_or(0),
+            resp_valid,
+            resp_rdata: head.map(|(_, d)| d.clone()).unwrap_or_default(),
         }
     }
 
@@ -104,13 +111,29 @@ impl PortMemory {
             self.pending.pop_front();
         }
         if let Some(r) = accepted {
-            let i = r.addr as usize;
-            if i >= self.data.len() {
-                return Err(OutOfBounds { addr: r.addr, len: self.data.len(), write: r.write.is_some() });
+            let n = self.lanes;
+            let first = r.addr as usize * n;
+            // A word must lie in the buffer (run specs make vector buffers whole words); a
+            // write needs only the lanes it writes.
+            let touched = match &r.write {
+                Some((_, mask)) => (0..n).filter(|j| mask >> j & 1 == 1).map(|j| first + j).max(),
+                None => Some(first + n - 1),
+            };
+            if touched.is_some_and(|t| t >= self.data.len()) || r.addr as usize >= usize::MAX / n {
+                return Err(OutOfBounds { addr: first as u64, len: self.data.len(), write: r.write.is_some() });
             }
             match r.write {
-                Some(v) => self.data[i] = v,
-                None => self.pending.push_back((cycle + cfg.latency.max(1) as u64, self.data[i])),
+                Some((lanes, mask)) => {
+                    for (j, v) in lanes.into_iter().enumerate().take(n) {
+                        if mask >> j & 1 == 1 {
+                            self.data[first + j] = v;
+                        }
+                    }
+                }
+                None => {
+                    let word = self.data[first..first + n].to_vec();
+                    self.pending.push_back((cycle + cfg.latency.max(1) as u64, word));
+                }
             }
         }
         Ok(())
@@ -130,7 +153,7 @@ mod tests {
     #[test]
     fn latency_and_order() {
         let cfg = MemConfig { latency: 3, stall_seed: None };
-        let mut m = PortMemory::new(vec![10, 11, 12]);
+        let mut m = PortMemory::new(vec![10, 11, 12], 1);
         let o = m.outputs(&cfg, 0, 0);
         assert!(o.req_ready && !o.resp_valid);
         m.clock(&cfg, &o, Some(Request { addr: 1, write: None }), 0).unwrap();
@@ -138,9 +161,22 @@ mod tests {
         m.clock(&cfg, &o, Some(Request { addr: 2, write: None }), 1).unwrap();
         assert!(!m.outputs(&cfg, 0, 2).resp_valid);
         let o = m.outputs(&cfg, 0, 3);
-        assert_eq!((o.resp_valid, o.resp_rdata), (true, 11));
+        assert_eq!((o.resp_valid, o.resp_rdata.clone()), (true, vec![11]));
         m.clock(&cfg, &o, None, 3).unwrap();
-        assert_eq!(m.outputs(&cfg, 0, 4).resp_rdata, 12);
-        assert!(m.clock(&cfg, &PortOutputs::default(), Some(Request { addr: 3, write: Some(1) }), 5).is_err());
+        assert_eq!(m.outputs(&cfg, 0, 4).resp_rdata, vec![12]);
+        let w = Request { addr: 3, write: Some((vec![1], 1)) };
+        assert!(m.clock(&cfg, &PortOutputs::default(), Some(w), 5).is_err());
+    }
+
+    #[test]
+    fn words_read_and_write_their_lanes() {
+        let cfg = MemConfig::default();
+        let mut m = PortMemory::new((0..8).collect(), 4);
+        m.clock(&cfg, &PortOutputs::default(), Some(Request { addr: 1, write: None }), 0).unwrap();
+        assert_eq!(m.outputs(&cfg, 0, 1).resp_rdata, vec![4, 5, 6, 7]);
+        let w = Request { addr: 0, write: Some((vec![9, 9, 9, 9], 0b0110)) };
+        m.clock(&cfg, &PortOutputs::default(), Some(w), 1).unwrap();
+        assert_eq!(m.data[..4], [0, 9, 9, 3]);
+        assert!(m.clock(&cfg, &PortOutputs::default(), Some(Request { addr: 2, write: None }), 2).is_err());
     }
 }

@@ -27,7 +27,7 @@ fn cosim_vadd_and_mixed() {
         let out = check_source("t.cl", src, &Options::default());
         let prog = out.program.unwrap_or_else(|| panic!("{}", diag::render(&out.sources, &out.diags)));
         let mut k = kiln_dataflow::lower::lower_kernel(&prog, prog.kernel_by_name(name).unwrap()).unwrap();
-        optimize(&mut k, &PipelineOptions { verify_each: true, disabled: false }).unwrap();
+        optimize(&mut k, &PipelineOptions { verify_each: true, ..PipelineOptions::default() }).unwrap();
         let golden = emulate(&k, &args, 1 << 30).unwrap();
         let s = schedule(k, Target::by_name("generic").unwrap(), 100.0);
         let sm = &out.sources;

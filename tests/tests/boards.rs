@@ -135,6 +135,7 @@ fn the_host_refuses_a_board_with_another_design_or_too_small_buffers() {
             .map(|(i, p)| kiln_rtl_gen::MemoryPort {
                 prefix: p.to_string(),
                 data_width: 32,
+                lanes: 1,
                 read_only: false,
                 param: i,
             })

@@ -75,8 +75,9 @@ impl OpData {
     /// The predicate operand of a predicated load or store.
     pub fn predicate(&self) -> Option<Value> {
         match self.kind {
-            OpKind::Load(_) => self.args.get(1).copied(),
-            OpKind::Store(_) => self.args.get(2).copied(),
+            OpKind::Load(_) | OpKind::WordLoad(_) => self.args.get(1).copied(),
+            OpKind::Store(_) | OpKind::WordStoreAt(_) => self.args.get(2).copied(),
+            OpKind::WordStore { mask, .. } => self.args.get(1 + mask.count_ones() as usize).copied(),
             _ => None,
         }
     }
@@ -200,6 +201,11 @@ pub struct MemData {
     pub atomic: bool,
     /// How the array may be split into banks.
     pub banking: Banking,
+    /// Elements per word of a memory port (a power of two): a port of `N`-vectors moves a
+    /// whole vector (its `N` lanes, a 3-vector's 4) per request. 1 for everything else. Every
+    /// access of a port of more than one lane is a word operation (`WordLoad`, `WordStore`)
+    /// once the `widen` pass has run.
+    pub lanes: u32,
     pub span: Span,
 }
 

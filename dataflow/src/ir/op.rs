@@ -85,6 +85,28 @@ pub enum OpKind {
     /// Writes `args[1]` to element `args[0]` of a memory. No result. An optional 1-bit `args[2]`
     /// predicates the write.
     Store(Mem),
+    /// Reads, with one request, the word of a memory port (`MemData::lanes` elements) holding
+    /// element `args[0]`. The 1-bit result is 1; the lanes are read with [`OpKind::WordLane`]
+    /// and [`OpKind::WordLaneAt`]. An optional 1-bit `args[1]` predicates the access.
+    WordLoad(Mem),
+    /// Lane `lane` of the word the `WordLoad` whose result is `args[0]` read (0 when it was
+    /// predicated off); scheduled with that load's response.
+    WordLane {
+        mem: Mem,
+        lane: u32,
+    },
+    /// The lane holding element `args[1]` of the word the `WordLoad` whose result is `args[0]`
+    /// read (element `args[1]` itself, when the load read `args[1]`'s word).
+    WordLaneAt(Mem),
+    /// Writes, with one request, the lanes set in `mask` of the word holding element `args[0]`:
+    /// `args[1..]` are their values in lane order. No result; an optional 1-bit predicate last.
+    WordStore {
+        mem: Mem,
+        mask: u32,
+    },
+    /// Writes element `args[0]` (its lane of its word) with `args[1]`. No result; an optional
+    /// 1-bit `args[2]` predicates it.
+    WordStoreAt(Mem),
     /// Takes one packet from a pipe. Blocking: waits until a packet is there; the result is 1.
     /// Non-blocking: the result is 1 when a packet was taken and 0 when the pipe was empty.
     /// No operands. The packet's lanes are read with [`OpKind::PipeLane`].
@@ -124,7 +146,14 @@ pub enum PipeQuery {
 
 impl OpKind {
     pub fn has_side_effect(&self) -> bool {
-        matches!(self, OpKind::Store(_) | OpKind::PipeRead { .. } | OpKind::PipeWrite { .. })
+        matches!(
+            self,
+            OpKind::Store(_)
+                | OpKind::WordStore { .. }
+                | OpKind::WordStoreAt(_)
+                | OpKind::PipeRead { .. }
+                | OpKind::PipeWrite { .. }
+        )
     }
 
     /// A transfer through a pipe, or a query of its FIFO, which is scheduled like one (not the
@@ -143,8 +172,17 @@ impl OpKind {
         }
     }
 
+    /// A read or write of a memory (a word operation of a port counts, its lanes do not).
     pub fn is_memory(&self) -> bool {
-        matches!(self, OpKind::Load(_) | OpKind::Store(_))
+        matches!(
+            self,
+            OpKind::Load(_) | OpKind::Store(_) | OpKind::WordLoad(_) | OpKind::WordStore { .. } | OpKind::WordStoreAt(_)
+        )
+    }
+
+    /// A read of a memory (element or word).
+    pub fn is_read(&self) -> bool {
+        matches!(self, OpKind::Load(_) | OpKind::WordLoad(_))
     }
 
     /// Whether the op computes on floating-point values (kiln does not build these in hardware
@@ -155,7 +193,13 @@ impl OpKind {
 
     pub fn mem(&self) -> Option<Mem> {
         match self {
-            OpKind::Load(m) | OpKind::Store(m) => Some(*m),
+            OpKind::Load(m)
+            | OpKind::Store(m)
+            | OpKind::WordLoad(m)
+            | OpKind::WordLaneAt(m)
+            | OpKind::WordStoreAt(m)
+            | OpKind::WordLane { mem: m, .. }
+            | OpKind::WordStore { mem: m, .. } => Some(*m),
             _ => None,
         }
     }
@@ -201,6 +245,11 @@ impl OpKind {
             OpKind::FConv(c) => c.mnemonic(),
             OpKind::Load(_) => "load",
             OpKind::Store(_) => "store",
+            OpKind::WordLoad(_) => "load_word",
+            OpKind::WordLane { .. } => "word_lane",
+            OpKind::WordLaneAt(_) => "word_lane_at",
+            OpKind::WordStore { .. } => "store_word",
+            OpKind::WordStoreAt(_) => "store_lane",
             OpKind::PipeRead { blocking: true, .. } => "pipe_read",
             OpKind::PipeRead { blocking: false, .. } => "pipe_try_read",
             OpKind::PipeLane { .. } => "pipe_lane",
@@ -322,6 +371,11 @@ pub fn eval(kind: &OpKind, args: &[u64], arg_w: &[u32], w: u32) -> u64 {
         // Engines perform memory and pipe operations themselves.
         OpKind::Load(_)
         | OpKind::Store(_)
+        | OpKind::WordLoad(_)
+        | OpKind::WordLane { .. }
+        | OpKind::WordLaneAt(_)
+        | OpKind::WordStore { .. }
+        | OpKind::WordStoreAt(_)
         | OpKind::PipeRead { .. }
         | OpKind::PipeLane { .. }
         | OpKind::PipeWrite { .. }

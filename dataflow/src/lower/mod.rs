@@ -40,6 +40,9 @@ use std::rc::Rc;
 /// Width of pointer indices.
 pub const INDEX_WIDTH: u32 = 32;
 
+/// The widest word a memory port moves per request.
+pub const MAX_WORD_BITS: u32 = 512;
+
 /// A local variable of one inlined instance of a function.
 type VarKey = (u32, LocalId);
 
@@ -503,6 +506,7 @@ impl<'p> Lowerer<'p> {
             restrict: false,
             atomic: false,
             banking: Banking::Automatic,
+            lanes: 1,
             span,
         })
     }
@@ -635,6 +639,12 @@ impl<'p> Lowerer<'p> {
                     let m = self.new_mem(p.name.clone(), kind, s, None, p.span);
                     self.k.mems[m].volatile = pt.quals.is_volatile;
                     self.k.mems[m].restrict = p.quals.is_restrict || pt.quals.is_restrict;
+                    // A buffer of vectors moves a vector per request (a 3-vector takes 4 lanes), in
+                    // words of at most `MAX_WORD_BITS` (a `long16` is two words).
+                    if let Type::Vector(_, n) = pt.ty {
+                        let fit = (MAX_WORD_BITS / scalar_width(s)).max(1);
+                        self.k.mems[m].lanes = u32::from(n).next_power_of_two().min(fit);
+                    }
                     self.k.params.push(Param {
                         name: p.name.clone(),
                         c_type,

@@ -28,11 +28,11 @@ impl Pass for Cse {
                 let o = &k.ops[op];
                 let args: Vec<Value> = o.args.iter().map(|a| *rename.get(a).unwrap_or(a)).collect();
                 match o.kind {
-                    OpKind::Store(m) => {
-                        seen.retain(|(kind, _, _), _| *kind != OpKind::Load(m));
+                    OpKind::Store(m) | OpKind::WordStore { mem: m, .. } | OpKind::WordStoreAt(m) => {
+                        seen.retain(|(kind, _, _), _| *kind != OpKind::Load(m) && *kind != OpKind::WordLoad(m));
                         continue;
                     }
-                    OpKind::Load(m) if k.mems[m].volatile => continue,
+                    OpKind::Load(m) | OpKind::WordLoad(m) if k.mems[m].volatile => continue,
                     // Every transfer is its own packet.
                     // A query's answer changes from one cycle to the next.
                     OpKind::PipeRead { .. } | OpKind::PipeWrite { .. } | OpKind::PipeQuery { .. } => continue,
@@ -79,6 +79,7 @@ mod tests {
             restrict: false,
             atomic: false,
             banking: Banking::Automatic,
+            lanes: 1,
             span: sp,
         });
         let b = k.entry;

@@ -35,8 +35,10 @@ impl Pass for Dce {
                 let d = &k.mems[*m];
                 !d.is_on_chip() || d.volatile || read.contains(m)
             }
-            OpKind::PipeRead { .. } | OpKind::PipeWrite { .. } => true,
-            OpKind::Load(m) => k.mems[*m].volatile,
+            OpKind::WordStore { .. } | OpKind::WordStoreAt(_) | OpKind::PipeRead { .. } | OpKind::PipeWrite { .. } => {
+                true
+            }
+            OpKind::Load(m) | OpKind::WordLoad(m) => k.mems[*m].volatile,
             _ => false,
         };
         for &b in &rpo {

@@ -13,6 +13,7 @@ mod scalarize;
 mod simplify_params;
 mod strength;
 mod unreachable;
+mod widen;
 
 use crate::ir::Kernel;
 use crate::verify::{VerifierError, verify};
@@ -75,6 +76,13 @@ pub fn optimize(k: &mut Kernel, opts: &PipelineOptions) -> Result<(), PassFailur
         }
     } else {
         unreachable::RemoveUnreachable.run(k);
+    }
+    // A legalization, not an optimization: hardware reaches vector buffers only by words.
+    if widen::Widen.run(k) && !opts.disabled {
+        dce::Dce.run(k);
+    }
+    if opts.verify_each {
+        verify(k).map_err(|errors| PassFailure { pass: "widen", errors })?;
     }
     *k = crate::compact::compact(k);
     if opts.verify_each {

@@ -75,8 +75,12 @@ impl Gen<'_> {
             }
             OpKind::Cast(CastOp::Trunc) => slice(&a(0), w - 1, 0),
             OpKind::Const(c) => lit(w, *c),
+            OpKind::WordLane { .. } | OpKind::WordLaneAt(_) => self.word_lane(op, &args),
             OpKind::Load(_)
             | OpKind::Store(_)
+            | OpKind::WordLoad(_)
+            | OpKind::WordStore { .. }
+            | OpKind::WordStoreAt(_)
             | OpKind::PipeRead { .. }
             | OpKind::PipeWrite { .. }
             | OpKind::PipeQuery { .. } => lit(w, 0),
@@ -112,6 +116,10 @@ impl Gen<'_> {
                     OpClass::Multi(n) => {
                         let start = self.s.time[op].start;
                         self.multicycle(op, n, At::Fsm(b, start), &|j| id(format!("fire_{b}_{}", start + j)))
+                    }
+                    // A word's token: whether it was read (its lanes take the response).
+                    OpClass::PortLoad(_) if matches!(k.ops[op].kind, OpKind::WordLoad(_)) => {
+                        self.pred_at(op, At::Fsm(b, self.s.time[op].end))
                     }
                     OpClass::PortLoad(m) | OpClass::MemLoad(m) => {
                         let data = if matches!(class, OpClass::PortLoad(_)) {

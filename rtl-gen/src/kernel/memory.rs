@@ -40,13 +40,76 @@ impl Gen<'_> {
         }
     }
 
+    /// A lane of the response word of a `WordLoad` (`args`: the load's token, and for
+    /// `WordLaneAt` the element index whose low bits choose the lane); 0 when the load was
+    /// predicated off, as in the emulator.
+    pub(super) fn word_lane(&self, op: Op, args: &[Expr]) -> Expr {
+        let o = &self.k.ops[op];
+        let Some(m) = o.kind.mem() else { return lit(1, 0) };
+        let d = &self.k.mems[m];
+        let (w, n) = (d.elem_width, d.lanes.max(1));
+        let data = format!("{}_rb_data", self.port_prefix(m));
+        let lane = |j: u32| Expr::Slice(data.clone(), (j + 1) * w - 1, j * w);
+        let value = match o.kind {
+            OpKind::WordLane { lane: j, .. } => lane(j),
+            _ => {
+                let bits = n.trailing_zeros().max(1);
+                let sel = slice_w(&args[1], 32, bits - 1, 0);
+                let cases = (0..n).map(|j| (bin(BinOp::Eq, sel.clone(), lit(bits, u64::from(j))), lane(j))).collect();
+                one_hot_mux(cases, lit(w, 0))
+            }
+        };
+        cond(args[0].clone(), value, lit(w, 0))
+    }
+
+    /// The request address of a port access: the element index, or for a port of words the
+    /// index of the word holding it.
+    fn request_addr(&self, m: Mem, index: Expr) -> Expr {
+        let shift = self.k.mems[m].lanes.max(1).trailing_zeros();
+        if shift == 0 { index } else { Expr::Concat(vec![lit(shift, 0), slice_w(&index, 32, 31, shift)]) }
+    }
+
+    /// The data and byte strobes of a store request of port `m` (`lanes` elements of `w` bits).
+    fn store_data(&self, s: &Site, lanes: u32, w: u32) -> (Expr, Expr) {
+        let o = &self.k.ops[s.op];
+        let bytes = (w / 8).max(1);
+        let arg = |i: usize| self.src(o.args[i], s.at);
+        let lane_strobes = |mask: u32| -> u64 {
+            (0..lanes).filter(|j| mask >> j & 1 == 1).fold(0u64, |acc, j| acc | (((1u64 << bytes) - 1) << (j * bytes)))
+        };
+        let strobe_width = (lanes * bytes).min(64);
+        match o.kind {
+            OpKind::WordStore { mask, .. } => {
+                let mut values = o.args[1..=mask.count_ones() as usize].iter();
+                let mut parts: Vec<Expr> = (0..lanes)
+                    .map(|j| match mask >> j & 1 {
+                        1 => values.next().map(|v| self.src(*v, s.at)).unwrap_or(lit(w, 0)),
+                        _ => lit(w, 0),
+                    })
+                    .collect();
+                parts.reverse();
+                (Expr::Concat(parts), lit(strobe_width, lane_strobes(mask)))
+            }
+            OpKind::WordStoreAt(_) => {
+                let bits = lanes.trailing_zeros().max(1);
+                let sel = slice_w(&arg(0), 32, bits - 1, 0);
+                let cases = (0..lanes)
+                    .map(|j| (bin(BinOp::Eq, sel.clone(), lit(bits, u64::from(j))), lit(strobe_width, lane_strobes(1 << j))))
+                    .collect();
+                (Expr::Repeat(lanes, Box::new(arg(1))), one_hot_mux(cases, lit(strobe_width, 0)))
+            }
+            _ => (arg(1), lit(strobe_width, u64::MAX)),
+        }
+    }
+
     pub(super) fn ports_logic(&mut self) {
         let k = self.k;
         let ports: Vec<(Mem, bool)> =
             k.ports().map(|(_, _, m)| (m, matches!(k.mems[m].kind, MemKind::ConstantArg { .. }))).collect();
         for (m, read_only) in ports {
             let pre = self.port_prefix(m);
-            let w = k.mems[m].elem_width;
+            let lanes = k.mems[m].lanes.max(1);
+            let w = k.mems[m].elem_width * lanes;
             let reqs = self.port_ops(m);
             self.m.add(Item::Blank);
             self.m.add(Item::Comment(format!("Memory port `{}` (port {}).", k.mems[m].name, self.port_index[&m])));
@@ -60,22 +123,29 @@ impl Gen<'_> {
                 .map(|s| and(bin(BinOp::And, s.sel.clone(), un(UnOp::Not, id(self.acc_name(s.op)))), s.en.clone()))
                 .collect();
             self.m.add(Item::Assign(format!("{pre}_req_valid"), any(valid)));
-            let addr: Vec<(Expr, Expr)> =
-                reqs.iter().map(|s| (s.sel.clone(), self.src(k.ops[s.op].args[0], s.at))).collect();
+            let addr: Vec<(Expr, Expr)> = reqs
+                .iter()
+                .map(|s| (s.sel.clone(), self.request_addr(m, self.src(k.ops[s.op].args[0], s.at))))
+                .collect();
             self.m.add(Item::Assign(format!("{pre}_req_addr"), one_hot_mux(addr, lit(32, 0))));
             if !read_only {
-                let stores: Vec<&Site> = reqs.iter().filter(|s| matches!(k.ops[s.op].kind, OpKind::Store(_))).collect();
+                let stores: Vec<&Site> = reqs.iter().filter(|s| k.ops[s.op].kind.has_side_effect()).collect();
                 let we: Vec<Expr> = stores.iter().map(|s| s.sel.clone()).collect();
                 // (`req_we` only matters while `req_valid`, which carries the enables.)
                 self.m.add(Item::Assign(format!("{pre}_req_we"), any(we)));
-                let data: Vec<(Expr, Expr)> =
-                    stores.iter().map(|s| (s.sel.clone(), self.src(k.ops[s.op].args[1], s.at))).collect();
+                let elem = k.mems[m].elem_width;
+                let (data, strobes): (Vec<(Expr, Expr)>, Vec<(Expr, Expr)>) = stores
+                    .iter()
+                    .map(|s| {
+                        let (d, st) = self.store_data(s, lanes, elem);
+                        ((s.sel.clone(), d), (s.sel.clone(), st))
+                    })
+                    .unzip();
                 self.m.add(Item::Assign(format!("{pre}_req_wdata"), one_hot_mux(data, lit(w, 0))));
                 let sw = (w / 8).max(1);
-                let strb = if stores.is_empty() { lit(sw, 0) } else { lit(sw, u64::MAX) };
-                self.m.add(Item::Assign(format!("{pre}_req_wstrb"), strb));
+                self.m.add(Item::Assign(format!("{pre}_req_wstrb"), one_hot_mux(strobes, lit(sw, 0))));
             }
-            if reqs.iter().any(|s| matches!(k.ops[s.op].kind, OpKind::Load(_))) {
+            if reqs.iter().any(|s| k.ops[s.op].kind.is_read()) {
                 self.response_buffer(m, &pre, w);
             }
         }

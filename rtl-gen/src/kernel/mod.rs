@@ -264,7 +264,8 @@ pub fn interface(s: &Schedule) -> crate::Interface {
             .ports()
             .map(|(i, _, m)| crate::MemoryPort {
                 prefix: sanitize(&k.mems[m].name),
-                data_width: k.mems[m].elem_width,
+                data_width: k.mems[m].elem_width * k.mems[m].lanes.max(1),
+                lanes: k.mems[m].lanes.max(1),
                 read_only: matches!(k.mems[m].kind, MemKind::ConstantArg { .. }),
                 param: i,
             })
@@ -373,7 +374,7 @@ impl Gen<'_> {
         for (_, p, m) in k.ports() {
             let d = &k.mems[m];
             let pre = self.port_prefix(m);
-            let w = d.elem_width;
+            let w = d.elem_width * d.lanes.max(1);
             let read_only = matches!(d.kind, MemKind::ConstantArg { .. });
             let out = |n: &str, width: u32, c: Option<String>| Port {
                 dir: Dir::Output,
@@ -391,7 +392,8 @@ impl Gen<'_> {
             };
             ports.push(out("req_valid", 1, Some(format!("port for {} {}", p.c_type, p.name))));
             ports.push(inp("req_ready", 1));
-            ports.push(out("req_addr", 32, Some("element index".into())));
+            let unit = if d.lanes > 1 { format!("word index ({} elements per word)", d.lanes) } else { "element index".into() };
+            ports.push(out("req_addr", 32, Some(unit)));
             if !read_only {
                 ports.push(out("req_we", 1, None));
                 ports.push(out("req_wdata", w, None));

@@ -250,6 +250,9 @@ impl Gen<'_> {
                 let value = match self.s.class(op) {
                     OpClass::Comb => self.comb_expr(op, At::Pipe(pi, t.start)),
                     OpClass::Multi(n) => self.multicycle(op, n, At::Pipe(pi, t.start), &|_| id(format!("p{pi}_go"))),
+                    OpClass::PortLoad(_) if matches!(k.ops[op].kind, OpKind::WordLoad(_)) => {
+                        self.enable_at(op, At::Pipe(pi, t.end))
+                    }
                     OpClass::PortLoad(m) | OpClass::MemLoad(m) => {
                         let data = if matches!(self.s.class(op), OpClass::PortLoad(_)) {
                             id(format!("{}_rb_data", self.port_prefix(m)))

@@ -222,10 +222,18 @@ pub fn memory_dependences(k: &Kernel, shape: &LoopShape, ops: &[Op], ivdep: Opti
             if kind_ab.is_none() && kind_ba.is_none() {
                 continue;
             }
+            // A port of `N`-lane words is accessed a word at a time: two accesses collide when
+            // their elements share a word, which element indices that are multiples of `N` tell
+            // exactly (the `widen` pass gives whole-word accesses such indices); others might.
+            let lanes = i64::from(k.mems[ma].lanes.max(1));
+            let aligned = |f: &Affine| {
+                f.konst % lanes == 0 && f.iv.is_none_or(|(_, a)| a % lanes == 0) && f.syms.values().all(|c| c % lanes == 0)
+            };
             let collision = if volatile {
                 Collision::Unknown
             } else {
                 match (aa.of(oa.args[0]), aa.of(ob.args[0])) {
+                    (Some(fa), Some(fb)) if lanes > 1 && !(aligned(&fa) && aligned(&fb)) => Collision::Unknown,
                     (Some(fa), Some(fb)) if fa.syms == fb.syms && fa.iv.map(|x| x.1) == fb.iv.map(|x| x.1) => {
                         let delta = fa.konst - fb.konst;
                         match fa.iv.or(fb.iv) {

@@ -88,8 +88,10 @@ struct Sim<'s> {
     port_index: HashMap<Mem, u32>,
     ports: Vec<PortMemory>,
     port_mems: Vec<Mem>,
-    /// The kernel's response buffers.
-    resp_buf: Vec<VecDeque<u64>>,
+    /// The kernel's response buffers (words).
+    resp_buf: Vec<VecDeque<Vec<u64>>>,
+    /// The word each `WordLoad` of FSM code read last, for its lanes.
+    words: HashMap<Op, Vec<u64>>,
     accepted: HashMap<Op, bool>,
     /// The pipelined loop being run, if any.
     pipe: Option<pipe::PipeRun>,
@@ -114,6 +116,12 @@ impl<'s> Sim<'s> {
         if let OpKind::PipeLane { pipe, lane } = o.kind {
             if let Some(r) = o.result {
                 self.vals[r] = self.lane_of(pipe, lane, args[0]) & mask(k.width(r));
+            }
+            return;
+        }
+        if let Some(v) = word_lane(k, op, &args, |load| self.words.get(&load)) {
+            if let Some(r) = o.result {
+                self.vals[r] = v;
             }
             return;
         }
@@ -227,13 +235,8 @@ impl<'s> Sim<'s> {
     }
 
     fn request_of(&self, op: Op) -> Request {
-        let o = &self.s.kernel.ops[op];
-        let addr = self.vals[o.args[0]];
-        let write = match o.kind {
-            OpKind::Store(_) => Some(self.vals[o.args[1]]),
-            _ => None,
-        };
-        Request { addr, write }
+        let args: Vec<u64> = self.s.kernel.ops[op].args.iter().map(|a| self.vals[*a]).collect();
+        request(&self.s.kernel, op, &args)
     }
 
     /// Executes the firing of step `(b, i)`. `outs` are this cycle's port outputs; returns the
@@ -280,13 +283,14 @@ impl<'s> Sim<'s> {
                 }
                 OpClass::PortLoad(m) if t.end == i => {
                     let p = self.port_index[&m] as usize;
-                    let v = match self.resp_buf[p].pop_front() {
-                        Some(v) => v,
+                    let word = match self.resp_buf[p].pop_front() {
+                        Some(w) => w,
                         None => {
                             bypassed[p] = true;
-                            outs[p].resp_rdata
+                            outs[p].resp_rdata.clone()
                         }
                     };
+                    let v = response_value(&self.s.kernel, op, word, &mut self.words);
                     if let Some(r) = o.result {
                         self.vals[r] = v & mask(self.width(r));
                     }
@@ -366,6 +370,7 @@ impl<'s> KernelRun<'s> {
             ports: vec![],
             port_mems: vec![],
             resp_buf: vec![],
+            words: HashMap::new(),
             accepted: HashMap::new(),
             pipe: None,
             pipe_in: SecondaryMap::new(),
@@ -374,7 +379,7 @@ impl<'s> KernelRun<'s> {
         };
         for (i, (_, _, m)) in k.ports().enumerate() {
             sim.port_index.insert(m, i as u32);
-            sim.ports.push(PortMemory::new(sim.mems[m].data.clone()));
+            sim.ports.push(PortMemory::new(sim.mems[m].data.clone(), k.mems[m].lanes as usize));
             sim.port_mems.push(m);
             sim.resp_buf.push(VecDeque::new());
         }
@@ -522,11 +527,11 @@ impl<'s> KernelRun<'s> {
         // The clock edge: memories take presented responses and accepted requests.
         for p in 0..sim.ports.len() {
             if outs[p].resp_valid && !bypassed[p] {
-                sim.resp_buf[p].push_back(outs[p].resp_rdata);
+                sim.resp_buf[p].push_back(outs[p].resp_rdata.clone());
             }
-            let req = accepted_now[p].map(|(_, r)| r);
+            let req = accepted_now[p].as_ref().map(|(_, r)| r.clone());
             if let Err(e) = sim.ports[p].clock(cfg, &outs[p], req, cycle) {
-                let span = accepted_now[p].map(|(op, _)| k.ops[op].span).unwrap_or(k.span);
+                let span = accepted_now[p].as_ref().map(|(op, _)| k.ops[*op].span).unwrap_or(k.span);
                 let m = sim.port_mems[p];
                 return Err(RunError::OutOfBounds {
                     kernel: k.name.to_string(),
@@ -542,6 +547,62 @@ impl<'s> KernelRun<'s> {
         self.state = next;
         Ok(None)
     }
+}
+
+/// The request a port access makes with operand values `args`: the word of its element (the
+/// element itself on a port of one lane), with the lanes a write changes.
+fn request(k: &kiln_dataflow::Kernel, op: Op, args: &[u64]) -> Request {
+    let o = &k.ops[op];
+    let n = u64::from(o.kind.mem().map(|m| k.mems[m].lanes).unwrap_or(1).max(1));
+    let addr = args[0] / n;
+    let write = match o.kind {
+        OpKind::Store(_) => Some((vec![args[1]], 1)),
+        OpKind::WordStore { mask, .. } => {
+            let mut values = args[1..].iter();
+            let lanes = (0..n).map(|j| if mask >> j & 1 == 1 { values.next().copied().unwrap_or(0) } else { 0 }).collect();
+            Some((lanes, mask))
+        }
+        OpKind::WordStoreAt(_) => {
+            let lane = args[0] % n;
+            let mut lanes = vec![0; n as usize];
+            lanes[lane as usize] = args[1];
+            Some((lanes, 1 << lane))
+        }
+        _ => None,
+    };
+    Request { addr, write }
+}
+
+/// The result of a port read from its response `word`: the element of a `Load`, the token of a
+/// `WordLoad` (whose word is kept in `words` for its lanes).
+fn response_value(k: &kiln_dataflow::Kernel, op: Op, word: Vec<u64>, words: &mut HashMap<Op, Vec<u64>>) -> u64 {
+    if matches!(k.ops[op].kind, OpKind::WordLoad(_)) {
+        words.insert(op, word);
+        1
+    } else {
+        word.first().copied().unwrap_or(0)
+    }
+}
+
+/// The value of a `WordLane`/`WordLaneAt` op from its operand values and the words its load
+/// read (`None` for any other op). A load that read nothing (predicated off) gives 0.
+fn word_lane<'a>(
+    k: &kiln_dataflow::Kernel,
+    op: Op,
+    args: &[u64],
+    word_of: impl Fn(Op) -> Option<&'a Vec<u64>>,
+) -> Option<u64> {
+    let o = &k.ops[op];
+    let lane = match o.kind {
+        OpKind::WordLane { lane, .. } => u64::from(lane),
+        OpKind::WordLaneAt(m) => args[1] % u64::from(k.mems[m].lanes.max(1)),
+        _ => return None,
+    };
+    if args[0] & 1 == 0 {
+        return Some(0);
+    }
+    let load = k.def_op(o.args[0])?;
+    Some(word_of(load).and_then(|w| w.get(lane as usize)).copied().unwrap_or(0))
 }
 
 /// Simulates a scheduled kernel on its own (its pipes, if any, are unconnected). `args` are in

@@ -20,6 +20,8 @@ struct Iter {
     /// Pipeline time of the iteration's cycle 0.
     start: u64,
     vals: HashMap<Value, u64>,
+    /// The words the iteration's `WordLoad`s read, for their lanes.
+    words: HashMap<Op, Vec<u64>>,
     /// Cycles the iteration occupies (shortened for an exiting test-first iteration).
     life: u64,
 }
@@ -85,6 +87,9 @@ impl Sim<'_> {
                 Some(_) => 0,
                 None => self.lane_of(pipe, lane, args[0]),
             };
+        }
+        if let Some(v) = super::word_lane(k, op, &args, |load| it.words.get(&load)) {
+            return v;
         }
         let aw: Vec<u32> = o.args.iter().map(|a| k.width(*a)).collect();
         let w = o.result.map(|r| k.width(r)).unwrap_or(1);
@@ -159,15 +164,16 @@ impl Sim<'_> {
                                 self.resp_buf[pi].pop_front()
                             } else {
                                 peeked[pi] += 1;
-                                self.resp_buf[pi].get(peeked[pi] - 1).copied()
+                                self.resp_buf[pi].get(peeked[pi] - 1).cloned()
                             };
-                            Some(match buffered {
-                                Some(v) => v,
+                            let word = match buffered {
+                                Some(w) => w,
                                 None => {
                                     bypassed[pi] |= commit;
-                                    outs[pi].resp_rdata
+                                    outs[pi].resp_rdata.clone()
                                 }
-                            })
+                            };
+                            Some(super::response_value(k, op, word, &mut run.iters[idx].words))
                         } else {
                             Some(0)
                         }
@@ -222,7 +228,7 @@ impl Sim<'_> {
         let k = &s.kernel;
         if !run.started {
             run.started = true;
-            run.iters.push(Iter { start: 0, vals: HashMap::new(), life: p.stages as u64 * ii });
+            run.iters.push(Iter { start: 0, vals: HashMap::new(), words: HashMap::new(), life: p.stages as u64 * ii });
         }
         let tau = run.tau;
         // 1. Combinational values that do not wait for this cycle's responses, and parameter
@@ -258,13 +264,8 @@ impl Sim<'_> {
                         if !self.accepted.get(&op).copied().unwrap_or(false) {
                             valid[pi] = true;
                             if outs[pi].req_ready {
-                                let o = &k.ops[op];
-                                let addr = self.value_in(&p, it, o.args[0]);
-                                let write = match o.kind {
-                                    OpKind::Store(_) => Some(self.value_in(&p, it, o.args[1])),
-                                    _ => None,
-                                };
-                                accepted_now[pi] = Some((op, Request { addr, write }));
+                                let args: Vec<u64> = k.ops[op].args.iter().map(|a| self.value_in(&p, it, *a)).collect();
+                                accepted_now[pi] = Some((op, super::request(k, op, &args)));
                             } else {
                                 stalled = true;
                             }
@@ -360,7 +361,7 @@ impl Sim<'_> {
         let now = run.tau;
         run.iters.retain(|it| now - it.start < it.life);
         if let Some(start) = launch {
-            run.iters.push(Iter { start, vals: HashMap::new(), life: p.stages as u64 * ii });
+            run.iters.push(Iter { start, vals: HashMap::new(), words: HashMap::new(), life: p.stages as u64 * ii });
         }
         if !run.iters.is_empty() {
             self.pipe = Some(run);

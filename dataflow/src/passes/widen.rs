@@ -1,0 +1,226 @@
+//! `widen`: every access of a memory port of more than one lane (a buffer of `N`-vectors,
+//! `MemData::lanes`) becomes a word operation, and the accesses of one block to the lanes of
+//! one word share one request.
+//!
+//! A lane's element index is `base + j` with `base` a multiple of `N` (known from its low zero
+//! bits: a constant, `x << k`, `x * c`, sums of such) and `0 ≤ j < N`. In each block:
+//! - loads of lanes of one word, with the same predicate and no write of the memory between
+//!   them, become one `WordLoad` of that word and a `WordLane` per lane, where the first load
+//!   was;
+//! - stores to lanes of one word, with the same predicate and no other access of the memory
+//!   between them, become one `WordStore` of those lanes, where the last store was;
+//! - any other load is a `WordLoad` with a `WordLaneAt` of its element, any other store a
+//!   `WordStoreAt` (one lane, chosen by the element's low bits).
+//!
+//! Accesses of `volatile` memories keep one request each. The pass is a legalization: the
+//! scheduler and the RTL only know word operations on such ports, so it runs also when
+//! optimization is off.
+
+use super::Pass;
+use crate::ir::*;
+use std::collections::HashMap;
+
+pub struct Widen;
+
+/// Low bits of `v` known to be zero (at most 32).
+fn zero_low_bits(k: &Kernel, v: Value, depth: u32) -> u32 {
+    if let Some(c) = k.as_const(v) {
+        return c.trailing_zeros().min(32);
+    }
+    if depth == 0 {
+        return 0;
+    }
+    let Some(op) = k.def_op(v) else { return 0 };
+    let o = &k.ops[op];
+    let z = |i: usize| zero_low_bits(k, o.args[i], depth - 1);
+    match &o.kind {
+        OpKind::Binary(BinOp::Shl) => match k.as_const(o.args[1]) {
+            Some(c) if c < 32 => (z(0) + c as u32).min(32),
+            _ => 0,
+        },
+        OpKind::Binary(BinOp::Mul) => (z(0) + z(1)).min(32),
+        OpKind::Binary(BinOp::Add | BinOp::Sub | BinOp::Or | BinOp::Xor) => z(0).min(z(1)),
+        OpKind::Binary(BinOp::And) => z(0).max(z(1)),
+        OpKind::Cast(_) => z(0),
+        OpKind::Select => z(1).min(z(2)),
+        _ => 0,
+    }
+}
+
+/// `idx` as `base + lane` with `base` a multiple of `lanes`, if it is one.
+fn split_index(k: &Kernel, idx: Value, lanes: u32) -> Option<(Value, u32)> {
+    let need = lanes.trailing_zeros();
+    if zero_low_bits(k, idx, 8) >= need {
+        return Some((idx, 0));
+    }
+    let op = k.def_op(idx)?;
+    let o = &k.ops[op];
+    if let OpKind::Binary(BinOp::Add | BinOp::Or) = o.kind {
+        for (b, c) in [(0, 1), (1, 0)] {
+            if let Some(j) = k.as_const(o.args[c])
+                && j < u64::from(lanes)
+                && zero_low_bits(k, o.args[b], 8) >= need
+            {
+                return Some((o.args[b], j as u32));
+            }
+        }
+    }
+    None
+}
+
+/// A new op of block `b`, not yet placed in its op list; `width`: of its result, if any.
+fn make(k: &mut Kernel, b: Block, kind: OpKind, args: Vec<Value>, width: Option<u32>, span: kiln_frontend::Span) -> Op {
+    let op = k.ops.push(OpData { kind, args, result: None, block: b, span });
+    if let Some(w) = width {
+        let v = k.values.push(ValueData { width: w, def: ValueDef::Op(op), name: None });
+        k.ops[op].result = Some(v);
+    }
+    op
+}
+
+/// A lane op that takes over the value `old` of the load it replaces.
+fn lane_op_for(k: &mut Kernel, b: Block, kind: OpKind, args: Vec<Value>, old: Value, span: kiln_frontend::Span) -> Op {
+    let op = make(k, b, kind, args, Some(k.width(old)), span);
+    let new = k.ops[op].result.unwrap_or(old);
+    k.values[new].name = k.values[old].name.clone();
+    k.replace_uses(old, new);
+    op
+}
+
+/// Stores to lanes of one word, waiting to become one `WordStore`.
+struct PendingStores {
+    base: Value,
+    pred: Option<Value>,
+    /// (lane, value) in program order.
+    lanes: Vec<(u32, Value)>,
+    /// Where the last of them was in the new op list.
+    slot: usize,
+    span: kiln_frontend::Span,
+}
+
+impl Pass for Widen {
+    fn name(&self) -> &'static str {
+        "widen"
+    }
+    fn description(&self) -> &'static str {
+        "turns accesses of vector buffers into word requests, one per word a block touches"
+    }
+    fn run(&self, k: &mut Kernel) -> bool {
+        let wide: Vec<Mem> = k.mems.iter().filter(|(_, d)| d.is_port() && d.lanes > 1).map(|(m, _)| m).collect();
+        if wide.is_empty() {
+            return false;
+        }
+        let mut changed = false;
+        for b in k.rpo() {
+            let ops = k.blocks[b].ops.clone();
+            if !ops.iter().any(|op| k.ops[*op].kind.mem().is_some_and(|m| wide.contains(&m))) {
+                continue;
+            }
+            changed = true;
+            let mut out: Vec<Option<Op>> = Vec::new();
+            // Per memory: the open word loads, (base, predicate) → load token.
+            let mut open: HashMap<Mem, HashMap<(Value, Option<Value>), Value>> = HashMap::new();
+            let mut pending: HashMap<Mem, PendingStores> = HashMap::new();
+            let flush = |k: &mut Kernel, m: Mem, p: PendingStores, out: &mut Vec<Option<Op>>| {
+                let mut lanes = p.lanes;
+                lanes.sort_by_key(|(j, _)| *j);
+                let mask = lanes.iter().fold(0u32, |acc, (j, _)| acc | 1 << j);
+                let mut args = vec![p.base];
+                args.extend(lanes.iter().map(|(_, v)| *v));
+                args.extend(p.pred);
+                let st = make(k, b, OpKind::WordStore { mem: m, mask }, args, None, p.span);
+                out[p.slot] = Some(st);
+            };
+            for op in ops {
+                let o = k.ops[op].clone();
+                let Some(m) = o.kind.mem().filter(|m| wide.contains(m)) else {
+                    out.push(Some(op));
+                    continue;
+                };
+                let lanes = k.mems[m].lanes;
+                let volatile = k.mems[m].volatile;
+                let pred = o.predicate();
+                let aligned = if volatile { None } else { split_index(k, o.args[0], lanes) };
+                match o.kind {
+                    OpKind::Load(_) => {
+                        if let Some(p) = pending.remove(&m) {
+                            flush(k, m, p, &mut out);
+                        }
+                        let Some(r) = o.result else { continue };
+                        match aligned {
+                            Some((base, lane)) => {
+                                let token = match open.entry(m).or_default().get(&(base, pred)) {
+                                    Some(t) => *t,
+                                    None => {
+                                        let mut args = vec![base];
+                                        args.extend(pred);
+                                        let l = make(k, b, OpKind::WordLoad(m), args, Some(1), o.span);
+                                        let t = k.ops[l].result.unwrap_or(base);
+                                        out.push(Some(l));
+                                        open.entry(m).or_default().insert((base, pred), t);
+                                        t
+                                    }
+                                };
+                                let lane_op = lane_op_for(k, b, OpKind::WordLane { mem: m, lane }, vec![token], r, o.span);
+                                out.push(Some(lane_op));
+                            }
+                            None => {
+                                let mut args = vec![o.args[0]];
+                                args.extend(pred);
+                                let l = make(k, b, OpKind::WordLoad(m), args, Some(1), o.span);
+                                let t = k.ops[l].result.unwrap_or(r);
+                                let lane_op = lane_op_for(k, b, OpKind::WordLaneAt(m), vec![t, o.args[0]], r, o.span);
+                                out.push(Some(l));
+                                out.push(Some(lane_op));
+                            }
+                        }
+                    }
+                    OpKind::Store(_) => {
+                        open.remove(&m);
+                        let value = o.args[1];
+                        let joins = |p: &PendingStores, base: Value, lane: u32| {
+                            p.base == base && p.pred == pred && p.lanes.iter().all(|(j, _)| *j != lane)
+                        };
+                        match aligned {
+                            Some((base, lane)) => {
+                                if let Some(p) = pending.get_mut(&m)
+                                    && joins(p, base, lane)
+                                {
+                                    p.lanes.push((lane, value));
+                                    out[p.slot] = None;
+                                    p.slot = out.len();
+                                    out.push(None);
+                                    continue;
+                                }
+                                if let Some(p) = pending.remove(&m) {
+                                    flush(k, m, p, &mut out);
+                                }
+                                pending.insert(
+                                    m,
+                                    PendingStores { base, pred, lanes: vec![(lane, value)], slot: out.len(), span: o.span },
+                                );
+                                out.push(None);
+                            }
+                            None => {
+                                if let Some(p) = pending.remove(&m) {
+                                    flush(k, m, p, &mut out);
+                                }
+                                let mut args = vec![o.args[0], value];
+                                args.extend(pred);
+                                out.push(Some(make(k, b, OpKind::WordStoreAt(m), args, None, o.span)));
+                            }
+                        }
+                    }
+                    _ => out.push(Some(op)),
+                }
+            }
+            let mut rest: Vec<(Mem, PendingStores)> = pending.drain().collect();
+            rest.sort_by_key(|(_, p)| p.slot);
+            for (m, p) in rest {
+                flush(k, m, p, &mut out);
+            }
+            k.blocks[b].ops = out.into_iter().flatten().collect();
+        }
+        changed
+    }
+}
