@@ -41,6 +41,9 @@ pub struct BoardArgs {
     /// Disable the dataflow optimizations.
     #[arg(long = "no-opt")]
     pub no_opt: bool,
+    /// Skip the e-graph datapath phase.
+    #[arg(long = "no-egraph")]
+    pub no_egraph: bool,
     /// Run every loop as sequential FSM states instead of pipelining it.
     #[arg(long = "no-pipeline")]
     pub no_pipeline: bool,
@@ -75,6 +78,8 @@ fn hw_options(args: &BoardArgs, board: &Board) -> Result<HwOptions, Diagnostic> 
         target,
         clock_mhz,
         optimize: !args.no_opt,
+        egraph: !args.no_opt && !args.no_egraph,
+        explain_opt: false,
         pipeline: !args.no_pipeline,
         local_size,
         local_args: vec![],

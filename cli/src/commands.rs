@@ -103,7 +103,9 @@ pub(crate) fn hw_options(hw: &HwArgs) -> Result<HwOptions, Diagnostic> {
     Ok(HwOptions {
         target,
         clock_mhz,
-        optimize: !hw.no_opt,
+        optimize: !hw.no_opt && hw.opt_level > 0,
+        egraph: !hw.no_opt && !hw.no_egraph && hw.opt_level > 1,
+        explain_opt: hw.explain_opt,
         pipeline: !hw.no_pipeline,
         local_size,
         local_args: vec![],

@@ -7,11 +7,13 @@
 //! reported as a diagnostic, never a panic.
 
 use kiln_dataflow::Kernel;
-use kiln_dataflow::passes::{PipelineOptions, optimize as run_passes};
+use kiln_dataflow::egraph::{CostTarget, EgraphOptions, EgraphReport};
+use kiln_dataflow::passes::{PipelineOptions, egraph_phase, optimize as run_passes};
 use kiln_frontend::diag::{Diagnostic, codes};
 use kiln_frontend::hir::Program;
 use kiln_frontend::{FileId, Options, SourceMap};
 use kiln_rtl_gen::{Interface, VerilogFile};
+use kiln_scheduler::target::TargetKind;
 use kiln_scheduler::{Schedule, Target};
 use std::path::Path;
 
@@ -116,14 +118,112 @@ pub fn lower_with(
     Ok((k, vec![]))
 }
 
-/// Runs the optimization pipeline, verifying the IR after every pass.
-pub fn optimize(k: &mut Kernel, enabled: bool) -> Result<(), Failure> {
-    run_passes(k, &PipelineOptions { verify_each: true, disabled: !enabled }).map_err(|f| {
-        internal_error(
-            &format!("pass `{}`", f.pass),
-            f.errors.iter().map(|x| x.to_string()).collect::<Vec<_>>().join("\n"),
-        )
-    })
+/// Runs the optimization passes (without the e-graph phase), verifying the IR after each.
+pub fn optimize(k: &mut Kernel, hw: &HwOptions) -> Result<(), Failure> {
+    run_passes(k, &PipelineOptions { verify_each: true, disabled: !hw.optimize, egraph: None })
+        .map(|_| ())
+        .map_err(pass_failure)
+}
+
+fn pass_failure(f: kiln_dataflow::passes::PassFailure) -> Failure {
+    internal_error(&format!("pass `{}`", f.pass), f.errors.iter().map(|x| x.to_string()).collect::<Vec<_>>().join("\n"))
+}
+
+/// Schedules an optimized kernel; with the e-graph phase on, schedules its rewritten datapath
+/// too and keeps it only when no loop's II, pipeline depth or FSM step count gets worse (the
+/// phase's cost model cannot see memory recurrences; the scheduler can). What the phase did goes
+/// into the kernel's notes, and so into the report.
+pub fn optimize_and_schedule(mut k: Kernel, hw: &HwOptions) -> Result<Schedule, Failure> {
+    optimize(&mut k, hw)?;
+    if !(hw.optimize && hw.egraph) {
+        return schedule(k, hw);
+    }
+    let options = EgraphOptions {
+        target: match hw.target.kind {
+            TargetKind::Generic => CostTarget::Generic,
+            TargetKind::Ice40Up5k => CostTarget::Ice40Up5k,
+            TargetKind::Ecp5 => CostTarget::Ecp5,
+        },
+        explain: hw.explain_opt,
+        ..EgraphOptions::default()
+    };
+    let mut rewritten = k.clone();
+    let report = egraph_phase(&mut rewritten, &options, true).map_err(pass_failure)?;
+    if !report.changed() {
+        return schedule(k, hw);
+    }
+    let base = schedule(k, hw)?;
+    let mut notes = egraph_notes(&report, hw.explain_opt);
+    rewritten.notes.clear();
+    rewritten.notes.extend(base.kernel.notes.iter().cloned());
+    let with = schedule(rewritten, hw)?;
+    let (mut chosen, verdict) = match schedule_regression(&base, &with) {
+        None => (with, None),
+        Some(why) => (base, Some(why)),
+    };
+    if let Some(why) = verdict {
+        notes = vec![format!("e-graph: rewrites discarded: {why}")];
+    }
+    chosen.kernel.notes.extend(notes);
+    Ok(chosen)
+}
+
+/// How `with` schedules worse than `base`, if it does.
+fn schedule_regression(base: &Schedule, with: &Schedule) -> Option<String> {
+    if base.loops.len() != with.loops.len() {
+        return Some("the loop structure changed".to_string());
+    }
+    for (b, w) in base.loops.iter().zip(&with.loops) {
+        match (b.achieved_ii, w.achieved_ii) {
+            (Some(x), Some(y)) if y > x => return Some(format!("a loop's II would rise from {x} to {y}")),
+            (Some(_), None) => return Some("a loop would no longer be pipelined".to_string()),
+            _ => {}
+        }
+        if let (Some(x), Some(y)) = (b.depth, w.depth)
+            && y > x
+        {
+            return Some(format!("a pipeline would deepen from {x} to {y} cycles"));
+        }
+    }
+    let steps = |s: &Schedule| s.steps.values().map(|n| *n as u64).sum::<u64>();
+    let (x, y) = (steps(base), steps(with));
+    (y > x).then(|| format!("the FSM would take {y} steps instead of {x}"))
+}
+
+/// One line on what the e-graph phase gained, and with `explain` one per rewritten region.
+fn egraph_notes(r: &EgraphReport, explain: bool) -> Vec<String> {
+    let kept: Vec<_> = r.regions.iter().filter(|x| x.kept).collect();
+    if kept.is_empty() {
+        return vec![];
+    }
+    let total = |f: &dyn Fn(&kiln_dataflow::egraph::RegionReport) -> f64| r.regions.iter().map(f).sum::<f64>();
+    let (before, after) = (total(&|x| x.area_before), total(&|x| x.area_after));
+    let mut notes = vec![format!(
+        "e-graph: rewrote {} of {} datapath regions: estimated area {:.0} -> {:.0} logic cells ({:+.1}%)",
+        kept.len(),
+        r.regions.len(),
+        before,
+        after,
+        if before > 0.0 { 100.0 * (after - before) / before } else { 0.0 }
+    )];
+    if explain {
+        for x in kept {
+            let rules: Vec<String> = x.rules.iter().map(|(name, n)| format!("{name} x{n}")).collect();
+            notes.push(format!(
+                "e-graph: block {}: {} -> {} ops, area {:.0} -> {:.0}, depth {:.1} -> {:.1} LUT levels ({}); rules: {}",
+                x.block,
+                x.ops_before,
+                x.ops_after,
+                x.area_before,
+                x.area_after,
+                x.depth_before,
+                x.depth_after,
+                x.stop,
+                if rules.is_empty() { "constant folding".to_string() } else { rules.join(", ") }
+            ));
+        }
+    }
+    notes
 }
 
 /// Schedules a kernel and verifies the schedule.
@@ -156,6 +256,10 @@ pub struct HwOptions {
     pub target: Target,
     pub clock_mhz: f64,
     pub optimize: bool,
+    /// Run the e-graph datapath phase (`-O2`, the default).
+    pub egraph: bool,
+    /// Record the rules behind each e-graph rewrite (`--explain-opt`).
+    pub explain_opt: bool,
     /// Pipeline loops (`--no-pipeline` turns it off).
     pub pipeline: bool,
     /// The work-group size of NDRange kernels that do not fix it themselves.
@@ -184,8 +288,7 @@ pub fn build_schedule(
         local_size: hw.local_size,
         local_args: hw.local_args.clone(),
     };
-    let (mut k, _) = lower_with(&fe.program, id, &opts)?;
-    optimize(&mut k, hw.optimize)?;
-    let s = schedule(k, hw)?;
+    let (k, _) = lower_with(&fe.program, id, &opts)?;
+    let s = optimize_and_schedule(k, hw)?;
     Ok((lowered, s))
 }

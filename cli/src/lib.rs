@@ -63,9 +63,20 @@ struct HwArgs {
     /// Target clock in MHz (default: the target's).
     #[arg(long = "clock-mhz")]
     clock_mhz: Option<f64>,
-    /// Disable the dataflow optimizations.
+    /// Disable the dataflow optimizations (the same as `-O0`).
     #[arg(long = "no-opt")]
     no_opt: bool,
+    /// Optimization level: 0 (none), 1 (the dataflow passes), 2 (also the e-graph datapath
+    /// phase; the default).
+    #[arg(short = 'O', value_name = "LEVEL", default_value_t = 2, value_parser = clap::value_parser!(u8).range(0..=2))]
+    opt_level: u8,
+    /// Skip the e-graph datapath phase (the same as `-O1`).
+    #[arg(long = "no-egraph")]
+    no_egraph: bool,
+    /// List the e-graph rewrites that paid off, per kernel and region (in the summary and the
+    /// report's transformations).
+    #[arg(long = "explain-opt")]
+    explain_opt: bool,
     /// Run every loop as sequential FSM states instead of pipelining it.
     #[arg(long = "no-pipeline")]
     no_pipeline: bool,

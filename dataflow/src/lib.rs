@@ -3,7 +3,7 @@
 //!
 //! Owns: the IR ([`ir`]) and its exact operation semantics ([`ir::op::eval`]), lowering from the
 //! front end's typed program ([`lower`]), the IR verifier ([`verify`]), CFG analyses
-//! ([`analysis`]), optimization passes ([`passes`]) and the functional emulator ([`emu`]), the
+//! ([`analysis`]), optimization passes ([`passes`]) and the e-graph datapath phase ([`egraph`]) and the functional emulator ([`emu`]), the
 //! golden model every other engine is checked against.
 //!
 //! Must not: know about clock cycles, schedules, Verilog or files; panic on any kernel the front
@@ -11,6 +11,7 @@
 
 pub mod analysis;
 pub mod compact;
+pub mod egraph;
 pub mod emu;
 pub mod ir;
 pub mod lower;

@@ -14,7 +14,7 @@ fn compile(src: &str, name: &str) -> (Kernel, Kernel) {
         panic!("lowered IR invalid: {e:?}\n{k}");
     }
     let mut opt = k.clone();
-    optimize(&mut opt, &PipelineOptions { verify_each: true, disabled: false })
+    optimize(&mut opt, &PipelineOptions { verify_each: true, ..PipelineOptions::default() })
         .unwrap_or_else(|f| panic!("{f:?}\n{k}"));
     (k, opt)
 }

@@ -7,7 +7,7 @@
 //! not overlap on a unit.
 
 use crate::schedule::*;
-use kiln_dataflow::ir::{Mem, OpKind, ValueDef};
+use kiln_dataflow::ir::{BinOp, Mem, OpKind, ValueDef};
 use std::collections::{HashMap, HashSet};
 
 pub fn verify_schedule(s: &Schedule) -> Result<(), Vec<String>> {
@@ -27,6 +27,12 @@ pub fn verify_schedule(s: &Schedule) -> Result<(), Vec<String>> {
                 }
                 OpKind::Load(m) | OpKind::Store(m) if k.mems[m].lanes > 1 => {
                     errs.push(format!("{op} accesses the port of words {m} element by element"));
+                }
+                // The RTL takes a variable shift count modulo the width by its low bits.
+                OpKind::Binary(BinOp::Shl | BinOp::LShr | BinOp::AShr)
+                    if !k.width(o.args[0]).is_power_of_two() && k.as_const(o.args[1]).is_none() =>
+                {
+                    errs.push(format!("{op} shifts a {}-bit value by a variable count", k.width(o.args[0])));
                 }
                 _ => {}
             }

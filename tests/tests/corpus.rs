@@ -1,7 +1,8 @@
 #![allow(clippy::unwrap_used)]
 //! The kernel corpus through every engine: the emulator, the cycle-accurate simulator and
 //! Verilator must produce the same buffers, and the simulator and Verilator the same cycle
-//! count, without and with random memory stalls. gcc, compiling the same kernels as C, is an
+//! count, without and with random memory stalls, and with and without the e-graph phase (which
+//! must never cost cycles). gcc, compiling the same kernels as C, is an
 //! independent reference for the results.
 
 use kiln_tests::{Case, corpus, emu_args, kiln, par_each, require_tool, result_args, scratch};
@@ -37,12 +38,14 @@ fn corpus_agrees_in_all_engines_without_and_with_stalls() {
         let emu = emu_args(case, &dir);
         let plain = cosim(case, &dir, &[], "plain");
         let stalled = cosim(case, &dir, &["--stall-seed", "7", "--mem-latency", "3"], "stall");
-        let stalled2 = cosim(case, &dir, &["--stall-seed", "12345"], "stall2");
+        let without_egraph = cosim(case, &dir, &["--no-egraph"], "no-egraph");
         assert_eq!(plain["args"], emu, "{}: Verilator outputs differ from the emulator", case.name);
         assert_eq!(stalled["args"], emu, "{}: outputs changed under stalls", case.name);
-        assert_eq!(stalled2["args"], emu, "{}: outputs changed under stalls", case.name);
+        assert_eq!(without_egraph["args"], emu, "{}: outputs without the e-graph phase differ", case.name);
         let (c0, c1) = (plain["cycles"].as_u64().unwrap_or(0), stalled["cycles"].as_u64().unwrap_or(0));
         assert!(c1 >= c0, "{}: stalls cannot make a kernel faster ({c1} < {c0})", case.name);
+        let c2 = without_egraph["cycles"].as_u64().unwrap_or(0);
+        assert!(c0 <= c2, "{}: the e-graph phase made the kernel slower ({c0} > {c2} cycles)", case.name);
     });
 }
 

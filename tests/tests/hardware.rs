@@ -1,9 +1,10 @@
 #![allow(clippy::unwrap_used)]
 //! The emitted Verilog of every corpus kernel is lint-clean under `verilator --lint-only
 //! -Wall`, byte-identical across builds, and synthesizable by `yosys synth_ice40 -dsp` without
-//! latches; `report.json` describes the interface that was emitted.
+//! latches; `report.json` describes the interface that was emitted. The e-graph phase shows its
+//! work on the FIR filter.
 
-use kiln_tests::{corpus, kiln, par_each, require_tool, scratch};
+use kiln_tests::{corpus, kiln, par_each, require_tool, scratch, tests_dir};
 use std::process::Command;
 
 fn build(case: &kiln_tests::Case, out: &std::path::Path) {
@@ -193,4 +194,31 @@ fn on_chip_arrays_are_built_where_the_report_says() {
         .unwrap_or(0);
     // 256 x 32 bits is two 4-kbit blocks; the 8 x 32-bit array adds none.
     assert_eq!(rams, 2, "{text}");
+}
+
+/// The e-graph phase on the FIR filter: its symmetric taps share multipliers (`c*a + c*b` is
+/// `c*(a + b)`), `--explain-opt` names the rules that did it, and `-O1` leaves the phase out.
+#[test]
+fn egraph_phase_shares_multipliers_and_explains_itself() {
+    let fir = tests_dir().join("kernels").join("fir.cl").display().to_string();
+    let dir = scratch("egraph-fir");
+    let build = |flags: &[&str], name: &str| {
+        let out = dir.join(name);
+        let mut args = vec!["build", &fir, "-o"];
+        let out_s = out.display().to_string();
+        args.push(&out_s);
+        args.extend_from_slice(flags);
+        let r = kiln(&args);
+        assert_eq!(r.code, 0, "{args:?}: {}{}", r.stdout, r.stderr);
+        let report: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap()).unwrap();
+        (r.stdout, report["kernels"][0]["resources"]["multipliers"].as_u64().unwrap())
+    };
+    let (o1, muls_o1) = build(&["-O1"], "o1");
+    let (o2, muls_o2) = build(&["--explain-opt"], "o2");
+    assert!(!o1.contains("e-graph"), "-O1 runs no e-graph phase:\n{o1}");
+    assert_eq!(muls_o1, 6, "the FIR filter multiplies each of its 6 products at -O1");
+    assert!(muls_o2 < muls_o1, "the e-graph phase shares multipliers ({muls_o2} vs {muls_o1})");
+    assert!(o2.contains("e-graph: rewrote") && o2.contains("mul-factor-add"), "{o2}");
+    assert_eq!(kiln(&["build", &fir, "-O3"]).code, 2, "-O3 is not a level");
 }

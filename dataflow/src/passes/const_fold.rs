@@ -31,7 +31,9 @@ fn simplify(k: &Kernel, op: Op) -> Option<Rewrite> {
     {
         return Some(Rewrite::Const(*v));
     }
-    if matches!(o.kind, OpKind::Const(_) | OpKind::Load(_) | OpKind::Store(_)) || o.kind.pipe().is_some() {
+    // Memory and pipe operations (also the word operations of wide ports) are not values of
+    // their operands.
+    if matches!(o.kind, OpKind::Const(_)) || o.kind.mem().is_some() || o.kind.pipe().is_some() {
         return None;
     }
     let consts: Vec<Option<u64>> = o.args.iter().map(|a| k.as_const(*a)).collect();

@@ -15,6 +15,7 @@ mod strength;
 mod unreachable;
 mod widen;
 
+use crate::egraph::{EgraphOptions, EgraphReport, optimize_kernel};
 use crate::ir::Kernel;
 use crate::verify::{VerifierError, verify};
 
@@ -43,12 +44,26 @@ pub fn registry() -> Vec<Box<dyn Pass>> {
     ]
 }
 
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct PipelineOptions {
     /// Run the verifier after every pass.
     pub verify_each: bool,
     /// Run no passes at all (only the final compaction).
     pub disabled: bool,
+    /// The e-graph datapath phase and its budgets (`None`: `--no-egraph`, `-O1`).
+    pub egraph: Option<EgraphOptions>,
+}
+
+impl Default for PipelineOptions {
+    fn default() -> PipelineOptions {
+        PipelineOptions { verify_each: false, disabled: false, egraph: Some(EgraphOptions::default()) }
+    }
+}
+
+/// What the pipeline did, for reports.
+#[derive(Clone, Debug, Default)]
+pub struct OptimizeReport {
+    pub egraph: Option<EgraphReport>,
 }
 
 /// A pass that left the IR invalid.
@@ -58,10 +73,12 @@ pub struct PassFailure {
     pub errors: Vec<VerifierError>,
 }
 
-/// Runs the passes to a fixed point (bounded), then compacts the kernel.
-pub fn optimize(k: &mut Kernel, opts: &PipelineOptions) -> Result<(), PassFailure> {
+/// Runs the passes to a fixed point (bounded), the wide-port legalization, then the e-graph
+/// phase ([`egraph_phase`]), then compacts the kernel.
+pub fn optimize(k: &mut Kernel, opts: &PipelineOptions) -> Result<OptimizeReport, PassFailure> {
     let passes = registry();
-    if !opts.disabled {
+    let mut report = OptimizeReport::default();
+    let run_to_fixed_point = |k: &mut Kernel| -> Result<(), PassFailure> {
         for _round in 0..16 {
             let mut changed = false;
             for p in &passes {
@@ -74,6 +91,10 @@ pub fn optimize(k: &mut Kernel, opts: &PipelineOptions) -> Result<(), PassFailur
                 break;
             }
         }
+        Ok(())
+    };
+    if !opts.disabled {
+        run_to_fixed_point(k)?;
     } else {
         unreachable::RemoveUnreachable.run(k);
     }
@@ -84,9 +105,36 @@ pub fn optimize(k: &mut Kernel, opts: &PipelineOptions) -> Result<(), PassFailur
     if opts.verify_each {
         verify(k).map_err(|errors| PassFailure { pass: "widen", errors })?;
     }
+    // The e-graph phase sees the datapath as the scheduler will (after the passes that shape
+    // memory accesses, whose address patterns it must not disturb).
+    if !opts.disabled
+        && let Some(eg) = &opts.egraph
+    {
+        report.egraph = Some(egraph_phase(k, eg, opts.verify_each)?);
+    }
     *k = crate::compact::compact(k);
     if opts.verify_each {
         verify(k).map_err(|errors| PassFailure { pass: "compact", errors })?;
     }
-    Ok(())
+    Ok(report)
+}
+
+/// The e-graph datapath phase on an optimized kernel, and a clean-up (folding and sharing what
+/// it produced) when it changed something. Compacts the kernel.
+pub fn egraph_phase(k: &mut Kernel, eg: &EgraphOptions, verify_each: bool) -> Result<EgraphReport, PassFailure> {
+    let r = optimize_kernel(k, eg);
+    if verify_each {
+        verify(k).map_err(|errors| PassFailure { pass: "egraph", errors })?;
+    }
+    if r.changed() {
+        let cleanup: [&dyn Pass; 3] = [&const_fold::ConstFold, &cse::Cse, &dce::Dce];
+        for p in cleanup {
+            p.run(k);
+            if verify_each {
+                verify(k).map_err(|errors| PassFailure { pass: p.name(), errors })?;
+            }
+        }
+    }
+    *k = crate::compact::compact(k);
+    Ok(r)
 }

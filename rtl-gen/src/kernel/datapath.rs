@@ -41,9 +41,19 @@ impl Gen<'_> {
                         if w == 1 {
                             return a(0);
                         }
-                        // The count is taken modulo the (power-of-two) width: its low bits.
-                        let k = w.trailing_zeros();
-                        let count = if aw[1] <= k { a(1) } else { slice(&a(1), k - 1, 0) };
+                        // The count is taken modulo the width: a constant's is computed; a
+                        // variable count (only at power-of-two widths, which the IR verifier
+                        // checks) keeps its low bits.
+                        let count = match a(1) {
+                            Expr::Lit(_, v) => {
+                                let c = (v & kiln_dataflow::ir::op::mask(aw[1])) % w as u64;
+                                lit(32 - (w - 1).leading_zeros(), c)
+                            }
+                            _ => {
+                                let k = w.trailing_zeros();
+                                if aw[1] <= k { a(1) } else { slice(&a(1), k - 1, 0) }
+                            }
+                        };
                         match op {
                             IrBin::Shl => bin(BinOp::Shl, a(0), count),
                             IrBin::LShr => bin(BinOp::Shr, a(0), count),

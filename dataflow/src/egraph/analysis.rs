@@ -1,0 +1,325 @@
+//! What the e-graph knows about each e-class: its width, its constant value, an unsigned
+//! interval that holds every value it can take, and its known bits.
+//!
+//! Every fact is a property of the *value*, so it holds for every e-node of the class; merging
+//! two classes intersects their intervals and unions their known bits. Constants are folded with
+//! [`crate::ir::op::eval`], the one definition of what an operation computes, and a class with a
+//! known constant gets the constant's node (so extraction can pick it). The range and known-bits
+//! rules are conservative: when unsure they say "any value of the width"; the narrowing rewrites
+//! of [`super::rules`] rely on them, and the e-graph's property test checks them on random
+//! expressions.
+
+use super::lang::Hw;
+use crate::ir::op::{eval, mask};
+use egg::{Analysis, DidMerge, EGraph, Id, Language};
+
+/// The facts about one e-class.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Facts {
+    /// Bits of the value; 0 for the class of a cast's width literal.
+    pub width: u32,
+    /// The value, when it is a constant (for a width literal: the width).
+    pub constant: Option<u64>,
+    /// Every value of the class lies in `lo..=hi` (unsigned).
+    pub lo: u64,
+    pub hi: u64,
+    /// Bits known to be 0 and known to be 1.
+    pub zeros: u64,
+    pub ones: u64,
+}
+
+impl Facts {
+    pub fn unknown(width: u32) -> Facts {
+        Facts { width, constant: None, lo: 0, hi: mask(width), zeros: 0, ones: 0 }
+    }
+
+    pub fn constant(value: u64, width: u32) -> Facts {
+        let v = value & mask(width);
+        Facts { width, constant: Some(v), lo: v, hi: v, zeros: !v & mask(width), ones: v }
+    }
+
+    fn width_literal(w: u32) -> Facts {
+        Facts { width: 0, constant: Some(w as u64), lo: 0, hi: 0, zeros: 0, ones: 0 }
+    }
+
+    /// The number of low bits that hold every value of the class.
+    pub fn significant_bits(&self) -> u32 {
+        64 - self.hi.leading_zeros()
+    }
+
+    /// Tightens the interval with the known bits and the known bits with the interval; a
+    /// one-value interval is a constant.
+    fn normalize(mut self) -> Facts {
+        if self.width == 0 {
+            return self;
+        }
+        let m = mask(self.width);
+        self.hi = self.hi.min(m & !self.zeros);
+        self.lo = self.lo.max(self.ones);
+        if self.hi != m {
+            // Bits above the highest bit `hi` can have are zero.
+            let above = if self.hi == 0 { m } else { m & !mask(64 - self.hi.leading_zeros()) };
+            self.zeros |= above;
+        }
+        if self.lo == self.hi {
+            self.constant = Some(self.lo);
+        }
+        if let Some(c) = self.constant {
+            return Facts::constant(c, self.width);
+        }
+        self
+    }
+}
+
+/// The e-graph analysis: per leaf of the region, its width.
+#[derive(Clone, Default)]
+pub struct HwAnalysis {
+    pub leaf_widths: Vec<u32>,
+}
+
+pub type HwGraph = EGraph<Hw, HwAnalysis>;
+
+impl Analysis<Hw> for HwAnalysis {
+    type Data = Facts;
+
+    fn make(egraph: &mut HwGraph, enode: &Hw) -> Facts {
+        let facts = |id: Id| egraph[id].data.clone();
+        match enode {
+            Hw::Const(b) => Facts::constant(b.value, b.width),
+            Hw::Width(w) => Facts::width_literal(w.0),
+            Hw::Leaf(l) => Facts::unknown(egraph.analysis.leaf_widths.get(l.0 as usize).copied().unwrap_or(64)),
+            _ => {
+                let Some((kind, n)) = enode.op_kind() else { return Facts::unknown(64) };
+                let children = enode.children();
+                let args: Vec<Facts> = children[..n].iter().map(|c| facts(*c)).collect();
+                let width = match enode {
+                    Hw::Eq(_)
+                    | Hw::Ne(_)
+                    | Hw::Ult(_)
+                    | Hw::Ule(_)
+                    | Hw::Ugt(_)
+                    | Hw::Uge(_)
+                    | Hw::Slt(_)
+                    | Hw::Sle(_)
+                    | Hw::Sgt(_)
+                    | Hw::Sge(_) => 1,
+                    Hw::Select(_) => args[1].width,
+                    Hw::Zext(c) | Hw::Sext(c) | Hw::Trunc(c) => facts(c[1]).constant.unwrap_or(64) as u32,
+                    _ => args[0].width,
+                };
+                if let Some(values) = args.iter().map(|a| a.constant).collect::<Option<Vec<u64>>>() {
+                    let widths: Vec<u32> = args.iter().map(|a| a.width).collect();
+                    return Facts::constant(eval(&kind, &values, &widths, width), width);
+                }
+                transfer(enode, &args, width).normalize()
+            }
+        }
+    }
+
+    fn merge(&mut self, a: &mut Facts, b: Facts) -> DidMerge {
+        let before = a.clone();
+        let lo = a.lo.max(b.lo);
+        let hi = a.hi.min(b.hi);
+        // Disjoint facts can only come from code that is never executed with these values
+        // (e.g. both arms of a select were merged by a constant condition); keep one side.
+        if lo <= hi {
+            a.lo = lo;
+            a.hi = hi;
+        }
+        a.zeros |= b.zeros;
+        a.ones |= b.ones;
+        if a.zeros & a.ones != 0 {
+            a.zeros = before.zeros;
+            a.ones = before.ones;
+        }
+        if a.constant.is_none() {
+            a.constant = b.constant;
+        }
+        *a = a.clone().normalize();
+        DidMerge(*a != before, *a != b)
+    }
+
+    fn modify(egraph: &mut HwGraph, id: Id) {
+        let f = &egraph[id].data;
+        if let (Some(value), width) = (f.constant, f.width)
+            && width > 0
+        {
+            let c = egraph.add(Hw::Const(super::lang::Bits { value, width }));
+            egraph.union_trusted(id, c, "constant-fold");
+        }
+    }
+}
+
+/// Interval and known-bit rules of one operation whose operands are not all constant.
+fn transfer(node: &Hw, a: &[Facts], width: u32) -> Facts {
+    let m = mask(width);
+    let mut f = Facts::unknown(width);
+    let x = &a[0];
+    let y = a.get(1);
+    let shift_count = |y: &Facts| y.constant.map(|c| (c & mask(y.width)) % width as u64);
+    let ones_up_to = |v: u64| if v == 0 { 0 } else { mask(64 - v.leading_zeros()) };
+    match node {
+        Hw::Add(_) => {
+            let y = &a[1];
+            if let Some(hi) = x.hi.checked_add(y.hi).filter(|h| *h <= m) {
+                f.lo = x.lo + y.lo;
+                f.hi = hi;
+            }
+            let tz = x.zeros.trailing_ones().min(y.zeros.trailing_ones());
+            f.zeros |= mask(tz.min(width));
+        }
+        Hw::Sub(_) => {
+            let y = &a[1];
+            if x.lo >= y.hi {
+                f.lo = x.lo - y.hi;
+                f.hi = x.hi - y.lo;
+            }
+            let tz = x.zeros.trailing_ones().min(y.zeros.trailing_ones());
+            f.zeros |= mask(tz.min(width));
+        }
+        Hw::Mul(_) => {
+            let y = &a[1];
+            if let Some(hi) = x.hi.checked_mul(y.hi).filter(|h| *h <= m) {
+                f.lo = x.lo * y.lo;
+                f.hi = hi;
+            }
+            let tz = x.zeros.trailing_ones().min(64) + y.zeros.trailing_ones().min(64);
+            f.zeros |= mask(tz.min(width));
+        }
+        Hw::UDiv(_) => {
+            let y = &a[1];
+            if y.lo >= 1 {
+                f.lo = x.lo / y.hi;
+                f.hi = x.hi / y.lo;
+            }
+        }
+        Hw::URem(_) => {
+            // `x % 0` is `x`, and `x % y <= x` otherwise.
+            let y = &a[1];
+            f.hi = if y.lo >= 1 { x.hi.min(y.hi - 1) } else { x.hi };
+        }
+        Hw::And(_) => {
+            let y = &a[1];
+            f.hi = x.hi.min(y.hi);
+            f.zeros = x.zeros | y.zeros;
+            f.ones = x.ones & y.ones;
+        }
+        Hw::Or(_) => {
+            let y = &a[1];
+            f.lo = x.lo.max(y.lo);
+            f.hi = ones_up_to(x.hi | y.hi);
+            f.zeros = x.zeros & y.zeros;
+            f.ones = x.ones | y.ones;
+        }
+        Hw::Xor(_) => {
+            let y = &a[1];
+            f.hi = ones_up_to(x.hi | y.hi);
+            f.zeros = (x.zeros & y.zeros) | (x.ones & y.ones);
+            f.ones = (x.ones & y.zeros) | (x.zeros & y.ones);
+        }
+        Hw::Not(_) => {
+            f.lo = m - x.hi;
+            f.hi = m - x.lo;
+            f.zeros = x.ones;
+            f.ones = x.zeros & m;
+        }
+        Hw::Shl(_) => {
+            if let Some(c) = y.and_then(shift_count) {
+                if let Some(hi) = x.hi.checked_shl(c as u32).filter(|h| *h <= m && (*h >> c) == x.hi) {
+                    f.lo = x.lo << c;
+                    f.hi = hi;
+                }
+                f.zeros = ((x.zeros << c) | mask(c as u32)) & m;
+                f.ones = (x.ones << c) & m;
+            }
+        }
+        Hw::LShr(_) => {
+            if let Some(c) = y.and_then(shift_count) {
+                f.lo = x.lo >> c;
+                f.hi = x.hi >> c;
+                f.zeros = ((x.zeros | !m) >> c) & m;
+                f.ones = x.ones >> c;
+            } else {
+                f.hi = x.hi;
+            }
+        }
+        // A value whose sign bit is known 0 shifts like a logical shift.
+        Hw::AShr(_) if x.zeros >> (width - 1) & 1 == 1 => {
+            f.hi = x.hi;
+            if let Some(c) = y.and_then(shift_count) {
+                f.lo = x.lo >> c;
+                f.hi = x.hi >> c;
+            }
+        }
+        Hw::Select(_) => {
+            let (t, e) = (&a[1], &a[2]);
+            f.lo = t.lo.min(e.lo);
+            f.hi = t.hi.max(e.hi);
+            f.zeros = t.zeros & e.zeros;
+            f.ones = t.ones & e.ones;
+        }
+        Hw::Zext(_) => {
+            f.lo = x.lo;
+            f.hi = x.hi;
+            f.zeros = x.zeros | (m & !mask(x.width));
+            f.ones = x.ones;
+        }
+        Hw::Trunc(_) => {
+            if x.hi <= m {
+                f.lo = x.lo;
+                f.hi = x.hi;
+            }
+            f.zeros = x.zeros & m;
+            f.ones = x.ones & m;
+        }
+        Hw::Sext(_) if x.width > 0 && (x.zeros >> (x.width - 1)) & 1 == 1 => {
+            f.lo = x.lo;
+            f.hi = x.hi;
+            f.zeros = x.zeros | (m & !mask(x.width));
+            f.ones = x.ones;
+        }
+        _ => {}
+    }
+    f.zeros &= m;
+    f.ones &= m;
+    f
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use egg::RecExpr;
+
+    fn facts(expr: &str, leaf_widths: &[u32]) -> Facts {
+        let mut g = HwGraph::new(HwAnalysis { leaf_widths: leaf_widths.to_vec() });
+        let e: RecExpr<Hw> = expr.parse().expect("parses");
+        let id = g.add_expr(&e);
+        g.rebuild();
+        g[id].data.clone()
+    }
+
+    #[test]
+    fn folds_constants_with_the_ir_semantics() {
+        assert_eq!(facts("(add #250:8 #10:8)", &[]).constant, Some(4));
+        assert_eq!(facts("(udiv #7:32 #0:32)", &[]).constant, Some(0xffff_ffff), "x / 0 is all ones");
+        assert_eq!(facts("(shl #1:32 #33:32)", &[]).constant, Some(2), "shift counts wrap");
+    }
+
+    #[test]
+    fn intervals_follow_zero_extension_masks_and_remainders() {
+        let f = facts("(add (zext v0 w32) (zext v1 w32))", &[8, 8]);
+        assert_eq!((f.lo, f.hi), (0, 510));
+        assert_eq!(facts("(and v0 #15:32)", &[32]).hi, 15);
+        assert_eq!(facts("(urem v0 #10:32)", &[32]).hi, 9);
+        assert_eq!(facts("(urem v0 v1)", &[32, 32]).hi, 0xffff_ffff, "x % 0 is x");
+        assert_eq!(facts("(lshr v0 #28:32)", &[32]).hi, 15);
+        assert_eq!(facts("(sub v0 #1:32)", &[32]).hi, 0xffff_ffff, "may wrap");
+    }
+
+    #[test]
+    fn known_bits_decide_constants() {
+        assert_eq!(facts("(and (shl v0 #4:32) #15:32)", &[32]).constant, Some(0));
+        assert_eq!(facts("(or v0 #255:8)", &[8]).constant, Some(255));
+        assert_eq!(facts("(trunc (zext v0 w32) w8)", &[4]).hi, 15);
+    }
+}

@@ -1,0 +1,194 @@
+//! The hardware cost model the e-graph extracts with: area (in logic cells, with DSP blocks
+//! weighed as [`DSP_WEIGHT`] cells) and delay (in LUT levels) of each operator as a function of
+//! its width, per target.
+//!
+//! Area comes from [`MEASURED`], which `bench/egraph/measure-costs --rust` printed: each operator
+//! alone, synthesized by Yosys (`synth_ice40 -dsp`, `synth_ecp5`), at the widths it lists; other
+//! widths interpolate linearly. Operators that are wiring in hardware (casts, shifts by a
+//! constant, masks with a constant) cost nothing. Delay follows the shape of the scheduler's delay
+//! model (`scheduler/src/target.rs`): one level for bitwise logic and multiplexers, carry chains
+//! that grow with the width, multipliers in DSP blocks.
+
+use super::analysis::HwGraph;
+use super::lang::Hw;
+use egg::Language;
+
+/// The device a kernel is built for, as far as the cost of operators goes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum CostTarget {
+    /// A LUT4 FPGA with DSP blocks; uses the ECP5 measurements.
+    #[default]
+    Generic,
+    Ice40Up5k,
+    Ecp5,
+}
+
+/// How many logic cells one DSP block is worth: DSP blocks are scarce (8 on an UP5K next to
+/// 5,280 cells), so a design that saves one at the price of a few dozen cells is better.
+pub const DSP_WEIGHT: f64 = 64.0;
+
+/// Delay of a loop-carried value entering a loop header, in LUT levels: large, so that depth-
+/// minimal extraction combines the recurrence last (tree-height reduction of recurrences).
+pub const RECURRENCE_ARRIVAL: f64 = 64.0;
+
+/// (operator, width, iCE40 logic cells, iCE40 DSPs, ECP5 LUT4s (a CCU2C counts 2), ECP5 DSPs),
+/// as printed by `bench/egraph/measure-costs --rust`.
+const MEASURED: &[(&str, u32, u32, u32, u32, u32)] = &[
+    ("add", 1, 1, 0, 1, 0),
+    ("add", 8, 8, 0, 8, 0),
+    ("add", 16, 16, 0, 16, 0),
+    ("add", 32, 32, 0, 32, 0),
+    ("add", 64, 64, 0, 64, 0),
+    ("sub", 1, 1, 0, 1, 0),
+    ("sub", 8, 15, 0, 8, 0),
+    ("sub", 16, 31, 0, 16, 0),
+    ("sub", 32, 63, 0, 32, 0),
+    ("sub", 64, 127, 0, 64, 0),
+    ("mul", 8, 67, 0, 0, 1),
+    ("mul", 16, 0, 1, 0, 1),
+    ("mul", 32, 0, 3, 28, 3),
+    ("and", 1, 1, 0, 1, 0),
+    ("and", 8, 8, 0, 8, 0),
+    ("and", 16, 16, 0, 16, 0),
+    ("and", 32, 32, 0, 32, 0),
+    ("and", 64, 64, 0, 64, 0),
+    ("xor", 1, 1, 0, 1, 0),
+    ("xor", 8, 8, 0, 8, 0),
+    ("xor", 16, 16, 0, 16, 0),
+    ("xor", 32, 32, 0, 32, 0),
+    ("xor", 64, 64, 0, 64, 0),
+    ("not", 1, 1, 0, 1, 0),
+    ("not", 8, 8, 0, 8, 0),
+    ("not", 16, 16, 0, 16, 0),
+    ("not", 32, 32, 0, 32, 0),
+    ("not", 64, 64, 0, 64, 0),
+    ("neg", 8, 14, 0, 8, 0),
+    ("neg", 16, 30, 0, 16, 0),
+    ("neg", 32, 62, 0, 32, 0),
+    ("neg", 64, 126, 0, 64, 0),
+    ("shl", 8, 19, 0, 22, 0),
+    ("shl", 16, 55, 0, 98, 0),
+    ("shl", 32, 141, 0, 207, 0),
+    ("shl", 64, 348, 0, 641, 0),
+    ("lshr", 8, 19, 0, 22, 0),
+    ("lshr", 16, 55, 0, 94, 0),
+    ("lshr", 32, 141, 0, 210, 0),
+    ("lshr", 64, 348, 0, 632, 0),
+    ("ashr", 8, 21, 0, 24, 0),
+    ("ashr", 16, 60, 0, 101, 0),
+    ("ashr", 32, 155, 0, 234, 0),
+    ("ashr", 64, 378, 0, 678, 0),
+    ("eq", 1, 1, 0, 1, 0),
+    ("eq", 8, 5, 0, 5, 0),
+    ("eq", 16, 11, 0, 12, 0),
+    ("eq", 32, 23, 0, 25, 0),
+    ("eq", 64, 49, 0, 77, 0),
+    ("ult", 1, 1, 0, 1, 0),
+    ("ult", 8, 9, 0, 9, 0),
+    ("ult", 16, 17, 0, 17, 0),
+    ("ult", 32, 33, 0, 33, 0),
+    ("ult", 64, 65, 0, 65, 0),
+    ("slt", 1, 1, 0, 1, 0),
+    ("slt", 8, 9, 0, 10, 0),
+    ("slt", 16, 17, 0, 18, 0),
+    ("slt", 32, 33, 0, 34, 0),
+    ("slt", 64, 65, 0, 66, 0),
+    ("select", 1, 1, 0, 1, 0),
+    ("select", 8, 8, 0, 8, 0),
+    ("select", 16, 16, 0, 16, 0),
+    ("select", 32, 32, 0, 32, 0),
+    ("select", 64, 64, 0, 64, 0),
+    ("udiv", 8, 107, 0, 459, 0),
+    ("udiv", 16, 408, 0, 2261, 0),
+    ("udiv", 32, 1489, 0, 8942, 0),
+];
+
+impl CostTarget {
+    fn measured(self, op: &str, width: u32) -> Option<f64> {
+        let rows: Vec<(u32, f64)> = MEASURED
+            .iter()
+            .filter(|r| r.0 == op)
+            .map(|r| {
+                let cells = match self {
+                    CostTarget::Ice40Up5k => r.2 as f64 + DSP_WEIGHT * r.3 as f64,
+                    CostTarget::Ecp5 | CostTarget::Generic => r.4 as f64 + DSP_WEIGHT * r.5 as f64,
+                };
+                (r.1, cells)
+            })
+            .collect();
+        let first = *rows.first()?;
+        if width <= first.0 {
+            return Some(first.1 * width as f64 / first.0 as f64);
+        }
+        for pair in rows.windows(2) {
+            let ((w0, c0), (w1, c1)) = (pair[0], pair[1]);
+            if width <= w1 {
+                return Some(c0 + (c1 - c0) * (width - w0) as f64 / (w1 - w0) as f64);
+            }
+        }
+        let (wl, cl) = *rows.last()?;
+        // Beyond the widest measurement: grow with the square for multipliers and dividers,
+        // linearly otherwise.
+        let ratio = width as f64 / wl as f64;
+        Some(if matches!(op, "mul" | "udiv") { cl * ratio * ratio } else { cl * ratio })
+    }
+
+    /// Area of one e-node in logic cells.
+    pub fn area(self, node: &Hw, g: &HwGraph) -> f64 {
+        let c = node.children();
+        let w = |i: usize| g[c[i]].data.width;
+        let is_const = |i: usize| g[c[i]].data.constant.is_some();
+        let by = |op: &str, width: u32| self.measured(op, width).unwrap_or(width as f64);
+        match node {
+            Hw::Const(_) | Hw::Width(_) | Hw::Leaf(_) | Hw::Zext(_) | Hw::Sext(_) | Hw::Trunc(_) => 0.0,
+            Hw::Shl(_) | Hw::LShr(_) | Hw::AShr(_) if is_const(1) => 0.0,
+            Hw::And(_) | Hw::Or(_) if is_const(0) || is_const(1) => 0.0,
+            Hw::Add(_) => by("add", w(0)),
+            Hw::Sub(_) => by("sub", w(0)),
+            // Synthesis turns a multiplication by a constant into shifts and adds itself (the
+            // measurements are of two variable operands), so it costs its signed-digit adders.
+            Hw::Mul(_) if is_const(0) || is_const(1) => {
+                let c = g[c[if is_const(1) { 1 } else { 0 }]].data.constant.unwrap_or(0);
+                let digits = super::rules::canonical_signed_digits(c, w(0)).len();
+                by("add", w(0)) * digits.saturating_sub(1) as f64
+            }
+            Hw::Mul(_) => by("mul", w(0)),
+            Hw::UDiv(_) | Hw::SDiv(_) | Hw::URem(_) | Hw::SRem(_) => by("udiv", w(0)),
+            Hw::And(_) => by("and", w(0)),
+            Hw::Or(_) => by("and", w(0)),
+            Hw::Xor(_) => by("xor", w(0)),
+            Hw::Not(_) => by("not", w(0)),
+            Hw::Neg(_) => by("neg", w(0)),
+            Hw::Shl(_) => by("shl", w(0)),
+            Hw::LShr(_) => by("lshr", w(0)),
+            Hw::AShr(_) => by("ashr", w(0)),
+            Hw::Eq(_) | Hw::Ne(_) => by("eq", w(0)),
+            Hw::Ult(_) | Hw::Ule(_) | Hw::Ugt(_) | Hw::Uge(_) => by("ult", w(0)),
+            Hw::Slt(_) | Hw::Sle(_) | Hw::Sgt(_) | Hw::Sge(_) => by("slt", w(0)),
+            Hw::Select(_) => by("select", w(1)),
+        }
+    }
+
+    /// Delay of one e-node in LUT levels.
+    pub fn delay(self, node: &Hw, g: &HwGraph) -> f64 {
+        let c = node.children();
+        let w = |i: usize| g[c[i]].data.width as f64;
+        let is_const = |i: usize| g[c[i]].data.constant.is_some();
+        let carry = |bits: f64| 1.0 + bits / 16.0;
+        match node {
+            Hw::Const(_) | Hw::Width(_) | Hw::Leaf(_) | Hw::Zext(_) | Hw::Sext(_) | Hw::Trunc(_) => 0.0,
+            Hw::Shl(_) | Hw::LShr(_) | Hw::AShr(_) if is_const(1) => 0.0,
+            Hw::And(_) | Hw::Or(_) if is_const(0) || is_const(1) => 0.0,
+            Hw::And(_) | Hw::Or(_) | Hw::Xor(_) | Hw::Not(_) | Hw::Select(_) => 1.0,
+            Hw::Add(_) | Hw::Sub(_) | Hw::Neg(_) => carry(w(0)),
+            Hw::Ult(_) | Hw::Ule(_) | Hw::Ugt(_) | Hw::Uge(_) | Hw::Slt(_) | Hw::Sle(_) | Hw::Sgt(_) | Hw::Sge(_) => {
+                carry(w(0))
+            }
+            Hw::Eq(_) | Hw::Ne(_) => (w(0).max(2.0)).log(4.0).ceil(),
+            Hw::Shl(_) | Hw::LShr(_) | Hw::AShr(_) => (w(0).max(2.0)).log2().ceil(),
+            Hw::Mul(_) if is_const(0) || is_const(1) => 2.0 * carry(w(0)),
+            Hw::Mul(_) => 4.0 + w(0) / 16.0,
+            Hw::UDiv(_) | Hw::SDiv(_) | Hw::URem(_) | Hw::SRem(_) => 8.0 * w(0),
+        }
+    }
+}

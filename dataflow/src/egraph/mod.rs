@@ -1,0 +1,622 @@
+//! `egraph`: datapath optimization by equality saturation, one region at a time.
+//!
+//! A region is the pure integer operations of one block (a straight-line block or a loop body;
+//! loads, stores, pipe transfers, float operations and values from other blocks are opaque
+//! leaves, so memory order is never touched). The region becomes an e-graph ([`lang::Hw`] with
+//! the [`analysis::Facts`] of each class), the [`rules`] saturate it within the budgets, and the
+//! cheapest equivalent datapath under the target's [`cost`] model is extracted: least area, then
+//! least depth — so reassociated chains come out as balanced trees, and a loop-carried value
+//! enters its recurrence last. The region is replaced only when the result is smaller or
+//! shallower and neither worse, so the phase never makes a kernel bigger or slower by the model.
+//!
+//! Determinism: e-graph growth is bounded by node and iteration limits, which make the same
+//! choices on every run; the time limit is a safety net set far above what those limits allow
+//! (a region that reaches it may be optimized differently from run to run, and is reported).
+
+pub mod analysis;
+pub mod cost;
+pub mod lang;
+pub mod rules;
+
+use crate::ir::*;
+use analysis::{HwAnalysis, HwGraph};
+pub use cost::CostTarget;
+use egg::{FlatTerm, Id, Language, RecExpr, Runner, StopReason};
+use lang::{Hw, Leaf};
+use std::collections::{BTreeMap, HashMap};
+use std::time::{Duration, Instant};
+
+/// Budgets and settings of the phase.
+#[derive(Clone, Debug)]
+pub struct EgraphOptions {
+    pub target: CostTarget,
+    /// E-nodes per region before saturation stops.
+    pub node_limit: usize,
+    /// Rule-application rounds per region.
+    pub iter_limit: usize,
+    /// Wall-clock limit per region (a safety net; see the module documentation).
+    pub time_limit: Duration,
+    /// Record which rules the kept datapaths were derived with (`--explain-opt`).
+    pub explain: bool,
+}
+
+impl Default for EgraphOptions {
+    fn default() -> EgraphOptions {
+        EgraphOptions {
+            target: CostTarget::Generic,
+            node_limit: 3_000,
+            iter_limit: 5,
+            time_limit: Duration::from_secs(5),
+            explain: false,
+        }
+    }
+}
+
+/// What the phase did to one region.
+#[derive(Clone, Debug)]
+pub struct RegionReport {
+    pub block: Block,
+    pub ops_before: usize,
+    pub ops_after: usize,
+    /// Estimated area (logic cells) and depth (LUT levels) of the region's live datapath.
+    pub area_before: f64,
+    pub area_after: f64,
+    pub depth_before: f64,
+    pub depth_after: f64,
+    /// Whether the extracted datapath replaced the original.
+    pub kept: bool,
+    /// Why saturation stopped.
+    pub stop: String,
+    /// With `explain`: the rules used to derive the kept datapath, and how often.
+    pub rules: BTreeMap<String, usize>,
+}
+
+/// What the phase did to one kernel.
+#[derive(Clone, Debug, Default)]
+pub struct EgraphReport {
+    pub regions: Vec<RegionReport>,
+    pub time: Duration,
+}
+
+impl EgraphReport {
+    pub fn changed(&self) -> bool {
+        self.regions.iter().any(|r| r.kept)
+    }
+}
+
+/// Runs the phase on every block of a kernel.
+pub fn optimize_kernel(k: &mut Kernel, opts: &EgraphOptions) -> EgraphReport {
+    let start = Instant::now();
+    let mut report = EgraphReport::default();
+    let carried = loop_carried_params(k);
+    for b in k.rpo() {
+        if let Some(r) = optimize_block(k, b, &carried, opts) {
+            report.regions.push(r);
+        }
+    }
+    report.time = start.elapsed();
+    report
+}
+
+/// Loop-header parameters whose value changes from one iteration to the next (a latch passes
+/// something other than the parameter itself): the recurrences.
+fn loop_carried_params(k: &Kernel) -> Vec<Value> {
+    let mut carried = Vec::new();
+    for l in crate::analysis::natural_loops(k) {
+        let params = &k.blocks[l.header].params;
+        for latch in &l.latches {
+            for t in k.blocks[*latch].term.targets() {
+                if t.block != l.header {
+                    continue;
+                }
+                for (p, a) in params.iter().zip(&t.args) {
+                    if p != a && !carried.contains(p) {
+                        carried.push(*p);
+                    }
+                }
+            }
+        }
+    }
+    carried
+}
+
+/// A block's region: its modelled ops and the leaves they read.
+struct Region {
+    /// Block ops, by position.
+    ops: Vec<Op>,
+    in_region: Vec<bool>,
+    /// Leaf values, by leaf index, with the position of the op defining them in the block
+    /// (-1: defined before the block starts) and their arrival time for the depth measure.
+    leaves: Vec<Value>,
+    leaf_position: Vec<i64>,
+    leaf_arrival: Vec<f64>,
+    /// Region results used outside the region, in block order.
+    roots: Vec<Value>,
+}
+
+fn find_region(k: &Kernel, b: Block, carried: &[Value]) -> Option<Region> {
+    let ops = k.blocks[b].ops.clone();
+    let in_region: Vec<bool> =
+        ops.iter().map(|&op| Hw::models(&k.ops[op].kind) && k.ops[op].result.is_some()).collect();
+    let count = in_region.iter().filter(|x| **x).count();
+    if count < 2 {
+        return None;
+    }
+    let region_op: HashMap<Op, usize> =
+        ops.iter().enumerate().filter(|(i, _)| in_region[*i]).map(|(i, &op)| (op, i)).collect();
+    let position: HashMap<Op, usize> = ops.iter().enumerate().map(|(i, &op)| (op, i)).collect();
+    let is_region_value = |v: Value| k.def_op(v).is_some_and(|op| region_op.contains_key(&op));
+
+    let mut leaves = Vec::new();
+    let mut leaf_index: HashMap<Value, usize> = HashMap::new();
+    let mut leaf_position = Vec::new();
+    let mut leaf_arrival = Vec::new();
+    for (i, &op) in ops.iter().enumerate() {
+        if !in_region[i] {
+            continue;
+        }
+        for &a in &k.ops[op].args {
+            if is_region_value(a) || leaf_index.contains_key(&a) {
+                continue;
+            }
+            leaf_index.insert(a, leaves.len());
+            leaves.push(a);
+            let (pos, arrival) = match k.values[a].def {
+                ValueDef::Op(d) if k.ops[d].block == b => (position.get(&d).map_or(-1, |p| *p as i64), 0.0),
+                ValueDef::Param(..) if carried.contains(&a) => (-1, cost::RECURRENCE_ARRIVAL),
+                _ => (-1, 0.0),
+            };
+            leaf_position.push(pos);
+            leaf_arrival.push(arrival);
+        }
+    }
+
+    // Values read outside the region: by the block's other ops, its terminator, other blocks.
+    let mut used_outside: HashMap<Value, bool> = HashMap::new();
+    for (ob, data) in k.blocks.iter() {
+        for &op in &data.ops {
+            if ob == b && region_op.contains_key(&op) {
+                continue;
+            }
+            for &a in &k.ops[op].args {
+                used_outside.insert(a, true);
+            }
+        }
+        for a in data.term.uses() {
+            used_outside.insert(a, true);
+        }
+        for t in data.term.targets() {
+            for &a in &t.args {
+                used_outside.insert(a, true);
+            }
+        }
+    }
+    let roots: Vec<Value> = ops
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| in_region[*i])
+        .filter_map(|(_, &op)| k.ops[op].result)
+        .filter(|v| used_outside.contains_key(v))
+        .collect();
+    if roots.is_empty() {
+        return None;
+    }
+    Some(Region { ops, in_region, leaves, leaf_position, leaf_arrival, roots })
+}
+
+/// The cheapest node of each e-class, among those whose inputs are available where the class
+/// is first needed.
+struct Extraction {
+    best: HashMap<Id, (Hw, f64, f64)>,
+}
+
+fn availability(g: &HwGraph, leaf_position: &[i64]) -> HashMap<Id, i64> {
+    let mut avail: HashMap<Id, i64> = HashMap::new();
+    loop {
+        let mut changed = false;
+        for class in g.classes() {
+            for node in &class.nodes {
+                let a = node_availability(g, node, &avail, leaf_position);
+                if let Some(a) = a
+                    && avail.get(&class.id).is_none_or(|old| a < *old)
+                {
+                    avail.insert(class.id, a);
+                    changed = true;
+                }
+            }
+        }
+        if !changed {
+            return avail;
+        }
+    }
+}
+
+fn node_availability(g: &HwGraph, node: &Hw, avail: &HashMap<Id, i64>, leaf_position: &[i64]) -> Option<i64> {
+    match node {
+        Hw::Leaf(l) => leaf_position.get(l.0 as usize).copied(),
+        Hw::Const(_) | Hw::Width(_) => Some(-1),
+        _ => node.children().iter().try_fold(-1i64, |acc, c| avail.get(&g.find(*c)).map(|a| acc.max(*a))),
+    }
+}
+
+fn extract(g: &HwGraph, target: CostTarget, leaf_position: &[i64], leaf_arrival: &[f64]) -> Extraction {
+    let avail = availability(g, leaf_position);
+    // (node, tree area, depth, node count): least area, then least depth, then fewest nodes.
+    let mut best: HashMap<Id, (Hw, f64, f64, u32)> = HashMap::new();
+    loop {
+        let mut changed = false;
+        for class in g.classes() {
+            let Some(&limit) = avail.get(&class.id) else { continue };
+            for node in &class.nodes {
+                if node_availability(g, node, &avail, leaf_position).is_none_or(|a| a > limit) {
+                    continue;
+                }
+                let mut area = target.area(node, g);
+                let mut depth: f64 = 0.0;
+                let mut count = 1u32;
+                let mut complete = true;
+                for c in node.children() {
+                    match best.get(&g.find(*c)) {
+                        Some((_, a, d, n)) => {
+                            area += a;
+                            depth = depth.max(*d);
+                            count = count.saturating_add(*n);
+                        }
+                        None => complete = false,
+                    }
+                }
+                if !complete {
+                    continue;
+                }
+                depth += match node {
+                    Hw::Leaf(l) => leaf_arrival.get(l.0 as usize).copied().unwrap_or(0.0),
+                    _ => target.delay(node, g),
+                };
+                let better = match best.get(&class.id) {
+                    None => true,
+                    Some((_, a, d, n)) => {
+                        (area, depth, count).partial_cmp(&(*a, *d, *n)) == Some(std::cmp::Ordering::Less)
+                    }
+                };
+                if better {
+                    best.insert(class.id, (node.clone(), area, depth, count));
+                    changed = true;
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    Extraction { best: best.into_iter().map(|(id, (n, a, d, _))| (id, (n, a, d))).collect() }
+}
+
+/// The DAG cost (area summed once per node, the deepest path) of the datapath that computes
+/// `roots` when each class computes with `choose(class)`.
+fn dag_cost(
+    g: &HwGraph,
+    target: CostTarget,
+    roots: &[Id],
+    leaf_arrival: &[f64],
+    choose: &dyn Fn(Id) -> Option<Hw>,
+) -> Option<(f64, f64, usize)> {
+    let mut walk = DagWalk { g, target, leaf_arrival, choose, depth: HashMap::new(), area: 0.0, ops: 0, fuel: 1_000_000 };
+    let mut deepest: f64 = 0.0;
+    for &r in roots {
+        deepest = deepest.max(walk.visit(g.find(r))?);
+    }
+    Some((walk.area, deepest, walk.ops))
+}
+
+struct DagWalk<'a> {
+    g: &'a HwGraph,
+    target: CostTarget,
+    leaf_arrival: &'a [f64],
+    choose: &'a dyn Fn(Id) -> Option<Hw>,
+    depth: HashMap<Id, f64>,
+    area: f64,
+    ops: usize,
+    /// Bounds the walk (a choice with a cycle would otherwise not end).
+    fuel: usize,
+}
+
+impl DagWalk<'_> {
+    fn visit(&mut self, id: Id) -> Option<f64> {
+        if let Some(d) = self.depth.get(&id) {
+            return Some(*d);
+        }
+        self.fuel = self.fuel.checked_sub(1)?;
+        let node = (self.choose)(id)?;
+        let mut d: f64 = 0.0;
+        for c in node.children() {
+            d = d.max(self.visit(self.g.find(*c))?);
+        }
+        d += match &node {
+            Hw::Leaf(l) => self.leaf_arrival.get(l.0 as usize).copied().unwrap_or(0.0),
+            n => self.target.delay(n, self.g),
+        };
+        self.area += self.target.area(&node, self.g);
+        if !matches!(node, Hw::Leaf(_) | Hw::Width(_)) {
+            self.ops += 1;
+        }
+        self.depth.insert(id, d);
+        Some(d)
+    }
+}
+
+fn optimize_block(k: &mut Kernel, b: Block, carried: &[Value], opts: &EgraphOptions) -> Option<RegionReport> {
+    let region = find_region(k, b, carried)?;
+    let analysis = HwAnalysis { leaf_widths: region.leaves.iter().map(|v| k.width(*v)).collect() };
+    let mut g = HwGraph::new(analysis);
+    if opts.explain {
+        g = g.with_explanations_enabled();
+    }
+    // The region as e-nodes, in block order.
+    let mut class_of: HashMap<Value, Id> = HashMap::new();
+    for (i, v) in region.leaves.iter().enumerate() {
+        class_of.insert(*v, g.add(Hw::Leaf(Leaf(i as u32))));
+    }
+    let mut original: Vec<(Id, Hw)> = Vec::new();
+    for (i, &op) in region.ops.iter().enumerate() {
+        if !region.in_region[i] {
+            continue;
+        }
+        let o = &k.ops[op];
+        let r = o.result?;
+        let args: Option<Vec<Id>> = o.args.iter().map(|a| class_of.get(a).copied()).collect();
+        let width_class = matches!(o.kind, OpKind::Cast(_)).then(|| g.add(Hw::Width(lang::Width(k.width(r)))));
+        let node = Hw::from_op(&o.kind, &args?, k.width(r), width_class)?;
+        let id = g.add(node.clone());
+        original.push((id, node));
+        class_of.insert(r, id);
+    }
+    let root_classes: Vec<Id> = region.roots.iter().map(|r| class_of[r]).collect();
+    g.rebuild();
+    // The original datapath's cost, measured on the e-graph before any rewriting.
+    let leaf_nodes: HashMap<Id, Hw> = (0..region.leaves.len())
+        .map(|i| (g.find(class_of[&region.leaves[i]]), Hw::Leaf(Leaf(i as u32))))
+        .collect();
+    // In block order, so that the first op of a class (several can fold into one) stands for it
+    // on every run.
+    let mut first_node: HashMap<Id, Hw> = HashMap::new();
+    for (id, n) in &original {
+        first_node.entry(g.find(*id)).or_insert_with(|| n.clone());
+    }
+    let choose_original = |id: Id| {
+        leaf_nodes.get(&id).cloned().or_else(|| first_node.get(&id).cloned()).or_else(|| {
+            // Width literals, and classes merged by constant folding while building.
+            g[id].nodes.first().cloned()
+        })
+    };
+    let (area_before, depth_before, ops_before) =
+        dag_cost(&g, opts.target, &root_classes, &region.leaf_arrival, &choose_original)?;
+
+    let runner = Runner::<Hw, HwAnalysis>::default()
+        .with_egraph(g)
+        .with_node_limit(opts.node_limit)
+        .with_iter_limit(opts.iter_limit)
+        .with_time_limit(opts.time_limit)
+        .run(&rules::rules());
+    let stop = match &runner.stop_reason {
+        Some(StopReason::Saturated) => "saturated".to_string(),
+        Some(StopReason::IterationLimit(n)) => format!("iteration limit ({n})"),
+        Some(StopReason::NodeLimit(n)) => format!("node limit ({n})"),
+        Some(StopReason::TimeLimit(t)) => format!("time limit ({t:.1} s)"),
+        Some(StopReason::Other(s)) => s.clone(),
+        None => "not run".to_string(),
+    };
+    let g = &runner.egraph;
+    let extraction = extract(g, opts.target, &region.leaf_position, &region.leaf_arrival);
+    let choose_best = |id: Id| extraction.best.get(&g.find(id)).map(|(n, _, _)| n.clone());
+    let after = dag_cost(g, opts.target, &root_classes, &region.leaf_arrival, &choose_best);
+    let mut report = RegionReport {
+        block: b,
+        ops_before,
+        ops_after: ops_before,
+        area_before,
+        area_after: area_before,
+        depth_before,
+        depth_after: depth_before,
+        kept: false,
+        stop,
+        rules: BTreeMap::new(),
+    };
+    let Some((area_after, depth_after, ops_after)) = after else { return Some(report) };
+    const EPS: f64 = 1e-9;
+    let smaller = area_after < area_before - EPS && depth_after <= depth_before + EPS;
+    let shallower = depth_after < depth_before - EPS && area_after <= area_before + EPS;
+    if !(smaller || shallower) {
+        return Some(report);
+    }
+    report.kept = true;
+    report.area_after = area_after;
+    report.depth_after = depth_after;
+    report.ops_after = ops_after;
+    if opts.explain {
+        report.rules = explain(g, &region, &root_classes, &original, &leaf_nodes, &choose_best);
+    }
+    let unchanged = k.clone();
+    if !rebuild_block(k, b, &region, g, &root_classes, &choose_best) {
+        // Extraction chose a class it cannot emit: keep the region as it was.
+        *k = unchanged;
+        report.kept = false;
+    }
+    Some(report)
+}
+
+/// Rules used to derive the extracted datapath of every root from the original one.
+fn explain(
+    g: &HwGraph,
+    region: &Region,
+    root_classes: &[Id],
+    original: &[(Id, Hw)],
+    leaf_nodes: &HashMap<Id, Hw>,
+    choose_best: &dyn Fn(Id) -> Option<Hw>,
+) -> BTreeMap<String, usize> {
+    let mut used = BTreeMap::new();
+    let mut graph = g.clone();
+    let mut original_by_class: HashMap<Id, Hw> = HashMap::new();
+    for (id, n) in original {
+        original_by_class.entry(*id).or_insert_with(|| n.clone());
+    }
+    for (&root, _) in root_classes.iter().zip(&region.roots) {
+        let from = to_rec_expr(g, root, &|id| {
+            original_by_class.get(&id).cloned().or_else(|| leaf_nodes.get(&g.find(id)).cloned()).or_else(|| g[id].nodes.first().cloned())
+        }, false);
+        let to = to_rec_expr(g, root, choose_best, true);
+        let (Some(from), Some(to)) = (from, to) else { continue };
+        if from == to || from.as_ref().len() > 400 {
+            continue;
+        }
+        let mut explanation = graph.explain_equivalence(&from, &to);
+        for term in explanation.make_flat_explanation().iter() {
+            count_rules(term, &mut used);
+        }
+    }
+    used
+}
+
+fn count_rules(term: &FlatTerm<Hw>, used: &mut BTreeMap<String, usize>) {
+    for rule in [term.forward_rule, term.backward_rule].into_iter().flatten() {
+        *used.entry(rule.to_string()).or_insert(0) += 1;
+    }
+    for c in &term.children {
+        count_rules(c, used);
+    }
+}
+
+/// The expression computing class `id` with `choose(class)` per class (canonical classes when
+/// `canonical`, else the ids the nodes were built with).
+fn to_rec_expr(g: &HwGraph, id: Id, choose: &dyn Fn(Id) -> Option<Hw>, canonical: bool) -> Option<RecExpr<Hw>> {
+    fn go(
+        g: &HwGraph,
+        id: Id,
+        choose: &dyn Fn(Id) -> Option<Hw>,
+        canonical: bool,
+        expr: &mut RecExpr<Hw>,
+        memo: &mut HashMap<Id, Id>,
+        fuel: &mut usize,
+    ) -> Option<Id> {
+        let key = if canonical { g.find(id) } else { id };
+        if let Some(i) = memo.get(&key) {
+            return Some(*i);
+        }
+        *fuel = fuel.checked_sub(1)?;
+        let node = choose(key)?;
+        let mut children = Vec::new();
+        for c in node.children() {
+            children.push(go(g, *c, choose, canonical, expr, memo, fuel)?);
+        }
+        let mut it = children.into_iter();
+        let node = node.map_children(|_| it.next().unwrap_or(Id::from(0usize)));
+        let i = expr.add(node);
+        memo.insert(key, i);
+        Some(i)
+    }
+    let mut expr = RecExpr::default();
+    let mut fuel = 10_000;
+    go(g, id, choose, canonical, &mut expr, &mut HashMap::new(), &mut fuel)?;
+    Some(expr)
+}
+
+/// Replaces the region's ops in block `b` by the extracted datapath: each root is computed
+/// just before its first user in the block (or at the end of the block when only the
+/// terminator or other blocks read it).
+fn rebuild_block(
+    k: &mut Kernel,
+    b: Block,
+    region: &Region,
+    g: &HwGraph,
+    root_classes: &[Id],
+    choose: &dyn Fn(Id) -> Option<Hw>,
+) -> bool {
+    let root_class: HashMap<Value, Id> = region.roots.iter().copied().zip(root_classes.iter().map(|c| g.find(*c))).collect();
+    let span_of: HashMap<Value, kiln_frontend::Span> =
+        region.roots.iter().filter_map(|r| k.def_op(*r).map(|op| (*r, k.ops[op].span))).collect();
+    let mut emitter = Emitter { k, block: b, g, choose, leaves: &region.leaves, memo: HashMap::new(), out: Vec::new() };
+    let mut replaced: Vec<(Value, Value)> = Vec::new();
+    let mut done: HashMap<Value, Value> = HashMap::new();
+    let mut complete = true;
+    let emit_root = |e: &mut Emitter, r: Value, done: &mut HashMap<Value, Value>, replaced: &mut Vec<(Value, Value)>| {
+        if done.contains_key(&r) {
+            return true;
+        }
+        let span = span_of.get(&r).copied().unwrap_or(e.k.span);
+        if let Some(v) = e.emit(root_class[&r], span) {
+            if v != r {
+                if e.k.values[v].name.is_none() {
+                    e.k.values[v].name = e.k.values[r].name.clone();
+                }
+                replaced.push((r, v));
+            }
+            done.insert(r, v);
+            return true;
+        }
+        false
+    };
+    for (i, &op) in region.ops.iter().enumerate() {
+        if region.in_region[i] {
+            continue;
+        }
+        for a in emitter.k.ops[op].args.clone() {
+            if root_class.contains_key(&a) {
+                complete &= emit_root(&mut emitter, a, &mut done, &mut replaced);
+            }
+        }
+        emitter.out.push(op);
+    }
+    for &r in &region.roots {
+        complete &= emit_root(&mut emitter, r, &mut done, &mut replaced);
+    }
+    if !complete {
+        return false;
+    }
+    let out = std::mem::take(&mut emitter.out);
+    k.blocks[b].ops = out;
+    for (from, to) in replaced {
+        k.replace_uses(from, to);
+    }
+    true
+}
+
+struct Emitter<'a> {
+    k: &'a mut Kernel,
+    block: Block,
+    g: &'a HwGraph,
+    choose: &'a dyn Fn(Id) -> Option<Hw>,
+    leaves: &'a [Value],
+    memo: HashMap<Id, Value>,
+    out: Vec<Op>,
+}
+
+impl Emitter<'_> {
+    fn emit(&mut self, class: Id, span: kiln_frontend::Span) -> Option<Value> {
+        let class = self.g.find(class);
+        if let Some(v) = self.memo.get(&class) {
+            return Some(*v);
+        }
+        let node = (self.choose)(class)?;
+        let v = match &node {
+            Hw::Leaf(l) => *self.leaves.get(l.0 as usize)?,
+            Hw::Width(_) => return None,
+            _ => {
+                let (kind, operands) = node.op_kind()?;
+                let mut args = Vec::with_capacity(operands);
+                for c in &node.children()[..operands] {
+                    args.push(self.emit(*c, span)?);
+                }
+                let width = self.g[class].data.width;
+                let op = self.k.ops.push(OpData { kind, args, result: None, block: self.block, span });
+                let v = self.k.values.push(ValueData { width, def: ValueDef::Op(op), name: None });
+                self.k.ops[op].result = Some(v);
+                self.out.push(op);
+                v
+            }
+        };
+        self.memo.insert(class, v);
+        Some(v)
+    }
+}
+
+#[cfg(test)]
+mod tests;

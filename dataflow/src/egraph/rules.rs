@@ -1,0 +1,566 @@
+//! The rewrite rules, by name. Each says when it is legal; all hold for every input bit
+//! pattern under [`crate::ir::op::eval`]'s semantics (wrap-around arithmetic — kiln gives signed
+//! overflow the same two's-complement result as unsigned, so no rule relies on it being
+//! undefined —, shift counts taken modulo the width, `x / 0` all ones, `x % 0 == x`), so none
+//! changes what a kernel computes. Floating-point operations are not in the language at all.
+//!
+//! The table test at the end checks every rule by name on an example.
+
+use super::analysis::{HwAnalysis, HwGraph};
+use super::lang::{Bits, Hw, Width};
+use crate::ir::op::mask;
+use egg::{Applier, Id, PatternAst, Rewrite, Subst, Symbol, Var, rewrite};
+
+pub type HwRewrite = Rewrite<Hw, HwAnalysis>;
+
+fn var(name: &str) -> Var {
+    name.parse().expect("a pattern variable")
+}
+
+fn width(g: &HwGraph, id: Id) -> u32 {
+    g[id].data.width
+}
+
+fn constant(g: &HwGraph, id: Id) -> Option<u64> {
+    g[id].data.constant
+}
+
+fn konst(g: &mut HwGraph, value: u64, width: u32) -> Id {
+    g.add(Hw::Const(Bits { value: value & mask(width), width }))
+}
+
+/// `x` converted to `to` bits (zero-extended, sign-extended or truncated); `x` itself when it
+/// has that width already.
+fn cast(g: &mut HwGraph, x: Id, to: u32, signed: bool) -> Id {
+    let from = width(g, x);
+    if from == to {
+        return x;
+    }
+    let w = g.add(Hw::Width(Width(to)));
+    g.add(if to < from {
+        Hw::Trunc([x, w])
+    } else if signed {
+        Hw::Sext([x, w])
+    } else {
+        Hw::Zext([x, w])
+    })
+}
+
+/// An applier that builds the replacement with a function (for rules whose right-hand side
+/// needs computed constants or widths); `None` means the rule does not apply to this match.
+struct Build<F>(F);
+
+impl<F> Applier<Hw, HwAnalysis> for Build<F>
+where
+    F: Fn(&mut HwGraph, &Subst) -> Option<Id> + Send + Sync,
+{
+    fn apply_one(
+        &self,
+        egraph: &mut HwGraph,
+        eclass: Id,
+        subst: &Subst,
+        _searcher_ast: Option<&PatternAst<Hw>>,
+        rule_name: Symbol,
+    ) -> Vec<Id> {
+        match (self.0)(egraph, subst) {
+            Some(new) if egraph.union_trusted(eclass, new, rule_name) => vec![eclass],
+            _ => vec![],
+        }
+    }
+}
+
+fn build<F>(name: &str, pattern: &str, f: F) -> HwRewrite
+where
+    F: Fn(&mut HwGraph, &Subst) -> Option<Id> + Send + Sync + 'static,
+{
+    let searcher: egg::Pattern<Hw> = pattern.parse().expect("a rule pattern");
+    Rewrite::new(name, searcher, Build(f)).expect("a well-formed rule")
+}
+
+/// `?v` is the constant `c` (at its width; `c` is masked to it).
+fn is(v: &'static str, c: u64) -> impl Fn(&mut HwGraph, Id, &Subst) -> bool {
+    let v = var(v);
+    move |g, _, s| {
+        let id = s[v];
+        constant(g, id) == Some(c & mask(width(g, id)))
+    }
+}
+
+fn is_all_ones(v: &'static str) -> impl Fn(&mut HwGraph, Id, &Subst) -> bool {
+    let v = var(v);
+    move |g, _, s| {
+        let id = s[v];
+        constant(g, id) == Some(mask(width(g, id)))
+    }
+}
+
+/// The power-of-two exponent of constant `?v`, when it is one.
+fn log2_of(g: &HwGraph, id: Id) -> Option<u32> {
+    let c = constant(g, id)?;
+    c.is_power_of_two().then(|| c.trailing_zeros())
+}
+
+/// The non-adjacent form of `c` as `w`-bit number: (shift, +1/-1) digits, fewest non-zero
+/// digits of any signed-digit form (canonical signed digits).
+pub fn canonical_signed_digits(c: u64, w: u32) -> Vec<(u32, bool)> {
+    let mut digits = Vec::new();
+    let mut n = c as u128 & mask(w) as u128;
+    let mut i = 0;
+    while n != 0 && i < w {
+        if n & 1 == 1 {
+            let negative = n & 3 == 3;
+            digits.push((i, negative));
+            n = if negative { n + 1 } else { n - 1 };
+        }
+        n >>= 1;
+        i += 1;
+    }
+    digits
+}
+
+/// Every rule of the phase.
+pub fn rules() -> Vec<HwRewrite> {
+    let mut r: Vec<HwRewrite> = vec![
+        // Commutativity and associativity hold for wrap-around integer arithmetic and for
+        // bitwise operations; with one direction of associativity and commutativity every
+        // bracketing is reachable, which is what tree-height reduction extracts from.
+        rewrite!("add-comm"; "(add ?a ?b)" => "(add ?b ?a)"),
+        rewrite!("mul-comm"; "(mul ?a ?b)" => "(mul ?b ?a)"),
+        rewrite!("and-comm"; "(and ?a ?b)" => "(and ?b ?a)"),
+        rewrite!("or-comm"; "(or ?a ?b)" => "(or ?b ?a)"),
+        rewrite!("xor-comm"; "(xor ?a ?b)" => "(xor ?b ?a)"),
+        rewrite!("eq-comm"; "(eq ?a ?b)" => "(eq ?b ?a)"),
+        rewrite!("ne-comm"; "(ne ?a ?b)" => "(ne ?b ?a)"),
+        rewrite!("add-assoc"; "(add ?a (add ?b ?c))" => "(add (add ?a ?b) ?c)"),
+        rewrite!("mul-assoc"; "(mul ?a (mul ?b ?c))" => "(mul (mul ?a ?b) ?c)"),
+        rewrite!("and-assoc"; "(and ?a (and ?b ?c))" => "(and (and ?a ?b) ?c)"),
+        rewrite!("or-assoc"; "(or ?a (or ?b ?c))" => "(or (or ?a ?b) ?c)"),
+        rewrite!("xor-assoc"; "(xor ?a (xor ?b ?c))" => "(xor (xor ?a ?b) ?c)"),
+        // Identities: always legal on bit vectors.
+        rewrite!("add-zero"; "(add ?a ?z)" => "?a" if is("?z", 0)),
+        rewrite!("sub-zero"; "(sub ?a ?z)" => "?a" if is("?z", 0)),
+        rewrite!("mul-one"; "(mul ?a ?o)" => "?a" if is("?o", 1)),
+        rewrite!("and-ones"; "(and ?a ?m)" => "?a" if is_all_ones("?m")),
+        rewrite!("or-zero"; "(or ?a ?z)" => "?a" if is("?z", 0)),
+        rewrite!("xor-zero"; "(xor ?a ?z)" => "?a" if is("?z", 0)),
+        rewrite!("and-self"; "(and ?a ?a)" => "?a"),
+        rewrite!("or-self"; "(or ?a ?a)" => "?a"),
+        rewrite!("not-not"; "(not (not ?a))" => "?a"),
+        rewrite!("neg-neg"; "(neg (neg ?a))" => "?a"),
+        rewrite!("xor-ones-is-not"; "(xor ?a ?m)" => "(not ?a)" if is_all_ones("?m")),
+        // `a - b == a + (-b)` modulo 2^w, both ways: extraction picks whichever is cheaper.
+        rewrite!("sub-as-add-neg"; "(sub ?a ?b)" => "(add ?a (neg ?b))"),
+        rewrite!("add-neg-as-sub"; "(add ?a (neg ?b))" => "(sub ?a ?b)"),
+        // Distributivity (factoring out a common multiplicand saves a multiplier).
+        rewrite!("mul-factor-add"; "(add (mul ?a ?b) (mul ?a ?c))" => "(mul ?a (add ?b ?c))"),
+        rewrite!("mul-factor-sub"; "(sub (mul ?a ?b) (mul ?a ?c))" => "(mul ?a (sub ?b ?c))"),
+        // Selects: a select of equal arms is the arm; a negated condition swaps the arms; an
+        // operand common to both arms is computed once, outside the multiplexer (all operations
+        // here are pure and total, so computing one unconditionally is legal).
+        rewrite!("select-same"; "(select ?c ?a ?a)" => "?a"),
+        rewrite!("select-true"; "(select ?c ?a ?b)" => "?a" if is("?c", 1)),
+        rewrite!("select-false"; "(select ?c ?a ?b)" => "?b" if is("?c", 0)),
+        rewrite!("select-not-cond"; "(select (not ?c) ?a ?b)" => "(select ?c ?b ?a)"),
+        rewrite!("select-nested-then"; "(select ?c (select ?c ?a ?b) ?d)" => "(select ?c ?a ?d)"),
+        rewrite!("select-nested-else"; "(select ?c ?a (select ?c ?b ?d))" => "(select ?c ?a ?d)"),
+        rewrite!("select-hoist-add"; "(select ?c (add ?a ?x) (add ?a ?y))" => "(add ?a (select ?c ?x ?y))"),
+        rewrite!("select-hoist-sub"; "(select ?c (sub ?x ?a) (sub ?y ?a))" => "(sub (select ?c ?x ?y) ?a)"),
+        rewrite!("select-hoist-mul"; "(select ?c (mul ?a ?x) (mul ?a ?y))" => "(mul ?a (select ?c ?x ?y))"),
+        rewrite!("select-hoist-and"; "(select ?c (and ?a ?x) (and ?a ?y))" => "(and ?a (select ?c ?x ?y))"),
+        rewrite!("select-hoist-or"; "(select ?c (or ?a ?x) (or ?a ?y))" => "(or ?a (select ?c ?x ?y))"),
+        rewrite!("select-hoist-xor"; "(select ?c (xor ?a ?x) (xor ?a ?y))" => "(xor ?a (select ?c ?x ?y))"),
+        // Comparisons in one canonical direction (`<`, `<=`), and negated comparisons as the
+        // opposite comparison: exact for integers (no NaN here).
+        rewrite!("ugt-as-ult"; "(ugt ?a ?b)" => "(ult ?b ?a)"),
+        rewrite!("uge-as-ule"; "(uge ?a ?b)" => "(ule ?b ?a)"),
+        rewrite!("sgt-as-slt"; "(sgt ?a ?b)" => "(slt ?b ?a)"),
+        rewrite!("sge-as-sle"; "(sge ?a ?b)" => "(sle ?b ?a)"),
+        rewrite!("not-ult"; "(not (ult ?a ?b))" => "(ule ?b ?a)"),
+        rewrite!("not-ule"; "(not (ule ?a ?b))" => "(ult ?b ?a)"),
+        rewrite!("not-slt"; "(not (slt ?a ?b))" => "(sle ?b ?a)"),
+        rewrite!("not-sle"; "(not (sle ?a ?b))" => "(slt ?b ?a)"),
+        rewrite!("not-eq"; "(not (eq ?a ?b))" => "(ne ?a ?b)"),
+        rewrite!("not-ne"; "(not (ne ?a ?b))" => "(eq ?a ?b)"),
+    ];
+    r.extend(built_rules());
+    r
+}
+
+/// Rules whose right-hand side is computed: constants of the operands' width, shift amounts,
+/// signed-digit decompositions and narrowed widths.
+fn built_rules() -> Vec<HwRewrite> {
+    let (a, b, c, z) = (var("?a"), var("?b"), var("?c"), var("?z"));
+    vec![
+        build("sub-self", "(sub ?a ?a)", move |g, s| Some(konst(g, 0, width(g, s[a])))),
+        build("xor-self", "(xor ?a ?a)", move |g, s| Some(konst(g, 0, width(g, s[a])))),
+        build("mul-zero", "(mul ?a ?z)", move |g, s| {
+            (constant(g, s[z]) == Some(0)).then(|| konst(g, 0, width(g, s[a])))
+        }),
+        build("and-zero", "(and ?a ?z)", move |g, s| {
+            (constant(g, s[z]) == Some(0)).then(|| konst(g, 0, width(g, s[a])))
+        }),
+        build("or-ones", "(or ?a ?z)", move |g, s| {
+            let w = width(g, s[a]);
+            (constant(g, s[z]) == Some(mask(w))).then(|| konst(g, mask(w), w))
+        }),
+        // Shift counts are taken modulo the width, so a count that is a multiple of it is 0.
+        build("shl-by-zero", "(shl ?a ?c)", move |g, s| shift_by_zero(g, s[a], s[c])),
+        build("lshr-by-zero", "(lshr ?a ?c)", move |g, s| shift_by_zero(g, s[a], s[c])),
+        build("ashr-by-zero", "(ashr ?a ?c)", move |g, s| shift_by_zero(g, s[a], s[c])),
+        build("add-self-as-shl", "(add ?a ?a)", move |g, s| {
+            let w = width(g, s[a]);
+            (w > 1).then(|| {
+                let one = konst(g, 1, w);
+                g.add(Hw::Shl([s[a], one]))
+            })
+        }),
+        // Consecutive constant shifts in one direction add their counts; a total count of the
+        // width or more shifts every bit out (each count is first taken modulo the width).
+        build("shl-shl", "(shl (shl ?a ?b) ?c)", move |g, s| combine_shifts(g, s[a], s[b], s[c], true)),
+        build("lshr-lshr", "(lshr (lshr ?a ?b) ?c)", move |g, s| combine_shifts(g, s[a], s[b], s[c], false)),
+        // Strength reduction. `x * 2^k == x << k` modulo 2^w.
+        build("mul-pow2-as-shl", "(mul ?a ?c)", move |g, s| {
+            let (x, w) = (s[a], width(g, s[a]));
+            let k = log2_of(g, s[c])?;
+            (k > 0 && k < w).then(|| {
+                let count = konst(g, k as u64, w);
+                g.add(Hw::Shl([x, count]))
+            })
+        }),
+        // `x * c == Σ ±(x << k)` over the canonical signed digits of c (modulo 2^w); only for
+        // two or three digits, where the adders are cheaper than a multiplier.
+        build("mul-const-as-shift-add", "(mul ?a ?c)", move |g, s| {
+            let (x, w) = (s[a], width(g, s[a]));
+            let mut digits = canonical_signed_digits(constant(g, s[c])?, w);
+            // A positive digit first, so that no negation is needed.
+            digits.sort_by_key(|(k, negative)| (*negative, *k));
+            if !(2..=3).contains(&digits.len()) || constant(g, x).is_some() {
+                return None;
+            }
+            let mut acc: Option<Id> = None;
+            for (k, negative) in digits {
+                let term = if k == 0 {
+                    x
+                } else {
+                    let count = konst(g, k as u64, w);
+                    g.add(Hw::Shl([x, count]))
+                };
+                acc = Some(match (acc, negative) {
+                    (None, false) => term,
+                    (None, true) => g.add(Hw::Neg(term)),
+                    (Some(sum), false) => g.add(Hw::Add([sum, term])),
+                    (Some(sum), true) => g.add(Hw::Sub([sum, term])),
+                });
+            }
+            acc
+        }),
+        // Unsigned division and remainder by 2^k are a shift and a mask.
+        build("udiv-pow2-as-lshr", "(udiv ?a ?c)", move |g, s| {
+            let (x, w) = (s[a], width(g, s[a]));
+            let k = log2_of(g, s[c])?;
+            (k > 0 && k < w).then(|| {
+                let count = konst(g, k as u64, w);
+                g.add(Hw::LShr([x, count]))
+            })
+        }),
+        build("urem-pow2-as-and", "(urem ?a ?c)", move |g, s| {
+            let (x, w) = (s[a], width(g, s[a]));
+            let k = log2_of(g, s[c])?;
+            (k < w).then(|| {
+                let m = konst(g, mask(k), w);
+                g.add(Hw::And([x, m]))
+            })
+        }),
+        // Signed division by 2^k (0 < k ≤ w−2, so 2^k is positive) truncates towards zero: add
+        // 2^k − 1 to negative dividends first, `(x + ((x >>s (w−1)) >>u (w−k))) >>s k`.
+        build("sdiv-pow2-as-shifts", "(sdiv ?a ?c)", move |g, s| {
+            let (x, w) = (s[a], width(g, s[a]));
+            let k = log2_of(g, s[c])?;
+            (k > 0 && w >= 2 && k <= w - 2).then(|| signed_div_pow2(g, x, w, k))
+        }),
+        build("srem-pow2-as-shifts", "(srem ?a ?c)", move |g, s| {
+            let (x, w) = (s[a], width(g, s[a]));
+            let k = log2_of(g, s[c])?;
+            (k > 0 && w >= 2 && k <= w - 2).then(|| {
+                let q = signed_div_pow2(g, x, w, k);
+                let count = konst(g, k as u64, w);
+                let back = g.add(Hw::Shl([q, count]));
+                g.add(Hw::Sub([x, back]))
+            })
+        }),
+        // Narrowing: when the value ranges prove that every operand and the exact result fit in
+        // n < w bits, the operation is done on n bits and zero-extended (truncating and
+        // extending are wiring).
+        build("narrow-add", "(add ?a ?b)", move |g, s| {
+            let (x, y) = (&g[s[a]].data, &g[s[b]].data);
+            let n = bits_for(x.hi.checked_add(y.hi)?);
+            narrow(g, Hw::Add, s[a], s[b], n)
+        }),
+        build("narrow-mul", "(mul ?a ?b)", move |g, s| {
+            let (x, y) = (&g[s[a]].data, &g[s[b]].data);
+            let n = bits_for(x.hi.checked_mul(y.hi)?);
+            narrow(g, Hw::Mul, s[a], s[b], n)
+        }),
+        build("narrow-and", "(and ?a ?b)", move |g, s| {
+            let n = g[s[a]].data.significant_bits().min(g[s[b]].data.significant_bits());
+            narrow(g, Hw::And, s[a], s[b], n)
+        }),
+        build("narrow-or", "(or ?a ?b)", move |g, s| {
+            let n = g[s[a]].data.significant_bits().max(g[s[b]].data.significant_bits());
+            narrow(g, Hw::Or, s[a], s[b], n)
+        }),
+        build("narrow-xor", "(xor ?a ?b)", move |g, s| {
+            let n = g[s[a]].data.significant_bits().max(g[s[b]].data.significant_bits());
+            narrow(g, Hw::Xor, s[a], s[b], n)
+        }),
+        build("narrow-ult", "(ult ?a ?b)", move |g, s| narrow_compare(g, Hw::Ult, s[a], s[b])),
+        build("narrow-ule", "(ule ?a ?b)", move |g, s| narrow_compare(g, Hw::Ule, s[a], s[b])),
+        build("narrow-eq", "(eq ?a ?b)", move |g, s| narrow_compare(g, Hw::Eq, s[a], s[b])),
+        build("narrow-ne", "(ne ?a ?b)", move |g, s| narrow_compare(g, Hw::Ne, s[a], s[b])),
+        // The low n bits of a sum, difference, product or bitwise result depend only on the low
+        // n bits of the operands.
+        build("trunc-add", "(trunc (add ?a ?b) ?c)", move |g, s| trunc_through(g, Hw::Add, s[a], s[b], s[c])),
+        build("trunc-sub", "(trunc (sub ?a ?b) ?c)", move |g, s| trunc_through(g, Hw::Sub, s[a], s[b], s[c])),
+        build("trunc-mul", "(trunc (mul ?a ?b) ?c)", move |g, s| trunc_through(g, Hw::Mul, s[a], s[b], s[c])),
+        build("trunc-and", "(trunc (and ?a ?b) ?c)", move |g, s| trunc_through(g, Hw::And, s[a], s[b], s[c])),
+        build("trunc-or", "(trunc (or ?a ?b) ?c)", move |g, s| trunc_through(g, Hw::Or, s[a], s[b], s[c])),
+        build("trunc-xor", "(trunc (xor ?a ?b) ?c)", move |g, s| trunc_through(g, Hw::Xor, s[a], s[b], s[c])),
+        build("trunc-not", "(trunc (not ?a) ?c)", move |g, s| {
+            let n = constant(g, s[c])? as u32;
+            let t = cast(g, s[a], n, false);
+            Some(g.add(Hw::Not(t)))
+        }),
+        // Casts of casts.
+        build("trunc-of-ext", "(trunc (zext ?a ?b) ?c)", move |g, s| {
+            let n = constant(g, s[c])? as u32;
+            Some(cast(g, s[a], n, false))
+        }),
+        build("trunc-of-sext", "(trunc (sext ?a ?b) ?c)", move |g, s| {
+            let n = constant(g, s[c])? as u32;
+            Some(cast(g, s[a], n, true))
+        }),
+        build("trunc-trunc", "(trunc (trunc ?a ?b) ?c)", move |g, s| {
+            let n = constant(g, s[c])? as u32;
+            Some(cast(g, s[a], n, false))
+        }),
+        build("zext-zext", "(zext (zext ?a ?b) ?c)", move |g, s| {
+            let n = constant(g, s[c])? as u32;
+            Some(cast(g, s[a], n, false))
+        }),
+        build("sext-of-nonnegative", "(sext ?a ?c)", move |g, s| {
+            let x = &g[s[a]].data;
+            let sign_known_zero = x.width > 0 && (x.zeros >> (x.width - 1)) & 1 == 1;
+            let n = constant(g, s[c])? as u32;
+            sign_known_zero.then(|| cast(g, s[a], n, false))
+        }),
+        build("zext-of-trunc-in-range", "(zext (trunc ?a ?b) ?c)", move |g, s| {
+            let n = constant(g, s[b])? as u32;
+            let w = constant(g, s[c])? as u32;
+            (width(g, s[a]) == w && g[s[a]].data.hi <= mask(n)).then_some(s[a])
+        }),
+    ]
+}
+
+fn shift_by_zero(g: &HwGraph, x: Id, count: Id) -> Option<Id> {
+    let c = constant(g, count)?;
+    (c & mask(width(g, count))).is_multiple_of(width(g, x) as u64).then_some(x)
+}
+
+fn combine_shifts(g: &mut HwGraph, x: Id, first: Id, second: Id, left: bool) -> Option<Id> {
+    let w = width(g, x) as u64;
+    let c1 = (constant(g, first)? & mask(width(g, first))) % w;
+    let c2 = (constant(g, second)? & mask(width(g, second))) % w;
+    let total = c1 + c2;
+    if total >= w {
+        return Some(konst(g, 0, w as u32));
+    }
+    let count = konst(g, total, w as u32);
+    Some(g.add(if left { Hw::Shl([x, count]) } else { Hw::LShr([x, count]) }))
+}
+
+fn signed_div_pow2(g: &mut HwGraph, x: Id, w: u32, k: u32) -> Id {
+    let sign_count = konst(g, (w - 1) as u64, w);
+    let sign = g.add(Hw::AShr([x, sign_count]));
+    let bias_count = konst(g, (w - k) as u64, w);
+    let bias = g.add(Hw::LShr([sign, bias_count]));
+    let biased = g.add(Hw::Add([x, bias]));
+    let count = konst(g, k as u64, w);
+    g.add(Hw::AShr([biased, count]))
+}
+
+/// Bits needed to hold `v`.
+fn bits_for(v: u64) -> u32 {
+    (64 - v.leading_zeros()).max(1)
+}
+
+fn narrow(g: &mut HwGraph, op: fn([Id; 2]) -> Hw, a: Id, b: Id, n: u32) -> Option<Id> {
+    let w = width(g, a);
+    let n = n.max(1);
+    if n >= w || constant(g, a).is_some() && constant(g, b).is_some() {
+        return None;
+    }
+    let (x, y) = (cast(g, a, n, false), cast(g, b, n, false));
+    let r = g.add(op([x, y]));
+    Some(cast(g, r, w, false))
+}
+
+fn narrow_compare(g: &mut HwGraph, op: fn([Id; 2]) -> Hw, a: Id, b: Id) -> Option<Id> {
+    let w = width(g, a);
+    let n = g[a].data.significant_bits().max(g[b].data.significant_bits()).max(1);
+    if n >= w {
+        return None;
+    }
+    let (x, y) = (cast(g, a, n, false), cast(g, b, n, false));
+    Some(g.add(op([x, y])))
+}
+
+fn trunc_through(g: &mut HwGraph, op: fn([Id; 2]) -> Hw, a: Id, b: Id, to: Id) -> Option<Id> {
+    let n = constant(g, to)? as u32;
+    let (x, y) = (cast(g, a, n, false), cast(g, b, n, false));
+    Some(g.add(op([x, y])))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use egg::{RecExpr, Runner};
+
+    /// (rule, leaf widths, expression, an equivalent form the rule must reach).
+    const EXAMPLES: &[(&str, &[u32], &str, &str)] = &[
+        ("add-comm", &[8, 8], "(add v0 v1)", "(add v1 v0)"),
+        ("mul-comm", &[8, 8], "(mul v0 v1)", "(mul v1 v0)"),
+        ("and-comm", &[8, 8], "(and v0 v1)", "(and v1 v0)"),
+        ("or-comm", &[8, 8], "(or v0 v1)", "(or v1 v0)"),
+        ("xor-comm", &[8, 8], "(xor v0 v1)", "(xor v1 v0)"),
+        ("eq-comm", &[8, 8], "(eq v0 v1)", "(eq v1 v0)"),
+        ("ne-comm", &[8, 8], "(ne v0 v1)", "(ne v1 v0)"),
+        ("add-assoc", &[8, 8, 8], "(add v0 (add v1 v2))", "(add (add v0 v1) v2)"),
+        ("mul-assoc", &[8, 8, 8], "(mul v0 (mul v1 v2))", "(mul (mul v0 v1) v2)"),
+        ("and-assoc", &[8, 8, 8], "(and v0 (and v1 v2))", "(and (and v0 v1) v2)"),
+        ("or-assoc", &[8, 8, 8], "(or v0 (or v1 v2))", "(or (or v0 v1) v2)"),
+        ("xor-assoc", &[8, 8, 8], "(xor v0 (xor v1 v2))", "(xor (xor v0 v1) v2)"),
+        ("add-zero", &[8], "(add v0 #0:8)", "v0"),
+        ("sub-zero", &[8], "(sub v0 #0:8)", "v0"),
+        ("mul-one", &[8], "(mul v0 #1:8)", "v0"),
+        ("and-ones", &[8], "(and v0 #255:8)", "v0"),
+        ("or-zero", &[8], "(or v0 #0:8)", "v0"),
+        ("xor-zero", &[8], "(xor v0 #0:8)", "v0"),
+        ("and-self", &[8], "(and v0 v0)", "v0"),
+        ("or-self", &[8], "(or v0 v0)", "v0"),
+        ("not-not", &[8], "(not (not v0))", "v0"),
+        ("neg-neg", &[8], "(neg (neg v0))", "v0"),
+        ("xor-ones-is-not", &[8], "(xor v0 #255:8)", "(not v0)"),
+        ("sub-as-add-neg", &[8, 8], "(sub v0 v1)", "(add v0 (neg v1))"),
+        ("add-neg-as-sub", &[8, 8], "(add v0 (neg v1))", "(sub v0 v1)"),
+        ("mul-factor-add", &[8, 8, 8], "(add (mul v0 v1) (mul v0 v2))", "(mul v0 (add v1 v2))"),
+        ("mul-factor-sub", &[8, 8, 8], "(sub (mul v0 v1) (mul v0 v2))", "(mul v0 (sub v1 v2))"),
+        ("select-same", &[1, 8], "(select v0 v1 v1)", "v1"),
+        ("select-true", &[8, 8], "(select #1:1 v0 v1)", "v0"),
+        ("select-false", &[8, 8], "(select #0:1 v0 v1)", "v1"),
+        ("select-not-cond", &[1, 8, 8], "(select (not v0) v1 v2)", "(select v0 v2 v1)"),
+        ("select-nested-then", &[1, 8, 8, 8], "(select v0 (select v0 v1 v2) v3)", "(select v0 v1 v3)"),
+        ("select-nested-else", &[1, 8, 8, 8], "(select v0 v1 (select v0 v2 v3))", "(select v0 v1 v3)"),
+        ("select-hoist-add", &[1, 8, 8, 8], "(select v0 (add v1 v2) (add v1 v3))", "(add v1 (select v0 v2 v3))"),
+        ("select-hoist-sub", &[1, 8, 8, 8], "(select v0 (sub v2 v1) (sub v3 v1))", "(sub (select v0 v2 v3) v1)"),
+        ("select-hoist-mul", &[1, 8, 8, 8], "(select v0 (mul v1 v2) (mul v1 v3))", "(mul v1 (select v0 v2 v3))"),
+        ("select-hoist-and", &[1, 8, 8, 8], "(select v0 (and v1 v2) (and v1 v3))", "(and v1 (select v0 v2 v3))"),
+        ("select-hoist-or", &[1, 8, 8, 8], "(select v0 (or v1 v2) (or v1 v3))", "(or v1 (select v0 v2 v3))"),
+        ("select-hoist-xor", &[1, 8, 8, 8], "(select v0 (xor v1 v2) (xor v1 v3))", "(xor v1 (select v0 v2 v3))"),
+        ("ugt-as-ult", &[8, 8], "(ugt v0 v1)", "(ult v1 v0)"),
+        ("uge-as-ule", &[8, 8], "(uge v0 v1)", "(ule v1 v0)"),
+        ("sgt-as-slt", &[8, 8], "(sgt v0 v1)", "(slt v1 v0)"),
+        ("sge-as-sle", &[8, 8], "(sge v0 v1)", "(sle v1 v0)"),
+        ("not-ult", &[8, 8], "(not (ult v0 v1))", "(ule v1 v0)"),
+        ("not-ule", &[8, 8], "(not (ule v0 v1))", "(ult v1 v0)"),
+        ("not-slt", &[8, 8], "(not (slt v0 v1))", "(sle v1 v0)"),
+        ("not-sle", &[8, 8], "(not (sle v0 v1))", "(slt v1 v0)"),
+        ("not-eq", &[8, 8], "(not (eq v0 v1))", "(ne v0 v1)"),
+        ("not-ne", &[8, 8], "(not (ne v0 v1))", "(eq v0 v1)"),
+        ("sub-self", &[8], "(sub v0 v0)", "#0:8"),
+        ("xor-self", &[8], "(xor v0 v0)", "#0:8"),
+        ("mul-zero", &[8], "(mul v0 #0:8)", "#0:8"),
+        ("and-zero", &[8], "(and v0 #0:8)", "#0:8"),
+        ("or-ones", &[8], "(or v0 #255:8)", "#255:8"),
+        ("shl-by-zero", &[8], "(shl v0 #16:8)", "v0"),
+        ("lshr-by-zero", &[8], "(lshr v0 #8:8)", "v0"),
+        ("ashr-by-zero", &[8], "(ashr v0 #0:8)", "v0"),
+        ("add-self-as-shl", &[8], "(add v0 v0)", "(shl v0 #1:8)"),
+        ("shl-shl", &[8], "(shl (shl v0 #3:8) #2:8)", "(shl v0 #5:8)"),
+        ("lshr-lshr", &[8], "(lshr (lshr v0 #5:8) #4:8)", "#0:8"),
+        ("mul-pow2-as-shl", &[32], "(mul v0 #8:32)", "(shl v0 #3:32)"),
+        ("mul-const-as-shift-add", &[32], "(mul v0 #7:32)", "(sub (shl v0 #3:32) v0)"),
+        ("udiv-pow2-as-lshr", &[32], "(udiv v0 #16:32)", "(lshr v0 #4:32)"),
+        ("urem-pow2-as-and", &[32], "(urem v0 #16:32)", "(and v0 #15:32)"),
+        (
+            "sdiv-pow2-as-shifts",
+            &[32],
+            "(sdiv v0 #4:32)",
+            "(ashr (add v0 (lshr (ashr v0 #31:32) #30:32)) #2:32)",
+        ),
+        (
+            "srem-pow2-as-shifts",
+            &[32],
+            "(srem v0 #4:32)",
+            "(sub v0 (shl (ashr (add v0 (lshr (ashr v0 #31:32) #30:32)) #2:32) #2:32))",
+        ),
+        ("narrow-add", &[8, 8], "(add (zext v0 w32) (zext v1 w32))", "(zext (add (trunc (zext v0 w32) w9) (trunc (zext v1 w32) w9)) w32)"),
+        ("narrow-mul", &[4, 4], "(mul (zext v0 w32) (zext v1 w32))", "(zext (mul (trunc (zext v0 w32) w8) (trunc (zext v1 w32) w8)) w32)"),
+        ("narrow-and", &[8, 32], "(and (zext v0 w32) v1)", "(zext (and (trunc (zext v0 w32) w8) (trunc v1 w8)) w32)"),
+        ("narrow-or", &[8, 4], "(or (zext v0 w32) (zext v1 w32))", "(zext (or (trunc (zext v0 w32) w8) (trunc (zext v1 w32) w8)) w32)"),
+        ("narrow-xor", &[8, 8], "(xor (zext v0 w32) (zext v1 w32))", "(zext (xor (trunc (zext v0 w32) w8) (trunc (zext v1 w32) w8)) w32)"),
+        ("narrow-ult", &[8, 8], "(ult (zext v0 w32) (zext v1 w32))", "(ult (trunc (zext v0 w32) w8) (trunc (zext v1 w32) w8))"),
+        ("narrow-ule", &[8, 8], "(ule (zext v0 w32) (zext v1 w32))", "(ule (trunc (zext v0 w32) w8) (trunc (zext v1 w32) w8))"),
+        ("narrow-eq", &[8, 8], "(eq (zext v0 w32) (zext v1 w32))", "(eq (trunc (zext v0 w32) w8) (trunc (zext v1 w32) w8))"),
+        ("narrow-ne", &[8, 8], "(ne (zext v0 w32) (zext v1 w32))", "(ne (trunc (zext v0 w32) w8) (trunc (zext v1 w32) w8))"),
+        ("trunc-add", &[32, 32], "(trunc (add v0 v1) w8)", "(add (trunc v0 w8) (trunc v1 w8))"),
+        ("trunc-sub", &[32, 32], "(trunc (sub v0 v1) w8)", "(sub (trunc v0 w8) (trunc v1 w8))"),
+        ("trunc-mul", &[32, 32], "(trunc (mul v0 v1) w8)", "(mul (trunc v0 w8) (trunc v1 w8))"),
+        ("trunc-and", &[32, 32], "(trunc (and v0 v1) w8)", "(and (trunc v0 w8) (trunc v1 w8))"),
+        ("trunc-or", &[32, 32], "(trunc (or v0 v1) w8)", "(or (trunc v0 w8) (trunc v1 w8))"),
+        ("trunc-xor", &[32, 32], "(trunc (xor v0 v1) w8)", "(xor (trunc v0 w8) (trunc v1 w8))"),
+        ("trunc-not", &[32], "(trunc (not v0) w8)", "(not (trunc v0 w8))"),
+        ("trunc-of-ext", &[8], "(trunc (zext v0 w32) w16)", "(zext v0 w16)"),
+        ("trunc-of-sext", &[8], "(trunc (sext v0 w32) w8)", "v0"),
+        ("trunc-trunc", &[32], "(trunc (trunc v0 w16) w8)", "(trunc v0 w8)"),
+        ("zext-zext", &[8], "(zext (zext v0 w16) w32)", "(zext v0 w32)"),
+        ("sext-of-nonnegative", &[7], "(sext (zext v0 w8) w32)", "(zext (zext v0 w8) w32)"),
+        ("zext-of-trunc-in-range", &[8], "(zext (trunc (zext v0 w32) w16) w32)", "(zext v0 w32)"),
+    ];
+
+    #[test]
+    fn every_rule_reaches_its_example() {
+        let all = rules();
+        for (name, leaves, from, to) in EXAMPLES {
+            let rule: Vec<&HwRewrite> = all.iter().filter(|r| r.name.as_str() == *name).collect();
+            assert_eq!(rule.len(), 1, "rule `{name}` exists once");
+            let from: RecExpr<Hw> = from.parse().expect("example parses");
+            let to: RecExpr<Hw> = to.parse().expect("example parses");
+            let runner = Runner::<Hw, HwAnalysis>::new(HwAnalysis { leaf_widths: leaves.to_vec() })
+                .with_expr(&from)
+                .with_iter_limit(3)
+                .run(rule.iter().copied().chain(all.iter().filter(|r| r.name.as_str() == "add-comm")));
+            assert!(
+                !runner.egraph.equivs(&from, &to).is_empty(),
+                "rule `{name}` did not show {from} == {to}"
+            );
+        }
+    }
+
+    #[test]
+    fn every_rule_has_an_example() {
+        for r in rules() {
+            assert!(EXAMPLES.iter().any(|e| e.0 == r.name.as_str()), "rule `{}` has no example", r.name);
+        }
+    }
+
+    #[test]
+    fn canonical_signed_digits_are_non_adjacent_and_exact() {
+        for c in 0u64..2000 {
+            let d = canonical_signed_digits(c, 32);
+            let v = d.iter().fold(0i64, |acc, (k, neg)| if *neg { acc - (1 << k) } else { acc + (1 << k) });
+            assert_eq!(v as u64 & 0xffff_ffff, c, "{c}");
+            assert!(d.windows(2).all(|p| p[1].0 > p[0].0 + 1), "{c}: {d:?}");
+        }
+        assert_eq!(canonical_signed_digits(7, 32), vec![(0, true), (3, false)]);
+    }
+}
