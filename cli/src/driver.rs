@@ -153,41 +153,13 @@ pub fn optimize_and_schedule(mut k: Kernel, hw: &HwOptions) -> Result<Schedule, 
         return schedule(k, hw);
     }
     let base = schedule(k, hw)?;
-    let mut notes = egraph_notes(&report, hw.explain_opt);
-    rewritten.notes.clear();
-    rewritten.notes.extend(base.kernel.notes.iter().cloned());
     let with = schedule(rewritten, hw)?;
-    let (mut chosen, verdict) = match schedule_regression(&base, &with) {
-        None => (with, None),
-        Some(why) => (base, Some(why)),
+    let (mut chosen, notes) = match with.worse_than(&base) {
+        None => (with, egraph_notes(&report, hw.explain_opt)),
+        Some(why) => (base, vec![format!("e-graph: rewrites discarded: {why}")]),
     };
-    if let Some(why) = verdict {
-        notes = vec![format!("e-graph: rewrites discarded: {why}")];
-    }
     chosen.kernel.notes.extend(notes);
     Ok(chosen)
-}
-
-/// How `with` schedules worse than `base`, if it does.
-fn schedule_regression(base: &Schedule, with: &Schedule) -> Option<String> {
-    if base.loops.len() != with.loops.len() {
-        return Some("the loop structure changed".to_string());
-    }
-    for (b, w) in base.loops.iter().zip(&with.loops) {
-        match (b.achieved_ii, w.achieved_ii) {
-            (Some(x), Some(y)) if y > x => return Some(format!("a loop's II would rise from {x} to {y}")),
-            (Some(_), None) => return Some("a loop would no longer be pipelined".to_string()),
-            _ => {}
-        }
-        if let (Some(x), Some(y)) = (b.depth, w.depth)
-            && y > x
-        {
-            return Some(format!("a pipeline would deepen from {x} to {y} cycles"));
-        }
-    }
-    let steps = |s: &Schedule| s.steps.values().map(|n| *n as u64).sum::<u64>();
-    let (x, y) = (steps(base), steps(with));
-    (y > x).then(|| format!("the FSM would take {y} steps instead of {x}"))
 }
 
 /// One line on what the e-graph phase gained, and with `explain` one per rewritten region.

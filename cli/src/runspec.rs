@@ -552,9 +552,7 @@ pub fn whole_words(name: &str, c_type: &str, len: usize, lanes: u32, span: Span)
         format!("buffer `{name}` ({c_type}) has {len} elements, which is not a whole number of vectors"),
     )
     .at(span)
-    .with_note(format!(
-        "its memory port moves one vector of {lanes} elements per request; `len` counts elements"
-    ))
+    .with_note(format!("its memory port moves one vector of {lanes} elements per request; `len` counts elements"))
     .with_help(format!("make `len` a multiple of {lanes}, e.g. {}", len.div_ceil(lanes as usize) * lanes as usize))
 }
 

@@ -149,7 +149,10 @@ pub fn verify(k: &Kernel) -> Result<(), Vec<VerifierError>> {
                     let load_of_mem = o.args.first().and_then(|a| k.def_op(*a)).is_some_and(|l| {
                         k.ops[l].block == b && matches!(k.ops[l].kind, OpKind::WordLoad(x) if x == *mem)
                     });
-                    !expect(2) || !load_of_mem || argw[1] != 32 || k.mems.get(*mem).is_none_or(|d| rw != Some(d.elem_width))
+                    !expect(2)
+                        || !load_of_mem
+                        || argw[1] != 32
+                        || k.mems.get(*mem).is_none_or(|d| rw != Some(d.elem_width))
                 }
                 OpKind::WordStore { mem, mask } => {
                     let n = mask.count_ones() as usize;

@@ -122,6 +122,30 @@ pub enum Entry {
 }
 
 impl Schedule {
+    /// How this schedule of a kernel is worse than `base`, another schedule of the same kernel
+    /// (a loop's II or pipeline depth, or the FSM's length), if it is.
+    pub fn worse_than(&self, base: &Schedule) -> Option<String> {
+        let with = self;
+        if base.loops.len() != with.loops.len() {
+            return Some("the loop structure changed".to_string());
+        }
+        for (b, w) in base.loops.iter().zip(&with.loops) {
+            match (b.achieved_ii, w.achieved_ii) {
+                (Some(x), Some(y)) if y > x => return Some(format!("a loop's II would rise from {x} to {y}")),
+                (Some(_), None) => return Some("a loop would no longer be pipelined".to_string()),
+                _ => {}
+            }
+            if let (Some(x), Some(y)) = (b.depth, w.depth)
+                && y > x
+            {
+                return Some(format!("a pipeline would deepen from {x} to {y} cycles"));
+            }
+        }
+        let steps = |s: &Schedule| s.steps.values().map(|n| *n as u64).sum::<u64>();
+        let (x, y) = (steps(base), steps(with));
+        (y > x).then(|| format!("the FSM would take {y} steps instead of {x}"))
+    }
+
     pub fn period_ns(&self) -> f64 {
         1000.0 / self.clock_mhz
     }

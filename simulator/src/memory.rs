@@ -91,11 +91,7 @@ impl PortMemory {
         let stalled = |ch| cfg.stall_seed.is_some_and(|s| stall(s, port, ch, cycle));
         let head = self.pending.front().filter(|(due, _)| *due <= cycle);
         let resp_valid = head.is_some() && !stalled(1);
-        PortOutputs {
-            req_ready: !stalled(0),
-            resp_valid,
-            resp_rdata: head.map(|(_, d)| d.clone()).unwrap_or_default(),
-        }
+        PortOutputs { req_ready: !stalled(0), resp_valid, resp_rdata: head.map(|(_, d)| d.clone()).unwrap_or_default() }
     }
 
     /// Ends `cycle`: takes the presented response (the kernel always accepts it) and performs

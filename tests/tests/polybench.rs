@@ -78,7 +78,15 @@ fn polybench_checksums_agree_with_gcc_in_all_engines() {
         // Without the e-graph phase: the same result, and never fewer cycles.
         let plain: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
         let json0 = dir.join(format!("{name}-no-egraph.json"));
-        let r = kiln(&["sim", &src, "--spec", &spec.display().to_string(), "--no-egraph", "--json", &json0.display().to_string()]);
+        let r = kiln(&[
+            "sim",
+            &src,
+            "--spec",
+            &spec.display().to_string(),
+            "--no-egraph",
+            "--json",
+            &json0.display().to_string(),
+        ]);
         assert_eq!(r.code, 0, "{name}: sim --no-egraph failed\n{}{}", r.stdout, r.stderr);
         let without: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json0).unwrap()).unwrap();
         assert_eq!(result_args(&json0)["checksum"][0].as_i64().unwrap(), got, "{name}: --no-egraph changes the result");

@@ -203,7 +203,10 @@ impl Hw {
 
     /// Whether the e-graph models this IR operation.
     pub fn models(kind: &OpKind) -> bool {
-        matches!(kind, OpKind::Const(_) | OpKind::Unary(_) | OpKind::Binary(_) | OpKind::Cmp(_) | OpKind::Select | OpKind::Cast(_))
+        matches!(
+            kind,
+            OpKind::Const(_) | OpKind::Unary(_) | OpKind::Binary(_) | OpKind::Cmp(_) | OpKind::Select | OpKind::Cast(_)
+        )
     }
 }
 

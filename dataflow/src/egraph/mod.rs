@@ -300,7 +300,8 @@ fn dag_cost(
     leaf_arrival: &[f64],
     choose: &dyn Fn(Id) -> Option<Hw>,
 ) -> Option<(f64, f64, usize)> {
-    let mut walk = DagWalk { g, target, leaf_arrival, choose, depth: HashMap::new(), area: 0.0, ops: 0, fuel: 1_000_000 };
+    let mut walk =
+        DagWalk { g, target, leaf_arrival, choose, depth: HashMap::new(), area: 0.0, ops: 0, fuel: 1_000_000 };
     let mut deepest: f64 = 0.0;
     for &r in roots {
         deepest = deepest.max(walk.visit(g.find(r))?);
@@ -373,9 +374,8 @@ fn optimize_block(k: &mut Kernel, b: Block, carried: &[Value], opts: &EgraphOpti
     let root_classes: Vec<Id> = region.roots.iter().map(|r| class_of[r]).collect();
     g.rebuild();
     // The original datapath's cost, measured on the e-graph before any rewriting.
-    let leaf_nodes: HashMap<Id, Hw> = (0..region.leaves.len())
-        .map(|i| (g.find(class_of[&region.leaves[i]]), Hw::Leaf(Leaf(i as u32))))
-        .collect();
+    let leaf_nodes: HashMap<Id, Hw> =
+        (0..region.leaves.len()).map(|i| (g.find(class_of[&region.leaves[i]]), Hw::Leaf(Leaf(i as u32)))).collect();
     // In block order, so that the first op of a class (several can fold into one) stands for it
     // on every run.
     let mut first_node: HashMap<Id, Hw> = HashMap::new();
@@ -433,7 +433,7 @@ fn optimize_block(k: &mut Kernel, b: Block, carried: &[Value], opts: &EgraphOpti
     report.depth_after = depth_after;
     report.ops_after = ops_after;
     if opts.explain {
-        report.rules = explain(g, &region, &root_classes, &original, &leaf_nodes, &choose_best);
+        report.rules = explain(g, &root_classes, &original, &leaf_nodes, &choose_best);
     }
     let unchanged = k.clone();
     if !rebuild_block(k, b, &region, g, &root_classes, &choose_best) {
@@ -447,7 +447,6 @@ fn optimize_block(k: &mut Kernel, b: Block, carried: &[Value], opts: &EgraphOpti
 /// Rules used to derive the extracted datapath of every root from the original one.
 fn explain(
     g: &HwGraph,
-    region: &Region,
     root_classes: &[Id],
     original: &[(Id, Hw)],
     leaf_nodes: &HashMap<Id, Hw>,
@@ -459,10 +458,19 @@ fn explain(
     for (id, n) in original {
         original_by_class.entry(*id).or_insert_with(|| n.clone());
     }
-    for (&root, _) in root_classes.iter().zip(&region.roots) {
-        let from = to_rec_expr(g, root, &|id| {
-            original_by_class.get(&id).cloned().or_else(|| leaf_nodes.get(&g.find(id)).cloned()).or_else(|| g[id].nodes.first().cloned())
-        }, false);
+    for &root in root_classes {
+        let from = to_rec_expr(
+            g,
+            root,
+            &|id| {
+                original_by_class
+                    .get(&id)
+                    .cloned()
+                    .or_else(|| leaf_nodes.get(&g.find(id)).cloned())
+                    .or_else(|| g[id].nodes.first().cloned())
+            },
+            false,
+        );
         let to = to_rec_expr(g, root, choose_best, true);
         let (Some(from), Some(to)) = (from, to) else { continue };
         if from == to || from.as_ref().len() > 400 {
@@ -530,30 +538,32 @@ fn rebuild_block(
     root_classes: &[Id],
     choose: &dyn Fn(Id) -> Option<Hw>,
 ) -> bool {
-    let root_class: HashMap<Value, Id> = region.roots.iter().copied().zip(root_classes.iter().map(|c| g.find(*c))).collect();
+    let root_class: HashMap<Value, Id> =
+        region.roots.iter().copied().zip(root_classes.iter().map(|c| g.find(*c))).collect();
     let span_of: HashMap<Value, kiln_frontend::Span> =
         region.roots.iter().filter_map(|r| k.def_op(*r).map(|op| (*r, k.ops[op].span))).collect();
     let mut emitter = Emitter { k, block: b, g, choose, leaves: &region.leaves, memo: HashMap::new(), out: Vec::new() };
     let mut replaced: Vec<(Value, Value)> = Vec::new();
     let mut done: HashMap<Value, Value> = HashMap::new();
     let mut complete = true;
-    let emit_root = |e: &mut Emitter, r: Value, done: &mut HashMap<Value, Value>, replaced: &mut Vec<(Value, Value)>| {
-        if done.contains_key(&r) {
-            return true;
-        }
-        let span = span_of.get(&r).copied().unwrap_or(e.k.span);
-        if let Some(v) = e.emit(root_class[&r], span) {
-            if v != r {
-                if e.k.values[v].name.is_none() {
-                    e.k.values[v].name = e.k.values[r].name.clone();
-                }
-                replaced.push((r, v));
+    let emit_root =
+        |e: &mut Emitter, r: Value, done: &mut HashMap<Value, Value>, replaced: &mut Vec<(Value, Value)>| {
+            if done.contains_key(&r) {
+                return true;
             }
-            done.insert(r, v);
-            return true;
-        }
-        false
-    };
+            let span = span_of.get(&r).copied().unwrap_or(e.k.span);
+            if let Some(v) = e.emit(root_class[&r], span) {
+                if v != r {
+                    if e.k.values[v].name.is_none() {
+                        e.k.values[v].name = e.k.values[r].name.clone();
+                    }
+                    replaced.push((r, v));
+                }
+                done.insert(r, v);
+                return true;
+            }
+            false
+        };
     for (i, &op) in region.ops.iter().enumerate() {
         if region.in_region[i] {
             continue;

@@ -491,27 +491,62 @@ mod tests {
         ("mul-const-as-shift-add", &[32], "(mul v0 #7:32)", "(sub (shl v0 #3:32) v0)"),
         ("udiv-pow2-as-lshr", &[32], "(udiv v0 #16:32)", "(lshr v0 #4:32)"),
         ("urem-pow2-as-and", &[32], "(urem v0 #16:32)", "(and v0 #15:32)"),
-        (
-            "sdiv-pow2-as-shifts",
-            &[32],
-            "(sdiv v0 #4:32)",
-            "(ashr (add v0 (lshr (ashr v0 #31:32) #30:32)) #2:32)",
-        ),
+        ("sdiv-pow2-as-shifts", &[32], "(sdiv v0 #4:32)", "(ashr (add v0 (lshr (ashr v0 #31:32) #30:32)) #2:32)"),
         (
             "srem-pow2-as-shifts",
             &[32],
             "(srem v0 #4:32)",
             "(sub v0 (shl (ashr (add v0 (lshr (ashr v0 #31:32) #30:32)) #2:32) #2:32))",
         ),
-        ("narrow-add", &[8, 8], "(add (zext v0 w32) (zext v1 w32))", "(zext (add (trunc (zext v0 w32) w9) (trunc (zext v1 w32) w9)) w32)"),
-        ("narrow-mul", &[4, 4], "(mul (zext v0 w32) (zext v1 w32))", "(zext (mul (trunc (zext v0 w32) w8) (trunc (zext v1 w32) w8)) w32)"),
+        (
+            "narrow-add",
+            &[8, 8],
+            "(add (zext v0 w32) (zext v1 w32))",
+            "(zext (add (trunc (zext v0 w32) w9) (trunc (zext v1 w32) w9)) w32)",
+        ),
+        (
+            "narrow-mul",
+            &[4, 4],
+            "(mul (zext v0 w32) (zext v1 w32))",
+            "(zext (mul (trunc (zext v0 w32) w8) (trunc (zext v1 w32) w8)) w32)",
+        ),
         ("narrow-and", &[8, 32], "(and (zext v0 w32) v1)", "(zext (and (trunc (zext v0 w32) w8) (trunc v1 w8)) w32)"),
-        ("narrow-or", &[8, 4], "(or (zext v0 w32) (zext v1 w32))", "(zext (or (trunc (zext v0 w32) w8) (trunc (zext v1 w32) w8)) w32)"),
-        ("narrow-xor", &[8, 8], "(xor (zext v0 w32) (zext v1 w32))", "(zext (xor (trunc (zext v0 w32) w8) (trunc (zext v1 w32) w8)) w32)"),
-        ("narrow-ult", &[8, 8], "(ult (zext v0 w32) (zext v1 w32))", "(ult (trunc (zext v0 w32) w8) (trunc (zext v1 w32) w8))"),
-        ("narrow-ule", &[8, 8], "(ule (zext v0 w32) (zext v1 w32))", "(ule (trunc (zext v0 w32) w8) (trunc (zext v1 w32) w8))"),
-        ("narrow-eq", &[8, 8], "(eq (zext v0 w32) (zext v1 w32))", "(eq (trunc (zext v0 w32) w8) (trunc (zext v1 w32) w8))"),
-        ("narrow-ne", &[8, 8], "(ne (zext v0 w32) (zext v1 w32))", "(ne (trunc (zext v0 w32) w8) (trunc (zext v1 w32) w8))"),
+        (
+            "narrow-or",
+            &[8, 4],
+            "(or (zext v0 w32) (zext v1 w32))",
+            "(zext (or (trunc (zext v0 w32) w8) (trunc (zext v1 w32) w8)) w32)",
+        ),
+        (
+            "narrow-xor",
+            &[8, 8],
+            "(xor (zext v0 w32) (zext v1 w32))",
+            "(zext (xor (trunc (zext v0 w32) w8) (trunc (zext v1 w32) w8)) w32)",
+        ),
+        (
+            "narrow-ult",
+            &[8, 8],
+            "(ult (zext v0 w32) (zext v1 w32))",
+            "(ult (trunc (zext v0 w32) w8) (trunc (zext v1 w32) w8))",
+        ),
+        (
+            "narrow-ule",
+            &[8, 8],
+            "(ule (zext v0 w32) (zext v1 w32))",
+            "(ule (trunc (zext v0 w32) w8) (trunc (zext v1 w32) w8))",
+        ),
+        (
+            "narrow-eq",
+            &[8, 8],
+            "(eq (zext v0 w32) (zext v1 w32))",
+            "(eq (trunc (zext v0 w32) w8) (trunc (zext v1 w32) w8))",
+        ),
+        (
+            "narrow-ne",
+            &[8, 8],
+            "(ne (zext v0 w32) (zext v1 w32))",
+            "(ne (trunc (zext v0 w32) w8) (trunc (zext v1 w32) w8))",
+        ),
         ("trunc-add", &[32, 32], "(trunc (add v0 v1) w8)", "(add (trunc v0 w8) (trunc v1 w8))"),
         ("trunc-sub", &[32, 32], "(trunc (sub v0 v1) w8)", "(sub (trunc v0 w8) (trunc v1 w8))"),
         ("trunc-mul", &[32, 32], "(trunc (mul v0 v1) w8)", "(mul (trunc v0 w8) (trunc v1 w8))"),
@@ -539,10 +574,7 @@ mod tests {
                 .with_expr(&from)
                 .with_iter_limit(3)
                 .run(rule.iter().copied().chain(all.iter().filter(|r| r.name.as_str() == "add-comm")));
-            assert!(
-                !runner.egraph.equivs(&from, &to).is_empty(),
-                "rule `{name}` did not show {from} == {to}"
-            );
+            assert!(!runner.egraph.equivs(&from, &to).is_empty(), "rule `{name}` did not show {from} == {to}");
         }
     }
 

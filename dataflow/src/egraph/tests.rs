@@ -73,7 +73,18 @@ fn build(r: &Recipe) -> Kernel {
         match op % 20 {
             o @ 0..=12 => wide.push(k.push_value(entry, OpKind::Binary(binary[o as usize]), vec![x, y], w, span)),
             13 => {
-                let cmp = [CmpOp::Eq, CmpOp::Ne, CmpOp::Ult, CmpOp::Ule, CmpOp::Ugt, CmpOp::Uge, CmpOp::Slt, CmpOp::Sle, CmpOp::Sgt, CmpOp::Sge];
+                let cmp = [
+                    CmpOp::Eq,
+                    CmpOp::Ne,
+                    CmpOp::Ult,
+                    CmpOp::Ule,
+                    CmpOp::Ugt,
+                    CmpOp::Uge,
+                    CmpOp::Slt,
+                    CmpOp::Sle,
+                    CmpOp::Sgt,
+                    CmpOp::Sge,
+                ];
                 bits.push(k.push_value(entry, OpKind::Cmp(cmp[c as usize % cmp.len()]), vec![x, y], 1, span));
             }
             14 => {
@@ -158,7 +169,9 @@ fn agrees(r: Recipe, seed: u64) -> TestResult {
     for input in inputs {
         let (a, b) = (run(&original, &input), run(&optimized, &input));
         if a != b {
-            return TestResult::error(format!("inputs {input:x?}: original {a:x?}, optimized {b:x?}\n{original}\n{optimized}"));
+            return TestResult::error(format!(
+                "inputs {input:x?}: original {a:x?}, optimized {b:x?}\n{original}\n{optimized}"
+            ));
         }
     }
     TestResult::passed()

@@ -176,7 +176,11 @@ impl OpKind {
     pub fn is_memory(&self) -> bool {
         matches!(
             self,
-            OpKind::Load(_) | OpKind::Store(_) | OpKind::WordLoad(_) | OpKind::WordStore { .. } | OpKind::WordStoreAt(_)
+            OpKind::Load(_)
+                | OpKind::Store(_)
+                | OpKind::WordLoad(_)
+                | OpKind::WordStore { .. }
+                | OpKind::WordStoreAt(_)
         )
     }
 

@@ -161,7 +161,8 @@ impl Pass for Widen {
                                         t
                                     }
                                 };
-                                let lane_op = lane_op_for(k, b, OpKind::WordLane { mem: m, lane }, vec![token], r, o.span);
+                                let lane_op =
+                                    lane_op_for(k, b, OpKind::WordLane { mem: m, lane }, vec![token], r, o.span);
                                 out.push(Some(lane_op));
                             }
                             None => {
@@ -197,7 +198,13 @@ impl Pass for Widen {
                                 }
                                 pending.insert(
                                     m,
-                                    PendingStores { base, pred, lanes: vec![(lane, value)], slot: out.len(), span: o.span },
+                                    PendingStores {
+                                        base,
+                                        pred,
+                                        lanes: vec![(lane, value)],
+                                        slot: out.len(),
+                                        span: o.span,
+                                    },
                                 );
                                 out.push(None);
                             }

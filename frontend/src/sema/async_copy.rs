@@ -38,15 +38,8 @@ impl Sema<'_> {
         if xs.iter().any(|x| x.ty.is_error()) {
             return Some(err_expr(span));
         }
-        if self.fcx.as_ref().is_some_and(|f| !f.is_kernel) {
-            self.err(
-                Diagnostic::error(
-                    codes::UNSUPPORTED_BUILTIN,
-                    format!("`{name}` in a helper function is not yet supported by kiln"),
-                )
-                .at(callee)
-                .with_help("start the copy in the kernel itself"),
-            );
+        if self.in_helper() {
+            self.kernel_only(codes::UNSUPPORTED_BUILTIN, name, callee, "start the copy in the kernel itself");
             return Some(err_expr(span));
         }
         let mut it = xs.into_iter();

@@ -76,14 +76,12 @@ impl Sema<'_> {
             self.err(Diagnostic::error(codes::ARG_COUNT, msg).at(span));
             return Some(err_expr(span));
         }
-        if self.fcx.as_ref().is_some_and(|f| !f.is_kernel) {
-            self.err(
-                Diagnostic::error(
-                    codes::UNSUPPORTED_BUILTIN,
-                    format!("`{name}` in a helper function is not yet supported by kiln"),
-                )
-                .at(callee)
-                .with_help("call the work-group function in the kernel itself"),
+        if self.in_helper() {
+            self.kernel_only(
+                codes::UNSUPPORTED_BUILTIN,
+                name,
+                callee,
+                "call the work-group function in the kernel itself",
             );
             return Some(err_expr(span));
         }

@@ -1117,7 +1117,7 @@ impl Sema<'_> {
             let f = self.prog.func(fid);
             (f.ret.clone(), f.params.iter().map(|p| f.locals[p.0 as usize].ty.clone()).collect::<Vec<_>>())
         };
-        if self.prog.func(fid).is_kernel && self.fcx.as_ref().is_some_and(|f| !f.is_kernel) {
+        if self.prog.func(fid).is_kernel && self.in_helper() {
             // Allowed by OpenCL C; nothing to check.
         }
         if args.len() != param_tys.len() {

@@ -116,6 +116,20 @@ impl Sema<'_> {
         self.err(Diagnostic::error(codes::ARG_COUNT, msg).at(span));
     }
 
+    /// Whether the current function is a helper (not a kernel).
+    fn in_helper(&self) -> bool {
+        self.fcx.as_ref().is_some_and(|f| !f.is_kernel)
+    }
+
+    /// Reports a built-in that kiln supports only in the kernel itself, called in a helper.
+    fn kernel_only(&mut self, code: codes::Code, name: &str, callee: Span, help: &str) {
+        self.err(
+            Diagnostic::error(code, format!("`{name}` in a helper function is not yet supported by kiln"))
+                .at(callee)
+                .with_help(help.to_string()),
+        );
+    }
+
     /// The error for a call of an overloaded built-in that no overload accepts; callers add
     /// what the overloads take.
     fn no_overload(&self, name: &str, args: &[hir::Expr], at: Span) -> Diagnostic {

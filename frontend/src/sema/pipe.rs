@@ -311,17 +311,15 @@ impl Sema<'_> {
             return Some(err_expr(span));
         }
         let write = name.contains("write");
-        if !name.starts_with("get_pipe_") && self.fcx.as_ref().is_some_and(|f| !f.is_kernel) {
+        if !name.starts_with("get_pipe_") && self.in_helper() {
             for a in &args[1..] {
                 self.rvalue(a);
             }
-            self.err(
-                Diagnostic::error(
-                    codes::UNSUPPORTED_PIPE,
-                    format!("`{name}` in a helper function is not yet supported by kiln"),
-                )
-                .at(callee)
-                .with_help("reserve, use and commit the reservation in the kernel"),
+            self.kernel_only(
+                codes::UNSUPPORTED_PIPE,
+                name,
+                callee,
+                "reserve, use and commit the reservation in the kernel",
             );
             return Some(err_expr(span));
         }

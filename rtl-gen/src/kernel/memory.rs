@@ -94,7 +94,9 @@ impl Gen<'_> {
                 let bits = lanes.trailing_zeros().max(1);
                 let sel = slice_w(&arg(0), 32, bits - 1, 0);
                 let cases = (0..lanes)
-                    .map(|j| (bin(BinOp::Eq, sel.clone(), lit(bits, u64::from(j))), lit(strobe_width, lane_strobes(1 << j))))
+                    .map(|j| {
+                        (bin(BinOp::Eq, sel.clone(), lit(bits, u64::from(j))), lit(strobe_width, lane_strobes(1 << j)))
+                    })
                     .collect();
                 (Expr::Repeat(lanes, Box::new(arg(1))), one_hot_mux(cases, lit(strobe_width, 0)))
             }

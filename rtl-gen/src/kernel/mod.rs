@@ -392,7 +392,11 @@ impl Gen<'_> {
             };
             ports.push(out("req_valid", 1, Some(format!("port for {} {}", p.c_type, p.name))));
             ports.push(inp("req_ready", 1));
-            let unit = if d.lanes > 1 { format!("word index ({} elements per word)", d.lanes) } else { "element index".into() };
+            let unit = if d.lanes > 1 {
+                format!("word index ({} elements per word)", d.lanes)
+            } else {
+                "element index".into()
+            };
             ports.push(out("req_addr", 32, Some(unit)));
             if !read_only {
                 ports.push(out("req_we", 1, None));

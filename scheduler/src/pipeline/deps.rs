@@ -227,7 +227,9 @@ pub fn memory_dependences(k: &Kernel, shape: &LoopShape, ops: &[Op], ivdep: Opti
             // exactly (the `widen` pass gives whole-word accesses such indices); others might.
             let lanes = i64::from(k.mems[ma].lanes.max(1));
             let aligned = |f: &Affine| {
-                f.konst % lanes == 0 && f.iv.is_none_or(|(_, a)| a % lanes == 0) && f.syms.values().all(|c| c % lanes == 0)
+                f.konst % lanes == 0
+                    && f.iv.is_none_or(|(_, a)| a % lanes == 0)
+                    && f.syms.values().all(|c| c % lanes == 0)
             };
             let collision = if volatile {
                 Collision::Unknown

@@ -559,7 +559,8 @@ fn request(k: &kiln_dataflow::Kernel, op: Op, args: &[u64]) -> Request {
         OpKind::Store(_) => Some((vec![args[1]], 1)),
         OpKind::WordStore { mask, .. } => {
             let mut values = args[1..].iter();
-            let lanes = (0..n).map(|j| if mask >> j & 1 == 1 { values.next().copied().unwrap_or(0) } else { 0 }).collect();
+            let lanes =
+                (0..n).map(|j| if mask >> j & 1 == 1 { values.next().copied().unwrap_or(0) } else { 0 }).collect();
             Some((lanes, mask))
         }
         OpKind::WordStoreAt(_) => {
