@@ -515,7 +515,7 @@ pub fn materialize(spec: &RunSpec, kernel: &Kernel) -> Result<Materialized, Vec<
                 let ty = ElemType { width: d.elem_width, signed: d.elem_signed, float: d.elem_float };
                 elem_types.push(Some(ty));
                 match buffer(value, ty, &p.name, &p.c_type, vspan) {
-                    Ok(b) if b.len() % d.lanes.max(1) as usize != 0 => {
+                    Ok(b) if d.vector_buffer && b.len() % d.lanes.max(1) as usize != 0 => {
                         errs.push(whole_words(&p.name, &p.c_type, b.len(), d.lanes, vspan));
                         args.push(Arg::Buffer(b));
                     }

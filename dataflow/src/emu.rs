@@ -384,8 +384,14 @@ impl<'k> Emulation<'k> {
                         let mut lanes = vec![0; n as usize];
                         if o.predicate().is_none_or(|p| vals[p] & 1 != 0) {
                             let base = vals[o.args[0]] / n * n;
+                            // The last word of a widened scalar buffer may lie partly outside
+                            // it: the missing lanes read as zero, as at the hardware's port.
+                            let len = self.mems[*m].data.len() as u64;
                             for (j, lane) in lanes.iter_mut().enumerate() {
-                                *lane = load(k, &self.mems, *m, base + j as u64, o.span)?;
+                                let i = base + j as u64;
+                                if j == 0 || i < len {
+                                    *lane = load(k, &self.mems, *m, i, o.span)?;
+                                }
                             }
                         }
                         self.words.insert(op, lanes);

@@ -32,7 +32,7 @@ struct MemOrder {
 }
 
 /// The widest division that gets a dedicated pipelined divider inside a pipelined loop.
-pub const PIPELINED_DIVIDER_MAX_WIDTH: u32 = 32;
+pub const PIPELINED_DIVIDER_MAX_WIDTH: u32 = 64;
 
 /// Schedules every block of a kernel as an FSM.
 pub fn schedule_fsm(k: Kernel, target: Target, clock_mhz: f64, opts: crate::Options) -> Schedule {
@@ -61,9 +61,9 @@ pub fn schedule_fsm(k: Kernel, target: Target, clock_mhz: f64, opts: crate::Opti
         let class_map = s.class.clone();
         let units = s.units.clone();
         let steps = s.steps.clone();
-        // Inside a pipeline every division of up to 32 bits gets its own fully pipelined
-        // divider; wider ones (whose pipelined form costs thousands of registers) keep sharing
-        // the sequential unit.
+        // Inside a pipeline every division gets its own fully pipelined divider, so that a
+        // loop that divides starts an iteration every cycle (a 64-bit one costs thousands of
+        // registers; sharing the sequential unit would hold the loop at II `W + 2`).
         let pipelined_lat: Vec<Option<u32>> =
             units.iter().map(|u| (u.width <= PIPELINED_DIVIDER_MAX_WIDTH).then_some(u.latency)).collect();
         let lat = move |u: UnitId| units[u.0 as usize].latency;

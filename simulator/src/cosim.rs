@@ -237,10 +237,11 @@ int main(int argc, char** argv) {
                 uint64_t first = (uint64_t)top->{x}_req_addr * pm.lanes;
                 bool we = {we};
                 std::vector<uint8_t> wd = {wdata}, strb = {wstrb};
-                // A read needs the whole word in the buffer, a write the lanes it writes.
+                // A read needs the word's first lane in the buffer (missing lanes read as
+                // zero), a write the lanes it writes.
                 uint64_t last = first;
                 for (uint32_t j = 0; j < pm.lanes; j++) {{
-                    bool touched = !we;
+                    bool touched = !we && j == 0;
                     for (uint32_t b = 0; b < pm.bytes; b++) {{
                         uint32_t i = j * pm.bytes + b;
                         if (we && i / 8 < strb.size() && ((strb[i / 8] >> (i % 8)) & 1)) touched = true;
@@ -252,7 +253,7 @@ int main(int argc, char** argv) {
                     return 4;
                 }}
                 if (we) {{
-                    for (uint32_t j = 0; j < pm.lanes; j++) {{
+                    for (uint32_t j = 0; j < pm.lanes && first + j < pm.data.size(); j++) {{
                         uint64_t v = pm.data[first + j];
                         for (uint32_t b = 0; b < pm.bytes; b++) {{
                             uint32_t i = j * pm.bytes + b;
@@ -264,7 +265,8 @@ int main(int argc, char** argv) {
                 }} else {{
                     std::vector<uint8_t> word;
                     for (uint32_t j = 0; j < pm.lanes; j++)
-                        for (uint32_t b = 0; b < pm.bytes; b++) word.push_back((uint8_t)(pm.data[first + j] >> (8 * b)));
+                        for (uint32_t b = 0; b < pm.bytes; b++)
+                            word.push_back(first + j < pm.data.size() ? (uint8_t)(pm.data[first + j] >> (8 * b)) : 0);
                     pm.pending.push_back(std::make_pair(cycle + latency, word));
                 }}
             }}

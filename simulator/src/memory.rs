@@ -109,11 +109,12 @@ impl PortMemory {
         if let Some(r) = accepted {
             let n = self.lanes;
             let first = r.addr as usize * n;
-            // A word must lie in the buffer (run specs make vector buffers whole words); a
-            // write needs only the lanes it writes.
+            // A read needs the word's first lane in the buffer (a widened scalar buffer may end
+            // in part of a word, whose missing lanes read as zero); a write needs the lanes it
+            // writes.
             let touched = match &r.write {
                 Some((_, mask)) => (0..n).filter(|j| mask >> j & 1 == 1).map(|j| first + j).max(),
-                None => Some(first + n - 1),
+                None => Some(first),
             };
             if touched.is_some_and(|t| t >= self.data.len()) || r.addr as usize >= usize::MAX / n {
                 return Err(OutOfBounds { addr: first as u64, len: self.data.len(), write: r.write.is_some() });
@@ -127,7 +128,7 @@ impl PortMemory {
                     }
                 }
                 None => {
-                    let word = self.data[first..first + n].to_vec();
+                    let word = (first..first + n).map(|i| self.data.get(i).copied().unwrap_or(0)).collect();
                     self.pending.push_back((cycle + cfg.latency.max(1) as u64, word));
                 }
             }
@@ -174,5 +175,18 @@ mod tests {
         m.clock(&cfg, &PortOutputs::default(), Some(w), 1).unwrap();
         assert_eq!(m.data[..4], [0, 9, 9, 3]);
         assert!(m.clock(&cfg, &PortOutputs::default(), Some(Request { addr: 2, write: None }), 2).is_err());
+    }
+
+    #[test]
+    fn the_last_word_of_a_buffer_may_be_partial() {
+        let cfg = MemConfig::default();
+        let mut m = PortMemory::new((0..6).collect(), 4);
+        m.clock(&cfg, &PortOutputs::default(), Some(Request { addr: 1, write: None }), 0).unwrap();
+        assert_eq!(m.outputs(&cfg, 0, 1).resp_rdata, vec![4, 5, 0, 0], "missing lanes read as zero");
+        let inside = Request { addr: 1, write: Some((vec![7, 8, 9, 9], 0b0011)) };
+        m.clock(&cfg, &PortOutputs::default(), Some(inside), 1).unwrap();
+        assert_eq!(m.data, [0, 1, 2, 3, 7, 8]);
+        let outside = Request { addr: 1, write: Some((vec![7, 8, 9, 9], 0b0100)) };
+        assert!(m.clock(&cfg, &PortOutputs::default(), Some(outside), 2).is_err());
     }
 }

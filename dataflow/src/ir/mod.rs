@@ -202,10 +202,14 @@ pub struct MemData {
     /// How the array may be split into banks.
     pub banking: Banking,
     /// Elements per word of a memory port (a power of two): a port of `N`-vectors moves a
-    /// whole vector (its `N` lanes, a 3-vector's 4) per request. 1 for everything else. Every
-    /// access of a port of more than one lane is a word operation (`WordLoad`, `WordStore`)
-    /// once the `widen` pass has run.
+    /// whole vector (its `N` lanes, a 3-vector's 4) per request; the `port-width` pass widens
+    /// the port of a scalar buffer whose accesses come in aligned groups. 1 for everything
+    /// else. Every access of a port of more than one lane is a word operation (`WordLoad`,
+    /// `WordStore`) once the `widen` pass has run.
     pub lanes: u32,
+    /// A buffer of vectors: its data comes in whole vectors, so every word of its port lies in
+    /// it (run specs check this); a widened scalar buffer may end in part of a word.
+    pub vector_buffer: bool,
     pub span: Span,
 }
 

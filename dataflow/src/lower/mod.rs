@@ -507,6 +507,7 @@ impl<'p> Lowerer<'p> {
             atomic: false,
             banking: Banking::Automatic,
             lanes: 1,
+            vector_buffer: false,
             span,
         })
     }
@@ -644,6 +645,7 @@ impl<'p> Lowerer<'p> {
                     if let Type::Vector(_, n) = pt.ty {
                         let fit = (MAX_WORD_BITS / scalar_width(s)).max(1);
                         self.k.mems[m].lanes = u32::from(n).next_power_of_two().min(fit);
+                        self.k.mems[m].vector_buffer = true;
                     }
                     self.k.params.push(Param {
                         name: p.name.clone(),

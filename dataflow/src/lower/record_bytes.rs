@@ -1,8 +1,9 @@
 //! Structs in `__global` and `__constant` buffers, for the `records` pass: such a buffer is its
 //! bytes in OpenCL's layout (the host's), reached through a byte pointer, and a member is read
-//! by assembling its bytes little-endian and written byte by byte. Each access is one request
-//! per byte of the member, so neighbouring members written by other work-items are never
-//! touched (no read-modify-write of a wider word).
+//! by assembling its bytes little-endian and written byte by byte, so neighbouring members
+//! written by other work-items are never touched (no read-modify-write of a wider word). The
+//! `port-width` pass later gives the buffer's port words of several bytes when every access's
+//! word is known, and `widen` merges the bytes of a member into one request with byte enables.
 
 use kiln_frontend::Span;
 use kiln_frontend::hir::{BinaryOp, Expr, ExprKind as K, Program};

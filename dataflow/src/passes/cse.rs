@@ -80,6 +80,7 @@ mod tests {
             atomic: false,
             banking: Banking::Automatic,
             lanes: 1,
+            vector_buffer: false,
             span: sp,
         });
         let b = k.entry;

@@ -9,6 +9,7 @@ mod dce;
 mod if_convert;
 mod merge_blocks;
 mod partition;
+mod port_width;
 mod scalarize;
 mod simplify_params;
 mod strength;
@@ -98,7 +99,13 @@ pub fn optimize(k: &mut Kernel, opts: &PipelineOptions) -> Result<OptimizeReport
     } else {
         unreachable::RemoveUnreachable.run(k);
     }
-    // A legalization, not an optimization: hardware reaches vector buffers only by words.
+    if !opts.disabled {
+        port_width::PortWidth.run(k);
+        if opts.verify_each {
+            verify(k).map_err(|errors| PassFailure { pass: "port-width", errors })?;
+        }
+    }
+    // A legalization, not an optimization: hardware reaches wide ports only by words.
     if widen::Widen.run(k) && !opts.disabled {
         dce::Dce.run(k);
     }

@@ -2,8 +2,10 @@
 //! `MemData::lanes`) becomes a word operation, and the accesses of one block to the lanes of
 //! one word share one request.
 //!
-//! A lane's element index is `base + j` with `base` a multiple of `N` (known from its low zero
-//! bits: a constant, `x << k`, `x * c`, sums of such) and `0 ≤ j < N`. In each block:
+//! An access's word is known when its element index is `x + c`: `x` a multiple of `N` (known
+//! from its low zero bits: `x << k`, `x * c`, sums of such), `c` a constant — the word at
+//! `x + (c & !(N - 1))`, lane `c & (N - 1)` (a member of a struct of 12 bytes in a byte buffer,
+//! `12 * i + 5`, is lane 1 of the word at `12 * i + 4` of 4 bytes). In each block:
 //! - loads of lanes of one word, with the same predicate and no write of the memory between
 //!   them, become one `WordLoad` of that word and a `WordLane` per lane, where the first load
 //!   was;
@@ -47,25 +49,44 @@ fn zero_low_bits(k: &Kernel, v: Value, depth: u32) -> u32 {
     }
 }
 
-/// `idx` as `base + lane` with `base` a multiple of `lanes`, if it is one.
-fn split_index(k: &Kernel, idx: Value, lanes: u32) -> Option<(Value, u32)> {
+/// An element index as `x + c`: `x` (absent for a constant index) a multiple of `lanes`,
+/// known from its low zero bits, and `c` a constant — the word `x + (c & !(lanes - 1))`, lane
+/// `c & (lanes - 1)`. `None` when the index has no such form: its word is not known at
+/// compile time.
+pub(super) fn aligned_parts(k: &Kernel, idx: Value, lanes: u32) -> Option<(Option<Value>, u64)> {
+    aligned_parts_at(k, idx, lanes, 8)
+}
+
+fn aligned_parts_at(k: &Kernel, idx: Value, lanes: u32, depth: u32) -> Option<(Option<Value>, u64)> {
     let need = lanes.trailing_zeros();
-    if zero_low_bits(k, idx, 8) >= need {
-        return Some((idx, 0));
+    let mask = width_mask(k.width(idx));
+    if let Some(c) = k.as_const(idx) {
+        return Some((None, c & mask));
     }
-    let op = k.def_op(idx)?;
-    let o = &k.ops[op];
-    if let OpKind::Binary(BinOp::Add | BinOp::Or) = o.kind {
-        for (b, c) in [(0, 1), (1, 0)] {
-            if let Some(j) = k.as_const(o.args[c])
-                && j < u64::from(lanes)
-                && zero_low_bits(k, o.args[b], 8) >= need
-            {
-                return Some((o.args[b], j as u32));
-            }
+    // The constant offset is split off first, so that every access of one word finds the same
+    // aligned part (`12i + 4` and `12i + 5` both `12i`).
+    let split = k.def_op(idx).filter(|_| depth > 0).and_then(|op| {
+        let o = &k.ops[op];
+        match o.kind {
+            OpKind::Binary(BinOp::Add) => (0..2).find_map(|c| {
+                let j = k.as_const(o.args[c])?;
+                let (x, c0) = aligned_parts_at(k, o.args[1 - c], lanes, depth - 1)?;
+                Some((x, c0.wrapping_add(j) & mask))
+            }),
+            // `x | j` is `x + j` when `j` lies in the low zero bits of `x`.
+            OpKind::Binary(BinOp::Or) => (0..2).find_map(|c| {
+                let j = k.as_const(o.args[c])?;
+                let x = o.args[1 - c];
+                (zero_low_bits(k, x, 8) >= need && j < u64::from(lanes)).then_some((Some(x), j))
+            }),
+            _ => None,
         }
-    }
-    None
+    });
+    split.or_else(|| (zero_low_bits(k, idx, 8) >= need).then_some((Some(idx), 0)))
+}
+
+fn width_mask(w: u32) -> u64 {
+    if w >= 64 { u64::MAX } else { (1u64 << w) - 1 }
 }
 
 /// A new op of block `b`, not yet placed in its op list; `width`: of its result, if any.
@@ -87,8 +108,48 @@ fn lane_op_for(k: &mut Kernel, b: Block, kind: OpKind, args: Vec<Value>, old: Va
     op
 }
 
+/// A word of a memory, as [`aligned_parts`] finds it: the aligned part of the index and the
+/// word's offset from it in elements.
+type WordKey = (Option<Value>, u64);
+
+/// The element index of a word's first lane, made once per block.
+#[allow(clippy::too_many_arguments)]
+fn word_base(
+    k: &mut Kernel,
+    b: Block,
+    m: Mem,
+    key: WordKey,
+    width: u32,
+    span: kiln_frontend::Span,
+    made: &mut HashMap<(Mem, WordKey), Value>,
+    out: &mut Vec<Option<Op>>,
+) -> Value {
+    if let Some(v) = made.get(&(m, key)) {
+        return *v;
+    }
+    let base = match key {
+        (Some(x), 0) => x,
+        (x, offset) => {
+            let c = make(k, b, OpKind::Const(offset & width_mask(width)), vec![], Some(width), span);
+            out.push(Some(c));
+            let cv = k.ops[c].result.expect("a constant has a result");
+            match x {
+                None => cv,
+                Some(x) => {
+                    let add = make(k, b, OpKind::Binary(BinOp::Add), vec![x, cv], Some(width), span);
+                    out.push(Some(add));
+                    k.ops[add].result.expect("an add has a result")
+                }
+            }
+        }
+    };
+    made.insert((m, key), base);
+    base
+}
+
 /// Stores to lanes of one word, waiting to become one `WordStore`.
 struct PendingStores {
+    key: WordKey,
     base: Value,
     pred: Option<Value>,
     /// (lane, value) in program order.
@@ -119,7 +180,8 @@ impl Pass for Widen {
             changed = true;
             let mut out: Vec<Option<Op>> = Vec::new();
             // Per memory: the open word loads, (base, predicate) → load token.
-            let mut open: HashMap<Mem, HashMap<(Value, Option<Value>), Value>> = HashMap::new();
+            let mut open: HashMap<Mem, HashMap<(WordKey, Option<Value>), Value>> = HashMap::new();
+            let mut made: HashMap<(Mem, WordKey), Value> = HashMap::new();
             let mut pending: HashMap<Mem, PendingStores> = HashMap::new();
             let flush = |k: &mut Kernel, m: Mem, p: PendingStores, out: &mut Vec<Option<Op>>| {
                 let mut lanes = p.lanes;
@@ -140,7 +202,14 @@ impl Pass for Widen {
                 let lanes = k.mems[m].lanes;
                 let volatile = k.mems[m].volatile;
                 let pred = o.predicate();
-                let aligned = if volatile { None } else { split_index(k, o.args[0], lanes) };
+                let shift = lanes.trailing_zeros();
+                // (the word, the lane) of an access whose word is known.
+                let aligned = if volatile { None } else { aligned_parts(k, o.args[0], lanes) }
+                    .map(|(x, c)| ((x, c >> shift << shift), (c & u64::from(lanes - 1)) as u32));
+                let index_width = k.width(o.args[0]);
+                let mut base_of = |k: &mut Kernel, key: WordKey, out: &mut Vec<Option<Op>>| {
+                    word_base(k, b, m, key, index_width, o.span, &mut made, out)
+                };
                 match o.kind {
                     OpKind::Load(_) => {
                         if let Some(p) = pending.remove(&m) {
@@ -148,16 +217,17 @@ impl Pass for Widen {
                         }
                         let Some(r) = o.result else { continue };
                         match aligned {
-                            Some((base, lane)) => {
-                                let token = match open.entry(m).or_default().get(&(base, pred)) {
+                            Some((key, lane)) => {
+                                let token = match open.entry(m).or_default().get(&(key, pred)) {
                                     Some(t) => *t,
                                     None => {
+                                        let base = base_of(k, key, &mut out);
                                         let mut args = vec![base];
                                         args.extend(pred);
                                         let l = make(k, b, OpKind::WordLoad(m), args, Some(1), o.span);
                                         let t = k.ops[l].result.unwrap_or(base);
                                         out.push(Some(l));
-                                        open.entry(m).or_default().insert((base, pred), t);
+                                        open.entry(m).or_default().insert((key, pred), t);
                                         t
                                     }
                                 };
@@ -179,13 +249,13 @@ impl Pass for Widen {
                     OpKind::Store(_) => {
                         open.remove(&m);
                         let value = o.args[1];
-                        let joins = |p: &PendingStores, base: Value, lane: u32| {
-                            p.base == base && p.pred == pred && p.lanes.iter().all(|(j, _)| *j != lane)
+                        let joins = |p: &PendingStores, key: WordKey, lane: u32| {
+                            p.key == key && p.pred == pred && p.lanes.iter().all(|(j, _)| *j != lane)
                         };
                         match aligned {
-                            Some((base, lane)) => {
+                            Some((key, lane)) => {
                                 if let Some(p) = pending.get_mut(&m)
-                                    && joins(p, base, lane)
+                                    && joins(p, key, lane)
                                 {
                                     p.lanes.push((lane, value));
                                     out[p.slot] = None;
@@ -196,9 +266,11 @@ impl Pass for Widen {
                                 if let Some(p) = pending.remove(&m) {
                                     flush(k, m, p, &mut out);
                                 }
+                                let base = base_of(k, key, &mut out);
                                 pending.insert(
                                     m,
                                     PendingStores {
+                                        key,
                                         base,
                                         pred,
                                         lanes: vec![(lane, value)],
