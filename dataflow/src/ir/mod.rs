@@ -239,6 +239,27 @@ pub struct BankLayout {
 }
 
 impl MemData {
+    /// A plain memory of `len` unsigned integer elements (`None`: a buffer, sized by the
+    /// launch): not volatile, restrict or atomic, banked automatically, one element per word.
+    pub fn new(name: Rc<str>, kind: MemKind, elem_width: u32, len: Option<u32>, span: Span) -> MemData {
+        MemData {
+            name,
+            kind,
+            elem_width,
+            elem_signed: false,
+            elem_float: false,
+            len,
+            init: None,
+            volatile: false,
+            restrict: false,
+            atomic: false,
+            banking: Banking::Automatic,
+            lanes: 1,
+            vector_buffer: false,
+            span,
+        }
+    }
+
     pub fn is_port(&self) -> bool {
         matches!(self.kind, MemKind::Global { .. } | MemKind::ConstantArg { .. })
     }

@@ -495,20 +495,9 @@ impl<'p> Lowerer<'p> {
 
     fn new_mem(&mut self, name: Rc<str>, kind: MemKind, s: Scalar, len: Option<u32>, span: Span) -> Mem {
         self.k.mems.push(MemData {
-            name,
-            kind,
-            elem_width: scalar_width(s),
             elem_signed: s.is_signed(),
             elem_float: s.is_float(),
-            len,
-            init: None,
-            volatile: false,
-            restrict: false,
-            atomic: false,
-            banking: Banking::Automatic,
-            lanes: 1,
-            vector_buffer: false,
-            span,
+            ..MemData::new(name, kind, scalar_width(s), len, span)
         })
     }
 

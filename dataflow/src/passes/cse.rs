@@ -67,22 +67,8 @@ mod tests {
     fn repeated_loads_and_operations_are_shared_until_a_store() {
         let sp = Span::default();
         let mut k = Kernel::new("t".into(), sp);
-        let m = k.mems.push(MemData {
-            name: "a".into(),
-            kind: MemKind::Private,
-            elem_width: 32,
-            elem_signed: true,
-            elem_float: false,
-            len: Some(8),
-            init: None,
-            volatile: false,
-            restrict: false,
-            atomic: false,
-            banking: Banking::Automatic,
-            lanes: 1,
-            vector_buffer: false,
-            span: sp,
-        });
+        let m =
+            k.mems.push(MemData { elem_signed: true, ..MemData::new("a".into(), MemKind::Private, 32, Some(8), sp) });
         let b = k.entry;
         let i = k.push_value(b, OpKind::Const(3), vec![], 32, sp);
         let l1 = k.push_value(b, OpKind::Load(m), vec![i], 32, sp);

@@ -16,7 +16,7 @@
 //! words reads the missing lanes as zero in every engine (`docs/timing.md` §3).
 
 use super::Pass;
-use super::widen::aligned_parts;
+use super::widen::word_and_lane;
 use crate::ir::*;
 use crate::lower::MAX_WORD_BITS;
 use std::collections::HashSet;
@@ -28,12 +28,11 @@ const MAX_LANES: u32 = 16;
 /// Whether a port of `lanes` elements knows the word of every access in `accesses` (block,
 /// is-a-store, index) and serves two accesses of some block with one request.
 fn pays_off(k: &Kernel, accesses: &[(Block, bool, Value)], lanes: u32) -> bool {
-    let shift = lanes.trailing_zeros();
     let mut words = HashSet::new();
     let mut shared = false;
     for &(b, store, idx) in accesses {
-        let Some((x, c)) = aligned_parts(k, idx, lanes) else { return false };
-        shared |= !words.insert((b, store, x, c >> shift));
+        let Some((word, _)) = word_and_lane(k, idx, lanes) else { return false };
+        shared |= !words.insert((b, store, word));
     }
     shared
 }
@@ -90,22 +89,7 @@ mod tests {
     use crate::passes::widen::Widen;
 
     fn buffer(k: &mut Kernel, elem_width: u32) -> Mem {
-        k.mems.push(MemData {
-            name: "p".into(),
-            kind: MemKind::Global { param: 0 },
-            elem_width,
-            elem_signed: false,
-            elem_float: false,
-            len: None,
-            init: None,
-            volatile: false,
-            restrict: false,
-            atomic: false,
-            banking: Banking::Automatic,
-            lanes: 1,
-            vector_buffer: false,
-            span: kiln_frontend::Span::default(),
-        })
+        k.mems.push(MemData::new("p".into(), MemKind::Global { param: 0 }, elem_width, None, Default::default()))
     }
 
     /// `p[stride * i + offset]` for each offset, loaded in the entry block.

@@ -53,7 +53,7 @@ fn zero_low_bits(k: &Kernel, v: Value, depth: u32) -> u32 {
 /// known from its low zero bits, and `c` a constant — the word `x + (c & !(lanes - 1))`, lane
 /// `c & (lanes - 1)`. `None` when the index has no such form: its word is not known at
 /// compile time.
-pub(super) fn aligned_parts(k: &Kernel, idx: Value, lanes: u32) -> Option<(Option<Value>, u64)> {
+fn aligned_parts(k: &Kernel, idx: Value, lanes: u32) -> Option<(Option<Value>, u64)> {
     aligned_parts_at(k, idx, lanes, 8)
 }
 
@@ -85,6 +85,14 @@ fn aligned_parts_at(k: &Kernel, idx: Value, lanes: u32, depth: u32) -> Option<(O
     split.or_else(|| (zero_low_bits(k, idx, 8) >= need).then_some((Some(idx), 0)))
 }
 
+/// The word of an access at element `idx` of a port of `lanes` elements (as the aligned part of
+/// the index and the word's offset from it) and the access's lane, when known at compile time.
+pub(super) fn word_and_lane(k: &Kernel, idx: Value, lanes: u32) -> Option<(WordKey, u32)> {
+    let (x, c) = aligned_parts(k, idx, lanes)?;
+    let low = u64::from(lanes - 1);
+    Some(((x, c & !low), (c & low) as u32))
+}
+
 fn width_mask(w: u32) -> u64 {
     if w >= 64 { u64::MAX } else { (1u64 << w) - 1 }
 }
@@ -110,27 +118,25 @@ fn lane_op_for(k: &mut Kernel, b: Block, kind: OpKind, args: Vec<Value>, old: Va
 
 /// A word of a memory, as [`aligned_parts`] finds it: the aligned part of the index and the
 /// word's offset from it in elements.
-type WordKey = (Option<Value>, u64);
+pub(super) type WordKey = (Option<Value>, u64);
 
 /// The element index of a word's first lane, made once per block.
-#[allow(clippy::too_many_arguments)]
 fn word_base(
     k: &mut Kernel,
     b: Block,
-    m: Mem,
     key: WordKey,
     width: u32,
     span: kiln_frontend::Span,
-    made: &mut HashMap<(Mem, WordKey), Value>,
+    made: &mut HashMap<WordKey, Value>,
     out: &mut Vec<Option<Op>>,
 ) -> Value {
-    if let Some(v) = made.get(&(m, key)) {
+    if let Some(v) = made.get(&key) {
         return *v;
     }
     let base = match key {
         (Some(x), 0) => x,
         (x, offset) => {
-            let c = make(k, b, OpKind::Const(offset & width_mask(width)), vec![], Some(width), span);
+            let c = make(k, b, OpKind::Const(offset), vec![], Some(width), span);
             out.push(Some(c));
             let cv = k.ops[c].result.expect("a constant has a result");
             match x {
@@ -143,7 +149,7 @@ fn word_base(
             }
         }
     };
-    made.insert((m, key), base);
+    made.insert(key, base);
     base
 }
 
@@ -181,7 +187,7 @@ impl Pass for Widen {
             let mut out: Vec<Option<Op>> = Vec::new();
             // Per memory: the open word loads, (base, predicate) → load token.
             let mut open: HashMap<Mem, HashMap<(WordKey, Option<Value>), Value>> = HashMap::new();
-            let mut made: HashMap<(Mem, WordKey), Value> = HashMap::new();
+            let mut made: HashMap<WordKey, Value> = HashMap::new();
             let mut pending: HashMap<Mem, PendingStores> = HashMap::new();
             let flush = |k: &mut Kernel, m: Mem, p: PendingStores, out: &mut Vec<Option<Op>>| {
                 let mut lanes = p.lanes;
@@ -202,13 +208,10 @@ impl Pass for Widen {
                 let lanes = k.mems[m].lanes;
                 let volatile = k.mems[m].volatile;
                 let pred = o.predicate();
-                let shift = lanes.trailing_zeros();
-                // (the word, the lane) of an access whose word is known.
-                let aligned = if volatile { None } else { aligned_parts(k, o.args[0], lanes) }
-                    .map(|(x, c)| ((x, c >> shift << shift), (c & u64::from(lanes - 1)) as u32));
+                let aligned = if volatile { None } else { word_and_lane(k, o.args[0], lanes) };
                 let index_width = k.width(o.args[0]);
                 let mut base_of = |k: &mut Kernel, key: WordKey, out: &mut Vec<Option<Op>>| {
-                    word_base(k, b, m, key, index_width, o.span, &mut made, out)
+                    word_base(k, b, key, index_width, o.span, &mut made, out)
                 };
                 match o.kind {
                     OpKind::Load(_) => {
