@@ -526,6 +526,9 @@ impl<'p> Lowerer<'p> {
         if let Some(s) = self.frame().storage.get(&id) {
             return Some(*s);
         }
+        if self.frame().rejected.contains(&id) {
+            return None;
+        }
         let name = self.func().local(id).name.clone();
         self.error(Diagnostic::error(codes::UNDECLARED, format!("`{name}` used before its declaration")).at(span));
         None
@@ -800,6 +803,7 @@ impl<'p> Lowerer<'p> {
             storage: HashMap::new(),
             address_taken,
             rom_candidates,
+            rejected: HashSet::new(),
         });
         self.scopes.push(Vec::new());
         for (pid, a) in callee.params.iter().zip(argv) {

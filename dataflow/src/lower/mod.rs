@@ -128,6 +128,8 @@ struct Frame {
     storage: HashMap<LocalId, Storage>,
     address_taken: HashSet<LocalId>,
     rom_candidates: HashSet<LocalId>,
+    /// Locals whose declaration was rejected with a diagnostic: their uses say nothing more.
+    rejected: HashSet<LocalId>,
 }
 
 pub(crate) struct Lowerer<'p> {
@@ -542,6 +544,7 @@ impl<'p> Lowerer<'p> {
             storage: HashMap::new(),
             address_taken,
             rom_candidates,
+            rejected: HashSet::new(),
         });
         let entry = self.k.entry;
         for (i, pid) in f.params.iter().enumerate() {

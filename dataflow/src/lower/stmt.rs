@@ -119,8 +119,10 @@ impl<'p> Lowerer<'p> {
                 let Some(s) = base_scalar(&local.ty) else {
                     self.error(
                         Diagnostic::error(codes::POINTER_ESCAPE, "arrays of pointers are not supported by kiln")
-                            .at(local.span),
+                            .at(local.span)
+                            .with_note("kiln resolves every pointer to a memory at compile time"),
                     );
+                    self.frames.last_mut().map(|f| f.rejected.insert(id));
                     return;
                 };
                 if let Type::Array(..) = &local.ty
@@ -128,8 +130,10 @@ impl<'p> Lowerer<'p> {
                 {
                     self.error(
                         Diagnostic::error(codes::POINTER_ESCAPE, "arrays of pointers are not supported by kiln")
-                            .at(local.span),
+                            .at(local.span)
+                            .with_note("kiln resolves every pointer to a memory at compile time"),
                     );
+                    self.frames.last_mut().map(|f| f.rejected.insert(id));
                     return;
                 }
                 let len = elem_count(&local.ty);
