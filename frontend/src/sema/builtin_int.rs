@@ -1,8 +1,14 @@
 //! Type checking of calls to the integer built-ins ([`IntBuiltin`]) on scalar and vector arguments.
 //!
-//! OpenCL C declares each of them as a set of overloads, one per integer type (`gentype`), so a
-//! call is accepted when every `gentype` argument has the same type: as with clang's
-//! `opencl-c.h`, `min(uint, int)` matches two overloads equally well and is ambiguous.
+//! OpenCL C declares each of them as a set of overloads, one per integer type (`gentype`). A
+//! call whose `gentype` arguments have one type takes that overload. Scalar arguments of
+//! different types choose as clang's overload resolution over `opencl-c.h` does: an overload
+//! wins when it needs no worse a conversion for every argument (exact match, then promotion of
+//! a type narrower than `int` to `int`, then any other conversion) and a better one for some,
+//! so `mul24(uchar, int)` and `mul24(short, short)` call `mul24(int, int)`, while `min(uint,
+//! int)` and `min(int, short)` match two overloads equally well (each argument's own type is an
+//! exact match for one of them) and are ambiguous. Vector arguments have no implicit
+//! conversions: their types must agree.
 
 use super::Sema;
 use crate::ast;
@@ -39,10 +45,53 @@ impl Sema<'_> {
             self.wrong_arg_count(name, b.arity(), hargs.len(), span);
             return Some(Expr { kind: ExprKind::Int(0), ty: Type::Error, span });
         }
+        let hargs = self.resolve_scalar_overload(b, hargs);
         match self.integer_builtin_type(b, name, &hargs, name_span) {
             Some(ty) => Some(Expr { kind: ExprKind::IntBuiltin(b, hargs), ty, span }),
             None => Some(Expr { kind: ExprKind::Int(0), ty: Type::Error, span }),
         }
+    }
+
+    /// Converts the `gentype` arguments of a call on scalars of different types to the type of
+    /// the one overload that matches them best, when there is one (see the module comment).
+    fn resolve_scalar_overload(&mut self, b: IntBuiltin, mut args: Vec<Expr>) -> Vec<Expr> {
+        let plain_integer = |e: &Expr| match e.ty {
+            Type::Scalar(s) if s.is_integer() && s != Scalar::Bool => Some(s),
+            _ => None,
+        };
+        let same = gentype_args(b, args.len());
+        let Some(tys) = same.iter().map(|&i| plain_integer(&args[i])).collect::<Option<Vec<Scalar>>>() else {
+            return args;
+        };
+        let candidates: &[Scalar] = match b {
+            IntBuiltin::Mul24 | IntBuiltin::Mad24 => &[Scalar::I32, Scalar::U32],
+            _ => &INTEGER_OVERLOADS,
+        };
+        if tys.windows(2).all(|w| w[0] == w[1]) && candidates.contains(&tys[0]) {
+            return args;
+        }
+        let cost = |from: Scalar, to: Scalar| -> u8 {
+            if from == to {
+                0
+            } else if to == Scalar::I32 && from.rank() < Scalar::I32.rank() {
+                1
+            } else {
+                2
+            }
+        };
+        let better = |c: Scalar, d: Scalar| {
+            tys.iter().all(|&t| cost(t, c) <= cost(t, d)) && tys.iter().any(|&t| cost(t, c) < cost(t, d))
+        };
+        let best: Vec<Scalar> =
+            candidates.iter().copied().filter(|&c| candidates.iter().all(|&d| d == c || better(c, d))).collect();
+        if let [t] = best[..] {
+            for &i in same {
+                let span = args[i].span;
+                let a = std::mem::replace(&mut args[i], Expr { kind: ExprKind::Int(0), ty: Type::Error, span });
+                args[i] = self.convert(a, &Type::Scalar(t));
+            }
+        }
+        args
     }
 
     fn integer_builtin_type(&mut self, b: IntBuiltin, name: &str, args: &[Expr], at: Span) -> Option<Type> {
@@ -84,13 +133,7 @@ impl Sema<'_> {
         let tys: Vec<Scalar> = args.iter().filter_map(lane_type).collect();
         let t = tys[0];
         let n = lanes(&args[0]);
-        // The arguments that must share the `gentype`; `min`, `max` and `clamp` also take a
-        // scalar (`sgentype`) for their later arguments when the first is a vector.
-        let same: &[usize] = match b {
-            IntBuiltin::Select => &[0, 1],
-            IntBuiltin::Upsample => &[],
-            _ => &[0, 1, 2][..args.len()],
-        };
+        let same = gentype_args(b, args.len());
         let sgentype_ok = matches!(b, IntBuiltin::Min | IntBuiltin::Max | IntBuiltin::Clamp) && n > 1;
         let scalar_later = sgentype_ok && args[1..].iter().all(|a| lanes(a) == 1);
         let mismatch = same.iter().any(|&i| tys[i] != t || (lanes(&args[i]) != n && !(scalar_later && i > 0)));
@@ -104,7 +147,12 @@ impl Sema<'_> {
                     .with_note(format!(
                         "`{name}` has one overload per integer type and vector width; its arguments must have one type"
                     ))
-                    .with_help(format!("convert the arguments to one type, e.g. `{name}(({t}) ...)`", t = t.name())),
+                    .with_help(match b {
+                        IntBuiltin::Mul24 | IntBuiltin::Mad24 => {
+                            format!("convert the arguments to `int` or `uint`, e.g. `{name}((int) ...)`")
+                        }
+                        _ => format!("convert the arguments to one type, e.g. `{name}(({t}) ...)`", t = t.name()),
+                    }),
             );
             return None;
         }
@@ -156,5 +204,19 @@ impl Sema<'_> {
             IntBuiltin::Any | IntBuiltin::All => Some(Type::Scalar(Scalar::I32)),
             _ => Some(shaped(t)),
         }
+    }
+}
+
+/// The integer types with an overload of every `gentype` built-in.
+const INTEGER_OVERLOADS: [Scalar; 8] =
+    [Scalar::I8, Scalar::U8, Scalar::I16, Scalar::U16, Scalar::I32, Scalar::U32, Scalar::I64, Scalar::U64];
+
+/// The arguments of a call of `b` that share the `gentype`; `min`, `max` and `clamp` also take
+/// a scalar (`sgentype`) for their later arguments when the first is a vector.
+fn gentype_args(b: IntBuiltin, arity: usize) -> &'static [usize] {
+    match b {
+        IntBuiltin::Select => &[0, 1],
+        IntBuiltin::Upsample => &[],
+        _ => &[0, 1, 2][..arity.min(3)],
     }
 }
