@@ -60,6 +60,9 @@ impl Sema<'_> {
             _ => None,
         };
         let same = gentype_args(b, args.len());
+        if same.len() < 2 {
+            return args;
+        }
         let Some(tys) = same.iter().map(|&i| plain_integer(&args[i])).collect::<Option<Vec<Scalar>>>() else {
             return args;
         };
