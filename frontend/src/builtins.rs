@@ -339,9 +339,6 @@ pub fn family(name: &str) -> Option<Family> {
     if name == "printf" {
         return Some(Family::Printf);
     }
-    if name == "atomic_work_item_fence" {
-        return Some(Family::Synchronization);
-    }
     for (names, fam) in tables {
         if names.contains(&name) {
             return Some(*fam);

@@ -364,7 +364,11 @@ pub fn kernel_report(s: &Schedule, locate: &dyn Fn(Span) -> String) -> KernelRep
             },
             elements: d.len.unwrap_or(0),
             element_width: d.elem_width,
-            implementation: if d.in_block_ram() { "block RAM" } else { "registers (LUT RAM)" },
+            implementation: match (d.in_block_ram(s.target.block_ram_min_bits), s.target.kind) {
+                (true, _) => "block RAM",
+                (false, crate::target::TargetKind::Ice40Up5k) => "registers",
+                (false, _) => "registers (LUT RAM)",
+            },
         })
         .collect();
     let mut res = ResourceEstimate::default();

@@ -27,6 +27,11 @@ pub struct Target {
     carry_ns_per_bit: f64,
     /// Combinational delay of a 16x16 multiply in a DSP block.
     dsp_ns: f64,
+    /// On-chip memories of more bits than this go to block RAM, smaller ones to logic. A part
+    /// with LUT RAM (ECP5) keeps a memory of a few words in it cheaply; the iCE40 has none, so
+    /// there a memory in logic is a register per bit and a read multiplexer, and a block RAM
+    /// (4 kbit, 30 on the UP5K) is the better home for anything bigger than a few words.
+    pub block_ram_min_bits: u64,
 }
 
 impl Target {
@@ -39,6 +44,7 @@ impl Target {
                 lut_ns: 0.6,
                 carry_ns_per_bit: 0.05,
                 dsp_ns: 3.0,
+                block_ram_min_bits: 1024,
             },
             "ice40-up5k" | "ice40" => Target {
                 kind: TargetKind::Ice40Up5k,
@@ -47,6 +53,7 @@ impl Target {
                 lut_ns: 2.5,
                 carry_ns_per_bit: 0.15,
                 dsp_ns: 9.0,
+                block_ram_min_bits: 256,
             },
             "ecp5" => Target {
                 kind: TargetKind::Ecp5,
@@ -55,6 +62,7 @@ impl Target {
                 lut_ns: 1.2,
                 carry_ns_per_bit: 0.06,
                 dsp_ns: 5.0,
+                block_ram_min_bits: 1024,
             },
             _ => return None,
         })

@@ -1,7 +1,9 @@
 // The C11-style atomic functions of OpenCL C 2.0/3.0 on atomic types in __global and __local
 // memory and in a private variable: load/store/init/exchange, every fetch operation (signed
 // and unsigned min/max), compare-exchange that succeeds and fails (and updates `expected`),
-// the atomic_flag functions, with explicit orders and scopes. Returned values are recorded.
+// the atomic_flag functions, with explicit orders and scopes, and `atomic_work_item_fence`
+// (which orders nothing more: a work-item's accesses are in program order). Returned values are
+// recorded.
 // c-reference: no (atomic built-ins)
 __attribute__((reqd_work_group_size(1, 1, 1)))
 kernel void atomics_c11(global atomic_int *a, global atomic_uint *u, global atomic_long *l,
@@ -14,6 +16,7 @@ kernel void atomics_c11(global atomic_int *a, global atomic_uint *u, global atom
     atomic_flag_clear(&flag);
     out[k++] = atomic_load(&a[0]);
     out[k++] = atomic_fetch_add(&a[0], 10);
+    atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE, memory_order_seq_cst, memory_scope_work_group);
     out[k++] = atomic_fetch_sub_explicit(&a[1], 3, memory_order_seq_cst);
     out[k++] = atomic_fetch_and_explicit(&a[2], 0x3c, memory_order_acq_rel, memory_scope_device);
     out[k++] = atomic_fetch_or(&a[3], 0x100);

@@ -174,8 +174,6 @@ pub enum MemKind {
     Local,
 }
 
-/// On-chip memories of more bits than this go to block RAM.
-pub const BLOCK_RAM_MIN_BITS: u64 = 1024;
 
 #[derive(Clone, Debug)]
 pub struct MemData {
@@ -268,11 +266,11 @@ impl MemData {
         !self.is_port()
     }
 
-    /// Whether an on-chip memory is built for block RAM (more than
-    /// [`BLOCK_RAM_MIN_BITS`]); smaller ones are registers and LUTs. The report and the RTL's
-    /// `ram_style` both follow this one rule.
-    pub fn in_block_ram(&self) -> bool {
-        u64::from(self.len.unwrap_or(0)) * u64::from(self.elem_width) > BLOCK_RAM_MIN_BITS
+    /// Whether an on-chip memory is built for block RAM: when it has more bits than the
+    /// target's threshold (`Target::block_ram_min_bits` in the scheduler); smaller ones are
+    /// registers and LUTs. The report and the RTL's `ram_style` both follow this one rule.
+    pub fn in_block_ram(&self, block_ram_min_bits: u64) -> bool {
+        u64::from(self.len.unwrap_or(0)) * u64::from(self.elem_width) > block_ram_min_bits
     }
 
     pub fn is_read_only(&self) -> bool {

@@ -134,7 +134,7 @@ define_codes! {
     UNSUPPORTED_FLOAT = "E0502": "floating point kiln does not build: arithmetic on `float` (and `half` conversions) in hardware (the emulator runs it), `double`, `halfN` types",
     UNSUPPORTED_VECTOR = "E0503": "a use of vector types kiln does not yet build (the address of a vector parameter of a helper function)",
     UNSUPPORTED_NDRANGE = "E0504": "a work-item function kiln cannot build (sub-group and linear-id functions, or a dimension that is not a compile-time constant)",
-    UNSUPPORTED_BARRIER = "E0505": "a synchronization function kiln does not yet support (sub-group barriers, `atomic_work_item_fence`)",
+    UNSUPPORTED_BARRIER = "E0505": "a synchronization function kiln does not yet support (sub-group barriers)",
     UNSUPPORTED_PIPE = "E0506": "a use of pipes kiln does not build yet (work-group and sub-group reservations, reservations of a non-constant or varying number of packets, pipes of structs, pipe parameters of helper functions, a channel-array index that is not constant after unrolling)",
     UNSUPPORTED_ATOMIC = "E0507": "retired: the atomic functions are supported since kiln builds them as read-modify-writes at the memory (float atomics report E0502; kept so the code stays stable)",
     UNSUPPORTED_AGGREGATE = "E0508": "a use of structs or unions kiln does not build yet (pointers to private or `__local` structs, struct kernel arguments and return values, unions of members of different shapes)",

@@ -1247,6 +1247,26 @@ impl Sema<'_> {
                 // A work-item's own accesses are already ordered in kiln's hardware.
                 Some(Expr { kind: ExprKind::Comma(vec![]), ty: Type::Void, span })
             }
+            "atomic_work_item_fence" => {
+                if args.len() != 3 {
+                    return arity_error(self, "three arguments (the fence flags, a memory order and a memory scope)");
+                }
+                for a in args {
+                    let x = self.rvalue(a);
+                    if !x.ty.is_error() && x.ty.scalar().is_none_or(|s| !s.is_integer()) {
+                        self.err(
+                            Diagnostic::error(
+                                codes::TYPE_MISMATCH,
+                                format!("`{name}` takes integer flags, a memory order and a memory scope"),
+                            )
+                            .at(x.span),
+                        );
+                    }
+                }
+                // kiln's hardware performs a work-item's accesses, atomic or not, in program
+                // order, so the fence orders nothing that is not already ordered.
+                Some(Expr { kind: ExprKind::Comma(vec![]), ty: Type::Void, span })
+            }
             _ => None,
         }
     }

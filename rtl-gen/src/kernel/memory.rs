@@ -266,7 +266,7 @@ impl Gen<'_> {
             let what = if d.kind == MemKind::Rom { "ROM" } else { "private memory" };
             self.m.add(Item::Comment(format!("{what} `{}`: {len} x {w} bits, @[{}].", d.name, (self.locate)(d.span))));
             // The report's choice (`MemData::in_block_ram`), made binding for synthesis.
-            let style = Some(if d.in_block_ram() { "block" } else { "logic" });
+            let style = Some(if d.in_block_ram(self.s.target.block_ram_min_bits) { "block" } else { "logic" });
             self.m.add(Item::Memory { name: name.clone(), width: w, depth: len, style });
             let addr_of = |g: &Self, s: &Site| -> Expr { slice_w(&g.src(k.ops[s.op].args[0], s.at), 32, aw - 1, 0) };
             let mut body = Vec::new();
