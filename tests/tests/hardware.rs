@@ -184,7 +184,15 @@ fn on_chip_arrays_are_built_where_the_report_says() {
     ];
     for (target, choices, blocks) in cases {
         let out = dir.join(target);
-        let r = kiln(&["build", &cl.display().to_string(), "-o", &out.display().to_string(), "--no-opt", "--target", target]);
+        let r = kiln(&[
+            "build",
+            &cl.display().to_string(),
+            "-o",
+            &out.display().to_string(),
+            "--no-opt",
+            "--target",
+            target,
+        ]);
         assert_eq!(r.code, 0, "{}", r.stderr);
         let report: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap()).unwrap();

@@ -174,7 +174,6 @@ pub enum MemKind {
     Local,
 }
 
-
 #[derive(Clone, Debug)]
 pub struct MemData {
     pub name: Rc<str>,

@@ -3,6 +3,9 @@
 
 use super::*;
 
+
+/// One arm of a one-hot multiplexer: (select, value).
+type Case = (Expr, Expr);
 impl Gen<'_> {
     fn port_ops(&self, m: Mem) -> Vec<Site> {
         self.start_sites(&|c| matches!(c, OpClass::PortLoad(x) | OpClass::PortStore(x) if x == m))
@@ -136,7 +139,7 @@ impl Gen<'_> {
                 // (`req_we` only matters while `req_valid`, which carries the enables.)
                 self.m.add(Item::Assign(format!("{pre}_req_we"), any(we)));
                 let elem = k.mems[m].elem_width;
-                let (data, strobes): (Vec<(Expr, Expr)>, Vec<(Expr, Expr)>) = stores
+                let (data, strobes): (Vec<Case>, Vec<Case>) = stores
                     .iter()
                     .map(|s| {
                         let (d, st) = self.store_data(s, lanes, elem);
