@@ -242,13 +242,28 @@ fn excerpt(log: &str) -> Vec<String> {
     let skip = lines.len().saturating_sub(15);
     let mut out: Vec<String> = lines.into_iter().skip(skip).collect();
     if log.contains("no BELs remaining") || log.contains("Failed to expand region") {
-        out.push(
-            "note: the design needs more of a cell type than the FPGA has (the synthesis log's statistics list \
-             the cells); multipliers, dividers and wide datapaths are the usual cause"
-                .into(),
-        );
+        let over: Vec<String> = log.lines().filter_map(over_used).collect();
+        let which = if over.is_empty() { String::new() } else { format!(": {}", over.join(", ")) };
+        out.push(format!(
+            "note: the design needs more of a cell type than the FPGA has{which} (the synthesis log's \
+             statistics list the cells); multipliers, dividers and wide datapaths are the usual cause"
+        ));
     }
     out
+}
+
+/// A line of nextpnr's utilization table whose cell type is used beyond what the part has
+/// (`Info:          ICESTORM_LC:  5923/ 5280   112%`), as `5923 ICESTORM_LC of 5280`.
+fn over_used(line: &str) -> Option<String> {
+    let rest = line.trim().strip_prefix("Info:")?.trim();
+    let (cell, counts) = rest.split_once(':')?;
+    let (used, rest) = counts.split_once('/')?;
+    let mut words = rest.split_whitespace();
+    let available = words.next()?;
+    let percent = words.next()?.strip_suffix('%')?;
+    let (used, available, percent) =
+        (used.trim().parse::<u64>().ok()?, available.parse::<u64>().ok()?, percent.parse::<u64>().ok()?);
+    (used > available && percent > 100).then(|| format!("{used} {} of {available}", cell.trim()))
 }
 
 /// Runs the board's steps and reads the results from their logs.
@@ -371,6 +386,17 @@ mod tests {
         let quiet: String = (0..30).map(|i| format!("line {i}\n")).collect();
         assert_eq!(excerpt(&quiet).len(), 15);
         assert_eq!(excerpt(&quiet)[14], "line 29");
+    }
+
+    #[test]
+    fn a_design_too_big_for_the_part_names_the_cell_type() {
+        let log = "Info: Device utilisation:\n\
+                   Info: \t         ICESTORM_LC:  5923/ 5280   112%\n\
+                   Info: \t        ICESTORM_RAM:     2/   30     6%\n\
+                   ERROR: Failed to expand region (0, 0) |_> (25, 31) of 5923 ICESTORM_LCs\n";
+        let lines = excerpt(log);
+        assert_eq!(lines[0], "ERROR: Failed to expand region (0, 0) |_> (25, 31) of 5923 ICESTORM_LCs");
+        assert!(lines[1].contains("the FPGA has: 5923 ICESTORM_LC of 5280 ("), "{}", lines[1]);
     }
 
     #[test]

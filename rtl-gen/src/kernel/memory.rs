@@ -3,7 +3,6 @@
 
 use super::*;
 
-
 /// One arm of a one-hot multiplexer: (select, value).
 type Case = (Expr, Expr);
 impl Gen<'_> {
