@@ -2,7 +2,7 @@
 kernel void k(global int *o, uint u, int i, char c, long l) {
     o[0] = min(u, i);
     o[1] = mul24(l, l);
-    o[2] = upsample(i, i);
+    o[2] = upsample(l, l);
     o[3] = select(i, i, c);
     o[4] = popcount(i, i);
 }

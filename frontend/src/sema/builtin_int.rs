@@ -5,10 +5,11 @@
 //! different types choose as clang's overload resolution over `opencl-c.h` does: an overload
 //! wins when it needs no worse a conversion for every argument (exact match, then promotion of
 //! a type narrower than `int` to `int`, then any other conversion) and a better one for some,
-//! so `mul24(uchar, int)` and `mul24(short, short)` call `mul24(int, int)`, while `min(uint,
-//! int)` and `min(int, short)` match two overloads equally well (each argument's own type is an
-//! exact match for one of them) and are ambiguous. Vector arguments have no implicit
-//! conversions: their types must agree.
+//! so `mul24(uchar, int)` and `mul24(short, short)` call `mul24(int, int)` and
+//! `upsample(int, int)` calls `upsample(int, uint)`, while `min(uint, int)` and
+//! `min(int, short)` match two overloads equally well (each argument's own type is an exact
+//! match for one of them) and are ambiguous. Vector arguments have no implicit conversions:
+//! their types must agree.
 
 use super::Sema;
 use crate::ast;
@@ -59,18 +60,25 @@ impl Sema<'_> {
             Type::Scalar(s) if s.is_integer() && s != Scalar::Bool => Some(s),
             _ => None,
         };
-        let same = gentype_args(b, args.len());
-        if same.len() < 2 {
+        // The arguments the overloads differ in, and each overload's types for them.
+        let (involved, candidates): (&[usize], Vec<Vec<Scalar>>) = match b {
+            IntBuiltin::Upsample => (&[0, 1], UPSAMPLE_OVERLOADS.iter().map(|&(hi, lo)| vec![hi, lo]).collect()),
+            IntBuiltin::Mul24 | IntBuiltin::Mad24 => {
+                let same = gentype_args(b, args.len());
+                (same, [Scalar::I32, Scalar::U32].iter().map(|&t| vec![t; same.len()]).collect())
+            }
+            _ => {
+                let same = gentype_args(b, args.len());
+                (same, INTEGER_OVERLOADS.iter().map(|&t| vec![t; same.len()]).collect())
+            }
+        };
+        if involved.len() < 2 || involved.iter().any(|&i| i >= args.len()) {
             return args;
         }
-        let Some(tys) = same.iter().map(|&i| plain_integer(&args[i])).collect::<Option<Vec<Scalar>>>() else {
+        let Some(tys) = involved.iter().map(|&i| plain_integer(&args[i])).collect::<Option<Vec<Scalar>>>() else {
             return args;
         };
-        let candidates: &[Scalar] = match b {
-            IntBuiltin::Mul24 | IntBuiltin::Mad24 => &[Scalar::I32, Scalar::U32],
-            _ => &INTEGER_OVERLOADS,
-        };
-        if tys.windows(2).all(|w| w[0] == w[1]) && candidates.contains(&tys[0]) {
+        if candidates.contains(&tys) {
             return args;
         }
         let cost = |from: Scalar, to: Scalar| -> u8 {
@@ -82,13 +90,15 @@ impl Sema<'_> {
                 2
             }
         };
-        let better = |c: Scalar, d: Scalar| {
-            tys.iter().all(|&t| cost(t, c) <= cost(t, d)) && tys.iter().any(|&t| cost(t, c) < cost(t, d))
+        let costs = |c: &[Scalar]| -> Vec<u8> { tys.iter().zip(c).map(|(&t, &p)| cost(t, p)).collect() };
+        let better = |c: &[Scalar], d: &[Scalar]| {
+            let (x, y) = (costs(c), costs(d));
+            x.iter().zip(&y).all(|(a, b)| a <= b) && x.iter().zip(&y).any(|(a, b)| a < b)
         };
-        let best: Vec<Scalar> =
-            candidates.iter().copied().filter(|&c| candidates.iter().all(|&d| d == c || better(c, d))).collect();
-        if let [t] = best[..] {
-            for &i in same {
+        let best: Vec<&Vec<Scalar>> =
+            candidates.iter().filter(|c| candidates.iter().all(|d| d == *c || better(c, d))).collect();
+        if let [params] = best[..] {
+            for (&i, &t) in involved.iter().zip(params) {
                 let span = args[i].span;
                 let a = std::mem::replace(&mut args[i], Expr { kind: ExprKind::Int(0), ty: Type::Error, span });
                 args[i] = self.convert(a, &Type::Scalar(t));
@@ -209,6 +219,16 @@ impl Sema<'_> {
         }
     }
 }
+
+/// The (high, low) argument types of the overloads of `upsample`.
+const UPSAMPLE_OVERLOADS: [(Scalar, Scalar); 6] = [
+    (Scalar::I8, Scalar::U8),
+    (Scalar::U8, Scalar::U8),
+    (Scalar::I16, Scalar::U16),
+    (Scalar::U16, Scalar::U16),
+    (Scalar::I32, Scalar::U32),
+    (Scalar::U32, Scalar::U32),
+];
 
 /// The integer types with an overload of every `gentype` built-in.
 const INTEGER_OVERLOADS: [Scalar; 8] =
