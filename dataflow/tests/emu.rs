@@ -129,3 +129,33 @@ fn print_vadd_ir() {
     let (_, opt) = compile(src, "vadd");
     println!("{opt}");
 }
+
+/// `exit-test` turns `i < n` into `i != max(n, start)`: the optimized loop tests for equality,
+/// and runs as often as the original for starts and bounds at the edges of both signednesses.
+#[test]
+fn counted_loops_test_for_equality() {
+    let src = "kernel void s(global int *out, int start, int n) {
+            int t = 0; for (int i = start; i < n; i++) t += i; out[0] = t; out[1] = 7; }
+        kernel void u(global uint *out, uint start, uint n) {
+            uint t = 0; for (uint i = start; i < n; ++i) t = t * 3 + i; out[0] = t; out[1] = 7; }";
+    let edges: [u64; 8] = [0, 1, 5, 0x7fff_fffd, 0x7fff_ffff, 0x8000_0000, 0xffff_fffd, 0xffff_ffff];
+    for (name, signed) in [("s", true), ("u", false)] {
+        let (_, opt) = compile(src, name);
+        let tests: Vec<_> = opt.ops.values().filter(|o| matches!(o.kind, kiln_dataflow::ir::OpKind::Cmp(_))).collect();
+        assert!(
+            tests.iter().any(|o| matches!(o.kind, kiln_dataflow::ir::OpKind::Cmp(kiln_dataflow::ir::CmpOp::Ne))),
+            "{name}: the loop still tests with less-than\n{opt}"
+        );
+        let value = |x: u64| if signed { x as u32 as i32 as i64 } else { x as i64 };
+        for &start in &edges {
+            for &n in &edges {
+                // Loops of up to a few iterations, and loops that never start.
+                if value(n) - value(start) > 4 {
+                    continue;
+                }
+                let r = run(src, name, vec![Arg::Buffer(vec![0, 0]), Arg::Scalar(start), Arg::Scalar(n)]);
+                assert_eq!(r[0].as_ref().map(|b| b[1]), Some(7), "{name}: start {start:#x} n {n:#x}");
+            }
+        }
+    }
+}

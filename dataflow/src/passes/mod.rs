@@ -6,6 +6,7 @@
 mod const_fold;
 mod cse;
 mod dce;
+mod exit_test;
 mod if_convert;
 mod merge_blocks;
 mod partition;
@@ -41,6 +42,7 @@ pub fn registry() -> Vec<Box<dyn Pass>> {
         Box::new(scalarize::Scalarize),
         Box::new(partition::Partition),
         Box::new(if_convert::IfConvert),
+        Box::new(exit_test::ExitTest),
         Box::new(dce::Dce),
     ]
 }

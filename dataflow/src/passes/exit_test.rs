@@ -1,0 +1,118 @@
+//! `exit-test`: the test of a counted loop, `i < n` with `i` stepping by one, becomes
+//! `i != max(n, i0)` (`i0` the value `i` enters with, the maximum taken once before the loop).
+//!
+//! In hardware a less-than is a carry chain across the whole width, and the loop test of a
+//! pipelined loop decides in the same cycle whether the next iteration starts, so it sits on the
+//! path that enables every stage register; an equality is a shallow tree of LUTs. On the iCE40
+//! this alone raises the routed Fmax of `examples/vadd.cl` from 30 to 40 MHz.
+//!
+//! Legal when the test is evaluated on the header's parameter `i` itself, `i` comes back from
+//! every latch as `i + 1`, the bound `n` is defined before the loop, and the branch leaves the
+//! loop when the test fails: then `i` takes the values `i0, i0 + 1, ...` and the first one that
+//! fails `i < n` is exactly the first one equal to `max(n, i0)` (`i < n ≤ MAX` never wraps).
+//! Signed and unsigned tests take the signed and unsigned maximum. Loops with a constant bound
+//! keep their test: the trip count and the range analyses read it, and a comparison with a
+//! constant is cheap already. Tested in `dataflow/tests/emu.rs` (`counted_loops_test_for_equality`).
+
+use super::Pass;
+use crate::ir::*;
+
+pub struct ExitTest;
+
+impl Pass for ExitTest {
+    fn name(&self) -> &'static str {
+        "exit-test"
+    }
+    fn description(&self) -> &'static str {
+        "tests a counted loop's induction variable for equality with its bound instead of less-than"
+    }
+    fn run(&self, k: &mut Kernel) -> bool {
+        let headers: Vec<Block> = k.loops.iter().map(|l| l.header).collect();
+        let mut changed = false;
+        for h in headers {
+            changed |= rewrite(k, h).is_some();
+        }
+        changed
+    }
+}
+
+/// Rewrites the test of the loop headed by `h`, when it is a counted loop's.
+fn rewrite(k: &mut Kernel, h: Block) -> Option<()> {
+    let rpo = k.rpo();
+    let order = |b: Block| rpo.iter().position(|x| *x == b);
+    let h_at = order(h)?;
+    let Terminator::Branch { cond, then_to, else_to } = &k.blocks[h].term else { return None };
+    let (cond, body, exit) = (*cond, then_to.block, else_to.block);
+    let test = k.def_op(cond)?;
+    let (&OpKind::Cmp(cmp @ (CmpOp::Slt | CmpOp::Ult)), [iv, bound]) = (&k.ops[test].kind, k.ops[test].args.as_slice())
+    else {
+        return None;
+    };
+    let (iv, bound) = (*iv, *bound);
+    let ValueDef::Param(pb, idx) = k.values[iv].def else { return None };
+    if pb != h || k.as_const(bound).is_some() || body == h || reaches(k, exit, h) {
+        return None;
+    }
+    let defined_before_loop = match k.values[bound].def {
+        ValueDef::Param(b, _) => order(b)? < h_at,
+        ValueDef::Op(op) => order(k.ops[op].block)? < h_at,
+    };
+    if !defined_before_loop {
+        return None;
+    }
+    // One edge enters the loop (its block computes the maximum); every other edge is a latch
+    // bringing back `i + 1`.
+    let mut entry = None;
+    for p in k.predecessors()[h].clone() {
+        let latch = order(p)? >= h_at;
+        for t in k.blocks[p].term.targets() {
+            if t.block != h {
+                continue;
+            }
+            let arg = t.args[idx as usize];
+            if latch {
+                if !is_increment(k, arg, iv) {
+                    return None;
+                }
+            } else if entry.replace((p, arg)).is_some() {
+                return None;
+            }
+        }
+    }
+    let (pre, init) = entry?;
+    let (w, span) = (k.width(iv), k.ops[test].span);
+    let below = k.push_value(pre, OpKind::Cmp(cmp), vec![bound, init], 1, span);
+    let stop = k.push_value(pre, OpKind::Select, vec![below, init, bound], w, span);
+    let ne = k.push_op(h, OpKind::Cmp(CmpOp::Ne), vec![iv, stop], Some(1), span);
+    let ne = k.result(ne)?;
+    if let Terminator::Branch { cond, .. } = &mut k.blocks[h].term {
+        *cond = ne;
+    }
+    Some(())
+}
+
+/// Whether `v` is `iv + 1`.
+fn is_increment(k: &Kernel, v: Value, iv: Value) -> bool {
+    let Some(op) = k.def_op(v) else { return false };
+    match (&k.ops[op].kind, k.ops[op].args.as_slice()) {
+        (OpKind::Binary(BinOp::Add), [a, b]) => {
+            (*a == iv && k.as_const(*b) == Some(1)) || (*b == iv && k.as_const(*a) == Some(1))
+        }
+        _ => false,
+    }
+}
+
+/// Whether `to` can be reached from `from`.
+fn reaches(k: &Kernel, from: Block, to: Block) -> bool {
+    let mut seen = std::collections::HashSet::new();
+    let mut stack = vec![from];
+    while let Some(b) = stack.pop() {
+        if b == to {
+            return true;
+        }
+        if seen.insert(b) {
+            stack.extend(k.blocks[b].term.successors());
+        }
+    }
+    false
+}
