@@ -137,15 +137,20 @@ fn counted_loops_test_for_equality() {
     let src = "kernel void s(global int *out, int start, int n) {
             int t = 0; for (int i = start; i < n; i++) t += i; out[0] = t; out[1] = 7; }
         kernel void u(global uint *out, uint start, uint n) {
-            uint t = 0; for (uint i = start; i < n; ++i) t = t * 3 + i; out[0] = t; out[1] = 7; }";
+            uint t = 0; for (uint i = start; i < n; ++i) t = t * 3 + i; out[0] = t; out[1] = 7; }
+        kernel void nest(global int *out, int start, int n) {
+            int t = 0;
+            for (int i = start; i < n; i++) for (int j = i; j < n; j++) t = t * 5 + j - i;
+            out[0] = t; out[1] = 7; }";
     let edges: [u64; 8] = [0, 1, 5, 0x7fff_fffd, 0x7fff_ffff, 0x8000_0000, 0xffff_fffd, 0xffff_ffff];
-    for (name, signed) in [("s", true), ("u", false)] {
+    for (name, signed, loops) in [("s", true, 1), ("u", false, 1), ("nest", true, 2)] {
         let (_, opt) = compile(src, name);
-        let tests: Vec<_> = opt.ops.values().filter(|o| matches!(o.kind, kiln_dataflow::ir::OpKind::Cmp(_))).collect();
-        assert!(
-            tests.iter().any(|o| matches!(o.kind, kiln_dataflow::ir::OpKind::Cmp(kiln_dataflow::ir::CmpOp::Ne))),
-            "{name}: the loop still tests with less-than\n{opt}"
-        );
+        let equalities = opt
+            .ops
+            .values()
+            .filter(|o| matches!(o.kind, kiln_dataflow::ir::OpKind::Cmp(kiln_dataflow::ir::CmpOp::Ne)))
+            .count();
+        assert_eq!(equalities, loops, "{name}: every loop tests for equality\n{opt}");
         let value = |x: u64| if signed { x as u32 as i32 as i64 } else { x as i64 };
         for &start in &edges {
             for &n in &edges {

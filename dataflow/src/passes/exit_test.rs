@@ -50,7 +50,13 @@ fn rewrite(k: &mut Kernel, h: Block) -> Option<()> {
     };
     let (iv, bound) = (*iv, *bound);
     let ValueDef::Param(pb, idx) = k.values[iv].def else { return None };
-    if pb != h || k.as_const(bound).is_some() || body == h || reaches(k, exit, h) {
+    if pb != h || k.as_const(bound).is_some() {
+        return None;
+    }
+    let preds = k.predecessors();
+    let latches: Vec<Block> = preds[h].iter().copied().filter(|p| order(*p).is_some_and(|at| at >= h_at)).collect();
+    let in_loop = natural_loop(&preds, h, &latches);
+    if !in_loop.contains(&body) || in_loop.contains(&exit) {
         return None;
     }
     let defined_before_loop = match k.values[bound].def {
@@ -63,8 +69,8 @@ fn rewrite(k: &mut Kernel, h: Block) -> Option<()> {
     // One edge enters the loop (its block computes the maximum); every other edge is a latch
     // bringing back `i + 1`.
     let mut entry = None;
-    for p in k.predecessors()[h].clone() {
-        let latch = order(p)? >= h_at;
+    for &p in &preds[h] {
+        let latch = latches.contains(&p);
         for t in k.blocks[p].term.targets() {
             if t.block != h {
                 continue;
@@ -102,17 +108,19 @@ fn is_increment(k: &Kernel, v: Value, iv: Value) -> bool {
     }
 }
 
-/// Whether `to` can be reached from `from`.
-fn reaches(k: &Kernel, from: Block, to: Block) -> bool {
-    let mut seen = std::collections::HashSet::new();
-    let mut stack = vec![from];
+/// The blocks of the natural loop of header `h`: `h` and every block that reaches one of its
+/// latches without passing through `h`.
+fn natural_loop(
+    preds: &cranelift_entity::SecondaryMap<Block, Vec<Block>>,
+    h: Block,
+    latches: &[Block],
+) -> std::collections::HashSet<Block> {
+    let mut blocks = std::collections::HashSet::from([h]);
+    let mut stack = latches.to_vec();
     while let Some(b) = stack.pop() {
-        if b == to {
-            return true;
-        }
-        if seen.insert(b) {
-            stack.extend(k.blocks[b].term.successors());
+        if blocks.insert(b) {
+            stack.extend(preds[b].iter().copied());
         }
     }
-    false
+    blocks
 }
