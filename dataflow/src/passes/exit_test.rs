@@ -15,6 +15,7 @@
 //! constant is cheap already. Tested in `dataflow/tests/emu.rs` (`counted_loops_test_for_equality`).
 
 use super::Pass;
+use crate::analysis::{NaturalLoop, natural_loops};
 use crate::ir::*;
 
 pub struct ExitTest;
@@ -27,20 +28,20 @@ impl Pass for ExitTest {
         "tests a counted loop's induction variable for equality with its bound instead of less-than"
     }
     fn run(&self, k: &mut Kernel) -> bool {
-        let headers: Vec<Block> = k.loops.iter().map(|l| l.header).collect();
+        // Rewriting a test adds ops but no blocks, so the loops stay as computed.
+        let loops: Vec<NaturalLoop> =
+            natural_loops(k).into_iter().filter(|l| k.loops.iter().any(|x| x.header == l.header)).collect();
         let mut changed = false;
-        for h in headers {
-            changed |= rewrite(k, h).is_some();
+        for l in &loops {
+            changed |= rewrite(k, l).is_some();
         }
         changed
     }
 }
 
-/// Rewrites the test of the loop headed by `h`, when it is a counted loop's.
-fn rewrite(k: &mut Kernel, h: Block) -> Option<()> {
-    let rpo = k.rpo();
-    let order = |b: Block| rpo.iter().position(|x| *x == b);
-    let h_at = order(h)?;
+/// Rewrites the test of loop `l`, when it is a counted loop's.
+fn rewrite(k: &mut Kernel, l: &NaturalLoop) -> Option<()> {
+    let h = l.header;
     let Terminator::Branch { cond, then_to, else_to } = &k.blocks[h].term else { return None };
     let (cond, body, exit) = (*cond, then_to.block, else_to.block);
     let test = k.def_op(cond)?;
@@ -50,33 +51,26 @@ fn rewrite(k: &mut Kernel, h: Block) -> Option<()> {
     };
     let (iv, bound) = (*iv, *bound);
     let ValueDef::Param(pb, idx) = k.values[iv].def else { return None };
-    if pb != h || k.as_const(bound).is_some() {
+    if pb != h || k.as_const(bound).is_some() || !l.blocks.contains(&body) || l.blocks.contains(&exit) {
         return None;
     }
-    let preds = k.predecessors();
-    let latches: Vec<Block> = preds[h].iter().copied().filter(|p| order(*p).is_some_and(|at| at >= h_at)).collect();
-    let in_loop = natural_loop(&preds, h, &latches);
-    if !in_loop.contains(&body) || in_loop.contains(&exit) {
-        return None;
-    }
-    let defined_before_loop = match k.values[bound].def {
-        ValueDef::Param(b, _) => order(b)? < h_at,
-        ValueDef::Op(op) => order(k.ops[op].block)? < h_at,
+    let bound_block = match k.values[bound].def {
+        ValueDef::Param(b, _) => b,
+        ValueDef::Op(op) => k.ops[op].block,
     };
-    if !defined_before_loop {
+    if l.blocks.contains(&bound_block) {
         return None;
     }
     // One edge enters the loop (its block computes the maximum); every other edge is a latch
     // bringing back `i + 1`.
     let mut entry = None;
-    for &p in &preds[h] {
-        let latch = latches.contains(&p);
+    for &p in &k.predecessors()[h] {
         for t in k.blocks[p].term.targets() {
             if t.block != h {
                 continue;
             }
             let arg = t.args[idx as usize];
-            if latch {
+            if l.latches.contains(&p) {
                 if !is_increment(k, arg, iv) {
                     return None;
                 }
@@ -106,21 +100,4 @@ fn is_increment(k: &Kernel, v: Value, iv: Value) -> bool {
         }
         _ => false,
     }
-}
-
-/// The blocks of the natural loop of header `h`: `h` and every block that reaches one of its
-/// latches without passing through `h`.
-fn natural_loop(
-    preds: &cranelift_entity::SecondaryMap<Block, Vec<Block>>,
-    h: Block,
-    latches: &[Block],
-) -> std::collections::HashSet<Block> {
-    let mut blocks = std::collections::HashSet::from([h]);
-    let mut stack = latches.to_vec();
-    while let Some(b) = stack.pop() {
-        if blocks.insert(b) {
-            stack.extend(preds[b].iter().copied());
-        }
-    }
-    blocks
 }
