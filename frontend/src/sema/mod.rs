@@ -707,6 +707,13 @@ impl Sema<'_> {
             );
             return;
         }
+        if self.prog.functions[id.0 as usize].params.len() != sig.params.len() {
+            // A conflicting prototype (already reported) fixed a different parameter list; checking
+            // this body against it would only add noise. The function counts as defined, so its
+            // calls are not reported as calls to an undefined function.
+            self.prog.functions[id.0 as usize].body = Some(Vec::new());
+            return;
+        }
         // The definition's parameter names and spans win over a prototype's.
         let params = self.param_locals(sig, &fd.declarator);
         let f = &mut self.prog.functions[id.0 as usize];
@@ -726,7 +733,7 @@ impl Sema<'_> {
         self.push_scope();
         let nparams = self.prog.functions[id.0 as usize].params.len();
         for i in 0..nparams {
-            let l = self.fcx.as_ref().map(|f| f.locals[i].clone());
+            let l = self.fcx.as_ref().and_then(|f| f.locals.get(i).cloned());
             if let Some(l) = l
                 && !l.name.is_empty()
             {
