@@ -1,11 +1,12 @@
 //! Target models: default clock and the delay and latency of each operator.
 //!
 //! Delays are estimates in nanoseconds for an operator of a given width, including typical
-//! routing. They decide which operations chain within one clock cycle. The numbers are a first
-//! model (carry chains grow with width, multipliers map to DSP blocks); the bitstream flow
-//! reports the real critical path next to the scheduler's estimate so the model can be fitted.
+//! routing. They decide which operations chain within one clock cycle. The iCE40 numbers are
+//! fitted to nextpnr's routed paths of one-operator designs (`bench/boards/measure-delays`,
+//! results in `bench/boards/README.md`); the generic and ECP5 numbers are a first model. The
+//! bitstream flow reports the real critical path next to the scheduler's estimate.
 
-use kiln_dataflow::ir::{BinOp, OpKind};
+use kiln_dataflow::ir::{BinOp, CmpOp, OpKind, UnOp};
 use serde::Serialize;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -27,6 +28,13 @@ pub struct Target {
     carry_ns_per_bit: f64,
     /// Combinational delay of a 16x16 multiply in a DSP block.
     dsp_ns: f64,
+    /// Register overhead of a path: clock-to-out, the first routing hop and setup.
+    reg_ns: f64,
+    /// What an inverted operand adds to a carry chain (subtract, ordered compare): a LUT level
+    /// on the iCE40, whose carry cell cannot invert an input; nothing where it can.
+    carry_invert_ns: f64,
+    /// Whether equality is a tree of LUTs (measured on the iCE40) rather than a carry chain.
+    equality_lut_tree: bool,
     /// On-chip memories of more bits than this go to block RAM, smaller ones to logic. A part
     /// with LUT RAM (ECP5) keeps a memory of a few words in it cheaply; the iCE40 has none, so
     /// there a memory in logic is a register per bit and a read multiplexer, and a block RAM
@@ -44,15 +52,23 @@ impl Target {
                 lut_ns: 0.6,
                 carry_ns_per_bit: 0.05,
                 dsp_ns: 3.0,
+                reg_ns: 0.3,
+                carry_invert_ns: 0.0,
+                equality_lut_tree: false,
                 block_ram_min_bits: 1024,
             },
             "ice40-up5k" | "ice40" => Target {
                 kind: TargetKind::Ice40Up5k,
                 name: "ice40-up5k",
                 default_clock_mhz: 24.0,
-                lut_ns: 2.5,
-                carry_ns_per_bit: 0.15,
+                // bench/boards/measure-delays, nextpnr-ice40 0.4, median of 3 seeds.
+                lut_ns: 3.0,
+                carry_ns_per_bit: 0.35,
+                // nextpnr does not model the SB_MAC16's delay; this is the datasheet's order.
                 dsp_ns: 9.0,
+                reg_ns: 1.4,
+                carry_invert_ns: 2.6,
+                equality_lut_tree: true,
                 block_ram_min_bits: 256,
             },
             "ecp5" => Target {
@@ -62,6 +78,9 @@ impl Target {
                 lut_ns: 1.2,
                 carry_ns_per_bit: 0.06,
                 dsp_ns: 5.0,
+                reg_ns: 0.6,
+                carry_invert_ns: 0.0,
+                equality_lut_tree: false,
                 block_ram_min_bits: 1024,
             },
             _ => return None,
@@ -79,9 +98,11 @@ impl Target {
         let levels = |n: u32| (n.max(2) as f64).log2().ceil();
         match kind {
             OpKind::Const(_) => 0.0,
-            OpKind::Unary(_) => carry(width),
+            OpKind::Unary(UnOp::Not) => lut,
+            OpKind::Unary(UnOp::Neg) => carry(width) + self.carry_invert_ns,
             OpKind::Binary(b) => match b {
-                BinOp::Add | BinOp::Sub => carry(width),
+                BinOp::Add => carry(width),
+                BinOp::Sub => carry(width) + self.carry_invert_ns,
                 BinOp::And | BinOp::Or | BinOp::Xor => lut,
                 BinOp::Shl | BinOp::LShr | BinOp::AShr => lut * levels(width),
                 BinOp::Mul => {
@@ -91,7 +112,11 @@ impl Target {
                 // Division runs in a multi-cycle unit; this is its per-cycle delay.
                 BinOp::UDiv | BinOp::SDiv | BinOp::URem | BinOp::SRem => carry(width) + lut,
             },
-            OpKind::Cmp(_) => carry(in_width),
+            OpKind::Cmp(CmpOp::Eq | CmpOp::Ne) if self.equality_lut_tree => {
+                // Pairs of bits compared in the first level, then an AND tree of 4-input LUTs.
+                lut * (1.0 + (in_width.max(2) as f64).log(4.0).ceil())
+            }
+            OpKind::Cmp(_) => carry(in_width) + self.carry_invert_ns,
             OpKind::Select => lut,
             OpKind::Cast(_) => 0.0,
             // kiln does not build float operators yet (the driver stops before scheduling
@@ -115,8 +140,8 @@ impl Target {
     }
 
     /// Cycles of logic an operator needs at clock period `period` (1 = combinational, chains
-    /// with its neighbours), and the delay of each cycle's segment. Adders and subtractors split
-    /// their carry chain; other operators keep their logic in front of output registers that
+    /// with its neighbours), and the delay of each cycle's segment. Adders, subtractors and
+    /// ordered comparisons split their carry chain; other operators keep their logic in front of output registers that
     /// synthesis retimes (multipliers: the DSP block's pipeline registers).
     pub fn segments(&self, kind: &OpKind, width: u32, in_width: u32, period: f64) -> (u32, f64) {
         let delay = self.delay_ns(kind, width, in_width);
@@ -124,15 +149,24 @@ impl Target {
         if delay <= budget {
             return (1, delay);
         }
-        match kind {
-            OpKind::Binary(BinOp::Add | BinOp::Sub) => {
+        // Carry chains split into segments of equal width, each entered through a LUT.
+        let chain = match kind {
+            OpKind::Binary(BinOp::Add) => Some((width, self.lut_ns)),
+            OpKind::Binary(BinOp::Sub) => Some((width, self.lut_ns + self.carry_invert_ns)),
+            OpKind::Cmp(c) if !matches!(c, CmpOp::Eq | CmpOp::Ne) => {
+                Some((in_width, self.lut_ns + self.carry_invert_ns))
+            }
+            _ => None,
+        };
+        match chain {
+            Some((bits, entry)) => {
                 let mut n = 2;
-                while n < width && self.lut_ns + self.carry_ns_per_bit * width.div_ceil(n) as f64 > budget {
+                while n < bits && entry + self.carry_ns_per_bit * bits.div_ceil(n) as f64 > budget {
                     n += 1;
                 }
                 // Every segment holds at least one bit.
-                let n = width.div_ceil(width.div_ceil(n));
-                (n, self.lut_ns + self.carry_ns_per_bit * width.div_ceil(n) as f64)
+                let n = bits.div_ceil(bits.div_ceil(n));
+                (n, entry + self.carry_ns_per_bit * bits.div_ceil(n) as f64)
             }
             _ => {
                 let n = (delay / budget).ceil().max(2.0) as u32;
@@ -143,7 +177,13 @@ impl Target {
 
     /// Delay from a register or unit output to the first logic input.
     pub fn clock_to_out_ns(&self) -> f64 {
-        self.lut_ns * 0.5
+        self.reg_ns
+    }
+
+    /// Delay from the start of a step to a port response in the datapath: the response
+    /// buffer's empty test and multiplexer, then the load's predicate mask (three LUT levels).
+    pub fn port_response_ns(&self) -> f64 {
+        self.reg_ns + 3.0 * self.lut_ns
     }
 
     /// Delay of one level of LUT logic (a mux).

@@ -20,7 +20,7 @@ use super::deps::{DepKind, MemDep};
 use super::shape::{LoopShape, Shape};
 use crate::schedule::{OpClass, OpTime, UnitId};
 use crate::target::Target;
-use kiln_dataflow::ir::{Kernel, Mem, Op, Value, ValueDef};
+use kiln_dataflow::ir::{Kernel, Mem, Op, OpKind, Value, ValueDef};
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 /// Cycles from a port request to the consumption of its response inside a pipeline.
@@ -224,7 +224,9 @@ pub fn place(p: &Problem, ii: Option<u32>, floors: &HashMap<Value, u32>) -> Resu
                 continue;
             }
             let arrival = preds.iter().filter(|(_, t)| t.end == step).map(|(_, t)| t.ready_ns).fold(0.0, f64::max);
-            if arrival > 0.0 && arrival + delay > p.period {
+            // A lane is read in the cycle its word's response is consumed (see `fsm`).
+            let lane = matches!(o.kind, OpKind::WordLane { .. } | OpKind::WordLaneAt(_));
+            if arrival > 0.0 && !lane && arrival + delay > p.period {
                 step += 1;
                 continue;
             }
@@ -245,7 +247,9 @@ pub fn place(p: &Problem, ii: Option<u32>, floors: &HashMap<Value, u32>) -> Resu
         let t = match class {
             OpClass::Comb => OpTime { start, end: start, ready_ns: arrival.max(out) + delay },
             OpClass::Multi(n) => OpTime { start, end: start + n - 1, ready_ns: out + delay },
-            OpClass::PortLoad(_) => OpTime { start, end: start + PORT_RESPONSE_LATENCY, ready_ns: out },
+            OpClass::PortLoad(_) => {
+                OpTime { start, end: start + PORT_RESPONSE_LATENCY, ready_ns: p.target.port_response_ns() }
+            }
             OpClass::MemLoad(_) => OpTime { start, end: start + 1, ready_ns: out },
             OpClass::PortStore(_) | OpClass::MemStore(_) => OpTime { start, end: start, ready_ns: 0.0 },
             OpClass::Unit(u) => {
