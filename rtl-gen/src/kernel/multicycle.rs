@@ -4,12 +4,13 @@
 //!
 //! Adders and subtractors split their carry chain: segment `j` adds bits `[j·s, (j+1)·s)` with
 //! the carry registered by segment `j-1`, while the upper operand bits and the finished low
-//! result bits travel alongside. Every other operator computes in front of `n-1` output
+//! result bits travel alongside. Ordered comparisons split the same chain and keep only its
+//! carry. Every other operator computes in front of `n-1` output
 //! registers, the form synthesis retimes and DSP inference absorbs into the multiplier's own
 //! pipeline registers.
 
 use super::*;
-use kiln_dataflow::ir::BinOp as IrBin;
+use kiln_dataflow::ir::{BinOp as IrBin, CmpOp};
 
 impl Gen<'_> {
     /// Declares the segment registers of `op` (operands read at `at`) and returns its result,
@@ -25,6 +26,21 @@ impl Gen<'_> {
             OpKind::Binary(b @ (IrBin::Add | IrBin::Sub)) if n <= w => {
                 let sub = b == IrBin::Sub;
                 self.segmented_add(&base, w, n, args, sub, advance)
+            }
+            OpKind::Cmp(c) if !matches!(c, CmpOp::Eq | CmpOp::Ne) && n <= k.width(k.ops[op].args[0]) => {
+                let aw = k.width(k.ops[op].args[0]);
+                // x < y, or its negation, for every ordered comparison; a signed one compares
+                // the operands with their sign bits flipped, as unsigned numbers.
+                let (swap, negate) = match c {
+                    CmpOp::Ult | CmpOp::Slt => (false, false),
+                    CmpOp::Uge | CmpOp::Sge => (false, true),
+                    CmpOp::Ugt | CmpOp::Sgt => (true, false),
+                    _ => (true, true),
+                };
+                let signed = matches!(c, CmpOp::Slt | CmpOp::Sle | CmpOp::Sgt | CmpOp::Sge);
+                let flip = |e: Expr| if signed { bin(BinOp::Xor, e, lit(aw, 1u64 << (aw - 1))) } else { e };
+                let (x, y) = if swap { (args[1].clone(), args[0].clone()) } else { (args[0].clone(), args[1].clone()) };
+                self.segmented_less(&base, aw, n, flip(x), flip(y), negate, advance)
             }
             OpKind::Binary(b @ (IrBin::UDiv | IrBin::SDiv | IrBin::URem | IrBin::SRem)) if n == w + 2 => {
                 let signed = matches!(b, IrBin::SDiv | IrBin::SRem);
@@ -140,6 +156,67 @@ impl Gen<'_> {
         };
         let zero = if rem { id(st(last, "x")) } else { lit(w, u64::MAX) };
         cond(id(st(last, "z")), zero, v)
+    }
+
+    /// `x < y` (unsigned, `w` bits) as the carry out of `x + ~y + 1`, the chain split into `n`
+    /// register-separated segments like an adder's; only the carry and the operand bits still
+    /// to add travel between segments. `negate` gives `x >= y` instead.
+    #[allow(clippy::too_many_arguments)]
+    fn segmented_less(
+        &mut self,
+        base: &str,
+        w: u32,
+        n: u32,
+        x: Expr,
+        y: Expr,
+        negate: bool,
+        advance: &dyn Fn(u32) -> Expr,
+    ) -> Expr {
+        let seg = w.div_ceil(n);
+        let n = w.div_ceil(seg);
+        let wire = |m: &mut Module, name: String, width: u32, value: Expr| {
+            m.add(Item::Wire { name, width, value: Some(value), comment: None });
+        };
+        wire(&mut self.m, format!("{base}_a0"), w, x);
+        wire(&mut self.m, format!("{base}_b0"), w, un(UnOp::Not, y));
+        let mut stmts = Vec::new();
+        for j in 0..n {
+            let lo = j * seg;
+            let sw = seg.min(w - lo);
+            let rest = w - lo;
+            let (a, b) = (format!("{base}_a{j}"), format!("{base}_b{j}"));
+            let carry_in = if j == 0 { lit(1, 1) } else { id(format!("{base}_c{j}")) };
+            if j > 0 {
+                for name in [&a, &b] {
+                    self.m.add(Item::Reg { name: name.clone(), width: rest });
+                }
+                self.m.add(Item::Reg { name: format!("{base}_c{j}"), width: 1 });
+            }
+            let part = |v: &str| Expr::Concat(vec![lit(1, 0), slice_w(&id(v), rest, sw - 1, 0)]);
+            let s = format!("{base}_s{j}");
+            wire(
+                &mut self.m,
+                s.clone(),
+                sw + 1,
+                bin(BinOp::Add, bin(BinOp::Add, part(&a), part(&b)), Expr::Concat(vec![lit(sw, 0), carry_in])),
+            );
+            let carry_out = Expr::Bit(s, sw);
+            if j + 1 == n {
+                self.m.add(Item::Always(stmts));
+                return if negate { carry_out } else { un(UnOp::Not, carry_out) };
+            }
+            let upper = |v: &str| slice_w(&id(v), rest, rest - 1, sw);
+            stmts.push(Stmt::If(
+                advance(j),
+                vec![
+                    set(format!("{base}_a{}", j + 1), upper(&a)),
+                    set(format!("{base}_b{}", j + 1), upper(&b)),
+                    set(format!("{base}_c{}", j + 1), carry_out),
+                ],
+                vec![],
+            ));
+        }
+        lit(1, 0)
     }
 
     fn segmented_add(
