@@ -130,8 +130,9 @@ fn print_vadd_ir() {
     println!("{opt}");
 }
 
-/// `exit-test` turns `i < n` into `i != max(n, start)`: the optimized loop tests for equality,
-/// and runs as often as the original for starts and bounds at the edges of both signednesses.
+/// `exit-test` turns `i < n` into `i != max(n, start)`, computed an iteration ahead: the
+/// optimized loop tests for equality, carries the test into its header, and runs as often as
+/// the original for starts and bounds at the edges of both signednesses.
 #[test]
 fn counted_loops_test_for_equality() {
     let src = "kernel void s(global int *out, int start, int n) {
@@ -150,7 +151,13 @@ fn counted_loops_test_for_equality() {
             .values()
             .filter(|o| matches!(o.kind, kiln_dataflow::ir::OpKind::Cmp(kiln_dataflow::ir::CmpOp::Ne)))
             .count();
-        assert_eq!(equalities, loops, "{name}: every loop tests for equality\n{opt}");
+        // The entry's test and the one every latch carries into the header.
+        assert_eq!(equalities, 2 * loops, "{name}: every loop tests for equality\n{opt}");
+        let carried = opt.loops.iter().filter(|l| {
+            matches!(&opt.blocks[l.header].term, kiln_dataflow::ir::Terminator::Branch { cond, .. }
+                if matches!(opt.values[*cond].def, kiln_dataflow::ir::ValueDef::Param(b, _) if b == l.header))
+        });
+        assert_eq!(carried.count(), loops, "{name}: every loop's test is carried into its header\n{opt}");
         let value = |x: u64| if signed { x as u32 as i32 as i64 } else { x as i64 };
         for &start in &edges {
             for &n in &edges {

@@ -1,10 +1,14 @@
 //! `exit-test`: the test of a counted loop, `i < n` with `i` stepping by one, becomes
-//! `i != max(n, i0)` (`i0` the value `i` enters with, the maximum taken once before the loop).
+//! `i != max(n, i0)` (`i0` the value `i` enters with, the maximum taken once before the loop),
+//! and is computed one iteration ahead: the header receives the test as a parameter, `i0 !=
+//! stop` from the entry and `i != stop - 1` (that is, `i + 1 != stop`) from every latch.
 //!
 //! In hardware a less-than is a carry chain across the whole width, and the loop test of a
-//! pipelined loop decides in the same cycle whether the next iteration starts, so it sits on the
-//! path that enables every stage register; an equality is a shallow tree of LUTs. On the iCE40
-//! this alone raises the routed Fmax of `examples/vadd.cl` from 30 to 40 MHz.
+//! pipelined loop predicates the iteration's side effects and the induction variable's update
+//! in the cycle the iteration starts, so it sits in front of the enables of the loop's
+//! registers; an equality is a shallow tree of LUTs, and a test carried in a register is no
+//! logic at all on that path. On the iCE40 the equality alone raised the routed Fmax of
+//! `examples/vadd.cl` from 30 to 40 MHz.
 //!
 //! Legal when the test is evaluated on the header's parameter `i` itself, `i` comes back from
 //! every latch as `i + 1`, the bound `n` is defined before the loop, and the branch leaves the
@@ -83,10 +87,23 @@ fn rewrite(k: &mut Kernel, l: &NaturalLoop) -> Option<()> {
     let (w, span) = (k.width(iv), k.ops[test].span);
     let below = k.push_value(pre, OpKind::Cmp(cmp), vec![bound, init], 1, span);
     let stop = k.push_value(pre, OpKind::Select, vec![below, init, bound], w, span);
-    let ne = k.push_op(h, OpKind::Cmp(CmpOp::Ne), vec![iv, stop], Some(1), span);
-    let ne = k.result(ne)?;
+    // The test, one iteration ahead: the next iteration's `i + 1 != stop` is `i != stop - 1`,
+    // computed from this iteration's `i` and carried into the header as a parameter.
+    let one = k.push_value(pre, OpKind::Const(1), vec![], w, span);
+    let last = k.push_value(pre, OpKind::Binary(BinOp::Sub), vec![stop, one], w, span);
+    let first_test = k.push_value(pre, OpKind::Cmp(CmpOp::Ne), vec![init, stop], 1, span);
+    let next_test = k.push_value(h, OpKind::Cmp(CmpOp::Ne), vec![iv, last], 1, span);
+    let test = k.add_param(h, 1, None);
+    for p in k.predecessors()[h].clone() {
+        let arg = if l.latches.contains(&p) { next_test } else { first_test };
+        for t in k.blocks[p].term.targets_mut() {
+            if t.block == h {
+                t.args.push(arg);
+            }
+        }
+    }
     if let Terminator::Branch { cond, .. } = &mut k.blocks[h].term {
-        *cond = ne;
+        *cond = test;
     }
     Some(())
 }
