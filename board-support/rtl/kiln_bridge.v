@@ -36,7 +36,12 @@ module kiln_bridge #(
 );
     localparam [7:0] ACK = 8'h06, NAK = 8'h15, VERSION = 8'd1;
     localparam [3:0] S_CMD = 4'd0, S_HEADER = 4'd1, S_WRITE = 4'd2, S_READ = 4'd3, S_READ_WAIT = 4'd4,
-                     S_READ_SEND = 4'd5, S_REPLY = 4'd6, S_REPLY_WAIT = 4'd7, S_WAIT_DONE = 4'd8;
+                     S_READ_SEND = 4'd5, S_REPLY = 4'd6, S_REPLY_WAIT = 4'd7, S_WAIT_DONE = 4'd8,
+                     S_REPLY_LOAD = 4'd9;
+    // Which reply S_REPLY_LOAD puts into `reply`. The command decoder only picks a code: loading
+    // the 80-bit reply register straight from the decoder put the whole decode in front of that
+    // register's enable, the bridge's longest path.
+    localparam [1:0] R_ACK = 2'd0, R_NAK = 2'd1, R_INFO = 2'd2, R_CYCLES = 2'd3;
 
     wire [7:0] rx_data;
     wire       rx_valid;
@@ -52,7 +57,10 @@ module kiln_bridge #(
     );
 
     reg [3:0]  state;
-    reg [7:0]  command;
+    // The command byte, decoded when it arrives.
+    reg        command_w;
+    reg        command_r;
+    reg [1:0]  reply_code;
     reg [3:0]  header_left;
     reg [63:0] header;
     reg [31:0] bytes_left;
@@ -76,7 +84,9 @@ module kiln_bridge #(
         tx_start <= 1'b0;
         if (rst) begin
             state <= S_CMD;
-            command <= 8'd0;
+            command_w <= 1'b0;
+            command_r <= 1'b0;
+            reply_code <= R_ACK;
             header_left <= 4'd0;
             header <= 64'd0;
             bytes_left <= 32'd0;
@@ -113,36 +123,33 @@ module kiln_bridge #(
             end
             case (state)
                 S_CMD: if (rx_valid) begin
-                    command <= rx_data;
+                    command_w <= rx_data == "W";
+                    command_r <= rx_data == "R";
                     case (rx_data)
                         "W", "R", "A": begin
                             header_left <= 4'd9;
                             state <= S_HEADER;
                         end
                         "I": begin
-                            reply <= {NUM_ARGS, NUM_PORTS, SIGNATURE, VERSION, "N", "L", "K"};
-                            reply_left <= 4'd10;
-                            state <= S_REPLY;
+                            reply_code <= R_INFO;
+                            state <= S_REPLY_LOAD;
                         end
                         "S": begin
-                            reply <= {72'd0, running ? NAK : ACK};
-                            reply_left <= 4'd1;
+                            reply_code <= running ? R_NAK : R_ACK;
                             if (!running) begin
                                 kernel_start <= 1'b1;
                                 running <= 1'b1;
                             end
-                            state <= S_REPLY;
+                            state <= S_REPLY_LOAD;
                         end
                         "D": state <= S_WAIT_DONE;
                         "C": begin
-                            reply <= {16'd0, last_cycles};
-                            reply_left <= 4'd8;
-                            state <= S_REPLY;
+                            reply_code <= R_CYCLES;
+                            state <= S_REPLY_LOAD;
                         end
                         default: begin
-                            reply <= {72'd0, NAK};
-                            reply_left <= 4'd1;
-                            state <= S_REPLY;
+                            reply_code <= R_NAK;
+                            state <= S_REPLY_LOAD;
                         end
                     endcase
                 end
@@ -155,33 +162,28 @@ module kiln_bridge #(
                         bus_addr <= header[39:8];
                         bytes_left <= {rx_data, header[63:40]};
                         bytes_zero <= {rx_data, header[63:40]} == 32'd0;
-                        case (command)
-                            "W": state <= S_WRITE;
-                            "R": begin
-                                if (running) begin
-                                    reply <= {72'd0, NAK};
-                                    reply_left <= 4'd1;
-                                    state <= S_REPLY;
-                                end else begin
-                                    state <= S_READ;
-                                end
+                        if (command_w) begin
+                            state <= S_WRITE;
+                        end else if (command_r) begin
+                            if (running) begin
+                                reply_code <= R_NAK;
+                                state <= S_REPLY_LOAD;
+                            end else begin
+                                state <= S_READ;
                             end
-                            default: begin
-                                arg_index <= header[7:0];
-                                arg_value <= {rx_data, header[63:8]};
-                                arg_we <= !running;
-                                reply <= {72'd0, running ? NAK : ACK};
-                                reply_left <= 4'd1;
-                                state <= S_REPLY;
-                            end
-                        endcase
+                        end else begin
+                            arg_index <= header[7:0];
+                            arg_value <= {rx_data, header[63:8]};
+                            arg_we <= !running;
+                            reply_code <= running ? R_NAK : R_ACK;
+                            state <= S_REPLY_LOAD;
+                        end
                     end
                 end
                 S_WRITE: begin
                     if (bytes_zero) begin
-                        reply <= {72'd0, running ? NAK : ACK};
-                        reply_left <= 4'd1;
-                        state <= S_REPLY;
+                        reply_code <= running ? R_NAK : R_ACK;
+                        state <= S_REPLY_LOAD;
                     end else if (rx_valid) begin
                         bus_wbyte <= rx_data;
                         bus_we <= !running;
@@ -214,6 +216,27 @@ module kiln_bridge #(
                         state <= S_READ;
                     end
                 end
+                S_REPLY_LOAD: begin
+                    case (reply_code)
+                        R_ACK: begin
+                            reply <= {72'd0, ACK};
+                            reply_left <= 4'd1;
+                        end
+                        R_NAK: begin
+                            reply <= {72'd0, NAK};
+                            reply_left <= 4'd1;
+                        end
+                        R_INFO: begin
+                            reply <= {NUM_ARGS, NUM_PORTS, SIGNATURE, VERSION, "N", "L", "K"};
+                            reply_left <= 4'd10;
+                        end
+                        default: begin
+                            reply <= {16'd0, last_cycles};
+                            reply_left <= 4'd8;
+                        end
+                    endcase
+                    state <= S_REPLY;
+                end
                 S_REPLY: begin
                     if (reply_left == 4'd0) begin
                         state <= S_CMD;
@@ -230,9 +253,8 @@ module kiln_bridge #(
                 end
                 default: begin
                     if (!running) begin
-                        reply <= {72'd0, ACK};
-                        reply_left <= 4'd1;
-                        state <= S_REPLY;
+                        reply_code <= R_ACK;
+                        state <= S_REPLY_LOAD;
                     end
                 end
             endcase

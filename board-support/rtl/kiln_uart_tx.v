@@ -13,8 +13,9 @@ module kiln_uart_tx #(
     localparam [15:0] LAST = CLKS_PER_BIT - 16'd1;
     reg [15:0] count;
     reg [3:0]  bit_index;
-    // Start bit, eight data bits (LSB first), stop bit.
-    reg [9:0]  frame;
+    // The eight data bits (LSB first) and the stop bit still to send; the start bit is sent
+    // when the byte is taken.
+    reg [8:0]  frame;
 
     always @(posedge clk) begin
         if (rst) begin
@@ -22,11 +23,11 @@ module kiln_uart_tx #(
             busy <= 1'b0;
             count <= 16'd0;
             bit_index <= 4'd0;
-            frame <= 10'h3ff;
+            frame <= 9'h1ff;
         end else if (!busy) begin
             tx <= 1'b1;
             if (start) begin
-                frame <= {1'b1, data, 1'b0};
+                frame <= {1'b1, data};
                 busy <= 1'b1;
                 count <= 16'd0;
                 bit_index <= 4'd0;
@@ -38,8 +39,11 @@ module kiln_uart_tx #(
                 busy <= 1'b0;
                 tx <= 1'b1;
             end else begin
+                // The frame shifts out: the next bit is always at index 0 (a wire, where indexing
+                // by the bit count was an adder and a 10-way multiplexer).
                 bit_index <= bit_index + 4'd1;
-                tx <= frame[bit_index + 4'd1];
+                tx <= frame[0];
+                frame <= {1'b1, frame[8:1]};
             end
         end else begin
             count <= count + 16'd1;

@@ -91,13 +91,18 @@ pub fn board_top(layout: &BridgeLayout, opts: &TopOptions) -> Module {
     } else {
         un(UnOp::LogNot, id("por_done"))
     };
-    m.add(Item::Wire { name: "rst".into(), width: 1, value: Some(reset), comment: None });
-    m.add(Item::Initial(vec![set("por_count", lit(4, 0))]));
-    m.add(Item::Always(vec![Stmt::If(
-        un(UnOp::LogNot, id("por_done")),
-        vec![set("por_count", bin(BinOp::Add, id("por_count"), lit(4, 1)))],
-        vec![],
-    )]));
+    // The reset is a register: it fans out to the whole design, and a decoder of the counter
+    // (and the PLL's lock output) in front of that fan-out was the board's longest path.
+    m.add(Item::Reg { name: "rst".into(), width: 1 });
+    m.add(Item::Initial(vec![set("por_count", lit(4, 0)), set("rst", lit(1, 1))]));
+    m.add(Item::Always(vec![
+        Stmt::If(
+            un(UnOp::LogNot, id("por_done")),
+            vec![set("por_count", bin(BinOp::Add, id("por_count"), lit(4, 1)))],
+            vec![],
+        ),
+        set("rst", reset),
+    ]));
 
     // The bridge.
     for (name, width) in [
