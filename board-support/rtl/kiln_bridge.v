@@ -15,7 +15,10 @@ module kiln_bridge #(
     parameter [15:0] CLKS_PER_BIT = 16'd104,
     parameter [31:0] SIGNATURE = 32'h0,
     parameter [7:0] NUM_PORTS = 8'd0,
-    parameter [7:0] NUM_ARGS = 8'd0
+    parameter [7:0] NUM_ARGS = 8'd0,
+    // Bits of the address and byte count the bridge counts with (the largest buffer's size in
+    // bytes needs no more); a 32-bit counter's carry chain would limit the clock of small FPGAs.
+    parameter COUNT_BITS = 32
 ) (
     input  wire        clk,
     input  wire        rst,
@@ -37,7 +40,7 @@ module kiln_bridge #(
     localparam [7:0] ACK = 8'h06, NAK = 8'h15, VERSION = 8'd1;
     localparam [3:0] S_CMD = 4'd0, S_HEADER = 4'd1, S_WRITE = 4'd2, S_READ = 4'd3, S_READ_WAIT = 4'd4,
                      S_READ_SEND = 4'd5, S_REPLY = 4'd6, S_REPLY_WAIT = 4'd7, S_WAIT_DONE = 4'd8,
-                     S_REPLY_LOAD = 4'd9;
+                     S_REPLY_LOAD = 4'd9, S_READ_NEXT = 4'd10, S_DECODE = 4'd11, S_HEADER_DONE = 4'd12;
     // Which reply S_REPLY_LOAD puts into `reply`. The command decoder only picks a code: loading
     // the 80-bit reply register straight from the decoder put the whole decode in front of that
     // register's enable, the bridge's longest path.
@@ -57,24 +60,41 @@ module kiln_bridge #(
     );
 
     reg [3:0]  state;
-    // The command byte, decoded when it arrives.
+    // The command byte. A byte is stored in the cycle it arrives and acted on in the next
+    // (S_DECODE, S_HEADER_DONE): deciding on the receiver's `valid` and the byte's value in one
+    // cycle was a deep path into every register the decision sets.
     reg        command_w;
     reg        command_r;
+    reg        command_a;
+    reg        command_i;
+    reg        command_s;
+    reg        command_d;
+    reg        command_c;
     reg [1:0]  reply_code;
     reg [3:0]  header_left;
-    reg [63:0] header;
-    reg [31:0] bytes_left;
+    reg [71:0] header;
+    reg [COUNT_BITS-1:0] bytes_left;
     // Reply bytes go out least significant first.
     // `bytes_left == 0`, kept in a register beside it: a 32-bit zero test in front of the state
     // decoder would be the bridge's longest path.
     reg        bytes_zero;
+    // One-cycle pulses that advance the address and the byte count a cycle after the decision:
+    // deciding and updating in the same cycle put the state decoder in front of the enables of
+    // the two 32-bit registers, the bridge's longest path.
+    reg        byte_written;
+    reg        byte_read;
     reg [79:0] reply;
     reg [3:0]  reply_left;
-    // The run's cycle counter in two halves, the upper one a cycle behind with its carry kept
-    // apart: a 64-bit carry chain would limit the clock of small FPGAs.
-    reg [31:0] cycles_low;
-    reg [31:0] cycles_high;
-    reg        cycles_carry;
+    // The run's cycle counter in four 16-bit segments, each a cycle behind the one below with the
+    // carry between them in a register: a longer carry chain would limit the clock of small
+    // FPGAs. The carries settle three cycles after the last count; `settle` waits for that before
+    // the count is kept for the 'C' command.
+    reg [15:0] cycles0;
+    reg [15:0] cycles1;
+    reg [15:0] cycles2;
+    reg [15:0] cycles3;
+    reg [2:0]  carry;
+    reg [2:0]  settle;
     reg [63:0] last_cycles;
 
     always @(posedge clk) begin
@@ -82,14 +102,21 @@ module kiln_bridge #(
         arg_we <= 1'b0;
         kernel_start <= 1'b0;
         tx_start <= 1'b0;
+        byte_written <= 1'b0;
+        byte_read <= 1'b0;
         if (rst) begin
             state <= S_CMD;
             command_w <= 1'b0;
             command_r <= 1'b0;
+            command_a <= 1'b0;
+            command_i <= 1'b0;
+            command_s <= 1'b0;
+            command_d <= 1'b0;
+            command_c <= 1'b0;
             reply_code <= R_ACK;
             header_left <= 4'd0;
-            header <= 64'd0;
-            bytes_left <= 32'd0;
+            header <= 72'd0;
+            bytes_left <= {COUNT_BITS{1'b0}};
             bytes_zero <= 1'b1;
             reply <= 80'd0;
             reply_left <= 4'd0;
@@ -101,97 +128,117 @@ module kiln_bridge #(
             tx_data <= 8'd0;
             running <= 1'b0;
             finished <= 1'b0;
-            cycles_low <= 32'd0;
-            cycles_high <= 32'd0;
-            cycles_carry <= 1'b0;
+            cycles0 <= 16'd0;
+            cycles1 <= 16'd0;
+            cycles2 <= 16'd0;
+            cycles3 <= 16'd0;
+            carry <= 3'd0;
+            settle <= 3'd0;
             last_cycles <= 64'd0;
         end else begin
-            // The cycle count of docs/timing.md: `start` is high in cycle 0, `done` in cycle N.
-            if (kernel_start) begin
-                cycles_low <= 32'd1;
-                cycles_high <= 32'd0;
-                cycles_carry <= 1'b0;
-            end else if (running) begin
-                cycles_low <= cycles_low + 32'd1;
-                cycles_carry <= &cycles_low;
-                cycles_high <= cycles_high + {31'd0, cycles_carry};
+            // A written byte went out at the last edge, at the old address; a read byte was sent.
+            if (bus_we || byte_read) bus_addr[COUNT_BITS-1:0] <= bus_addr[COUNT_BITS-1:0] + 1'b1;
+            if (byte_written || byte_read) begin
+                bytes_left <= bytes_left - 1'b1;
+                bytes_zero <= bytes_left == {{(COUNT_BITS-1){1'b0}}, 1'b1};
             end
+            // The cycle count of docs/timing.md: `start` is high in cycle 0, `done` in cycle N.
+            // The count is the value in the cycle `done` is high, so that cycle does not count.
+            if (kernel_start) begin
+                cycles0 <= 16'd1;
+                cycles1 <= 16'd0;
+                cycles2 <= 16'd0;
+                cycles3 <= 16'd0;
+                carry <= 3'd0;
+            end else begin
+                if (running && !kernel_done) cycles0 <= cycles0 + 16'd1;
+                carry[0] <= running && !kernel_done && &cycles0;
+                cycles1 <= cycles1 + {15'd0, carry[0]};
+                carry[1] <= carry[0] && &cycles1;
+                cycles2 <= cycles2 + {15'd0, carry[1]};
+                carry[2] <= carry[1] && &cycles2;
+                cycles3 <= cycles3 + {15'd0, carry[2]};
+            end
+            settle <= {settle[1:0], running && kernel_done};
+            if (settle[2]) last_cycles <= {cycles3, cycles2, cycles1, cycles0};
             if (running && kernel_done) begin
                 running <= 1'b0;
                 finished <= 1'b1;
-                last_cycles <= {cycles_high + {31'd0, cycles_carry}, cycles_low};
             end
             case (state)
                 S_CMD: if (rx_valid) begin
                     command_w <= rx_data == "W";
                     command_r <= rx_data == "R";
-                    case (rx_data)
-                        "W", "R", "A": begin
-                            header_left <= 4'd9;
-                            state <= S_HEADER;
+                    command_a <= rx_data == "A";
+                    command_i <= rx_data == "I";
+                    command_s <= rx_data == "S";
+                    command_d <= rx_data == "D";
+                    command_c <= rx_data == "C";
+                    state <= S_DECODE;
+                end
+                S_DECODE: begin
+                    if (command_w || command_r || command_a) begin
+                        header_left <= 4'd9;
+                        state <= S_HEADER;
+                    end else if (command_i) begin
+                        reply_code <= R_INFO;
+                        state <= S_REPLY_LOAD;
+                    end else if (command_s) begin
+                        reply_code <= running ? R_NAK : R_ACK;
+                        if (!running) begin
+                            kernel_start <= 1'b1;
+                            running <= 1'b1;
                         end
-                        "I": begin
-                            reply_code <= R_INFO;
-                            state <= S_REPLY_LOAD;
-                        end
-                        "S": begin
-                            reply_code <= running ? R_NAK : R_ACK;
-                            if (!running) begin
-                                kernel_start <= 1'b1;
-                                running <= 1'b1;
-                            end
-                            state <= S_REPLY_LOAD;
-                        end
-                        "D": state <= S_WAIT_DONE;
-                        "C": begin
-                            reply_code <= R_CYCLES;
-                            state <= S_REPLY_LOAD;
-                        end
-                        default: begin
-                            reply_code <= R_NAK;
-                            state <= S_REPLY_LOAD;
-                        end
-                    endcase
+                        state <= S_REPLY_LOAD;
+                    end else if (command_d) begin
+                        state <= S_WAIT_DONE;
+                    end else if (command_c) begin
+                        reply_code <= R_CYCLES;
+                        state <= S_REPLY_LOAD;
+                    end else begin
+                        reply_code <= R_NAK;
+                        state <= S_REPLY_LOAD;
+                    end
                 end
                 S_HEADER: if (rx_valid) begin
-                    header <= {rx_data, header[63:8]};
+                    header <= {rx_data, header[71:8]};
                     header_left <= header_left - 4'd1;
-                    if (header_left == 4'd1) begin
-                        // The header is complete: the first eight bytes are in `header`, the last is `rx_data`.
-                        bus_port <= header[7:0];
-                        bus_addr <= header[39:8];
-                        bytes_left <= {rx_data, header[63:40]};
-                        bytes_zero <= {rx_data, header[63:40]} == 32'd0;
-                        if (command_w) begin
-                            state <= S_WRITE;
-                        end else if (command_r) begin
-                            if (running) begin
-                                reply_code <= R_NAK;
-                                state <= S_REPLY_LOAD;
-                            end else begin
-                                state <= S_READ;
-                            end
-                        end else begin
-                            arg_index <= header[7:0];
-                            arg_value <= {rx_data, header[63:8]};
-                            arg_we <= !running;
-                            reply_code <= running ? R_NAK : R_ACK;
+                    if (header_left == 4'd1) state <= S_HEADER_DONE;
+                end
+                S_HEADER_DONE: begin
+                    // The header is complete: its nine bytes are in `header`.
+                    bus_port <= header[7:0];
+                    bus_addr <= header[39:8];
+                    bytes_left <= header[40 +: COUNT_BITS];
+                    bytes_zero <= header[40 +: COUNT_BITS] == {COUNT_BITS{1'b0}};
+                    if (command_w) begin
+                        state <= S_WRITE;
+                    end else if (command_r) begin
+                        if (running) begin
+                            reply_code <= R_NAK;
                             state <= S_REPLY_LOAD;
+                        end else begin
+                            state <= S_READ;
                         end
+                    end else begin
+                        arg_index <= header[7:0];
+                        arg_value <= header[71:8];
+                        arg_we <= !running;
+                        reply_code <= running ? R_NAK : R_ACK;
+                        state <= S_REPLY_LOAD;
                     end
                 end
                 S_WRITE: begin
                     if (bytes_zero) begin
                         reply_code <= running ? R_NAK : R_ACK;
                         state <= S_REPLY_LOAD;
-                    end else if (rx_valid) begin
+                    end else if (rx_valid && !byte_written) begin
+                        // `bytes_zero` is a cycle late after a byte; the next one is a UART
+                        // frame away.
                         bus_wbyte <= rx_data;
                         bus_we <= !running;
-                        bytes_left <= bytes_left - 32'd1;
-                        bytes_zero <= bytes_left == 32'd1;
+                        byte_written <= 1'b1;
                     end
-                    // The write of the previous cycle used the old address; advance after it.
-                    if (bus_we) bus_addr <= bus_addr + 32'd1;
                 end
                 S_READ: begin
                     if (bytes_zero) begin
@@ -210,12 +257,13 @@ module kiln_bridge #(
                 end
                 S_READ_SEND: begin
                     if (!tx_busy && !tx_start) begin
-                        bus_addr <= bus_addr + 32'd1;
-                        bytes_left <= bytes_left - 32'd1;
-                        bytes_zero <= bytes_left == 32'd1;
-                        state <= S_READ;
+                        byte_read <= 1'b1;
+                        state <= S_READ_NEXT;
                     end
                 end
+                // The address and count advance at the end of this cycle; S_READ then sees the
+                // new count, and the memories register the byte at the new address.
+                S_READ_NEXT: state <= S_READ;
                 S_REPLY_LOAD: begin
                     case (reply_code)
                         R_ACK: begin

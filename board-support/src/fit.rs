@@ -113,6 +113,7 @@ mod tests {
     fn the_error_names_the_buffer_that_overflows() {
         let iface = Interface {
             module: "k".into(),
+            parameters: vec![],
             pipes: vec![],
             scalars: vec![],
             memories: vec![

@@ -52,6 +52,9 @@ impl BridgeBuffer {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BridgeLayout {
     pub module: String,
+    /// Whether the kernel module has the `PORTS_ANSWER_NEXT_CYCLE` parameter (it makes port
+    /// requests); the board memories keep that promise, so the board top sets it.
+    pub ports_answer_next_cycle: bool,
     /// FNV-1a of the kernel's Verilog: a bitstream of the same kernel scheduled differently
     /// (another clock, other options) is another design.
     pub design: u64,
@@ -119,7 +122,8 @@ impl BridgeLayout {
             design ^= b as u64;
             design = design.wrapping_mul(0x100000001b3);
         }
-        Ok(BridgeLayout { module: iface.module.clone(), design, args, buffers })
+        let ports_answer_next_cycle = iface.parameters.iter().any(|p| p == kiln_rtl_gen::kernel::PORTS_ANSWER_NEXT_CYCLE);
+        Ok(BridgeLayout { module: iface.module.clone(), ports_answer_next_cycle, design, args, buffers })
     }
 
     /// FNV-1a (32-bit) of everything the host relies on: names, widths, depths, order.
@@ -156,6 +160,7 @@ mod tests {
     fn iface(width: u32) -> Interface {
         Interface {
             module: "k".into(),
+            parameters: vec![],
             pipes: vec![],
             scalars: vec![ScalarPort { name: "arg_n".into(), width: 32, param: 2 }],
             memories: vec![

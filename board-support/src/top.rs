@@ -129,6 +129,7 @@ pub fn board_top(layout: &BridgeLayout, opts: &TopOptions) -> Module {
             ("SIGNATURE".into(), lit(32, layout.signature() as u64)),
             ("NUM_PORTS".into(), lit(8, layout.buffers.len() as u64)),
             ("NUM_ARGS".into(), lit(8, layout.args.len() as u64)),
+            ("COUNT_BITS".into(), Expr::Lit(32, count_bits(layout) as u64)),
         ],
         conns: vec![
             conn("clk", Dir::Input, id("clk")),
@@ -182,7 +183,13 @@ pub fn board_top(layout: &BridgeLayout, opts: &TopOptions) -> Module {
         }
         let rb = format!("rbyte{p}_{}", b.name);
         wire(&mut m, &rb, 8);
-        rbyte = cond(bin(BinOp::Eq, id("bus_port"), lit(8, p as u64)), id(&rb), rbyte);
+        // Whether the bridge addresses this buffer, a register: the bridge sets `bus_port` a
+        // UART byte before it writes or reads, and a decoder of it in front of the block RAM's
+        // write enable was the board's longest path.
+        let selected = format!("bus_sel{p}");
+        m.add(Item::Reg { name: selected.clone(), width: 1 });
+        m.add(Item::Always(vec![set(&selected, bin(BinOp::Eq, id("bus_port"), lit(8, p as u64)))]));
+        rbyte = cond(id(&selected), id(&rb), rbyte);
         let (we, wdata, wstrb) = if b.read_only {
             (lit(1, 0), lit(width, 0), lit(bytes, 0))
         } else {
@@ -213,7 +220,7 @@ pub fn board_top(layout: &BridgeLayout, opts: &TopOptions) -> Module {
                 conn(
                     "b_we",
                     Dir::Input,
-                    bin(BinOp::LogAnd, id("bus_we"), bin(BinOp::Eq, id("bus_port"), lit(8, p as u64))),
+                    bin(BinOp::LogAnd, id("bus_we"), id(format!("bus_sel{p}"))),
                 ),
                 conn("b_wbyte", Dir::Input, id("bus_wbyte")),
                 conn("b_rbyte", Dir::Output, id(&rb)),
@@ -246,7 +253,13 @@ pub fn board_top(layout: &BridgeLayout, opts: &TopOptions) -> Module {
         conns.push(conn(&x("resp_valid"), Dir::Input, k("resp_valid")));
         conns.push(conn(&x("resp_rdata"), Dir::Input, k("resp_rdata")));
     }
-    m.add(Item::Instance(Instance { module: layout.module.clone(), name: "kernel".into(), params: vec![], conns }));
+    // The board memories are always ready and answer a read the cycle after taking it.
+    let params = if layout.ports_answer_next_cycle {
+        vec![(kiln_rtl_gen::kernel::PORTS_ANSWER_NEXT_CYCLE.to_string(), lit(1, 1))]
+    } else {
+        vec![]
+    };
+    m.add(Item::Instance(Instance { module: layout.module.clone(), name: "kernel".into(), params, conns }));
 
     // LEDs: running, finished, the rest off.
     let mut bits = Vec::new();
@@ -261,4 +274,10 @@ pub fn board_top(layout: &BridgeLayout, opts: &TopOptions) -> Module {
     let value = if bits.len() == 1 { bits.remove(0) } else { Expr::Concat(bits) };
     m.add(Item::Assign("led".into(), value));
     m
+}
+
+/// Bits that hold every byte address and byte count of the largest buffer (its size included).
+fn count_bits(layout: &BridgeLayout) -> u32 {
+    let largest = layout.buffers.iter().map(|b| b.depth * u64::from(b.width / 8)).max().unwrap_or(1);
+    (u64::BITS - largest.leading_zeros()).clamp(1, 32)
 }

@@ -48,6 +48,8 @@ pub struct MemoryPort {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Interface {
     pub module: String,
+    /// The module's parameters (`kernel::PORTS_ANSWER_NEXT_CYCLE` when it makes port requests).
+    pub parameters: Vec<String>,
     pub scalars: Vec<ScalarPort>,
     pub memories: Vec<MemoryPort>,
     pub pipes: Vec<PipePort>,
@@ -77,6 +79,7 @@ pub struct PipePort {
 /// Generates the Verilog of one scheduled kernel. `locate` turns spans into `file:line:col`.
 pub fn emit_kernel(s: &Schedule, locate: &dyn Fn(Span) -> String) -> (VerilogFile, Interface) {
     let m = kernel::kernel_module(s, locate);
-    let iface = kernel::interface(s);
+    let mut iface = kernel::interface(s);
+    iface.parameters = m.params.iter().map(|(name, ..)| name.clone()).collect();
     (VerilogFile { name: format!("{}.v", m.name), module: m.name.clone(), text: m.print() }, iface)
 }

@@ -171,7 +171,8 @@ pub fn system_top(name: &str, instances: &[SystemInstance], fifos: &[SystemFifo]
     m.ports.push(port(Dir::Input, "rst", 1, None));
     m.ports.push(port(Dir::Input, "start", 1, None));
     m.ports.push(port(Dir::Output, "done", 1, None));
-    let mut iface = Interface { module: name.into(), scalars: vec![], memories: vec![], pipes: vec![] };
+    let mut iface =
+        Interface { module: name.into(), parameters: vec![], scalars: vec![], memories: vec![], pipes: vec![] };
     let mut param_base = 0;
     // Each instance's pipe ends: (instance, prefix) -> top-level signal stem.
     let mut pipe_stem = std::collections::BTreeMap::new();

@@ -210,6 +210,8 @@ pub struct Instance {
 pub struct Module {
     pub name: String,
     pub header: Vec<String>,
+    /// Parameters: name, width and default value.
+    pub params: Vec<(String, u32, u64)>,
     pub ports: Vec<Port>,
     pub items: Vec<Item>,
 }
@@ -502,7 +504,16 @@ impl Module {
             let _ = writeln!(out, "// {h}");
         }
         let _ = writeln!(out, "// MODULE START: {}", self.name);
-        let _ = writeln!(out, "module {} (", self.name);
+        if self.params.is_empty() {
+            let _ = writeln!(out, "module {} (", self.name);
+        } else {
+            let _ = writeln!(out, "module {} #(", self.name);
+            for (i, (name, width, value)) in self.params.iter().enumerate() {
+                let comma = if i + 1 < self.params.len() { "," } else { "" };
+                let _ = writeln!(out, "    parameter {}{name} = {width}'d{value}{comma}", range(*width));
+            }
+            out.push_str(") (\n");
+        }
         for (i, p) in self.ports.iter().enumerate() {
             let dir = match p.dir {
                 Dir::Input => "input  wire",

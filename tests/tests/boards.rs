@@ -127,6 +127,7 @@ fn the_host_refuses_a_board_with_another_design_or_too_small_buffers() {
     let model = build_board_model(&files, &dir.join("model")).unwrap();
     let iface = kiln_rtl_gen::Interface {
         pipes: vec![],
+        parameters: vec![],
         module: "vadd".into(),
         scalars: vec![kiln_rtl_gen::ScalarPort { name: "arg_n".into(), width: 32, param: 3 }],
         memories: ["a", "b", "c"]

@@ -30,7 +30,9 @@ impl Gen<'_> {
 
     pub(super) fn ready_of(&self, op: Op) -> Expr {
         match self.s.class(op) {
-            OpClass::PortLoad(m) | OpClass::PortStore(m) => id(format!("{}_req_ready", self.port_prefix(m))),
+            OpClass::PortLoad(m) | OpClass::PortStore(m) => {
+                cond(id(PORTS_ANSWER_NEXT_CYCLE), lit(1, 1), id(format!("{}_req_ready", self.port_prefix(m))))
+            }
             _ => lit(1, 1),
         }
     }
@@ -175,7 +177,7 @@ impl Gen<'_> {
             self.m.add(Item::Wire {
                 name: format!("{pre}_rb_avail"),
                 width: 1,
-                value: Some(bin(BinOp::Or, id(&full), rv.clone())),
+                value: Some(fixed_or(bin(BinOp::Or, id(&full), rv.clone()))),
                 comment: None,
             });
             self.m.add(Item::Wire {
@@ -222,7 +224,7 @@ impl Gen<'_> {
         self.m.add(Item::Wire {
             name: format!("{pre}_rb_avail"),
             width: 1,
-            value: Some(bin(BinOp::Or, un(UnOp::Not, e.clone()), rv.clone())),
+            value: Some(fixed_or(bin(BinOp::Or, un(UnOp::Not, e.clone()), rv.clone()))),
             comment: None,
         });
         self.m.add(Item::Wire {
@@ -317,3 +319,16 @@ impl Gen<'_> {
         }
     }
 }
+
+/// Whether a response is available: always, when the module's `PORTS_ANSWER_NEXT_CYCLE`
+/// parameter promises that every port is always ready and answers a read exactly one cycle after
+/// taking it (the board memories do), since no consumer is scheduled earlier than that; then
+/// synthesis removes the waits for requests and responses from the stall logic, which otherwise
+/// sits in front of the enable of every pipeline register.
+fn fixed_or(avail: Expr) -> Expr {
+    cond(id(PORTS_ANSWER_NEXT_CYCLE), lit(1, 1), avail)
+}
+
+/// The kernel module's parameter that `fixed_or` and `ready_of` read. Declared (default 0, the
+/// handshakes of docs/timing.md §3) by every kernel module that makes port requests.
+pub const PORTS_ANSWER_NEXT_CYCLE: &str = "PORTS_ANSWER_NEXT_CYCLE";

@@ -11,6 +11,7 @@ mod control;
 mod datapath;
 mod divider;
 mod memory;
+pub use memory::PORTS_ANSWER_NEXT_CYCLE;
 mod multicycle;
 mod pipeline;
 mod pipes;
@@ -256,6 +257,7 @@ pub fn interface(s: &Schedule) -> crate::Interface {
     let k = &s.kernel;
     crate::Interface {
         module: sanitize(&k.name),
+        parameters: vec![],
         scalars: k
             .scalar_params()
             .map(|(i, p, v)| crate::ScalarPort { name: scalar_port(p), width: k.width(v), param: i })
@@ -309,6 +311,9 @@ pub fn kernel_module(s: &Schedule, locate: &dyn Fn(Span) -> String) -> Module {
     g.compute_chains();
     g.header();
     g.interface_ports();
+    if k.ops.keys().any(|op| matches!(s.class(op), OpClass::PortLoad(_) | OpClass::PortStore(_))) {
+        g.m.params.push((PORTS_ANSWER_NEXT_CYCLE.to_string(), 1, 0));
+    }
     g.fsm_decode(&states);
     g.pipeline_control_signals();
     g.datapath();
