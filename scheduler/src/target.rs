@@ -35,6 +35,9 @@ pub struct Target {
     carry_invert_ns: f64,
     /// Whether equality is a tree of LUTs (measured on the iCE40) rather than a carry chain.
     equality_lut_tree: bool,
+    /// From a memory operation's operands (address, data, predicate) to the memory: the
+    /// request and enable logic shared by the operation's sites, and the block RAM's setup.
+    memory_request_ns: f64,
     /// On-chip memories of more bits than this go to block RAM, smaller ones to logic. A part
     /// with LUT RAM (ECP5) keeps a memory of a few words in it cheaply; the iCE40 has none, so
     /// there a memory in logic is a register per bit and a read multiplexer, and a block RAM
@@ -55,6 +58,7 @@ impl Target {
                 reg_ns: 0.3,
                 carry_invert_ns: 0.0,
                 equality_lut_tree: false,
+                memory_request_ns: 0.6,
                 block_ram_min_bits: 1024,
             },
             "ice40-up5k" | "ice40" => Target {
@@ -69,6 +73,9 @@ impl Target {
                 reg_ns: 1.4,
                 carry_invert_ns: 2.6,
                 equality_lut_tree: true,
+                // Two LUT levels (the OR of the sites' enables, the address multiplexer) and
+                // the block RAM's enable setup, 3 ns: nextpnr's paths into SB_RAM40_4K.
+                memory_request_ns: 9.0,
                 block_ram_min_bits: 256,
             },
             "ecp5" => Target {
@@ -81,6 +88,7 @@ impl Target {
                 reg_ns: 0.6,
                 carry_invert_ns: 0.0,
                 equality_lut_tree: false,
+                memory_request_ns: 1.2,
                 block_ram_min_bits: 1024,
             },
             _ => return None,
@@ -128,7 +136,7 @@ impl Target {
             | OpKind::Store(_)
             | OpKind::WordLoad(_)
             | OpKind::WordStore { .. }
-            | OpKind::WordStoreAt(_) => lut,
+            | OpKind::WordStoreAt(_) => self.memory_request_ns,
             // A lane is a slice of the response word (a wire); a lane chosen at run time a
             // multiplexer.
             OpKind::WordLane { .. } => 0.0,
