@@ -12,6 +12,9 @@ module kiln_uart_tx #(
 );
     localparam [15:0] LAST = CLKS_PER_BIT - 16'd1;
     reg [15:0] count;
+    // `count == LAST`, a register: the 16-bit comparison in front of every enable of the
+    // transmitter was the bridge's longest path.
+    reg        count_last;
     reg [3:0]  bit_index;
     // The eight data bits (LSB first) and the stop bit still to send; the start bit is sent
     // when the byte is taken.
@@ -22,6 +25,7 @@ module kiln_uart_tx #(
             tx <= 1'b1;
             busy <= 1'b0;
             count <= 16'd0;
+            count_last <= 1'b0;
             bit_index <= 4'd0;
             frame <= 9'h1ff;
         end else if (!busy) begin
@@ -30,11 +34,13 @@ module kiln_uart_tx #(
                 frame <= {1'b1, data};
                 busy <= 1'b1;
                 count <= 16'd0;
+                count_last <= LAST == 16'd0;
                 bit_index <= 4'd0;
                 tx <= 1'b0;
             end
-        end else if (count == LAST) begin
+        end else if (count_last) begin
             count <= 16'd0;
+            count_last <= LAST == 16'd0;
             if (bit_index == 4'd9) begin
                 busy <= 1'b0;
                 tx <= 1'b1;
@@ -47,6 +53,7 @@ module kiln_uart_tx #(
             end
         end else begin
             count <= count + 16'd1;
+            count_last <= count == LAST - 16'd1;
         end
     end
 endmodule

@@ -1,6 +1,6 @@
 //! Pipelined loops (docs/timing.md, "Pipelined loops").
 //!
-//! A pipeline `p` has a phase counter (cycle within the initiation interval), one valid bit per
+//! A pipeline `p` has a one-hot phase (cycle within the initiation interval), one valid bit per
 //! stage, and a global stall: when any enabled access of an active slot waits for its port, the
 //! whole pipeline holds. Values of an iteration travel in shift-register chains that advance
 //! whenever the pipeline does; a use `j` cycles after a value was produced reads the chain's
@@ -29,13 +29,12 @@ impl Gen<'_> {
         id(format!("p{pi}_go"))
     }
 
+    /// Whether the pipeline is in cycle `phase` of its initiation interval. The phase is one-hot
+    /// (a bit per cycle): a slot is then a 3-input AND, where a binary counter needed a decoder
+    /// in front of every request, stall and enable of the pipeline.
     fn phase_is(&self, pi: u32, phase: u32) -> Expr {
-        if self.pp(pi).ii == 1 {
-            lit(1, 1)
-        } else {
-            let w = clog2(self.pp(pi).ii as u64);
-            bin(BinOp::Eq, id(format!("p{pi}_phase")), lit(w, phase as u64))
-        }
+        let ii = self.pp(pi).ii;
+        if ii == 1 { lit(1, 1) } else { bit_of(&format!("p{pi}_phase"), ii, phase) }
     }
 
     fn valid_bit(&self, pi: u32, stage: u32) -> Expr {
@@ -167,7 +166,7 @@ impl Gen<'_> {
             let in_p = bin(BinOp::Eq, id("state"), id(self.pipe_state_name(pi)));
             self.m.add(Item::Wire { name: format!("{pre}_active"), width: 1, value: Some(in_p), comment: None });
             if p.ii > 1 {
-                self.m.add(Item::Reg { name: format!("{pre}_phase"), width: clog2(p.ii as u64) });
+                self.m.add(Item::Reg { name: format!("{pre}_phase"), width: p.ii });
             }
             self.m.add(Item::Reg { name: format!("{pre}_v"), width: stages });
             for r in self.used_slots(pi) {
@@ -330,7 +329,7 @@ impl Gen<'_> {
         let p = self.pp(pi);
         let mut v = vec![set("state", id(self.pipe_state_name(pi))), set(format!("p{pi}_v"), lit(p.stages, 1))];
         if p.ii > 1 {
-            v.push(set(format!("p{pi}_phase"), lit(clog2(p.ii as u64), 0)));
+            v.push(set(format!("p{pi}_phase"), lit(p.ii, 1)));
         }
         v
     }
@@ -359,11 +358,9 @@ impl Gen<'_> {
         let pre = self.pre(pi);
         let mut body = Vec::new();
         if p.ii > 1 {
-            let w = clog2(p.ii as u64);
-            body.push(set(
-                format!("{pre}_phase"),
-                cond(self.phase_is(pi, p.ii - 1), lit(w, 0), bin(BinOp::Add, id(format!("{pre}_phase")), lit(w, 1))),
-            ));
+            let phase = format!("{pre}_phase");
+            let rotated = Expr::Concat(vec![slice_w(&id(&phase), p.ii, p.ii - 2, 0), bit_of(&phase, p.ii, p.ii - 1)]);
+            body.push(set(&phase, rotated));
         }
         for q in &p.params {
             let en = bin(
