@@ -88,7 +88,7 @@ fn host_input(case: &Case) -> String {
 fn corpus_matches_pocl() {
     let dir = scratch("corpus-pocl");
     let host = build_host(&dir);
-    let cases: Vec<Case> = corpus()
+    let mut cases: Vec<Case> = corpus()
         .into_iter()
         .chain(float_corpus())
         .filter(|c| !c.directive("pocl").is_some_and(|v| v.starts_with("no")))
@@ -96,6 +96,11 @@ fn corpus_matches_pocl() {
     assert!(cases.len() >= 60, "PoCL must check at least 60 corpus kernels, found {}", cases.len());
     let floats = cases.iter().filter(|c| c.source.parent().is_some_and(|d| d.ends_with("float"))).count();
     assert!(floats >= 10, "PoCL must check the floating-point corpus, found {floats} kernels");
+    // `KILN_ONLY=name` checks one kernel while it is being written.
+    if let Ok(only) = std::env::var("KILN_ONLY") {
+        cases.retain(|c| c.name == only);
+        assert!(!cases.is_empty(), "no corpus kernel is named `{only}`");
+    }
     let failures = std::sync::Mutex::new(Vec::new());
     par_each(&cases, |case| {
         if let Err(why) = std::panic::catch_unwind(|| check(case, &dir, &host)) {

@@ -247,7 +247,13 @@ impl<'p> Lowerer<'p> {
     /// Lowers the body of an NDRange kernel; returns `false` for a single work-item kernel.
     pub(super) fn ndrange_body(&mut self, f: &'p hir::Function, body: &'p hir::Block) -> bool {
         let u = self.usage(f);
-        if u.fns.is_empty() && !u.barrier && !u.local_memory && u.callee_barrier.is_none() {
+        let local = f.attrs.reqd_work_group_size.or(self.local_size);
+        // A kernel that never asks which work-item it is and has no barriers is a single
+        // work-item kernel (Intel's "task"), also when it declares `__local` arrays: with no
+        // work-group size given, OpenCL lets the implementation pick one, and kiln picks 1, so
+        // the arrays are ordinary on-chip memories of the one work-item.
+        let single_work_item = u.fns.is_empty() && !u.barrier && u.callee_barrier.is_none();
+        if single_work_item && (!u.local_memory || local.is_none()) {
             return false;
         }
         if let Some(at) = u.callee_barrier {
@@ -263,7 +269,6 @@ impl<'p> Lowerer<'p> {
         }
         let grouped = u.barrier || u.local_memory;
         let needs_size = grouped || u.fns.iter().any(|x| x.needs_group_size());
-        let local = f.attrs.reqd_work_group_size.or(self.local_size);
         if needs_size && local.is_none() {
             let why = if u.barrier {
                 "it has barriers"
