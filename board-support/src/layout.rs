@@ -122,7 +122,8 @@ impl BridgeLayout {
             design ^= b as u64;
             design = design.wrapping_mul(0x100000001b3);
         }
-        let ports_answer_next_cycle = iface.parameters.iter().any(|p| p == kiln_rtl_gen::kernel::PORTS_ANSWER_NEXT_CYCLE);
+        let ports_answer_next_cycle =
+            iface.parameters.iter().any(|p| p == kiln_rtl_gen::kernel::PORTS_ANSWER_NEXT_CYCLE);
         Ok(BridgeLayout { module: iface.module.clone(), ports_answer_next_cycle, design, args, buffers })
     }
 

@@ -217,11 +217,7 @@ pub fn board_top(layout: &BridgeLayout, opts: &TopOptions) -> Module {
                 conn("k_resp_valid", Dir::Output, id(k("resp_valid"))),
                 conn("k_resp_rdata", Dir::Output, id(k("resp_rdata"))),
                 conn("b_addr", Dir::Input, id("bus_addr")),
-                conn(
-                    "b_we",
-                    Dir::Input,
-                    bin(BinOp::LogAnd, id("bus_we"), id(format!("bus_sel{p}"))),
-                ),
+                conn("b_we", Dir::Input, bin(BinOp::LogAnd, id("bus_we"), id(format!("bus_sel{p}")))),
                 conn("b_wbyte", Dir::Input, id("bus_wbyte")),
                 conn("b_rbyte", Dir::Output, id(&rb)),
             ],
