@@ -6,7 +6,7 @@
 //! word is known, and `widen` merges the bytes of a member into one request with byte enables.
 
 use kiln_frontend::Span;
-use kiln_frontend::hir::{BinaryOp, Expr, ExprKind as K, Program};
+use kiln_frontend::hir::{BinaryOp, Expr, ExprKind as K, Program, Record};
 use kiln_frontend::types::{INT, Pointee, SIZE_T, Scalar, Type, vector_layout};
 use std::rc::Rc;
 
@@ -33,7 +33,40 @@ pub(super) struct Element {
     pub ty: Type,
 }
 
-/// Every scalar and vector element of a value of type `ty` (a union: its first member).
+/// How a union is stored: when its members are scalars of one size, as its first member (the
+/// others read and write its bits); otherwise as its bytes, `uchar[size]`, which every member
+/// reads and writes through their positions like a member of a struct in a buffer.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) enum UnionStorage {
+    FirstMember(Type),
+    Bytes(u32),
+}
+
+pub(super) fn union_storage(rec: &Record) -> UnionStorage {
+    let size = |t: &Type| match t {
+        Type::Scalar(s) => Some(s.size()),
+        _ => None,
+    };
+    match rec.fields.first() {
+        Some(first) if size(&first.ty).is_some() && rec.fields.iter().all(|f| size(&f.ty) == size(&first.ty)) => {
+            UnionStorage::FirstMember(first.ty.clone())
+        }
+        _ => UnionStorage::Bytes(rec.size),
+    }
+}
+
+impl UnionStorage {
+    /// The type of the variable that holds the union.
+    pub(super) fn ty(&self) -> Type {
+        match self {
+            UnionStorage::FirstMember(t) => t.clone(),
+            UnionStorage::Bytes(n) => Type::Array(Rc::new(Type::Scalar(Scalar::U8)), Some(*n)),
+        }
+    }
+}
+
+/// Every scalar and vector element of a value of type `ty` (a union: its storage, see
+/// [`union_storage`]).
 pub(super) fn elements(prog: &Program, ty: &Type) -> Vec<Element> {
     let mut out = Vec::new();
     walk(prog, ty, 0, &mut Vec::new(), &mut Vec::new(), &mut out);
@@ -44,8 +77,14 @@ fn walk(prog: &Program, ty: &Type, offset: u32, path: &mut Vec<u32>, idx: &mut V
     match ty {
         Type::Record(r) => {
             let rec = &prog.records[r.0 as usize];
-            let fields = if rec.is_union { &rec.fields[..rec.fields.len().min(1)] } else { &rec.fields[..] };
-            for (i, f) in fields.iter().enumerate() {
+            if rec.is_union {
+                path.push(0);
+                let storage = union_storage(rec).ty();
+                walk(prog, &storage, offset, path, idx, out);
+                path.pop();
+                return;
+            }
+            for (i, f) in rec.fields.iter().enumerate() {
                 path.push(i as u32);
                 walk(prog, &f.ty, offset + f.offset, path, idx, out);
                 path.pop();
@@ -96,7 +135,7 @@ fn strip(ty: &Type) -> &Type {
     }
 }
 
-fn uint_of_size(bytes: u32) -> Option<Scalar> {
+pub(super) fn uint_of_size(bytes: u32) -> Option<Scalar> {
     Some(match bytes {
         1 => Scalar::U8,
         2 => Scalar::U16,

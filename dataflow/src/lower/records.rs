@@ -7,7 +7,9 @@
 //!   flattened — and an array of records one array per member (a structure of arrays: every
 //!   member is its own memory, so members are read and written in parallel);
 //! - a union whose members are scalars of one size is one leaf of its first member's type, which
-//!   the other members read and write through a bit reinterpretation (`as_<T>`);
+//!   the other members read and write through a bit reinterpretation (`as_<T>`); any other
+//!   union is one leaf `uchar[size]`, its bytes, which members read and write at their
+//!   offsets like members of a struct in a buffer ([`record_bytes::union_storage`]);
 //! - `r.m`, `a[i].m`, `r.in[j].m[k]` become the leaf variable indexed by the record indices;
 //! - a whole-record assignment `a = b;` or initialization becomes one assignment per leaf
 //!   element;
@@ -18,15 +20,16 @@
 //!   members are read and written through their bytes at OpenCL's offsets ([`record_bytes`]).
 //!
 //! What it cannot express yet gets `E0508`: other pointers to records, kernel parameters and
-//! return values of record type, record-valued `?:`, and unions of other member shapes.
+//! return values of record type, record-valued `?:`, helper parameters whose record has an
+//! array leaf.
 
-use super::record_bytes::{self, Element, convert, offset_plus};
+use super::record_bytes::{self, Element, UnionStorage, convert, offset_plus, uint_of_size, union_storage};
 use super::walk;
 use kiln_frontend::Span;
 use kiln_frontend::ast::AddrSpace;
 use kiln_frontend::diag::{Diagnostic, codes};
 use kiln_frontend::hir::{self, Block, Expr, ExprKind as K, GlobalId, Init, Local, LocalId, Program, Stmt};
-use kiln_frontend::types::{Pointee, RecordId, SIZE_T, Type};
+use kiln_frontend::types::{Pointee, RecordId, SIZE_T, Scalar, Type};
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
@@ -65,33 +68,13 @@ fn is_record_like(ty: &Type) -> bool {
     matches!(strip_arrays(ty).0, Type::Record(_))
 }
 
-fn record_name(prog: &Program, r: RecordId) -> String {
-    let rec = &prog.records[r.0 as usize];
-    let kw = if rec.is_union { "union" } else { "struct" };
-    match &rec.name {
-        Some(n) => format!("{kw} {n}"),
-        None => format!("{kw} <anonymous>"),
-    }
-}
-
-fn leaves_of(prog: &Program, r: RecordId, prefix: &[u32], dims: &[u32], out: &mut Vec<Leaf>) -> Result<(), String> {
+fn leaves_of(prog: &Program, r: RecordId, prefix: &[u32], dims: &[u32], out: &mut Vec<Leaf>) {
     let rec = &prog.records[r.0 as usize];
     if rec.is_union {
-        let size = |t: &Type| match t {
-            Type::Scalar(s) => Some(s.size()),
-            _ => None,
-        };
-        let first = rec.fields.first().map(|f| f.ty.clone()).unwrap_or(Type::Error);
-        if size(&first).is_none() || rec.fields.iter().any(|f| size(&f.ty) != size(&first)) {
-            return Err(format!(
-                "`{}` is not yet supported by kiln: it mixes members other than scalars of one size",
-                record_name(prog, r)
-            ));
-        }
         let mut path = prefix.to_vec();
         path.push(0);
-        out.push(Leaf { path, ty: first, dims: dims.to_vec() });
-        return Ok(());
+        out.push(Leaf { path, ty: union_storage(rec).ty(), dims: dims.to_vec() });
+        return;
     }
     for (i, f) in rec.fields.iter().enumerate() {
         let mut path = prefix.to_vec();
@@ -100,21 +83,20 @@ fn leaves_of(prog: &Program, r: RecordId, prefix: &[u32], dims: &[u32], out: &mu
             (Type::Record(inner), more) => {
                 let mut d = dims.to_vec();
                 d.extend(more);
-                leaves_of(prog, inner, &path, &d, out)?;
+                leaves_of(prog, inner, &path, &d, out);
             }
             _ => out.push(Leaf { path, ty: f.ty.clone(), dims: dims.to_vec() }),
         }
     }
-    Ok(())
 }
 
 /// The leaves of a record-like type, each with the type its variable gets.
-fn variable_leaves(prog: &Program, ty: &Type) -> Result<Vec<(Leaf, Type)>, String> {
+fn variable_leaves(prog: &Program, ty: &Type) -> Vec<(Leaf, Type)> {
     let (elem, outer) = strip_arrays(ty);
-    let Type::Record(r) = elem else { return Ok(vec![]) };
+    let Type::Record(r) = elem else { return vec![] };
     let mut leaves = Vec::new();
-    leaves_of(prog, r, &[], &[], &mut leaves)?;
-    Ok(leaves
+    leaves_of(prog, r, &[], &[], &mut leaves);
+    leaves
         .into_iter()
         .map(|l| {
             let mut dims = outer.clone();
@@ -122,7 +104,7 @@ fn variable_leaves(prog: &Program, ty: &Type) -> Result<Vec<(Leaf, Type)>, Strin
             let ty = wrap_arrays(l.ty.clone(), &dims);
             (l, ty)
         })
-        .collect())
+        .collect()
 }
 
 fn leaf_name(base: &str, prog: &Program, ty: &Type, path: &[u32]) -> String {
@@ -172,25 +154,20 @@ pub(crate) fn split_records(prog: &Program) -> Result<Program, Vec<Diagnostic>> 
             diags.push(Diagnostic::error(codes::UNSUPPORTED_AGGREGATE, m).at(g.span));
             continue;
         }
-        match variable_leaves(prog, &g.ty) {
-            Ok(leaves) => {
-                let mut ids = Vec::new();
-                for (leaf, ty) in leaves {
-                    let init = g.init.as_ref().map(|i| extract(prog, i, &g.ty, &leaf.path));
-                    out.globals.push(hir::Global {
-                        name: leaf_name(&g.name, prog, &g.ty, &leaf.path).into(),
-                        ty,
-                        space: g.space,
-                        init,
-                        pipe_depth: None,
-                        span: g.span,
-                    });
-                    ids.push((leaf.path, GlobalId(out.globals.len() as u32 - 1)));
-                }
-                globals.insert(GlobalId(gi as u32), ids);
-            }
-            Err(m) => diags.push(Diagnostic::error(codes::UNSUPPORTED_AGGREGATE, m).at(g.span)),
+        let mut ids = Vec::new();
+        for (leaf, ty) in variable_leaves(prog, &g.ty) {
+            let init = g.init.as_ref().map(|i| extract(prog, i, &g.ty, &leaf.path));
+            out.globals.push(hir::Global {
+                name: leaf_name(&g.name, prog, &g.ty, &leaf.path).into(),
+                ty,
+                space: g.space,
+                init,
+                pipe_depth: None,
+                span: g.span,
+            });
+            ids.push((leaf.path, GlobalId(out.globals.len() as u32 - 1)));
         }
+        globals.insert(GlobalId(gi as u32), ids);
     }
     // Helper parameters of record type: one parameter per leaf.
     let mut split_params: HashMap<u32, Vec<Option<usize>>> = HashMap::new();
@@ -293,24 +270,24 @@ pub(crate) fn split_records(prog: &Program) -> Result<Program, Vec<Diagnostic>> 
                 f.body = None;
                 continue;
             }
-            match variable_leaves(prog, &local.ty) {
-                Ok(leaves) if leaves.iter().all(|(_, t)| !matches!(t, Type::Array(..))) => {
-                    let ids = new_leaf_locals(&mut f.locals, prog, &local, leaves, true);
-                    counts.push(Some(ids.len()));
-                    params.extend(ids.iter().map(|(_, id)| *id));
-                    map.insert(p, ids);
-                }
-                Ok(_) => diags.push(
+            let leaves = variable_leaves(prog, &local.ty);
+            if leaves.iter().all(|(_, t)| !matches!(t, Type::Array(..))) {
+                let ids = new_leaf_locals(&mut f.locals, prog, &local, leaves, true);
+                counts.push(Some(ids.len()));
+                params.extend(ids.iter().map(|(_, id)| *id));
+                map.insert(p, ids);
+            } else {
+                diags.push(
                     Diagnostic::error(
                         codes::UNSUPPORTED_AGGREGATE,
                         format!(
-                            "parameter `{}` is a struct with an array member, which kiln cannot pass by value yet",
+                            "parameter `{}` is a struct with an array member or a union of mixed members, which kiln \
+                             cannot pass by value yet",
                             local.name
                         ),
                     )
                     .at(local.span),
-                ),
-                Err(m) => diags.push(Diagnostic::error(codes::UNSUPPORTED_AGGREGATE, m).at(local.span)),
+                );
             }
         }
         f.params = params;
@@ -421,6 +398,9 @@ fn extract(prog: &Program, init: &Init, ty: &Type, path: &[u32]) -> Init {
         }
         (Type::Record(r), _) if !path.is_empty() => {
             let rec = &prog.records[r.0 as usize];
+            if let (true, UnionStorage::Bytes(n)) = (rec.is_union, union_storage(rec)) {
+                return union_bytes_init(prog, rec, init, n);
+            }
             let field = rec.fields.get(path[0] as usize).map(|f| f.ty.clone()).unwrap_or(Type::Error);
             match init {
                 Init::List(items) => match items.get(path[0] as usize) {
@@ -438,6 +418,100 @@ fn extract(prog: &Program, init: &Init, ty: &Type, path: &[u32]) -> Init {
     }
 }
 
+/// The bytes of a union stored as bytes, from its initializer: the initialized member laid out
+/// little-endian at its offset, zeros elsewhere.
+fn union_bytes_init(prog: &Program, rec: &hir::Record, init: &Init, size: u32) -> Init {
+    let uchar = Type::Scalar(Scalar::U8);
+    let mut bytes: Vec<Expr> = (0..size).map(|_| Expr::int(0, uchar.clone(), Span::default())).collect();
+    let member = match init {
+        Init::Union(m, inner) => rec.fields.get(*m as usize).map(|f| (f, &**inner)),
+        Init::List(items) => rec.fields.first().zip(items.first()),
+        Init::Expr(_) => None,
+    };
+    if let Some((f, inner)) = member {
+        lay_out(prog, &f.ty, f.offset, inner, &mut bytes);
+    }
+    Init::List(bytes.into_iter().map(Init::Expr).collect())
+}
+
+/// Writes the bytes of `init`, a value of type `ty`, into `bytes` from `offset` on.
+fn lay_out(prog: &Program, ty: &Type, offset: u32, init: &Init, bytes: &mut [Expr]) {
+    match (ty, init) {
+        (Type::Array(elem, Some(n)), Init::List(items)) => {
+            let size = record_bytes::size_of(prog, elem).unwrap_or(0);
+            for (j, item) in items.iter().take(*n as usize).enumerate() {
+                lay_out(prog, elem, offset + j as u32 * size, item, bytes);
+            }
+        }
+        (Type::Vector(s, _), Init::List(items)) => {
+            for (j, item) in items.iter().enumerate() {
+                lay_out(prog, &Type::Scalar(*s), offset + j as u32 * s.size(), item, bytes);
+            }
+        }
+        (Type::Vector(s, n), Init::Expr(e)) => {
+            for j in 0..*n {
+                let lane = Expr { kind: K::Swizzle(Box::new(e.clone()), vec![j]), ty: Type::Scalar(*s), span: e.span };
+                lay_out(prog, &Type::Scalar(*s), offset + u32::from(j) * s.size(), &Init::Expr(lane), bytes);
+            }
+        }
+        (Type::Record(r), _) => {
+            let rec = &prog.records[r.0 as usize];
+            let members: Vec<(&hir::Field, &Init)> = match init {
+                Init::Union(m, inner) => rec.fields.get(*m as usize).map(|f| (f, &**inner)).into_iter().collect(),
+                Init::List(items) if rec.is_union => rec.fields.first().zip(items.first()).into_iter().collect(),
+                Init::List(items) => rec.fields.iter().zip(items).collect(),
+                Init::Expr(_) => vec![],
+            };
+            for (f, item) in members {
+                lay_out(prog, &f.ty, offset + f.offset, item, bytes);
+            }
+        }
+        (Type::Scalar(_), Init::List(items)) => {
+            if let Some(first) = items.first() {
+                lay_out(prog, ty, offset, first, bytes);
+            }
+        }
+        (Type::Scalar(s), Init::Expr(e)) => {
+            let Some(u) = uint_of_size(s.size()) else { return };
+            let u = Type::Scalar(u);
+            let bits = if s.is_float() { bitcast(e.clone(), &u) } else { convert(e.clone(), &u) };
+            for k in 0..s.size() {
+                let Some(slot) = bytes.get_mut((offset + k) as usize) else { return };
+                let shifted = if k == 0 {
+                    bits.clone()
+                } else {
+                    let by = Expr::int(u64::from(8 * k), kiln_frontend::types::INT, e.span);
+                    Expr {
+                        kind: K::Binary(hir::BinaryOp::Shr, Box::new(bits.clone()), Box::new(by)),
+                        ty: u.clone(),
+                        span: e.span,
+                    }
+                };
+                *slot = convert(shifted, &Type::Scalar(Scalar::U8));
+            }
+        }
+        _ => {}
+    }
+}
+
+fn init_has_side_effects(init: &Init) -> bool {
+    match init {
+        Init::Expr(e) => e.has_side_effects(),
+        Init::List(items) => items.iter().any(init_has_side_effects),
+        Init::Union(_, i) => init_has_side_effects(i),
+    }
+}
+
+/// Whether values of `ty` contain a union stored as its bytes.
+fn contains_byte_union(prog: &Program, ty: &Type) -> bool {
+    let Type::Record(r) = strip_arrays(ty).0 else { return false };
+    let rec = &prog.records[r.0 as usize];
+    if rec.is_union {
+        return matches!(union_storage(rec), UnionStorage::Bytes(_));
+    }
+    rec.fields.iter().any(|f| contains_byte_union(prog, &f.ty))
+}
+
 /// Whether a record is initialized, somewhere inside `init`, from a record value (another
 /// variable) rather than from a brace list: [`extract`] cannot split such a value.
 fn has_record_value(init: &Init) -> bool {
@@ -453,7 +527,11 @@ fn sub_type(prog: &Program, ty: &Type, path: &[u32]) -> Type {
     let (elem, dims) = strip_arrays(ty);
     match (elem, path.first()) {
         (Type::Record(r), Some(&i)) => {
-            let f = &prog.records[r.0 as usize].fields[i as usize];
+            let rec = &prog.records[r.0 as usize];
+            if let (true, UnionStorage::Bytes(_)) = (rec.is_union, union_storage(rec)) {
+                return wrap_arrays(union_storage(rec).ty(), &dims);
+            }
+            let f = &rec.fields[i as usize];
             wrap_arrays(sub_type(prog, &f.ty, &path[1..]), &dims)
         }
         _ => ty.clone(),
@@ -613,14 +691,7 @@ impl Rewriter<'_> {
     /// initializer, or copies when the initializer is another record.
     fn record_decl(&mut self, id: LocalId, init: Option<Init>, span: Span, out: &mut Block) {
         let local = self.new_locals[id.0 as usize].clone();
-        let leaves = match variable_leaves(self.prog, &local.ty) {
-            Ok(l) => l,
-            Err(m) => {
-                self.diags.push(Diagnostic::error(codes::UNSUPPORTED_AGGREGATE, m).at(local.span));
-                self.reported.insert(id);
-                return;
-            }
-        };
+        let leaves = variable_leaves(self.prog, &local.ty);
         let ids = new_leaf_locals(&mut self.new_locals, self.prog, &local, leaves, false);
         self.locals.insert(id, ids.clone());
         match init {
@@ -634,6 +705,10 @@ impl Rewriter<'_> {
             }
             Some(init) if has_record_value(&init) => {
                 self.unsupported("initializing a struct member or element from another struct", span)
+            }
+            // A union stored as bytes gets each byte from its initializer.
+            Some(init) if init_has_side_effects(&init) && contains_byte_union(self.prog, &local.ty) => {
+                self.unsupported("initializing a union of mixed members from an expression with side effects", span)
             }
             init => {
                 for (path, leaf) in ids {
@@ -671,7 +746,12 @@ impl Rewriter<'_> {
             K::Member(base, i) => {
                 let mut p = self.place(base)?;
                 let Type::Record(r) = base.ty else { return None };
-                if self.prog.records[r.0 as usize].is_union {
+                let rec = &self.prog.records[r.0 as usize];
+                if rec.is_union {
+                    if let UnionStorage::Bytes(_) = union_storage(rec) {
+                        // Its members are reached through its bytes (`bplace`).
+                        return None;
+                    }
                     p.path.push(0);
                     p.view = Some(e.ty.clone());
                 } else {
@@ -1014,14 +1094,44 @@ impl Rewriter<'_> {
                 self.expr(&mut idx);
                 Some(BytePlace { offset: add(b.offset, scale(idx, size, e.span)), ty: e.ty.clone(), ..b })
             }
-            K::Member(base, i) => {
+            // One lane of a vector member: `p->v.y`.
+            K::Swizzle(base, lanes) if lanes.len() == 1 => {
                 let b = self.bplace(base)?;
+                let Type::Vector(s, _) = base.ty else { return None };
+                let off = u32::from(lanes[0]) * s.size();
+                Some(BytePlace { offset: offset_plus(&b.offset, off, e.span), ty: e.ty.clone(), ..b })
+            }
+            K::Member(base, i) => {
                 let Type::Record(r) = base.ty else { return None };
+                if let Some(b) = self.union_bytes(base) {
+                    let off = self.prog.records[r.0 as usize].fields.get(*i as usize)?.offset;
+                    return Some(BytePlace { offset: offset_plus(&b.offset, off, e.span), ty: e.ty.clone(), ..b });
+                }
+                let b = self.bplace(base)?;
                 let off = self.prog.records[r.0 as usize].fields.get(*i as usize)?.offset;
                 Some(BytePlace { offset: offset_plus(&b.offset, off, e.span), ty: e.ty.clone(), ..b })
             }
             _ => None,
         }
+    }
+
+    /// A union variable (or array element, or member) stored as its bytes, as a byte place
+    /// at its start; `None` for anything else.
+    fn union_bytes(&mut self, e: &Expr) -> Option<BytePlace> {
+        let Type::Record(r) = e.ty else { return None };
+        let rec = &self.prog.records[r.0 as usize];
+        if !rec.is_union {
+            return None;
+        }
+        let UnionStorage::Bytes(_) = union_storage(rec) else { return None };
+        let mut p = self.place(e)?;
+        p.path.push(0);
+        let storage = self.leaf_expr(&p, e.span)?;
+        let Type::Array(elem, _) = &storage.ty else { return None };
+        let space = self.space_of(p.root);
+        let ptr = Type::Pointer(Rc::new(Pointee { ty: (**elem).clone(), space, quals: Default::default() }));
+        let bytes = Expr { kind: K::Decay(Box::new(storage)), ty: ptr, span: e.span };
+        Some(BytePlace { bytes, offset: Expr::int(0, SIZE_T, e.span), ty: e.ty.clone() })
     }
 
     fn is_buffer_ptr(&self, e: &Expr) -> bool {
