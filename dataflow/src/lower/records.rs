@@ -20,7 +20,7 @@
 //!   members are read and written through their bytes at OpenCL's offsets ([`record_bytes`]).
 //!
 //! What it cannot express yet gets `E0508`: other pointers to records, kernel parameters and
-//! return values of record type, record-valued `?:`, helper parameters whose record has an
+//! return values of record type, record-valued `?:` other than as a copy's source, helper parameters whose record has an
 //! array leaf.
 
 use super::record_bytes::{self, Element, UnionStorage, convert, offset_plus, uint_of_size, union_storage};
@@ -1015,6 +1015,8 @@ impl Rewriter<'_> {
             return vec![];
         }
         let mut out = Vec::new();
+        let s = self.evaluate_once(s, &mut out, span);
+        let d = self.evaluate_once(d, &mut out, span);
         for el in &elements {
             let Some(value) = self.element_read(&s, el, span) else {
                 self.unsupported("copying this struct value", span);
@@ -1028,6 +1030,10 @@ impl Rewriter<'_> {
                     };
                     let ty = target.ty.clone();
                     out.push(Stmt::Expr(Expr { kind: K::Assign(Box::new(target), Box::new(value)), ty, span }));
+                }
+                Side::Choice(..) => {
+                    self.unsupported("assigning to a conditional struct expression", span);
+                    return vec![];
                 }
                 Side::Bytes(b) => {
                     let at = offset_plus(&b.offset, el.offset, span);
@@ -1044,9 +1050,70 @@ impl Rewriter<'_> {
         out
     }
 
+    /// A temporary declared in `out` holding `value`.
+    fn temporary(&mut self, name: &str, value: Expr, out: &mut Block, span: Span) -> Expr {
+        if matches!(value.kind, K::Int(_)) {
+            return value;
+        }
+        self.new_locals.push(Local {
+            name: name.into(),
+            ty: value.ty.clone(),
+            space: AddrSpace::Private,
+            quals: Default::default(),
+            is_param: false,
+            partition: None,
+            lane_of: None,
+            span,
+        });
+        let t = LocalId(self.new_locals.len() as u32 - 1);
+        let ty = value.ty.clone();
+        out.push(Stmt::Decl(t, Some(Init::Expr(value)), span));
+        Expr { kind: K::Local(t), ty, span }
+    }
+
+    /// `side` with its indices, byte offset and the conditions of its `?:` computed once, into
+    /// temporaries declared in `out`: a copy writes its destination element by element, and
+    /// the source's place may depend on it (`cur = nodes[cur.next];`, `best = c.x > best.x ?
+    /// c : best;`), so the places are decided before the first element is written.
+    fn evaluate_once(&mut self, side: Side, out: &mut Block, span: Span) -> Side {
+        match side {
+            Side::Private(mut p) => {
+                for idx in &mut p.indices {
+                    let value = std::mem::replace(idx, Expr::int(0, SIZE_T, span));
+                    *idx = self.temporary("struct.index", value, out, span);
+                }
+                Side::Private(p)
+            }
+            Side::Bytes(mut b) => {
+                // `bytes + i` with the offset: the pointer's own index joins the offset.
+                while let K::PtrAdd(base, at) = &b.bytes.kind {
+                    b.offset = add(convert((**at).clone(), &SIZE_T), b.offset);
+                    b.bytes = (**base).clone();
+                }
+                b.offset = self.temporary("struct.offset", b.offset, out, span);
+                Side::Bytes(b)
+            }
+            Side::Choice(c, a, b) => {
+                let decided = self.temporary("struct.choice", c, out, span);
+                let (a, b) = (self.evaluate_once(*a, out, span), self.evaluate_once(*b, out, span));
+                Side::Choice(decided, Box::new(a), Box::new(b))
+            }
+        }
+    }
+
     fn side(&mut self, e: &Expr) -> Option<Side> {
         if let Some(p) = self.place(e) {
             return Some(Side::Private(p));
+        }
+        // `c ? a : b` of records: each element chosen from either side; the condition is
+        // evaluated once per element, so it must have no side effects.
+        if let K::Cond(c, a, b) = &e.kind
+            && !c.has_side_effects()
+        {
+            let (a, b) = (self.side(a)?, self.side(b)?);
+            let mut c = (**c).clone();
+            self.expr(&mut c);
+            return Some(Side::Choice(c, Box::new(a), Box::new(b)));
         }
         self.bplace(e).map(Side::Bytes)
     }
@@ -1055,6 +1122,11 @@ impl Rewriter<'_> {
         match side {
             Side::Private(p) => self.private_element(p, el, span),
             Side::Bytes(b) => record_bytes::read(&b.bytes, &offset_plus(&b.offset, el.offset, span), &el.ty, span),
+            Side::Choice(c, a, b) => {
+                let (a, b) = (self.element_read(a, el, span)?, self.element_read(b, el, span)?);
+                let ty = a.ty.clone();
+                Some(Expr { kind: K::Cond(Box::new(c.clone()), Box::new(a), Box::new(b)), ty, span })
+            }
         }
     }
 
@@ -1314,6 +1386,8 @@ impl Rewriter<'_> {
 enum Side {
     Private(Place),
     Bytes(BytePlace),
+    /// `c ? a : b` (a source only).
+    Choice(Expr, Box<Side>, Box<Side>),
 }
 
 /// A place in a buffer of records: the byte pointer, the byte offset, the type there.
