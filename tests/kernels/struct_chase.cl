@@ -13,4 +13,9 @@ kernel void struct_chase(global N *nodes, global int *o) {
   N l = loc[0];
   for (int i = 0; i < 5; i++) { l = loc[l.next & 3]; sum += l.val * 3; }
   o[0] = sum;
+  // A member written through a place that reads that member: its bytes all go to nodes[3].
+  nodes[3].next = 3;
+  nodes[nodes[3].next].next = 0x01020304;
+  nodes[nodes[1].next].val += nodes[1].next;
 }
+

@@ -1071,6 +1071,17 @@ impl Rewriter<'_> {
         Expr { kind: K::Local(t), ty, span }
     }
 
+    /// `b` with its byte offset in a temporary declared in `out` (the pointer's own index joins
+    /// the offset).
+    fn offset_once(&mut self, mut b: BytePlace, out: &mut Block, span: Span) -> BytePlace {
+        while let K::PtrAdd(base, at) = &b.bytes.kind {
+            b.offset = add(convert((**at).clone(), &SIZE_T), b.offset);
+            b.bytes = (**base).clone();
+        }
+        b.offset = self.temporary("struct.offset", b.offset, out, span);
+        b
+    }
+
     /// `side` with its indices, byte offset and the conditions of its `?:` computed once, into
     /// temporaries declared in `out`: a copy writes its destination element by element, and
     /// the source's place may depend on it (`cur = nodes[cur.next];`, `best = c.x > best.x ?
@@ -1084,15 +1095,7 @@ impl Rewriter<'_> {
                 }
                 Side::Private(p)
             }
-            Side::Bytes(mut b) => {
-                // `bytes + i` with the offset: the pointer's own index joins the offset.
-                while let K::PtrAdd(base, at) = &b.bytes.kind {
-                    b.offset = add(convert((**at).clone(), &SIZE_T), b.offset);
-                    b.bytes = (**base).clone();
-                }
-                b.offset = self.temporary("struct.offset", b.offset, out, span);
-                Side::Bytes(b)
-            }
+            Side::Bytes(b) => Side::Bytes(self.offset_once(b, out, span)),
             Side::Choice(c, a, b) => {
                 let decided = self.temporary("struct.choice", c, out, span);
                 let (a, b) = (self.evaluate_once(*a, out, span), self.evaluate_once(*b, out, span));
@@ -1326,6 +1329,10 @@ impl Rewriter<'_> {
     fn buffer_write(&mut self, e: Expr) -> Block {
         let span = e.span;
         let Some(b) = self.buffer_write_target(&e) else { return vec![] };
+        // The member is written byte by byte, and its place may depend on it
+        // (`p[p[0].next].next = 0;`): the place is decided first.
+        let mut out = Vec::new();
+        let b = self.offset_once(b, &mut out, span);
         let ty = b.ty.clone();
         let current = || record_bytes::read(&b.bytes, &b.offset, &ty, span);
         let value = match e.kind {
@@ -1376,7 +1383,7 @@ impl Rewriter<'_> {
             self.unsupported("writing a member of this type in a buffer of structs", span);
             return vec![];
         };
-        let mut out = vec![Stmt::Decl(t, Some(Init::Expr(value)), span)];
+        out.push(Stmt::Decl(t, Some(Init::Expr(value)), span));
         out.extend(stores.into_iter().map(Stmt::Expr));
         out
     }
