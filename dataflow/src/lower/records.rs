@@ -14,14 +14,17 @@
 //! - a whole-record assignment `a = b;` or initialization becomes one assignment per leaf
 //!   element;
 //! - a helper function's record parameter becomes one parameter per leaf, and a call passes the
-//!   leaves of its argument.
+//!   leaves of its argument;
+//! - a function returning a record gets a pointer parameter per element of its result (after
+//!   its own), stores them at each `return`, and a call passes the addresses of temporaries
+//!   that the caller then copies where the result goes.
 //!
 //! - a kernel's pointer to records in `__global` or `__constant` memory becomes a byte pointer:
 //!   members are read and written through their bytes at OpenCL's offsets ([`record_bytes`]).
 //!
-//! What it cannot express yet gets `E0508`: other pointers to records, kernel parameters and
-//! return values of record type, record-valued `?:` other than as a copy's source, helper parameters whose record has an
-//! array leaf.
+//! What it cannot express yet gets `E0508`: other pointers to records, kernel parameters of
+//! record type, record-valued `?:` and calls other than as a copy's source, helper parameters
+//! whose record has an array leaf.
 
 use super::record_bytes::{self, Element, UnionStorage, convert, offset_plus, uint_of_size, union_storage};
 use super::walk;
@@ -175,18 +178,45 @@ pub(crate) fn split_records(prog: &Program) -> Result<Program, Vec<Diagnostic>> 
     let mut buffers_of: Vec<HashMap<LocalId, Type>> = Vec::new();
     let mut buffer_params: HashMap<u32, Vec<bool>> = HashMap::new();
     let generic_buffer_params = generic_params_into_buffers(prog);
+    // Functions returning records: the elements of their result, and per function the
+    // pointer parameters its `return` stores them through.
+    let mut returns: HashMap<u32, Vec<Element>> = HashMap::new();
+    let mut returns_into: Vec<Vec<(Element, LocalId)>> = Vec::new();
     for (fi, f) in out.functions.iter_mut().enumerate() {
         let mut map = HashMap::new();
         let mut buffers = HashMap::new();
+        let mut returned = Vec::new();
         if is_record_like(&f.ret) {
-            diags.push(
-                Diagnostic::error(
-                    codes::UNSUPPORTED_AGGREGATE,
-                    format!("function `{}` returns a struct or union, which kiln does not build yet", f.name),
-                )
-                .at(f.span)
-                .with_help("return the members through pointer parameters"),
-            );
+            let elements = record_bytes::elements(prog, &f.ret);
+            if elements.len() > MAX_COPY_ELEMENTS {
+                diags.push(
+                    Diagnostic::error(
+                        codes::UNSUPPORTED_AGGREGATE,
+                        format!("function `{}` returns a struct too large to copy", f.name),
+                    )
+                    .at(f.span),
+                );
+            }
+            // The caller passes a pointer to a temporary for each element of the result.
+            for (k, el) in elements.into_iter().enumerate() {
+                f.locals.push(Local {
+                    name: format!("return.{k}").into(),
+                    ty: Type::Pointer(Rc::new(Pointee {
+                        ty: el.ty.clone(),
+                        space: AddrSpace::Private,
+                        quals: Default::default(),
+                    })),
+                    space: AddrSpace::Private,
+                    quals: Default::default(),
+                    is_param: true,
+                    partition: None,
+                    lane_of: None,
+                    span: f.span,
+                });
+                returned.push((el, LocalId(f.locals.len() as u32 - 1)));
+            }
+            returns.insert(fi as u32, returned.iter().map(|(el, _)| el.clone()).collect());
+            f.ret = Type::Void;
         }
         if matches!(&f.ret, Type::Pointer(to) if is_record_like(&to.ty)) {
             diags.push(
@@ -290,6 +320,8 @@ pub(crate) fn split_records(prog: &Program) -> Result<Program, Vec<Diagnostic>> 
                 );
             }
         }
+        params.extend(returned.iter().map(|(_, id)| *id));
+        returns_into.push(returned);
         f.params = params;
         buffer_params.insert(fi as u32, f.params.iter().map(|p| buffers.contains_key(p)).collect());
         split_params.insert(fi as u32, counts);
@@ -309,6 +341,8 @@ pub(crate) fn split_records(prog: &Program) -> Result<Program, Vec<Diagnostic>> 
             new_locals: std::mem::take(&mut f.locals),
             split_params: &split_params,
             buffer_params: &buffer_params,
+            returns: &returns,
+            returns_into: std::mem::take(&mut returns_into[fi]),
             reported: HashSet::new(),
             diags: Vec::new(),
         };
@@ -566,6 +600,10 @@ fn zero_of(ty: &Type) -> Init {
 
 struct Rewriter<'a> {
     prog: &'a Program,
+    /// The result elements of each function that returns a record.
+    returns: &'a HashMap<u32, Vec<Element>>,
+    /// When this function returns a record: each element's pointer parameter.
+    returns_into: Vec<(Element, LocalId)>,
     globals: &'a HashMap<GlobalId, Vec<(Path, GlobalId)>>,
     global_types: &'a HashMap<GlobalId, Type>,
     locals: HashMap<LocalId, Vec<(Path, LocalId)>>,
@@ -623,6 +661,35 @@ impl Rewriter<'_> {
                 }
                 self.expr(&mut e);
                 out.push(Stmt::Expr(e));
+            }
+            Stmt::Return(Some(e), span) if !self.returns_into.is_empty() => {
+                let mut stores = Vec::new();
+                let results: Vec<(Element, LocalId)> = self.returns_into.clone();
+                let Some(values) = self.element_values(
+                    &e,
+                    &results.iter().map(|(el, _)| el.clone()).collect::<Vec<_>>(),
+                    &mut stores,
+                    span,
+                ) else {
+                    return self.unsupported("returning this struct value", e.span);
+                };
+                for ((el, ptr), value) in results.iter().zip(values) {
+                    let p = Expr { kind: K::Local(*ptr), ty: self.new_locals[ptr.0 as usize].ty.clone(), span };
+                    let target = Expr { kind: K::Deref(Box::new(p)), ty: el.ty.clone(), span };
+                    stores.push(Stmt::Expr(Expr {
+                        kind: K::Assign(Box::new(target), Box::new(value)),
+                        ty: el.ty.clone(),
+                        span,
+                    }));
+                }
+                stores.push(Stmt::Return(None, span));
+                out.push(Stmt::Block(stores));
+            }
+            Stmt::Expr(e) if matches!(&e.kind, K::Call(f, _) if self.returns.contains_key(&f.0)) => {
+                let mut stmts = Vec::new();
+                if self.call_into_temporaries(&e, &mut stmts).is_some() {
+                    out.push(Stmt::Block(stmts));
+                }
             }
             Stmt::Expr(e) if matches!(e.kind, K::Assign(..)) && is_record_like(&e.ty) => {
                 let K::Assign(l, r) = e.kind else { return };
@@ -925,6 +992,12 @@ impl Rewriter<'_> {
             *e = x;
             return;
         }
+        if let K::Call(f, _) = &e.kind
+            && self.returns.contains_key(&f.0)
+            && is_record_like(&e.ty)
+        {
+            return self.unsupported("using a returned struct here (assign it to a variable first)", e.span);
+        }
         if let K::Call(f, args) = &mut e.kind
             && (self.split_params.get(&f.0).is_some_and(|c| c.iter().any(Option::is_some))
                 || self.buffer_params.get(&f.0).is_some_and(|b| b.iter().any(|x| *x)))
@@ -1001,6 +1074,22 @@ impl Rewriter<'_> {
             self.expr(&mut read);
             return vec![Stmt::Expr(read)];
         }
+        if matches!(&src.kind, K::Call(f, _) if self.returns.contains_key(&f.0)) {
+            let mut out = Vec::new();
+            let Some(d) = self.side(dst) else {
+                self.unsupported("copying a returned struct here", span);
+                return vec![];
+            };
+            let d = self.evaluate_once(d, &mut out, span);
+            let Some(values) = self.call_into_temporaries(src, &mut out) else { return vec![] };
+            let elements = record_bytes::elements(self.prog, &dst.ty);
+            for (el, value) in elements.iter().zip(values) {
+                if !self.store_element(&d, el, value, span, &mut out) {
+                    return vec![];
+                }
+            }
+            return out;
+        }
         let (Some(d), Some(s)) = (self.side(dst), self.side(src)) else {
             let reported = |e: &Expr| root_local(e).is_some_and(|id| self.reported.contains(&id));
             // A record returned by a call is reported once, at the function.
@@ -1022,32 +1111,93 @@ impl Rewriter<'_> {
                 self.unsupported("copying this struct value", span);
                 return vec![];
             };
-            match &d {
-                Side::Private(p) => {
-                    let Some(target) = self.private_element(p, el, span) else {
-                        self.unsupported("copying this struct value", span);
-                        return vec![];
-                    };
-                    let ty = target.ty.clone();
-                    out.push(Stmt::Expr(Expr { kind: K::Assign(Box::new(target), Box::new(value)), ty, span }));
-                }
-                Side::Choice(..) => {
-                    self.unsupported("assigning to a conditional struct expression", span);
-                    return vec![];
-                }
-                Side::Bytes(b) => {
-                    let at = offset_plus(&b.offset, el.offset, span);
-                    match record_bytes::write(&b.bytes, &at, &value, &el.ty, span) {
-                        Some(stores) => out.extend(stores.into_iter().map(Stmt::Expr)),
-                        None => {
-                            self.unsupported("copying a struct with this member type into a buffer", span);
-                            return vec![];
-                        }
+            if !self.store_element(&d, el, value, span, &mut out) {
+                return vec![];
+            }
+        }
+        out
+    }
+
+    /// Stores `value` into element `el` of the record at `d`; `false` (reported) when it
+    /// cannot.
+    fn store_element(&mut self, d: &Side, el: &Element, value: Expr, span: Span, out: &mut Block) -> bool {
+        match d {
+            Side::Private(p) => {
+                let Some(target) = self.private_element(p, el, span) else {
+                    self.unsupported("copying this struct value", span);
+                    return false;
+                };
+                let ty = target.ty.clone();
+                out.push(Stmt::Expr(Expr { kind: K::Assign(Box::new(target), Box::new(value)), ty, span }));
+            }
+            Side::Choice(..) => {
+                self.unsupported("assigning to a conditional struct expression", span);
+                return false;
+            }
+            Side::Bytes(b) => {
+                let at = offset_plus(&b.offset, el.offset, span);
+                match record_bytes::write(&b.bytes, &at, &value, &el.ty, span) {
+                    Some(stores) => out.extend(stores.into_iter().map(Stmt::Expr)),
+                    None => {
+                        self.unsupported("copying a struct with this member type into a buffer", span);
+                        return false;
                     }
                 }
             }
         }
-        out
+        true
+    }
+
+    /// The values of the elements `elements` of the record value `e` (a variable, a buffer
+    /// element, a `?:` of them or a call), with what computes them in `out`.
+    fn element_values(&mut self, e: &Expr, elements: &[Element], out: &mut Block, span: Span) -> Option<Vec<Expr>> {
+        if matches!(&e.kind, K::Call(f, _) if self.returns.contains_key(&f.0)) {
+            return self.call_into_temporaries(e, out);
+        }
+        let side = self.side(e)?;
+        let side = self.evaluate_once(side, out, span);
+        elements.iter().map(|el| self.element_read(&side, el, span)).collect()
+    }
+
+    /// A call of a function returning a record: a temporary per element of the result, whose
+    /// address the call gets after its own arguments; the temporaries as values.
+    fn call_into_temporaries(&mut self, call: &Expr, out: &mut Block) -> Option<Vec<Expr>> {
+        let span = call.span;
+        let K::Call(f, _) = &call.kind else { return None };
+        let elements = self.returns.get(&f.0)?.clone();
+        let mut call = call.clone();
+        // No longer a record value: its arguments are rewritten like any call's.
+        call.ty = Type::Void;
+        self.expr(&mut call);
+        let mut temps = Vec::new();
+        let mut pointers = Vec::new();
+        for (k, el) in elements.iter().enumerate() {
+            self.new_locals.push(Local {
+                name: format!("result.{k}").into(),
+                ty: el.ty.clone(),
+                space: AddrSpace::Private,
+                quals: Default::default(),
+                is_param: false,
+                partition: None,
+                lane_of: None,
+                span,
+            });
+            let t = LocalId(self.new_locals.len() as u32 - 1);
+            out.push(Stmt::Decl(t, None, span));
+            let temp = Expr { kind: K::Local(t), ty: el.ty.clone(), span };
+            let ptr = Type::Pointer(Rc::new(Pointee {
+                ty: el.ty.clone(),
+                space: AddrSpace::Private,
+                quals: Default::default(),
+            }));
+            pointers.push(Expr { kind: K::AddrOf(Box::new(temp.clone())), ty: ptr, span });
+            temps.push(temp);
+        }
+        if let K::Call(_, args) = &mut call.kind {
+            args.extend(pointers);
+        }
+        out.push(Stmt::Expr(call));
+        Some(temps)
     }
 
     /// A temporary declared in `out` holding `value`.
