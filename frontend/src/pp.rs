@@ -660,8 +660,10 @@ impl<'a> Preprocessor<'a> {
 
     fn include(&mut self, line: Vec<Token>, span: Span) {
         let line = if line.first().is_some_and(|t| t.kind == TokKind::Ident) { self.expand_list(line) } else { line };
+        let quoted = |t: &Token| t.text.strip_prefix('"').and_then(|s| s.strip_suffix('"')).map(str::to_string);
         let (name, angled) = match line.as_slice() {
-            [t] if t.kind == TokKind::Str => (t.text[1..t.text.len() - 1].to_string(), false),
+            // An unterminated literal (`#include "`) is one quote long.
+            [t] if t.kind == TokKind::Str && quoted(t).is_some() => (quoted(t).unwrap_or_default(), false),
             [first, .., last] if first.is_punct(P::Lt) && last.is_punct(P::Gt) => {
                 let inner: String = line[1..line.len() - 1].iter().map(|t| t.text.to_string()).collect();
                 (inner, true)

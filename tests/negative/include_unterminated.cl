@@ -1,0 +1,3 @@
+// expect: E0106
+#include "
+kernel void k(global int *o) { o[0] = 1; }
