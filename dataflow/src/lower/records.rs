@@ -14,7 +14,8 @@
 //! - a whole-record assignment `a = b;` or initialization becomes one assignment per leaf
 //!   element;
 //! - a helper function's record parameter becomes one parameter per leaf, and a call passes the
-//!   leaves of its argument;
+//!   leaves of its argument; a helper's pointer to record variables (private, `__local`,
+//!   generic) becomes one pointer per leaf, and a call points them at its argument's leaves;
 //! - a function returning a record gets a pointer parameter per element of its result (after
 //!   its own), stores them at each `return`, and a call passes the addresses of temporaries
 //!   that the caller then copies where the result goes.
@@ -22,7 +23,8 @@
 //! - a kernel's pointer to records in `__global` or `__constant` memory becomes a byte pointer:
 //!   members are read and written through their bytes at OpenCL's offsets ([`record_bytes`]).
 //!
-//! What it cannot express yet gets `E0508`: other pointers to records, kernel parameters of
+//! What it cannot express yet gets `E0508`: other pointers to records (variables, pointers to
+//! records with array leaves), kernel parameters of
 //! record type, record-valued `?:` and calls other than as a copy's source, helper parameters
 //! whose record has an array leaf.
 
@@ -137,6 +139,9 @@ struct Place {
 enum Root {
     Local(LocalId),
     Global(GlobalId),
+    /// A parameter pointing to record variables; a place below it starts with the pointer's
+    /// index.
+    Ptr(LocalId),
 }
 
 /// Rewrites every function of `prog` so that no expression has a record type.
@@ -182,6 +187,10 @@ pub(crate) fn split_records(prog: &Program) -> Result<Program, Vec<Diagnostic>> 
     // pointer parameters its `return` stores them through.
     let mut returns: HashMap<u32, Vec<Element>> = HashMap::new();
     let mut returns_into: Vec<Vec<(Element, LocalId)>> = Vec::new();
+    // Helper parameters pointing to record variables: their positions among the function's
+    // parameters, and per function the leaf pointers of each.
+    let mut pointer_params: HashMap<u32, HashSet<usize>> = HashMap::new();
+    let mut pointers_of: Vec<HashMap<LocalId, Vec<(Path, LocalId)>>> = Vec::new();
     for (fi, f) in out.functions.iter_mut().enumerate() {
         let mut map = HashMap::new();
         let mut buffers = HashMap::new();
@@ -241,12 +250,37 @@ pub(crate) fn split_records(prog: &Program) -> Result<Program, Vec<Diagnostic>> 
         }
         let mut params = Vec::new();
         let mut counts = Vec::new();
+        let mut pointers = HashMap::new();
+        let mut pointer_positions = HashSet::new();
         for &p in &f.params.clone() {
             let local = f.local(p).clone();
             if buffers.contains_key(&p) {
                 params.push(p);
                 counts.push(None);
                 continue;
+            }
+            if let Type::Pointer(to) = &local.ty
+                && is_record_like(&to.ty)
+                && !f.is_kernel
+                && matches!(to.space, AddrSpace::Private | AddrSpace::Local | AddrSpace::Generic)
+            {
+                // A pointer to a record variable: a pointer to each of its leaves, which the
+                // call points at the argument's leaves.
+                let leaves = variable_leaves(prog, &to.ty);
+                if leaves.iter().all(|(_, t)| !matches!(t, Type::Array(..))) {
+                    let pointed: Vec<(Leaf, Type)> = leaves
+                        .into_iter()
+                        .map(|(leaf, t)| {
+                            (leaf, Type::Pointer(Rc::new(Pointee { ty: t, space: to.space, quals: to.quals })))
+                        })
+                        .collect();
+                    let ids = new_leaf_locals(&mut f.locals, prog, &local, pointed, true);
+                    pointer_positions.insert(counts.len());
+                    counts.push(Some(ids.len()));
+                    params.extend(ids.iter().map(|(_, id)| *id));
+                    pointers.insert(p, ids);
+                    continue;
+                }
             }
             if let Type::Pointer(to) = &local.ty
                 && is_record_like(&to.ty)
@@ -263,11 +297,12 @@ pub(crate) fn split_records(prog: &Program) -> Result<Program, Vec<Diagnostic>> 
                 } else {
                     (
                         format!(
-                            "parameter `{}` is a pointer to structs in `{}` memory",
+                            "parameter `{}` points to structs with an array member (or unions of mixed \
+                             members) in `{}` memory",
                             local.name,
                             to.space.keyword()
                         ),
-                        "pass the struct by value, or point into a buffer (`global`/`constant`)",
+                        "pass the members it uses, or point into a buffer (`global`/`constant`)",
                     )
                 };
                 diags.push(
@@ -325,6 +360,8 @@ pub(crate) fn split_records(prog: &Program) -> Result<Program, Vec<Diagnostic>> 
         f.params = params;
         buffer_params.insert(fi as u32, f.params.iter().map(|p| buffers.contains_key(p)).collect());
         split_params.insert(fi as u32, counts);
+        pointer_params.insert(fi as u32, pointer_positions);
+        pointers_of.push(pointers);
         locals_of.push(map);
         buffers_of.push(buffers);
     }
@@ -343,6 +380,8 @@ pub(crate) fn split_records(prog: &Program) -> Result<Program, Vec<Diagnostic>> 
             buffer_params: &buffer_params,
             returns: &returns,
             returns_into: std::mem::take(&mut returns_into[fi]),
+            pointer_params: &pointer_params,
+            pointers: std::mem::take(&mut pointers_of[fi]),
             reported: HashSet::new(),
             diags: Vec::new(),
         };
@@ -604,6 +643,10 @@ struct Rewriter<'a> {
     returns: &'a HashMap<u32, Vec<Element>>,
     /// When this function returns a record: each element's pointer parameter.
     returns_into: Vec<(Element, LocalId)>,
+    /// Which parameters of each function point to record variables (split into leaf pointers).
+    pointer_params: &'a HashMap<u32, HashSet<usize>>,
+    /// This function's parameters pointing to record variables: a pointer per leaf.
+    pointers: HashMap<LocalId, Vec<(Path, LocalId)>>,
     globals: &'a HashMap<GlobalId, Vec<(Path, GlobalId)>>,
     global_types: &'a HashMap<GlobalId, Type>,
     locals: HashMap<LocalId, Vec<(Path, LocalId)>>,
@@ -798,6 +841,11 @@ impl Rewriter<'_> {
                 .get(&id)
                 .map(|v| v.iter().map(|(p, g)| (p.clone(), Root::Global(*g))).collect())
                 .unwrap_or_default(),
+            Root::Ptr(id) => self
+                .pointers
+                .get(&id)
+                .map(|v| v.iter().map(|(p, l)| (p.clone(), Root::Ptr(*l))).collect())
+                .unwrap_or_default(),
         }
     }
 
@@ -826,6 +874,12 @@ impl Rewriter<'_> {
                 }
                 Some(p)
             }
+            K::Deref(inner) if self.pointer_root(inner).is_some() => {
+                let (id, index) = self.pointer_root(inner)?;
+                let mut index = index.unwrap_or_else(|| Expr::int(0, SIZE_T, e.span));
+                self.expr(&mut index);
+                Some(Place { root: Root::Ptr(id), path: vec![], indices: vec![index], view: None })
+            }
             K::Deref(inner) => {
                 let (array, index) = match &inner.kind {
                     K::PtrAdd(d, idx) => (d, Some(idx)),
@@ -846,14 +900,108 @@ impl Rewriter<'_> {
         }
     }
 
+    /// The types of the leaf pointers that parameter `pos` of function `f` is split into.
+    fn pointer_param_types(&self, f: u32, pos: usize) -> Vec<Type> {
+        let Some(func) = self.prog.functions.get(f as usize) else { return vec![] };
+        let Some(p) = func.params.get(pos) else { return vec![] };
+        let Type::Pointer(to) = &func.local(*p).ty else { return vec![] };
+        variable_leaves(self.prog, &to.ty)
+            .into_iter()
+            .map(|(_, t)| Type::Pointer(Rc::new(Pointee { ty: t, space: to.space, quals: to.quals })))
+            .collect()
+    }
+
+    /// `p` or `p + i` for a parameter `p` pointing to record variables: the parameter and `i`.
+    fn pointer_root(&self, e: &Expr) -> Option<(LocalId, Option<Expr>)> {
+        match &e.kind {
+            K::Local(id) if self.pointers.contains_key(id) => Some((*id, None)),
+            K::PtrAdd(base, i) => match &base.kind {
+                K::Local(id) if self.pointers.contains_key(id) => Some((*id, Some((**i).clone()))),
+                _ => None,
+            },
+            K::PtrCast(x) => self.pointer_root(x),
+            _ => None,
+        }
+    }
+
+    /// The pointers to the leaves of the record variables a pointer argument `a` points to
+    /// (`&s`, `&a[i]`, `a`, another such parameter, `+ k` of them), for a parameter split into
+    /// leaf pointers of type `param_types`.
+    fn leaf_pointers(&mut self, a: &Expr, param_types: &[Type]) -> Option<Vec<Expr>> {
+        let span = a.span;
+        let mut inner = a;
+        while let K::PtrCast(x) = &inner.kind {
+            inner = x;
+        }
+        let (base, offset) = match &inner.kind {
+            K::PtrAdd(b, k) => (&**b, Some((**k).clone())),
+            _ => (inner, None),
+        };
+        let mut pointers: Vec<Expr> = match &base.kind {
+            K::Local(id) if self.pointers.contains_key(id) => self.pointers[id]
+                .iter()
+                .map(|(_, l)| Expr { kind: K::Local(*l), ty: self.new_locals[l.0 as usize].ty.clone(), span })
+                .collect(),
+            K::AddrOf(x) | K::Decay(x) => {
+                let mut place = self.place(x)?;
+                if matches!(base.kind, K::Decay(_)) {
+                    place.indices.push(Expr::int(0, SIZE_T, span));
+                }
+                let mut out = Vec::new();
+                for (path, _) in self.leaves_at(place.root) {
+                    if !path.starts_with(&place.path) {
+                        continue;
+                    }
+                    let q = Place { path, ..place.clone() };
+                    let leaf = self.leaf_expr(&q, span)?;
+                    let ty = Type::Pointer(Rc::new(Pointee {
+                        ty: leaf.ty.clone(),
+                        space: self.space_of(place.root),
+                        quals: Default::default(),
+                    }));
+                    out.push(Expr { kind: K::AddrOf(Box::new(leaf)), ty, span });
+                }
+                out
+            }
+            _ => return None,
+        };
+        if pointers.len() != param_types.len() {
+            return None;
+        }
+        for (p, to) in pointers.iter_mut().zip(param_types) {
+            if let Some(k) = &offset {
+                let mut k = k.clone();
+                self.expr(&mut k);
+                *p = Expr { kind: K::PtrAdd(Box::new(p.clone()), Box::new(k)), ty: p.ty.clone(), span };
+            }
+            if p.ty != *to {
+                *p = Expr { kind: K::PtrCast(Box::new(p.clone())), ty: to.clone(), span };
+            }
+        }
+        Some(pointers)
+    }
+
     /// The leaf variable `p` reaches, indexed; `None` when `p` stops at a record.
     fn leaf_expr(&mut self, p: &Place, span: Span) -> Option<Expr> {
         let (_, leaf) = self.leaves_at(p.root).into_iter().find(|(path, _)| *path == p.path)?;
+        if let Root::Ptr(id) = leaf {
+            // `*(leaf + i)`, then the indices of the arrays of records below.
+            let ptr = Expr { kind: K::Local(id), ty: self.new_locals[id.0 as usize].ty.clone(), span };
+            let Type::Pointer(to) = ptr.ty.clone() else { return None };
+            let (first, rest) = p.indices.split_first()?;
+            let at = Expr { kind: K::PtrAdd(Box::new(ptr.clone()), Box::new(first.clone())), ty: ptr.ty.clone(), span };
+            let mut e = Expr { kind: K::Deref(Box::new(at)), ty: to.ty.clone(), span };
+            for idx in rest {
+                e = index(e, idx.clone(), to.space, span);
+            }
+            return Some(e);
+        }
         let (mut e, space) = match leaf {
             Root::Local(id) => {
                 let l = &self.new_locals[id.0 as usize];
                 (Expr { kind: K::Local(id), ty: l.ty.clone(), span }, l.space)
             }
+            Root::Ptr(_) => return None,
             Root::Global(g) => {
                 let ty = self.global_types.get(&g).cloned().unwrap_or(Type::Error);
                 (Expr { kind: K::Global(g), ty, span }, AddrSpace::Constant)
@@ -869,6 +1017,13 @@ impl Rewriter<'_> {
         match root {
             Root::Local(id) => self.new_locals[id.0 as usize].space,
             Root::Global(_) => AddrSpace::Constant,
+            Root::Ptr(id) => match self.pointers.get(&id).and_then(|v| v.first()) {
+                Some((_, l)) => match &self.new_locals[l.0 as usize].ty {
+                    Type::Pointer(to) => to.space,
+                    _ => AddrSpace::Private,
+                },
+                None => AddrSpace::Private,
+            },
         }
     }
 
@@ -1000,15 +1155,25 @@ impl Rewriter<'_> {
         }
         if let K::Call(f, args) = &mut e.kind
             && (self.split_params.get(&f.0).is_some_and(|c| c.iter().any(Option::is_some))
+                || self.pointer_params.get(&f.0).is_some_and(|p| !p.is_empty())
                 || self.buffer_params.get(&f.0).is_some_and(|b| b.iter().any(|x| *x)))
         {
-            let counts = self.split_params.get(&f.0).cloned().unwrap_or_default();
-            let bufs = self.buffer_params.get(&f.0).cloned().unwrap_or_default();
+            let callee = f.0;
+            let counts = self.split_params.get(&callee).cloned().unwrap_or_default();
+            let bufs = self.buffer_params.get(&callee).cloned().unwrap_or_default();
             let mut new_args = Vec::new();
             let mut param = 0;
-            for (a, c) in std::mem::take(args).into_iter().zip(counts) {
+            for (pos, (a, c)) in std::mem::take(args).into_iter().zip(counts).enumerate() {
                 let is_buffer = c.is_none() && bufs.get(param).copied().unwrap_or(false);
                 param += c.unwrap_or(1);
+                if self.pointer_params.get(&callee).is_some_and(|s| s.contains(&pos)) {
+                    let types = self.pointer_param_types(callee, pos);
+                    match self.leaf_pointers(&a, &types) {
+                        Some(ptrs) => new_args.extend(ptrs),
+                        None => self.unsupported("passing this pointer to a struct (pass `&variable`)", a.span),
+                    }
+                    continue;
+                }
                 if is_buffer {
                     match self.bptr(&a) {
                         Some(b) => new_args.push(b),
