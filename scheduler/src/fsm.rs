@@ -303,7 +303,7 @@ fn schedule_block(s: &mut Schedule, b: Block, period: f64) {
             OpClass::MemLoad(m) => {
                 mem_read.insert((m, start), ());
                 order.entry(m).or_default().last_load_start = Some(start);
-                OpTime { start, end: start + 1, ready_ns: out }
+                OpTime { start, end: start + 1, ready_ns: s.target.memory_read_ns(&k.mems[m]) }
             }
             OpClass::MemStore(m) => {
                 mem_write.insert((m, start), ());

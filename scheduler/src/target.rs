@@ -3,7 +3,8 @@
 //! Delays are estimates in nanoseconds for an operator of a given width, including typical
 //! routing. They decide which operations chain within one clock cycle. The iCE40 numbers are
 //! fitted to nextpnr's routed paths of one-operator designs (`bench/boards/measure-delays`,
-//! results in `bench/boards/README.md`); the generic and ECP5 numbers are a first model. The
+//! results in `bench/boards/README.md`), the ECP5 numbers to `measure-delays --family ecp5`;
+//! the generic numbers are a first model. The
 //! bitstream flow reports the real critical path next to the scheduler's estimate.
 
 use kiln_dataflow::ir::{BinOp, CmpOp, OpKind, UnOp};
@@ -38,6 +39,9 @@ pub struct Target {
     /// From a memory operation's operands (address, data, predicate) to the memory: the
     /// request and enable logic shared by the operation's sites, and the block RAM's setup.
     memory_request_ns: f64,
+    /// From the clock to a block RAM's read data at the first logic input: the RAM's
+    /// clock-to-out (no output register) and its routing hop.
+    block_ram_read_ns: f64,
     /// On-chip memories of more bits than this go to block RAM, smaller ones to logic. A part
     /// with LUT RAM (ECP5) keeps a memory of a few words in it cheaply; the iCE40 has none, so
     /// there a memory in logic is a register per bit and a read multiplexer, and a block RAM
@@ -59,6 +63,7 @@ impl Target {
                 carry_invert_ns: 0.0,
                 equality_lut_tree: false,
                 memory_request_ns: 0.6,
+                block_ram_read_ns: 0.3,
                 block_ram_min_bits: 1024,
             },
             "ice40-up5k" | "ice40" => Target {
@@ -76,19 +81,28 @@ impl Target {
                 // Two LUT levels (the OR of the sites' enables, the address multiplexer) and
                 // the block RAM's enable setup, 3 ns: nextpnr's paths into SB_RAM40_4K.
                 memory_request_ns: 9.0,
+                // Not measured apart: a register's overhead, as before.
+                block_ram_read_ns: 1.4,
                 block_ram_min_bits: 256,
             },
             "ecp5" => Target {
                 kind: TargetKind::Ecp5,
                 name: "ecp5",
                 default_clock_mhz: 50.0,
-                lut_ns: 1.2,
-                carry_ns_per_bit: 0.06,
-                dsp_ns: 5.0,
-                reg_ns: 0.6,
+                // bench/boards/measure-delays --family ecp5 (YoWASP nextpnr-ecp5 0.11, median
+                // of 2 seeds): an AND 1.8 ns, a two-level XOR 3.3 ns, adders 2.8 + 0.037
+                // ns/bit, subtract as fast as add, a 16x16 DSP multiply 4.8 ns.
+                lut_ns: 1.5,
+                carry_ns_per_bit: 0.04,
+                dsp_ns: 4.8,
+                reg_ns: 0.3,
                 carry_invert_ns: 0.0,
                 equality_lut_tree: false,
-                memory_request_ns: 1.2,
+                // Two LUT levels of request and enable logic, and the block RAM's setup.
+                memory_request_ns: 3.5,
+                // A DP16KD without output register: 5.8 ns clock-to-out, then 1.1 ns of
+                // routing (nextpnr's critical path of gemm at 120 MHz).
+                block_ram_read_ns: 7.0,
                 block_ram_min_bits: 1024,
             },
             _ => return None,
@@ -186,6 +200,12 @@ impl Target {
     /// Delay from a register or unit output to the first logic input.
     pub fn clock_to_out_ns(&self) -> f64 {
         self.reg_ns
+    }
+
+    /// Delay from the clock to the read data of on-chip memory `m` (block RAM or registers,
+    /// by `MemData::in_block_ram`).
+    pub fn memory_read_ns(&self, m: &kiln_dataflow::ir::MemData) -> f64 {
+        if m.in_block_ram(self.block_ram_min_bits) { self.block_ram_read_ns } else { self.reg_ns }
     }
 
     /// Delay from the start of a step to a port response in the datapath: the response
