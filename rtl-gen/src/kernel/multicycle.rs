@@ -5,7 +5,8 @@
 //! Adders and subtractors split their carry chain: segment `j` adds bits `[j·s, (j+1)·s)` with
 //! the carry registered by segment `j-1`, while the upper operand bits and the finished low
 //! result bits travel alongside. Ordered comparisons split the same chain and keep only its
-//! carry. Every other operator computes in front of `n-1` output
+//! carry. Multiplies of 17 to 32 bits register three 16-bit partial products (one DSP each)
+//! and add them in the next cycle. Every other operator computes in front of `n-1` output
 //! registers, the form synthesis retimes and DSP inference absorbs into the multiplier's own
 //! pipeline registers.
 
@@ -42,6 +43,9 @@ impl Gen<'_> {
                 let (x, y) = if swap { (args[1].clone(), args[0].clone()) } else { (args[0].clone(), args[1].clone()) };
                 self.segmented_less(&base, aw, n, flip(x), flip(y), negate, advance)
             }
+            OpKind::Binary(IrBin::Mul) if (17..=32).contains(&w) && k.width(k.ops[op].args[0]) == w => {
+                self.split_multiply(&base, w, n, args, advance)
+            }
             OpKind::Binary(b @ (IrBin::UDiv | IrBin::SDiv | IrBin::URem | IrBin::SRem)) if n == w + 2 => {
                 let signed = matches!(b, IrBin::SDiv | IrBin::SRem);
                 let rem = matches!(b, IrBin::URem | IrBin::SRem);
@@ -60,6 +64,46 @@ impl Gen<'_> {
                 id(format!("{base}{}", n - 1))
             }
         }
+    }
+
+    /// A multiply of 17 to 32 bits over `n >= 2` cycles as three 16-bit partial products, each
+    /// one DSP multiply registered in the first cycle, summed in the second (the low `w` bits
+    /// of `a * b` are `lo(a)·lo(b) + (lo(a)·hi(b) + hi(a)·lo(b)) << 16`), then `n - 2` output
+    /// registers. Yosys packs neither its own output registers nor the adder of the partial
+    /// products into the DSP blocks, so the register between them is written here.
+    fn split_multiply(&mut self, base: &str, w: u32, n: u32, args: Vec<Expr>, advance: &dyn Fn(u32) -> Expr) -> Expr {
+        let wire = |m: &mut Module, name: String, width: u32, value: Expr| {
+            m.add(Item::Wire { name, width, value: Some(value), comment: None });
+        };
+        let (a, b) = (format!("{base}_a"), format!("{base}_b"));
+        wire(&mut self.m, a.clone(), w, args[0].clone());
+        wire(&mut self.m, b.clone(), w, args[1].clone());
+        let hw = w - 16;
+        let widen = |e: Expr, from: u32, to: u32| if to > from { Expr::Concat(vec![lit(to - from, 0), e]) } else { e };
+        let low16 = |x: &str| widen(slice(&id(x), 15, 0), 16, w);
+        let cross = |x: &str, y: &str| bin(BinOp::Mul, slice_w(&id(x), w, hw - 1, 0), slice_w(&id(y), w, w - 1, 16));
+        let products = [
+            (format!("{base}_ll"), w, bin(BinOp::Mul, low16(&a), low16(&b))),
+            (format!("{base}_lh"), hw, cross(&a, &b)),
+            (format!("{base}_hl"), hw, cross(&b, &a)),
+        ];
+        let mut stmts = Vec::new();
+        let mut load = Vec::new();
+        for (name, width, value) in products {
+            self.m.add(Item::Reg { name: name.clone(), width });
+            load.push(set(name, value));
+        }
+        stmts.push(Stmt::If(advance(0), load, vec![]));
+        let upper = bin(BinOp::Add, id(format!("{base}_lh")), id(format!("{base}_hl")));
+        let mut value = bin(BinOp::Add, id(format!("{base}_ll")), Expr::Concat(vec![upper, lit(16, 0)]));
+        for j in 2..n {
+            let name = format!("{base}{j}");
+            self.m.add(Item::Reg { name: name.clone(), width: w });
+            stmts.push(Stmt::If(advance(j - 1), vec![set(name.clone(), value)], vec![]));
+            value = id(name);
+        }
+        self.m.add(Item::Always(stmts));
+        value
     }
 
     /// A restoring divider unrolled in time: the operands are prepared at `start`, stage `j`
