@@ -183,7 +183,10 @@ fn schedule_block(s: &mut Schedule, b: Block, period: f64) {
             | OpClass::MemStore(_)
             | OpClass::PipeTransfer(_) => s.target.delay_ns(&o.kind, rw, iw),
             OpClass::Multi(_) => s.target.segments(&o.kind, rw, iw, period).1,
-            OpClass::Unit(_) => s.target.lut_delay(),
+            OpClass::Unit(_) => s.target.divider_start_ns(
+                iw,
+                matches!(o.kind, OpKind::Binary(kiln_dataflow::ir::BinOp::SDiv | kiln_dataflow::ir::BinOp::SRem)),
+            ),
             OpClass::Constant => 0.0,
         };
         // Earliest step from operands.

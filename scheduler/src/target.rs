@@ -219,6 +219,14 @@ impl Target {
         self.lut_ns
     }
 
+    /// From a division's operands to the shared divider's registers at its start: the
+    /// multiplexer of the division sites, and for a signed division the operands' absolute
+    /// values (a negation each, side by side).
+    pub fn divider_start_ns(&self, width: u32, signed: bool) -> f64 {
+        let abs = if signed { self.lut_ns + self.carry_ns_per_bit * width as f64 + self.carry_invert_ns } else { 0.0 };
+        self.lut_ns + abs
+    }
+
     /// Steps from the start of a division to its result: the operands are loaded at the start
     /// edge, then one quotient bit is computed per cycle.
     pub fn divider_latency(&self, width: u32) -> u32 {

@@ -160,7 +160,10 @@ pub fn place(p: &Problem, ii: Option<u32>, floors: &HashMap<Value, u32>) -> Resu
         let rw = o.result.map(|r| k.width(r)).unwrap_or(1);
         let iw = o.args.first().map(|a| k.width(*a)).unwrap_or(rw);
         let delay = match class {
-            OpClass::Unit(_) => p.target.lut_delay(),
+            OpClass::Unit(_) => p.target.divider_start_ns(
+                iw,
+                matches!(o.kind, OpKind::Binary(kiln_dataflow::ir::BinOp::SDiv | kiln_dataflow::ir::BinOp::SRem)),
+            ),
             OpClass::Multi(_) => p.target.segments(&o.kind, rw, iw, p.period).1,
             _ => p.target.delay_ns(&o.kind, rw, iw),
         };
