@@ -5,7 +5,7 @@
 //! Adders and subtractors split their carry chain: segment `j` adds bits `[j·s, (j+1)·s)` with
 //! the carry registered by segment `j-1`, while the upper operand bits and the finished low
 //! result bits travel alongside. Ordered comparisons split the same chain and keep only its
-//! carry. Multiplies of 17 to 32 bits register three 16-bit partial products (one DSP each)
+//! carry. Multiplies of 17 to 64 bits register their 16-bit partial products (one DSP each)
 //! and add them in the next cycle. Every other operator computes in front of `n-1` output
 //! registers, the form synthesis retimes and DSP inference absorbs into the multiplier's own
 //! pipeline registers.
@@ -43,7 +43,7 @@ impl Gen<'_> {
                 let (x, y) = if swap { (args[1].clone(), args[0].clone()) } else { (args[0].clone(), args[1].clone()) };
                 self.segmented_less(&base, aw, n, flip(x), flip(y), negate, advance)
             }
-            OpKind::Binary(IrBin::Mul) if (17..=32).contains(&w) && k.width(k.ops[op].args[0]) == w => {
+            OpKind::Binary(IrBin::Mul) if (17..=64).contains(&w) && k.width(k.ops[op].args[0]) == w => {
                 self.split_multiply(&base, w, n, args, advance)
             }
             OpKind::Binary(b @ (IrBin::UDiv | IrBin::SDiv | IrBin::URem | IrBin::SRem)) if n == w + 2 => {
@@ -66,11 +66,12 @@ impl Gen<'_> {
         }
     }
 
-    /// A multiply of 17 to 32 bits over `n >= 2` cycles as three 16-bit partial products, each
-    /// one DSP multiply registered in the first cycle, summed in the second (the low `w` bits
-    /// of `a * b` are `lo(a)·lo(b) + (lo(a)·hi(b) + hi(a)·lo(b)) << 16`), then `n - 2` output
-    /// registers. Yosys packs neither its own output registers nor the adder of the partial
-    /// products into the DSP blocks, so the register between them is written here.
+    /// A multiply of 17 to 64 bits over `n >= 2` cycles as 16-bit partial products: those of
+    /// chunks `i` and `j` with `16(i + j) < w` (the others only reach bits above the result),
+    /// each one DSP multiply registered in the first cycle, summed at their offsets in the
+    /// second, then `n - 2` output registers. Yosys packs neither its own output registers nor
+    /// the adder of the partial products into the DSP blocks, so the register between them is
+    /// written here.
     fn split_multiply(&mut self, base: &str, w: u32, n: u32, args: Vec<Expr>, advance: &dyn Fn(u32) -> Expr) -> Expr {
         let wire = |m: &mut Module, name: String, width: u32, value: Expr| {
             m.add(Item::Wire { name, width, value: Some(value), comment: None });
@@ -78,24 +79,40 @@ impl Gen<'_> {
         let (a, b) = (format!("{base}_a"), format!("{base}_b"));
         wire(&mut self.m, a.clone(), w, args[0].clone());
         wire(&mut self.m, b.clone(), w, args[1].clone());
-        let hw = w - 16;
-        let widen = |e: Expr, from: u32, to: u32| if to > from { Expr::Concat(vec![lit(to - from, 0), e]) } else { e };
-        let low16 = |x: &str| widen(slice(&id(x), 15, 0), 16, w);
-        let cross = |x: &str, y: &str| bin(BinOp::Mul, slice_w(&id(x), w, hw - 1, 0), slice_w(&id(y), w, w - 1, 16));
-        let products = [
-            (format!("{base}_ll"), w, bin(BinOp::Mul, low16(&a), low16(&b))),
-            (format!("{base}_lh"), hw, cross(&a, &b)),
-            (format!("{base}_hl"), hw, cross(&b, &a)),
-        ];
-        let mut stmts = Vec::new();
+        let chunks = w.div_ceil(16);
+        // Bits [lo, lo + width) of `x`, widened to `to` bits.
+        let part = |x: &str, lo: u32, width: u32, to: u32| {
+            let bits = slice_w(&id(x), w, lo + width - 1, lo);
+            if to > width { Expr::Concat(vec![lit(to - width, 0), bits]) } else { bits }
+        };
         let mut load = Vec::new();
-        for (name, width, value) in products {
-            self.m.add(Item::Reg { name: name.clone(), width });
-            load.push(set(name, value));
+        let mut terms = Vec::new();
+        for i in 0..chunks {
+            for j in 0..chunks {
+                let shift = 16 * (i + j);
+                if shift >= w {
+                    continue;
+                }
+                // Only the product's bits below the result's top matter.
+                let pw = (w - shift).min(32);
+                let (ai, bj) = ((w - 16 * i).min(16).min(pw), (w - 16 * j).min(16).min(pw));
+                let name = format!("{base}_p{i}{j}");
+                self.m.add(Item::Reg { name: name.clone(), width: pw });
+                load.push(set(name.clone(), bin(BinOp::Mul, part(&a, 16 * i, ai, pw), part(&b, 16 * j, bj, pw))));
+                // The product at bits [shift, shift + pw) of a `w`-bit term (shift + pw <= w).
+                let mut term = Vec::new();
+                if shift + pw < w {
+                    term.push(lit(w - shift - pw, 0));
+                }
+                term.push(id(&name));
+                if shift > 0 {
+                    term.push(lit(shift, 0));
+                }
+                terms.push(if term.len() == 1 { id(&name) } else { Expr::Concat(term) });
+            }
         }
-        stmts.push(Stmt::If(advance(0), load, vec![]));
-        let upper = bin(BinOp::Add, id(format!("{base}_lh")), id(format!("{base}_hl")));
-        let mut value = bin(BinOp::Add, id(format!("{base}_ll")), Expr::Concat(vec![upper, lit(16, 0)]));
+        let mut stmts = vec![Stmt::If(advance(0), load, vec![])];
+        let mut value = terms.into_iter().reduce(|x, y| bin(BinOp::Add, x, y)).unwrap_or_else(|| lit(w, 0));
         for j in 2..n {
             let name = format!("{base}{j}");
             self.m.add(Item::Reg { name: name.clone(), width: w });
