@@ -219,6 +219,17 @@ impl Target {
         self.lut_ns
     }
 
+    /// The widest multi-cycle multiply that rtl-gen splits into registered 16-bit partial
+    /// products. A 64-bit one sums up to ten partial products in the next cycle: on the ECP5
+    /// that made gemm's magic-number multiply 64.2 -> 96.8 MHz routed, on the iCE40 (slow
+    /// 64-bit carry chains) jacobi-1d's 41.8 -> 29.8 MHz, so there it stops at 32 bits.
+    pub fn split_multiply_max_width(&self) -> u32 {
+        match self.kind {
+            TargetKind::Ice40Up5k => 32,
+            TargetKind::Generic | TargetKind::Ecp5 => 64,
+        }
+    }
+
     /// From a division's operands to the shared divider's registers at its start: the
     /// multiplexer of the division sites, and for a signed division the operands' absolute
     /// values (a negation each, side by side).

@@ -5,19 +5,13 @@
 //! Adders and subtractors split their carry chain: segment `j` adds bits `[j·s, (j+1)·s)` with
 //! the carry registered by segment `j-1`, while the upper operand bits and the finished low
 //! result bits travel alongside. Ordered comparisons split the same chain and keep only its
-//! carry. Multiplies of 17 to 32 bits register their 16-bit partial products (one DSP each)
-//! and add them in the next cycle. Every other operator computes in front of `n-1` output
+//! carry. Multiplies of 17 to 64 bits (32 on the iCE40) register their 16-bit partial
+//! products (one DSP each) and add them in the next cycle. Every other operator computes in front of `n-1` output
 //! registers, the form synthesis retimes and DSP inference absorbs into the multiplier's own
 //! pipeline registers.
 
 use super::*;
 use kiln_dataflow::ir::{BinOp as IrBin, CmpOp};
-
-/// The widest multiply split into registered partial products. Wider ones sum ten or more
-/// 64-bit terms in the cycle after the products, longer on the iCE40 than the whole multiply
-/// Yosys builds (jacobi-1d's magic-number multiply: 41.8 -> 29.8 MHz routed); they keep the
-/// output registers.
-const SPLIT_MULTIPLY_MAX_WIDTH: u32 = 32;
 
 impl Gen<'_> {
     /// Declares the segment registers of `op` (operands read at `at`) and returns its result,
@@ -50,7 +44,7 @@ impl Gen<'_> {
                 self.segmented_less(&base, aw, n, flip(x), flip(y), negate, advance)
             }
             OpKind::Binary(IrBin::Mul)
-                if (17..=SPLIT_MULTIPLY_MAX_WIDTH).contains(&w) && k.width(k.ops[op].args[0]) == w =>
+                if (17..=self.s.target.split_multiply_max_width()).contains(&w) && k.width(k.ops[op].args[0]) == w =>
             {
                 self.split_multiply(&base, w, n, args, advance)
             }
@@ -74,7 +68,8 @@ impl Gen<'_> {
         }
     }
 
-    /// A multiply of 17 to `SPLIT_MULTIPLY_MAX_WIDTH` bits over `n >= 2` cycles as 16-bit partial products: those of
+    /// A multiply of 17 to `Target::split_multiply_max_width` bits over `n >= 2` cycles as
+    /// 16-bit partial products: those of
     /// chunks `i` and `j` with `16(i + j) < w` (the others only reach bits above the result),
     /// each one DSP multiply registered in the first cycle, summed at their offsets in the
     /// second, then `n - 2` output registers. Yosys packs neither its own output registers nor
