@@ -337,6 +337,16 @@ impl<'k> Emulation<'k> {
         self.failed_polls >= self.poll_window
     }
 
+    /// The block the emulation is in (about to run, or running).
+    pub fn block(&self) -> Block {
+        self.block
+    }
+
+    /// The last value `v` took (0 before it is computed).
+    pub fn value(&self, v: Value) -> u64 {
+        self.vals[v]
+    }
+
     /// Operations executed so far.
     pub fn steps(&self) -> u64 {
         self.steps

@@ -3,7 +3,7 @@
 //!
 //! Owns: the IR ([`ir`]) and its exact operation semantics ([`ir::op::eval`]), lowering from the
 //! front end's typed program ([`lower`]), the IR verifier ([`verify`]), CFG analyses
-//! ([`analysis`]), optimization passes ([`passes`]) and the e-graph datapath phase ([`egraph`]) and the functional emulator ([`emu`]), the
+//! ([`analysis`]), value ranges ([`ranges`]), optimization passes ([`passes`]) and the e-graph datapath phase ([`egraph`]) and the functional emulator ([`emu`]), the
 //! golden model every other engine is checked against.
 //!
 //! Must not: know about clock cycles, schedules, Verilog or files; panic on any kernel the front
@@ -16,6 +16,7 @@ pub mod emu;
 pub mod ir;
 pub mod lower;
 pub mod passes;
+pub mod ranges;
 pub mod verify;
 
 pub use ir::{Kernel, Module};

@@ -49,7 +49,7 @@ impl Facts {
 
     /// Tightens the interval with the known bits and the known bits with the interval; a
     /// one-value interval is a constant.
-    fn normalize(mut self) -> Facts {
+    pub(crate) fn normalize(mut self) -> Facts {
         if self.width == 0 {
             return self;
         }
@@ -71,10 +71,18 @@ impl Facts {
     }
 }
 
-/// The e-graph analysis: per leaf of the region, its width.
+/// The e-graph analysis: per leaf of the region, what is known of it (its width, and the
+/// range the kernel-wide analysis, [`crate::ranges`], proves for it in the region's block).
 #[derive(Clone, Default)]
 pub struct HwAnalysis {
-    pub leaf_widths: Vec<u32>,
+    pub leaf_facts: Vec<Facts>,
+}
+
+impl HwAnalysis {
+    /// Leaves of these widths about which nothing is known.
+    pub fn unknown_leaves(widths: &[u32]) -> HwAnalysis {
+        HwAnalysis { leaf_facts: widths.iter().map(|w| Facts::unknown(*w)).collect() }
+    }
 }
 
 pub type HwGraph = EGraph<Hw, HwAnalysis>;
@@ -87,31 +95,16 @@ impl Analysis<Hw> for HwAnalysis {
         match enode {
             Hw::Const(b) => Facts::constant(b.value, b.width),
             Hw::Width(w) => Facts::width_literal(w.0),
-            Hw::Leaf(l) => Facts::unknown(egraph.analysis.leaf_widths.get(l.0 as usize).copied().unwrap_or(64)),
+            Hw::Leaf(l) => egraph.analysis.leaf_facts.get(l.0 as usize).cloned().unwrap_or_else(|| Facts::unknown(64)),
             _ => {
                 let Some((kind, n)) = enode.op_kind() else { return Facts::unknown(64) };
                 let children = enode.children();
                 let args: Vec<Facts> = children[..n].iter().map(|c| facts(*c)).collect();
                 let width = match enode {
-                    Hw::Eq(_)
-                    | Hw::Ne(_)
-                    | Hw::Ult(_)
-                    | Hw::Ule(_)
-                    | Hw::Ugt(_)
-                    | Hw::Uge(_)
-                    | Hw::Slt(_)
-                    | Hw::Sle(_)
-                    | Hw::Sgt(_)
-                    | Hw::Sge(_) => 1,
-                    Hw::Select(_) => args[1].width,
                     Hw::Zext(c) | Hw::Sext(c) | Hw::Trunc(c) => facts(c[1]).constant.unwrap_or(64) as u32,
-                    _ => args[0].width,
+                    _ => result_width(enode, &args),
                 };
-                if let Some(values) = args.iter().map(|a| a.constant).collect::<Option<Vec<u64>>>() {
-                    let widths: Vec<u32> = args.iter().map(|a| a.width).collect();
-                    return Facts::constant(eval(&kind, &values, &widths, width), width);
-                }
-                transfer(enode, &args, width).normalize()
+                node_facts(enode, &kind, &args, width)
             }
         }
     }
@@ -150,6 +143,46 @@ impl Analysis<Hw> for HwAnalysis {
     }
 }
 
+/// The width of a node's result, from its operands' facts (casts carry theirs in a child).
+fn result_width(node: &Hw, args: &[Facts]) -> u32 {
+    match node {
+        Hw::Eq(_)
+        | Hw::Ne(_)
+        | Hw::Ult(_)
+        | Hw::Ule(_)
+        | Hw::Ugt(_)
+        | Hw::Uge(_)
+        | Hw::Slt(_)
+        | Hw::Sle(_)
+        | Hw::Sgt(_)
+        | Hw::Sge(_) => 1,
+        Hw::Select(_) => args.get(1).map_or(64, |a| a.width),
+        _ => args.first().map_or(64, |a| a.width),
+    }
+}
+
+/// The facts of a node's result from its operands' facts: the constant when every operand is
+/// one, otherwise the interval and known-bit rules.
+fn node_facts(node: &Hw, kind: &crate::ir::OpKind, args: &[Facts], width: u32) -> Facts {
+    if let Some(values) = args.iter().map(|a| a.constant).collect::<Option<Vec<u64>>>() {
+        let widths: Vec<u32> = args.iter().map(|a| a.width).collect();
+        return Facts::constant(eval(kind, &values, &widths, width), width);
+    }
+    transfer(node, args, width).normalize()
+}
+
+/// The facts of an IR operation's `width`-bit result from its operands' facts, by the same
+/// rules as the e-graph's classes (the kernel-wide range analysis, [`crate::ranges`], uses this).
+/// Operations the e-graph does not model (memory, pipes, floats) know nothing.
+pub fn op_facts(kind: &crate::ir::OpKind, args: &[Facts], width: u32) -> Facts {
+    // The node's children are placeholders: the rules read only its variant.
+    let ids = [Id::from(0usize); 3];
+    let Some(node) = Hw::from_op(kind, &ids[..args.len().min(3)], width, Some(ids[0])) else {
+        return Facts::unknown(width);
+    };
+    node_facts(&node, kind, args, width)
+}
+
 /// Interval and known-bit rules of one operation whose operands are not all constant.
 fn transfer(node: &Hw, a: &[Facts], width: u32) -> Facts {
     let m = mask(width);
@@ -158,6 +191,9 @@ fn transfer(node: &Hw, a: &[Facts], width: u32) -> Facts {
     let y = a.get(1);
     let shift_count = |y: &Facts| y.constant.map(|c| (c & mask(y.width)) % width as u64);
     let ones_up_to = |v: u64| if v == 0 { 0 } else { mask(64 - v.leading_zeros()) };
+    let nonnegative = |v: &Facts| v.width > 0 && (v.zeros >> (v.width - 1)) & 1 == 1;
+    let both_nonnegative = nonnegative(x) && y.is_some_and(nonnegative);
+    let unsigned = matches!(node, Hw::UDiv(_) | Hw::URem(_) | Hw::Ult(_) | Hw::Ule(_) | Hw::Ugt(_) | Hw::Uge(_));
     match node {
         Hw::Add(_) => {
             let y = &a[1];
@@ -186,17 +222,32 @@ fn transfer(node: &Hw, a: &[Facts], width: u32) -> Facts {
             let tz = x.zeros.trailing_ones().min(64) + y.zeros.trailing_ones().min(64);
             f.zeros |= mask(tz.min(width));
         }
-        Hw::UDiv(_) => {
+        // Signed division of values whose sign bits are known 0 is unsigned division (also by
+        // 0: all ones, and `x % 0` is `x`, either way).
+        Hw::UDiv(_) | Hw::SDiv(_) if unsigned || both_nonnegative => {
             let y = &a[1];
             if y.lo >= 1 {
                 f.lo = x.lo / y.hi;
                 f.hi = x.hi / y.lo;
             }
         }
-        Hw::URem(_) => {
+        Hw::URem(_) | Hw::SRem(_) if unsigned || both_nonnegative => {
             // `x % 0` is `x`, and `x % y <= x` otherwise.
             let y = &a[1];
             f.hi = if y.lo >= 1 { x.hi.min(y.hi - 1) } else { x.hi };
+        }
+        // A comparison the operands' ranges decide (signed ones when both signs are known 0).
+        Hw::Ult(_) | Hw::Slt(_) if unsigned || both_nonnegative => decide(&mut f, x.hi < a[1].lo, x.lo >= a[1].hi),
+        Hw::Ule(_) | Hw::Sle(_) if unsigned || both_nonnegative => decide(&mut f, x.hi <= a[1].lo, x.lo > a[1].hi),
+        Hw::Ugt(_) | Hw::Sgt(_) if unsigned || both_nonnegative => decide(&mut f, x.lo > a[1].hi, x.hi <= a[1].lo),
+        Hw::Uge(_) | Hw::Sge(_) if unsigned || both_nonnegative => decide(&mut f, x.lo >= a[1].hi, x.hi < a[1].lo),
+        Hw::Eq(_) | Hw::Ne(_) => {
+            let y = &a[1];
+            let differ = x.hi < y.lo || y.hi < x.lo || (x.ones & y.zeros) | (x.zeros & y.ones) != 0;
+            if differ {
+                let is_ne = matches!(node, Hw::Ne(_));
+                decide(&mut f, is_ne, !is_ne);
+            }
         }
         Hw::And(_) => {
             let y = &a[1];
@@ -285,13 +336,22 @@ fn transfer(node: &Hw, a: &[Facts], width: u32) -> Facts {
     f
 }
 
+/// A 1-bit result that is 1 when `always`, 0 when `never`, and unknown otherwise.
+fn decide(f: &mut Facts, always: bool, never: bool) {
+    if always {
+        f.lo = 1;
+    } else if never {
+        f.hi = 0;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use egg::RecExpr;
 
     fn facts(expr: &str, leaf_widths: &[u32]) -> Facts {
-        let mut g = HwGraph::new(HwAnalysis { leaf_widths: leaf_widths.to_vec() });
+        let mut g = HwGraph::new(HwAnalysis::unknown_leaves(leaf_widths));
         let e: RecExpr<Hw> = expr.parse().expect("parses");
         let id = g.add_expr(&e);
         g.rebuild();

@@ -75,12 +75,14 @@ pub struct RegionReport {
 #[derive(Clone, Debug, Default)]
 pub struct EgraphReport {
     pub regions: Vec<RegionReport>,
+    /// Block parameters (registers) narrowed to the bits their ranges need.
+    pub narrowed_params: usize,
     pub time: Duration,
 }
 
 impl EgraphReport {
     pub fn changed(&self) -> bool {
-        self.regions.iter().any(|r| r.kept)
+        self.narrowed_params > 0 || self.regions.iter().any(|r| r.kept)
     }
 }
 
@@ -89,8 +91,9 @@ pub fn optimize_kernel(k: &mut Kernel, opts: &EgraphOptions) -> EgraphReport {
     let start = Instant::now();
     let mut report = EgraphReport::default();
     let carried = loop_carried_params(k);
+    let mut ranges = crate::ranges::ValueRanges::compute(k);
     for b in k.rpo() {
-        if let Some(r) = optimize_block(k, b, &carried, opts) {
+        if let Some(r) = optimize_block(k, b, &carried, &mut ranges, opts) {
             report.regions.push(r);
         }
     }
@@ -345,9 +348,15 @@ impl DagWalk<'_> {
     }
 }
 
-fn optimize_block(k: &mut Kernel, b: Block, carried: &[Value], opts: &EgraphOptions) -> Option<RegionReport> {
+fn optimize_block(
+    k: &mut Kernel,
+    b: Block,
+    carried: &[Value],
+    ranges: &mut crate::ranges::ValueRanges,
+    opts: &EgraphOptions,
+) -> Option<RegionReport> {
     let region = find_region(k, b, carried)?;
-    let analysis = HwAnalysis { leaf_widths: region.leaves.iter().map(|v| k.width(*v)).collect() };
+    let analysis = HwAnalysis { leaf_facts: region.leaves.iter().map(|v| ranges.facts_in(k, b, *v)).collect() };
     let mut g = HwGraph::new(analysis);
     if opts.explain {
         g = g.with_explanations_enabled();
@@ -436,10 +445,14 @@ fn optimize_block(k: &mut Kernel, b: Block, carried: &[Value], opts: &EgraphOpti
         report.rules = explain(g, &root_classes, &original, &leaf_nodes, &choose_best);
     }
     let unchanged = k.clone();
-    if !rebuild_block(k, b, &region, g, &root_classes, &choose_best) {
-        // Extraction chose a class it cannot emit: keep the region as it was.
-        *k = unchanged;
-        report.kept = false;
+    match rebuild_block(k, b, &region, g, &root_classes, &choose_best) {
+        // The new values compute what the old ones did, so they have their facts.
+        Some(replaced) => ranges.alias(&replaced),
+        None => {
+            // Extraction chose a class it cannot emit: keep the region as it was.
+            *k = unchanged;
+            report.kept = false;
+        }
     }
     Some(report)
 }
@@ -529,7 +542,7 @@ fn to_rec_expr(g: &HwGraph, id: Id, choose: &dyn Fn(Id) -> Option<Hw>, canonical
 
 /// Replaces the region's ops in block `b` by the extracted datapath: each root is computed
 /// just before its first user in the block (or at the end of the block when only the
-/// terminator or other blocks read it).
+/// terminator or other blocks read it). Returns the roots that got new values, with them.
 fn rebuild_block(
     k: &mut Kernel,
     b: Block,
@@ -537,7 +550,7 @@ fn rebuild_block(
     g: &HwGraph,
     root_classes: &[Id],
     choose: &dyn Fn(Id) -> Option<Hw>,
-) -> bool {
+) -> Option<Vec<(Value, Value)>> {
     let root_class: HashMap<Value, Id> =
         region.roots.iter().copied().zip(root_classes.iter().map(|c| g.find(*c))).collect();
     let span_of: HashMap<Value, kiln_frontend::Span> =
@@ -579,14 +592,14 @@ fn rebuild_block(
         complete &= emit_root(&mut emitter, r, &mut done, &mut replaced);
     }
     if !complete {
-        return false;
+        return None;
     }
     let out = std::mem::take(&mut emitter.out);
     k.blocks[b].ops = out;
-    for (from, to) in replaced {
+    for &(from, to) in &replaced {
         k.replace_uses(from, to);
     }
-    true
+    Some(replaced)
 }
 
 struct Emitter<'a> {

@@ -313,6 +313,53 @@ fn built_rules() -> Vec<HwRewrite> {
             let n = g[s[a]].data.significant_bits().max(g[s[b]].data.significant_bits());
             narrow(g, Hw::Xor, s[a], s[b], n)
         }),
+        build("narrow-sub", "(sub ?a ?b)", move |g, s| {
+            // Only when it cannot wrap: then the difference is at most `a`.
+            let (x, y) = (&g[s[a]].data, &g[s[b]].data);
+            (x.lo >= y.hi).then_some(())?;
+            let n = x.significant_bits();
+            narrow(g, Hw::Sub, s[a], s[b], n)
+        }),
+        build("narrow-udiv", "(udiv ?a ?b)", move |g, s| {
+            // Both operands fit in n bits and the divisor is not 0 (`x / 0` is all ones of the
+            // width, which narrowing would change): the quotient is at most the dividend.
+            (g[s[b]].data.lo >= 1).then_some(())?;
+            let n = g[s[a]].data.significant_bits().max(g[s[b]].data.significant_bits());
+            narrow(g, Hw::UDiv, s[a], s[b], n)
+        }),
+        build("narrow-urem", "(urem ?a ?b)", move |g, s| {
+            // `x % y` is at most `x` (also `x % 0 = x`), and `x`, `y` fit.
+            let n = g[s[a]].data.significant_bits().max(g[s[b]].data.significant_bits());
+            narrow(g, Hw::URem, s[a], s[b], n)
+        }),
+        build("narrow-select", "(select ?c ?a ?b)", move |g, s| {
+            let w = width(g, s[a]);
+            let n = g[s[a]].data.significant_bits().max(g[s[b]].data.significant_bits()).max(1);
+            if n >= w || constant(g, s[a]).is_some() && constant(g, s[b]).is_some() {
+                return None;
+            }
+            let (x, y) = (cast(g, s[a], n, false), cast(g, s[b], n, false));
+            let r = g.add(Hw::Select([s[c], x, y]));
+            Some(cast(g, r, w, false))
+        }),
+        build("narrow-lshr", "(lshr ?a ?b)", move |g, s| {
+            // The count is taken modulo the width: only counts below the narrow width keep
+            // their meaning.
+            let n = g[s[a]].data.significant_bits().max(1);
+            (g[s[b]].data.hi < n as u64).then_some(())?;
+            narrow_shift(g, Hw::LShr, s[a], s[b], n)
+        }),
+        build("narrow-shl", "(shl ?a ?b)", move |g, s| {
+            let c = constant(g, s[b])?;
+            let w = width(g, s[a]);
+            let c = c % w as u64;
+            let hi = g[s[a]].data.hi.checked_shl(c as u32).filter(|h| (h >> c) == g[s[a]].data.hi)?;
+            let n = bits_for(hi);
+            (c < n as u64).then_some(())?;
+            // The count as the shift used it (modulo the wide width), at the narrow width.
+            let count = konst(g, c, n);
+            narrow_shift(g, Hw::Shl, s[a], count, n)
+        }),
         build("narrow-ult", "(ult ?a ?b)", move |g, s| narrow_compare(g, Hw::Ult, s[a], s[b])),
         build("narrow-ule", "(ule ?a ?b)", move |g, s| narrow_compare(g, Hw::Ule, s[a], s[b])),
         build("narrow-eq", "(eq ?a ?b)", move |g, s| narrow_compare(g, Hw::Eq, s[a], s[b])),
@@ -352,6 +399,52 @@ fn built_rules() -> Vec<HwRewrite> {
             let sign_known_zero = x.width > 0 && (x.zeros >> (x.width - 1)) & 1 == 1;
             let n = constant(g, s[c])? as u32;
             sign_known_zero.then(|| cast(g, s[a], n, false))
+        }),
+        // Signed operations on values whose sign bits are known 0 are the unsigned ones
+        // (division and remainder by 0 too: all ones and the dividend either way).
+        build("slt-nonnegative-as-ult", "(slt ?a ?b)", move |g, s| {
+            both_nonnegative(g, s[a], s[b]).then(|| g.add(Hw::Ult([s[a], s[b]])))
+        }),
+        build("sle-nonnegative-as-ule", "(sle ?a ?b)", move |g, s| {
+            both_nonnegative(g, s[a], s[b]).then(|| g.add(Hw::Ule([s[a], s[b]])))
+        }),
+        build("sdiv-nonnegative-as-udiv", "(sdiv ?a ?b)", move |g, s| {
+            both_nonnegative(g, s[a], s[b]).then(|| g.add(Hw::UDiv([s[a], s[b]])))
+        }),
+        build("srem-nonnegative-as-urem", "(srem ?a ?b)", move |g, s| {
+            both_nonnegative(g, s[a], s[b]).then(|| g.add(Hw::URem([s[a], s[b]])))
+        }),
+        build("ashr-nonnegative-as-lshr", "(ashr ?a ?b)", move |g, s| {
+            nonnegative(g, s[a]).then(|| g.add(Hw::LShr([s[a], s[b]])))
+        }),
+        // Unsigned division by a constant `d` of a dividend known to be at most `N`:
+        // `x / d = (x · m) >> s` with `m = ⌈2^s / d⌉`, exact for every `x ≤ N` when
+        // `N · (m·d − 2^s) < 2^s` (the error `x·(m·d − 2^s)/(d·2^s)` stays below `1/d`); the
+        // smallest such `s` gives the narrowest multiplier. A small range makes it a small
+        // multiply (a 9-bit dividend needs no 64-bit product).
+        build("udiv-const-as-mul-shift", "(udiv ?a ?c)", move |g, s| {
+            let d = constant(g, s[c])?;
+            let w = width(g, s[a]);
+            if d <= 1 || d.is_power_of_two() || constant(g, s[a]).is_some() {
+                return None;
+            }
+            let (m, shift, product_width) = reciprocal(d, g[s[a]].data.hi)?;
+            let x = cast(g, s[a], product_width, false);
+            let mv = konst(g, m, product_width);
+            let p = g.add(Hw::Mul([x, mv]));
+            let count = konst(g, shift as u64, product_width);
+            let q = g.add(Hw::LShr([p, count]));
+            Some(cast(g, q, w, false))
+        }),
+        // `x % d = x − (x / d)·d` for a constant `d`, so the quotient's rules apply.
+        build("urem-const-as-sub-mul", "(urem ?a ?c)", move |g, s| {
+            let d = constant(g, s[c])?;
+            if d <= 1 || d.is_power_of_two() || constant(g, s[a]).is_some() {
+                return None;
+            }
+            let q = g.add(Hw::UDiv([s[a], s[c]]));
+            let p = g.add(Hw::Mul([q, s[c]]));
+            Some(g.add(Hw::Sub([s[a], p])))
         }),
         build("zext-of-trunc-in-range", "(zext (trunc ?a ?b) ?c)", move |g, s| {
             let n = constant(g, s[b])? as u32;
@@ -402,6 +495,45 @@ fn narrow(g: &mut HwGraph, op: fn([Id; 2]) -> Hw, a: Id, b: Id, n: u32) -> Optio
     let (x, y) = (cast(g, a, n, false), cast(g, b, n, false));
     let r = g.add(op([x, y]));
     Some(cast(g, r, w, false))
+}
+
+/// `op` on `n` bits (the count truncated too: it is below `n`), zero-extended back.
+fn narrow_shift(g: &mut HwGraph, op: fn([Id; 2]) -> Hw, a: Id, count: Id, n: u32) -> Option<Id> {
+    let w = width(g, a);
+    if n >= w || constant(g, a).is_some() {
+        return None;
+    }
+    let x = cast(g, a, n, false);
+    let c = cast(g, count, n, false);
+    let r = g.add(op([x, c]));
+    Some(cast(g, r, w, false))
+}
+
+fn nonnegative(g: &HwGraph, id: Id) -> bool {
+    let f = &g[id].data;
+    f.width > 0 && (f.zeros >> (f.width - 1)) & 1 == 1
+}
+
+fn both_nonnegative(g: &HwGraph, a: Id, b: Id) -> bool {
+    nonnegative(g, a) && nonnegative(g, b)
+}
+
+/// The multiplier, shift and product width that divide every `x ≤ n` by `d` exactly
+/// (`(x · m) >> s`), with the narrowest product; `None` when the product needs more than 64 bits.
+pub fn reciprocal(d: u64, n: u64) -> Option<(u64, u32, u32)> {
+    let log = 64 - (d - 1).leading_zeros();
+    for shift in log..64 {
+        let two_s = 1u128 << shift;
+        let m = two_s.div_ceil(d as u128);
+        let error = m * d as u128 - two_s;
+        if (n as u128) * error < two_s {
+            let product = n as u128 * m;
+            let bits = 128 - product.leading_zeros();
+            let width = bits.max(shift + 1).max(64 - n.leading_zeros()).max(1);
+            return (width <= 64 && m <= u64::MAX as u128).then_some((m as u64, shift, width));
+        }
+    }
+    None
 }
 
 fn narrow_compare(g: &mut HwGraph, op: fn([Id; 2]) -> Hw, a: Id, b: Id) -> Option<Id> {
@@ -547,6 +679,59 @@ mod tests {
             "(ne (zext v0 w32) (zext v1 w32))",
             "(ne (trunc (zext v0 w32) w8) (trunc (zext v1 w32) w8))",
         ),
+        (
+            "narrow-sub",
+            &[8, 8],
+            "(sub (zext (or v0 #128:8) w32) (zext (and v1 #127:8) w32))",
+            "(zext (sub (trunc (zext (or v0 #128:8) w32) w8) (trunc (zext (and v1 #127:8) w32) w8)) w32)",
+        ),
+        (
+            "narrow-udiv",
+            &[8, 8],
+            "(udiv (zext v0 w32) (zext (or v1 #1:8) w32))",
+            "(zext (udiv (trunc (zext v0 w32) w8) (trunc (zext (or v1 #1:8) w32) w8)) w32)",
+        ),
+        (
+            "narrow-urem",
+            &[8, 8],
+            "(urem (zext v0 w32) (zext v1 w32))",
+            "(zext (urem (trunc (zext v0 w32) w8) (trunc (zext v1 w32) w8)) w32)",
+        ),
+        (
+            "narrow-select",
+            &[1, 8, 8],
+            "(select v0 (zext v1 w32) (zext v2 w32))",
+            "(zext (select v0 (trunc (zext v1 w32) w8) (trunc (zext v2 w32) w8)) w32)",
+        ),
+        (
+            "narrow-lshr",
+            &[8, 2],
+            "(lshr (zext v0 w32) (zext v1 w32))",
+            "(zext (lshr (trunc (zext v0 w32) w8) (trunc (zext v1 w32) w8)) w32)",
+        ),
+        ("narrow-shl", &[4], "(shl (zext v0 w32) #2:32)", "(zext (shl (trunc (zext v0 w32) w6) #2:6) w32)"),
+        ("slt-nonnegative-as-ult", &[8, 8], "(slt (zext v0 w32) (zext v1 w32))", "(ult (zext v0 w32) (zext v1 w32))"),
+        ("sle-nonnegative-as-ule", &[8, 8], "(sle (zext v0 w32) (zext v1 w32))", "(ule (zext v0 w32) (zext v1 w32))"),
+        (
+            "sdiv-nonnegative-as-udiv",
+            &[8, 8],
+            "(sdiv (zext v0 w32) (zext v1 w32))",
+            "(udiv (zext v0 w32) (zext v1 w32))",
+        ),
+        (
+            "srem-nonnegative-as-urem",
+            &[8, 8],
+            "(srem (zext v0 w32) (zext v1 w32))",
+            "(urem (zext v0 w32) (zext v1 w32))",
+        ),
+        ("ashr-nonnegative-as-lshr", &[8, 32], "(ashr (zext v0 w32) v1)", "(lshr (zext v0 w32) v1)"),
+        (
+            "udiv-const-as-mul-shift",
+            &[8],
+            "(udiv (zext v0 w32) #20:32)",
+            "(zext (lshr (mul (trunc (zext v0 w32) w16) #205:16) #12:16) w32)",
+        ),
+        ("urem-const-as-sub-mul", &[32], "(urem v0 #20:32)", "(sub v0 (mul (udiv v0 #20:32) #20:32))"),
         ("trunc-add", &[32, 32], "(trunc (add v0 v1) w8)", "(add (trunc v0 w8) (trunc v1 w8))"),
         ("trunc-sub", &[32, 32], "(trunc (sub v0 v1) w8)", "(sub (trunc v0 w8) (trunc v1 w8))"),
         ("trunc-mul", &[32, 32], "(trunc (mul v0 v1) w8)", "(mul (trunc v0 w8) (trunc v1 w8))"),
@@ -570,7 +755,7 @@ mod tests {
             assert_eq!(rule.len(), 1, "rule `{name}` exists once");
             let from: RecExpr<Hw> = from.parse().expect("example parses");
             let to: RecExpr<Hw> = to.parse().expect("example parses");
-            let runner = Runner::<Hw, HwAnalysis>::new(HwAnalysis { leaf_widths: leaves.to_vec() })
+            let runner = Runner::<Hw, HwAnalysis>::new(HwAnalysis::unknown_leaves(leaves))
                 .with_expr(&from)
                 .with_iter_limit(3)
                 .run(rule.iter().copied().chain(all.iter().filter(|r| r.name.as_str() == "add-comm")));
@@ -583,6 +768,22 @@ mod tests {
         for r in rules() {
             assert!(EXAMPLES.iter().any(|e| e.0 == r.name.as_str()), "rule `{}` has no example", r.name);
         }
+    }
+
+    #[test]
+    fn reciprocals_divide_exactly_up_to_their_bound() {
+        for d in [3u64, 5, 6, 7, 10, 20, 25, 30, 100, 641, 1000] {
+            for n in [d - 1, d, 2 * d + 1, 255, 457, 1000, 65535, 100_000] {
+                let (m, s, w) = reciprocal(d, n).expect("a reciprocal in 64 bits");
+                assert!(w <= 64 && s < w, "d {d}, n {n}: shift {s} inside {w} bits");
+                for x in (0..=n).step_by(((n / 5000) + 1) as usize).chain([n]) {
+                    let q = ((x as u128 * m as u128) & crate::ir::op::mask(w) as u128) >> s;
+                    assert_eq!(q as u64, x / d, "d {d}, n {n}, x {x}: m {m}, s {s}, {w} bits");
+                }
+            }
+        }
+        // A full 32-bit range needs more than a 64-bit product for some divisors.
+        assert!(reciprocal(7, u32::MAX as u64).is_none_or(|(_, _, w)| w <= 64));
     }
 
     #[test]

@@ -206,8 +206,11 @@ fn a_recurrence_is_added_last() {
     let entry = k.entry;
     let header = k.new_block(span);
     let exit = k.new_block(span);
+    // a, b and c come from the kernel's arguments: nothing is known of them.
+    let inputs: Vec<Value> = (0..3).map(|_| k.add_param(entry, 32, None)).collect();
     let zero = k.push_value(entry, OpKind::Const(0), vec![], 32, span);
-    k.blocks[entry].term = Terminator::Jump(Target { block: header, args: vec![zero, zero, zero, zero] });
+    k.blocks[entry].term =
+        Terminator::Jump(Target { block: header, args: vec![zero, inputs[0], inputs[1], inputs[2]] });
     let acc = k.add_param(header, 32, None);
     let a = k.add_param(header, 32, None);
     let b = k.add_param(header, 32, None);

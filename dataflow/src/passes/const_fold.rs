@@ -1,6 +1,6 @@
 //! `const-fold`: evaluates operations whose operands are constants, applies a few identities
-//! that are always legal on bit vectors (`x + 0`, `x * 1`, `x & 0`, `select c, x, x`, ...), and
-//! turns branches on constants into jumps.
+//! that are always legal on bit vectors (`x + 0`, `x * 1`, `x & 0`, `select c, x, x`,
+//! `trunc(zext(x))`, ...), and turns branches on constants into jumps.
 //!
 //! Folding uses [`crate::ir::op::eval`], the same definition the emulator uses, so a folded
 //! kernel computes exactly what the unfolded one did.
@@ -83,6 +83,14 @@ fn simplify(k: &Kernel, op: Op) -> Option<Rewrite> {
             None
         }
         OpKind::Cast(_) if k.width(a(0)) == w => Some(Rewrite::Alias(a(0))),
+        // Truncating an extended value back to its width gives the value.
+        OpKind::Cast(CastOp::Trunc)
+            if let Some(d) = k.def_op(a(0))
+                && matches!(k.ops[d].kind, OpKind::Cast(CastOp::Zext | CastOp::Sext))
+                && k.width(k.ops[d].args[0]) == w =>
+        {
+            Some(Rewrite::Alias(k.ops[d].args[0]))
+        }
         OpKind::Cmp(CmpOp::Eq | CmpOp::Ule | CmpOp::Uge | CmpOp::Sle | CmpOp::Sge) if a(0) == a(1) => {
             Some(Rewrite::Const(1))
         }

@@ -9,6 +9,7 @@ mod dce;
 mod exit_test;
 mod if_convert;
 mod merge_blocks;
+mod narrow_params;
 mod partition;
 mod port_width;
 mod scalarize;
@@ -30,13 +31,13 @@ pub trait Pass {
     fn run(&self, k: &mut Kernel) -> bool;
 }
 
-/// Every pass, in pipeline order.
-pub fn registry() -> Vec<Box<dyn Pass>> {
+/// Every pass, in pipeline order (`defer_divisions`: see [`PipelineOptions::defer_divisions`]).
+pub fn registry(defer_divisions: bool) -> Vec<Box<dyn Pass>> {
     vec![
         Box::new(unreachable::RemoveUnreachable),
         Box::new(simplify_params::SimplifyParams),
         Box::new(const_fold::ConstFold),
-        Box::new(strength::StrengthReduce),
+        Box::new(strength::StrengthReduce { defer_odd_divisors: defer_divisions }),
         Box::new(cse::Cse),
         Box::new(merge_blocks::MergeBlocks),
         Box::new(scalarize::Scalarize),
@@ -55,11 +56,22 @@ pub struct PipelineOptions {
     pub disabled: bool,
     /// The e-graph datapath phase and its budgets (`None`: `--no-egraph`, `-O1`).
     pub egraph: Option<EgraphOptions>,
+    /// Leave division and remainder by constants other than powers of two for the e-graph
+    /// phase, which divides by multiplying with a reciprocal as narrow as the dividend's range
+    /// allows, and finishes the rest ([`reduce_divisions`]). Implied by `egraph`; a caller that
+    /// runs [`egraph_phase`] itself sets it, and calls [`reduce_divisions`] on a kernel it keeps
+    /// without the phase.
+    pub defer_divisions: bool,
 }
 
 impl Default for PipelineOptions {
     fn default() -> PipelineOptions {
-        PipelineOptions { verify_each: false, disabled: false, egraph: Some(EgraphOptions::default()) }
+        PipelineOptions {
+            verify_each: false,
+            disabled: false,
+            egraph: Some(EgraphOptions::default()),
+            defer_divisions: false,
+        }
     }
 }
 
@@ -79,7 +91,7 @@ pub struct PassFailure {
 /// Runs the passes to a fixed point (bounded), the wide-port legalization, then the e-graph
 /// phase ([`egraph_phase`]), then compacts the kernel.
 pub fn optimize(k: &mut Kernel, opts: &PipelineOptions) -> Result<OptimizeReport, PassFailure> {
-    let passes = registry();
+    let passes = registry(opts.defer_divisions || opts.egraph.is_some());
     let mut report = OptimizeReport::default();
     let run_to_fixed_point = |k: &mut Kernel| -> Result<(), PassFailure> {
         for _round in 0..16 {
@@ -131,7 +143,20 @@ pub fn optimize(k: &mut Kernel, opts: &PipelineOptions) -> Result<OptimizeReport
 /// The e-graph datapath phase on an optimized kernel, and a clean-up (folding and sharing what
 /// it produced) when it changed something. Compacts the kernel.
 pub fn egraph_phase(k: &mut Kernel, eg: &EgraphOptions, verify_each: bool) -> Result<EgraphReport, PassFailure> {
-    let r = optimize_kernel(k, eg);
+    let start = std::time::Instant::now();
+    let narrowed = narrow_params::narrow_params(k, &crate::ranges::ValueRanges::compute(k));
+    if verify_each {
+        verify(k).map_err(|errors| PassFailure { pass: "narrow-params", errors })?;
+    }
+    if narrowed > 0 {
+        // An edge that passes a narrowed parameter on unchanged truncates its extension.
+        const_fold::ConstFold.run(k);
+        if verify_each {
+            verify(k).map_err(|errors| PassFailure { pass: "const-fold", errors })?;
+        }
+    }
+    let mut r = optimize_kernel(k, eg);
+    r.narrowed_params = narrowed;
     if verify_each {
         verify(k).map_err(|errors| PassFailure { pass: "egraph", errors })?;
     }
@@ -144,6 +169,25 @@ pub fn egraph_phase(k: &mut Kernel, eg: &EgraphOptions, verify_each: bool) -> Re
             }
         }
     }
-    *k = crate::compact::compact(k);
+    reduce_divisions(k, verify_each)?;
+    r.time = start.elapsed();
     Ok(r)
+}
+
+/// Rewrites the divisions and remainders by constants that the `-O1` passes left for the
+/// e-graph phase ([`PipelineOptions::defer_divisions`]) and the phase did not rewrite itself,
+/// folds and shares what that produces, and compacts the kernel.
+pub fn reduce_divisions(k: &mut Kernel, verify_each: bool) -> Result<(), PassFailure> {
+    let passes: [&dyn Pass; 4] =
+        [&strength::StrengthReduce { defer_odd_divisors: false }, &const_fold::ConstFold, &cse::Cse, &dce::Dce];
+    if passes[0].run(k) {
+        for p in &passes[1..] {
+            p.run(k);
+            if verify_each {
+                verify(k).map_err(|errors| PassFailure { pass: p.name(), errors })?;
+            }
+        }
+    }
+    *k = crate::compact::compact(k);
+    Ok(())
 }

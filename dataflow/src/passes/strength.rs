@@ -13,7 +13,12 @@
 use super::Pass;
 use crate::ir::*;
 
-pub struct StrengthReduce;
+pub struct StrengthReduce {
+    /// Leave division and remainder by constants that are not powers of two to the e-graph
+    /// phase, which knows the dividend's range and needs a narrower multiplier
+    /// (`udiv-const-as-mul-shift`); [`super::reduce_divisions`] rewrites what it leaves.
+    pub defer_odd_divisors: bool,
+}
 
 impl Pass for StrengthReduce {
     fn name(&self) -> &'static str {
@@ -39,7 +44,8 @@ impl Pass for StrengthReduce {
                     ops.push(op);
                     continue;
                 };
-                if w > 32 || d == 0 || k.as_const(o.args[0]).is_some() {
+                let odd = !(d & op::mask(w)).is_power_of_two();
+                if w > 32 || d == 0 || k.as_const(o.args[0]).is_some() || (self.defer_odd_divisors && odd) {
                     ops.push(op);
                     continue;
                 }
@@ -169,7 +175,7 @@ mod tests {
         // A user of the quotient, to find what replaced it.
         let zero = k.push_value(b, OpKind::Const(0), vec![], w, kiln_frontend::Span::default());
         let user = k.push_op(b, OpKind::Binary(BinOp::Or), vec![r, zero], Some(w), kiln_frontend::Span::default());
-        StrengthReduce.run(&mut k);
+        StrengthReduce { defer_odd_divisors: false }.run(&mut k);
         // Interpret the block.
         let mut vals = std::collections::HashMap::new();
         vals.insert(xv, x);

@@ -89,7 +89,8 @@ pub struct AffineAnalysis<'k> {
     k: &'k Kernel,
     in_loop: BTreeSet<kiln_dataflow::ir::Block>,
     ivs: HashMap<Value, i64>,
-    memo: HashMap<Value, Option<Affine>>,
+    /// Keyed by the value and whether its bits are read as unsigned.
+    memo: HashMap<(Value, bool), Option<Affine>>,
 }
 
 impl<'k> AffineAnalysis<'k> {
@@ -113,19 +114,29 @@ impl<'k> AffineAnalysis<'k> {
         }
     }
 
+    /// The affine form of an index (read as a signed number, as a 32-bit index is).
     pub fn of(&mut self, v: Value) -> Option<Affine> {
-        if let Some(r) = self.memo.get(&v) {
+        self.of_as(v, false)
+    }
+
+    /// The affine form of `v`, its bits read as an unsigned number when `unsigned`: a value
+    /// narrowed to the bits its range needs is zero-extended back, so its constants (`i + 24`
+    /// on 5 bits) must not be read as negative.
+    fn of_as(&mut self, v: Value, unsigned: bool) -> Option<Affine> {
+        if let Some(r) = self.memo.get(&(v, unsigned)) {
             return r.clone();
         }
-        let r = self.compute(v);
-        self.memo.insert(v, r.clone());
+        let r = self.compute(v, unsigned);
+        self.memo.insert((v, unsigned), r.clone());
         r
     }
 
-    fn compute(&mut self, v: Value) -> Option<Affine> {
+    fn compute(&mut self, v: Value, unsigned: bool) -> Option<Affine> {
         let k = self.k;
+        let read =
+            |c: u64, w: u32| if unsigned && w < 64 { (c & kiln_dataflow::ir::op::mask(w)) as i64 } else { sext(c, w) };
         if let Some(c) = k.as_const(v) {
-            return Some(Affine::constant(sext(c, k.width(v))));
+            return Some(Affine::constant(read(c, k.width(v))));
         }
         if !self.defined_in_loop(v) {
             return Some(Affine::sym(v));
@@ -136,8 +147,8 @@ impl<'k> AffineAnalysis<'k> {
             }
             ValueDef::Op(op) => {
                 let o = &k.ops[op];
-                let a = |s: &mut Self, i: usize| s.of(o.args[i]);
-                let cst = |i: usize| k.as_const(o.args[i]).map(|c| sext(c, k.width(o.args[i])));
+                let a = |s: &mut Self, i: usize| s.of_as(o.args[i], unsigned);
+                let cst = |i: usize| k.as_const(o.args[i]).map(|c| read(c, k.width(o.args[i])));
                 match &o.kind {
                     OpKind::Binary(BinOp::Add) => a(self, 0)?.add(&a(self, 1)?, 1),
                     OpKind::Binary(BinOp::Sub) => a(self, 0)?.add(&a(self, 1)?, -1),
@@ -151,7 +162,9 @@ impl<'k> AffineAnalysis<'k> {
                     }
                     OpKind::Unary(kiln_dataflow::ir::UnOp::Neg) => Some(a(self, 0)?.scale(-1)),
                     // Index arithmetic is assumed not to overflow (indices fit the 32-bit space).
-                    OpKind::Cast(CastOp::Sext | CastOp::Zext | CastOp::Trunc) => a(self, 0),
+                    OpKind::Cast(CastOp::Trunc) => a(self, 0),
+                    OpKind::Cast(CastOp::Zext) => self.of_as(o.args[0], true),
+                    OpKind::Cast(CastOp::Sext) => self.of_as(o.args[0], false),
                     _ => None,
                 }
             }

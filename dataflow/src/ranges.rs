@@ -1,0 +1,503 @@
+//! `ranges`: what every value of a kernel can be, over the whole control-flow graph — an
+//! unsigned interval and known bits per value ([`Facts`], the same facts the e-graph keeps per
+//! e-class), proven by abstract interpretation.
+//!
+//! Operations use the e-graph's transfer rules ([`crate::egraph::analysis::op_facts`]), so the
+//! two analyses cannot disagree. What this one adds is control flow:
+//! - a block parameter is the join of the arguments its predecessors pass;
+//! - a branch tells each of its targets which way its condition went, so `i < 20` bounds `i` in
+//!   the loop body, and a block learns every condition on the edges that dominate it
+//!   ([`ValueRanges::facts_in`]); a `select` tells each of its arms the same way, which bounds
+//!   the counters of coalesced loops (`j + 1 < 25 ? j + 1 : 0`);
+//! - loops reach a fixed point by widening to the kernel's constants (and their neighbours),
+//!   then one step of narrowing.
+//!
+//! Loads know nothing (memory contents are not tracked), except from a constant table, whose
+//! contents are known. Everything else is conservative: a value the analysis is unsure of may
+//! take any value of its width. The facts hold in every execution of the kernel, for every
+//! input: the e-graph phase narrows and folds with them, and its property tests check them.
+
+use crate::analysis::Dominators;
+use crate::egraph::analysis::{Facts, op_facts};
+use crate::ir::op::mask;
+use crate::ir::*;
+use cranelift_entity::SecondaryMap;
+use std::collections::{BTreeSet, HashMap};
+
+/// Rounds of the fixed-point iteration before widening stops at thresholds and goes to the
+/// whole width (a bound on the analysis's time).
+const MAX_ROUNDS: usize = 200;
+/// Visits of a loop header before its parameters are widened.
+const WIDEN_AFTER: u32 = 2;
+/// How deep a condition is taken apart (`a && b`, `!a`, ...).
+const CONDITION_DEPTH: u32 = 4;
+
+/// The facts of every value of a kernel, and what each block learns from the conditions on the
+/// edges that dominate it.
+pub struct ValueRanges {
+    facts: SecondaryMap<Value, Option<Facts>>,
+    /// Per block, values whose range the conditions holding on entry to the block narrow.
+    narrowed: SecondaryMap<Block, HashMap<Value, Facts>>,
+}
+
+impl ValueRanges {
+    /// Analyses a kernel.
+    pub fn compute(k: &Kernel) -> ValueRanges {
+        Analysis::new(k).run()
+    }
+
+    /// What `v` can be anywhere in the kernel (any value of its width when unreachable).
+    pub fn facts(&self, k: &Kernel, v: Value) -> Facts {
+        self.facts[v].clone().unwrap_or_else(|| Facts::unknown(k.width(v)))
+    }
+
+    /// What `v` can be where block `b` runs: its facts, narrowed by the conditions that hold
+    /// whenever `b` is entered.
+    pub fn facts_in(&self, k: &Kernel, b: Block, v: Value) -> Facts {
+        let f = self.facts(k, v);
+        match self.narrowed[b].get(&v) {
+            Some(n) => meet(&f, n),
+            None => f,
+        }
+    }
+}
+
+impl ValueRanges {
+    /// Gives each new value the facts of the old value it replaces (`(old, new)` pairs: a
+    /// rewrite that computes the same value differently).
+    pub fn alias(&mut self, replaced: &[(Value, Value)]) {
+        for &(old, new) in replaced {
+            self.facts[new] = self.facts[old].clone();
+        }
+    }
+}
+
+/// The facts true of both: the intersection of the intervals, the union of the known bits.
+/// (Contradictory facts come only from code that never runs; the first side is kept then.)
+pub fn meet(a: &Facts, b: &Facts) -> Facts {
+    let (lo, hi) = (a.lo.max(b.lo), a.hi.min(b.hi));
+    let (zeros, ones) = (a.zeros | b.zeros, a.ones | b.ones);
+    if lo > hi || zeros & ones != 0 {
+        return a.clone();
+    }
+    Facts { width: a.width, constant: None, lo, hi, zeros, ones }.normalize()
+}
+
+/// The facts true of either: the smallest interval holding both, the bits known in both alike.
+pub fn join(a: &Facts, b: &Facts) -> Facts {
+    let (zeros, ones) = (a.zeros & b.zeros, a.ones & b.ones);
+    Facts { width: a.width, constant: None, lo: a.lo.min(b.lo), hi: a.hi.max(b.hi), zeros, ones }.normalize()
+}
+
+/// The values `lo..=hi` of `width` bits, nothing else known.
+fn interval(width: u32, lo: u64, hi: u64) -> Facts {
+    Facts { width, constant: None, lo, hi, zeros: 0, ones: 0 }.normalize()
+}
+
+struct Analysis<'a> {
+    k: &'a Kernel,
+    rpo: Vec<Block>,
+    doms: Dominators,
+    preds: SecondaryMap<Block, Vec<Block>>,
+    /// Blocks some of whose predecessors they dominate (loop headers): where widening happens.
+    headers: BTreeSet<Block>,
+    /// Sorted widening thresholds per width: the kernel's constants and their neighbours.
+    thresholds: HashMap<u32, Vec<u64>>,
+    facts: SecondaryMap<Value, Option<Facts>>,
+    narrowed: SecondaryMap<Block, HashMap<Value, Facts>>,
+    visits: SecondaryMap<Block, u32>,
+}
+
+impl<'a> Analysis<'a> {
+    fn new(k: &'a Kernel) -> Analysis<'a> {
+        let rpo = k.rpo();
+        let doms = Dominators::compute(k);
+        let preds = k.predecessors();
+        let headers = rpo.iter().copied().filter(|&b| preds[b].iter().any(|&p| doms.dominates(b, p))).collect();
+        let mut thresholds: HashMap<u32, BTreeSet<u64>> = HashMap::new();
+        for (_, o) in k.ops.iter() {
+            if let (OpKind::Const(c), Some(r)) = (&o.kind, o.result) {
+                let w = k.width(r);
+                let m = mask(w);
+                let set = thresholds.entry(w).or_default();
+                set.extend([*c & m, c.wrapping_sub(1) & m, c.wrapping_add(1) & m]);
+            }
+        }
+        Analysis {
+            k,
+            rpo,
+            doms,
+            preds,
+            headers,
+            thresholds: thresholds.into_iter().map(|(w, s)| (w, s.into_iter().collect())).collect(),
+            facts: SecondaryMap::new(),
+            narrowed: SecondaryMap::new(),
+            visits: SecondaryMap::new(),
+        }
+    }
+
+    fn run(mut self) -> ValueRanges {
+        let mut round = 0;
+        loop {
+            round += 1;
+            let changed = self.sweep(Widen::At(round >= MAX_ROUNDS));
+            if !changed {
+                break;
+            }
+        }
+        // One step of narrowing: recompute every parameter from what its predecessors pass,
+        // without the union with what it had (a sound step down from a fixed point).
+        self.sweep(Widen::Narrow);
+        ValueRanges { facts: self.facts, narrowed: self.narrowed }
+    }
+
+    /// One pass over the blocks in reverse post-order; returns whether any fact changed.
+    fn sweep(&mut self, widen: Widen) -> bool {
+        let mut changed = false;
+        for i in 0..self.rpo.len() {
+            let b = self.rpo[i];
+            let Some(params) = self.incoming(b) else { continue };
+            self.narrowed[b] = self.entry_conditions(b);
+            self.visits[b] += 1;
+            for (&p, new) in self.k.blocks[b].params.iter().zip(params) {
+                let new = match (&self.facts[p], widen) {
+                    (None, _) | (_, Widen::Narrow) => new,
+                    (Some(old), Widen::At(to_full)) => {
+                        let grown = join(old, &new);
+                        if self.headers.contains(&b) && self.visits[b] > WIDEN_AFTER && grown != *old {
+                            self.widen(old, &grown, to_full)
+                        } else {
+                            grown
+                        }
+                    }
+                };
+                changed |= self.facts[p].as_ref() != Some(&new);
+                self.facts[p] = Some(new);
+            }
+            for &op in &self.k.blocks[b].ops {
+                let Some(r) = self.k.ops[op].result else { continue };
+                let new = self.op_result(b, op);
+                changed |= self.facts[r].as_ref() != Some(&new);
+                self.facts[r] = Some(new);
+            }
+        }
+        changed
+    }
+
+    /// The facts of a block's parameters from the edges that reach it so far (the entry's are
+    /// the kernel's arguments: anything). `None` when no edge has been reached yet.
+    fn incoming(&self, b: Block) -> Option<Vec<Facts>> {
+        let params = &self.k.blocks[b].params;
+        if b == self.k.entry {
+            return Some(params.iter().map(|p| Facts::unknown(self.k.width(*p))).collect());
+        }
+        let mut joined: Option<Vec<Facts>> = None;
+        let mut seen = BTreeSet::new();
+        for &p in &self.preds[b] {
+            if !seen.insert(p) {
+                continue;
+            }
+            for (edge, t) in self.k.blocks[p].term.targets().into_iter().enumerate() {
+                if t.block != b {
+                    continue;
+                }
+                let Some(args) = t.args.iter().map(|a| self.facts[*a].as_ref().map(|_| *a)).collect::<Option<Vec<_>>>()
+                else {
+                    continue;
+                };
+                let on_edge = self.edge_conditions(p, edge);
+                let facts: Vec<Facts> = args
+                    .iter()
+                    .map(|&a| {
+                        let f = self.seen_in(p, a);
+                        on_edge.get(&a).map_or(f.clone(), |n| meet(&f, n))
+                    })
+                    .collect();
+                joined = Some(match joined {
+                    None => facts,
+                    Some(j) => j.iter().zip(&facts).map(|(x, y)| join(x, y)).collect(),
+                });
+            }
+        }
+        joined
+    }
+
+    /// Widens `old` towards `grown`: each bound that moved goes to the next threshold beyond
+    /// it (the whole width once `to_full`).
+    fn widen(&self, old: &Facts, grown: &Facts, to_full: bool) -> Facts {
+        let m = mask(grown.width);
+        let empty = Vec::new();
+        let t = self.thresholds.get(&grown.width).unwrap_or(&empty);
+        let hi = if grown.hi > old.hi {
+            if to_full { m } else { t.iter().copied().find(|&c| c >= grown.hi).unwrap_or(m) }
+        } else {
+            grown.hi
+        };
+        let lo = if grown.lo < old.lo {
+            if to_full { 0 } else { t.iter().rev().copied().find(|&c| c <= grown.lo).unwrap_or(0) }
+        } else {
+            grown.lo
+        };
+        let mut f = interval(grown.width, lo, hi);
+        // Known bits survive widening only when both sides agree on them.
+        f = meet(&f, &Facts { zeros: grown.zeros, ones: grown.ones, ..Facts::unknown(grown.width) });
+        f
+    }
+
+    /// What `v` is in block `b` (its facts narrowed by `b`'s entry conditions).
+    fn seen_in(&self, b: Block, v: Value) -> Facts {
+        let f = self.facts[v].clone().unwrap_or_else(|| Facts::unknown(self.k.width(v)));
+        match self.narrowed[b].get(&v) {
+            Some(n) => meet(&f, n),
+            None => f,
+        }
+    }
+
+    fn op_result(&self, b: Block, op: Op) -> Facts {
+        let o = &self.k.ops[op];
+        let width = o.result.map_or(1, |r| self.k.width(r));
+        match &o.kind {
+            // A constant table's element is one of its entries (or 0 for an access predicated off).
+            OpKind::Load(m) if self.k.mems[*m].kind == MemKind::Rom => {
+                let init = self.k.mems[*m].init.as_deref().unwrap_or(&[]);
+                let predicated = o.predicate().is_some();
+                let mut f: Option<Facts> = predicated.then(|| Facts::constant(0, width));
+                for &v in init {
+                    let c = Facts::constant(v, width);
+                    f = Some(f.map_or(c.clone(), |x| join(&x, &c)));
+                }
+                // An index past the table reads what the memory holds there: anything.
+                let len = init.len() as u64;
+                let index = self.seen_in(b, o.args[0]);
+                if len == 0 || index.hi >= len {
+                    Facts::unknown(width)
+                } else {
+                    f.unwrap_or_else(|| Facts::unknown(width))
+                }
+            }
+            OpKind::Select => {
+                let cond = o.args[0];
+                let arm = |i: usize, truth: bool| {
+                    let f = self.seen_in(b, o.args[i]);
+                    let mut narrowed = HashMap::new();
+                    self.condition(b, cond, truth, CONDITION_DEPTH, &mut narrowed);
+                    narrowed.get(&o.args[i]).map_or(f.clone(), |n| meet(&f, n))
+                };
+                let c = self.seen_in(b, cond);
+                match c.constant {
+                    Some(1) => arm(1, true),
+                    Some(_) => arm(2, false),
+                    None => join(&arm(1, true), &arm(2, false)),
+                }
+            }
+            kind => {
+                let args: Vec<Facts> = o.args.iter().map(|a| self.seen_in(b, *a)).collect();
+                op_facts(kind, &args, width)
+            }
+        }
+    }
+
+    /// The conditions that hold whenever `b` is entered: those of its immediate dominator,
+    /// and those of the edge into it when it is its only way in.
+    fn entry_conditions(&self, b: Block) -> HashMap<Value, Facts> {
+        let mut out = match self.doms.idom(b) {
+            Some(d) => self.narrowed[d].clone(),
+            None => HashMap::new(),
+        };
+        let preds: BTreeSet<Block> = self.preds[b].iter().copied().collect();
+        if let [p] = preds.iter().copied().collect::<Vec<_>>().as_slice() {
+            let edges: Vec<usize> = self.k.blocks[*p]
+                .term
+                .targets()
+                .iter()
+                .enumerate()
+                .filter(|(_, t)| t.block == b)
+                .map(|(i, _)| i)
+                .collect();
+            if let [edge] = edges.as_slice() {
+                // The predecessor's own entry conditions are the idom's or more.
+                for (v, f) in self.narrowed[*p].iter() {
+                    add(&mut out, *v, f.clone());
+                }
+                for (v, f) in self.edge_conditions(*p, *edge) {
+                    add(&mut out, v, f);
+                }
+            }
+        }
+        out
+    }
+
+    /// What the `edge`th target of `p`'s terminator learns about values.
+    fn edge_conditions(&self, p: Block, edge: usize) -> HashMap<Value, Facts> {
+        let mut out = HashMap::new();
+        match &self.k.blocks[p].term {
+            Terminator::Branch { cond, then_to, else_to } if then_to.block != else_to.block => {
+                self.condition(p, *cond, edge == 0, CONDITION_DEPTH, &mut out);
+            }
+            Terminator::Switch { value, cases, .. } => {
+                let w = self.k.width(*value);
+                if let Some((c, _)) = cases.get(edge) {
+                    // Another case may lead to the same block, but on this edge the value is c.
+                    add(&mut out, *value, Facts::constant(*c, w));
+                } else {
+                    // The default: none of the cases; trim them off the ends of the range.
+                    let mut f = self.seen_in(p, *value);
+                    let values: BTreeSet<u64> = cases.iter().map(|(c, _)| *c & mask(w)).collect();
+                    while f.lo < f.hi && values.contains(&f.lo) {
+                        f = interval(w, f.lo + 1, f.hi);
+                    }
+                    while f.lo < f.hi && values.contains(&f.hi) {
+                        f = interval(w, f.lo, f.hi - 1);
+                    }
+                    add(&mut out, *value, f);
+                }
+            }
+            _ => {}
+        }
+        out
+    }
+
+    /// What `cond == truth` (a 1-bit value, seen in block `b`) says about the values it tests.
+    fn condition(&self, b: Block, cond: Value, truth: bool, depth: u32, out: &mut HashMap<Value, Facts>) {
+        if depth == 0 {
+            return;
+        }
+        add(out, cond, Facts::constant(truth as u64, 1));
+        let Some(op) = self.k.def_op(cond) else { return };
+        let o = &self.k.ops[op];
+        let arg = |i: usize| o.args[i];
+        match (&o.kind, o.args.len()) {
+            (OpKind::Binary(BinOp::And), 2) if truth => {
+                self.condition(b, arg(0), true, depth - 1, out);
+                self.condition(b, arg(1), true, depth - 1, out);
+            }
+            (OpKind::Binary(BinOp::Or), 2) if !truth => {
+                self.condition(b, arg(0), false, depth - 1, out);
+                self.condition(b, arg(1), false, depth - 1, out);
+            }
+            (OpKind::Unary(UnOp::Not), 1) => self.condition(b, arg(0), !truth, depth - 1, out),
+            (OpKind::Binary(BinOp::Xor), 2) if self.k.as_const(arg(1)) == Some(1) => {
+                self.condition(b, arg(0), !truth, depth - 1, out)
+            }
+            (OpKind::Cmp(c), 2) => {
+                let cmp = if truth { *c } else { negate(*c) };
+                let (x, y) = (arg(0), arg(1));
+                let (fx, fy) = (self.seen_in(b, x), self.seen_in(b, y));
+                if let Some((nx, ny)) = compare(cmp, &fx, &fy) {
+                    add(out, x, nx);
+                    add(out, y, ny);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+#[derive(Clone, Copy)]
+enum Widen {
+    /// Join with what was there, widening loop headers (to the whole width when `true`).
+    At(bool),
+    /// Take what the predecessors pass.
+    Narrow,
+}
+
+/// Records that `v` also satisfies `f`.
+fn add(out: &mut HashMap<Value, Facts>, v: Value, f: Facts) {
+    let merged = match out.get(&v) {
+        Some(old) => meet(old, &f),
+        None => f,
+    };
+    out.insert(v, merged);
+}
+
+/// The comparison that holds when `c` does not.
+fn negate(c: CmpOp) -> CmpOp {
+    match c {
+        CmpOp::Eq => CmpOp::Ne,
+        CmpOp::Ne => CmpOp::Eq,
+        CmpOp::Ult => CmpOp::Uge,
+        CmpOp::Uge => CmpOp::Ult,
+        CmpOp::Ule => CmpOp::Ugt,
+        CmpOp::Ugt => CmpOp::Ule,
+        CmpOp::Slt => CmpOp::Sge,
+        CmpOp::Sge => CmpOp::Slt,
+        CmpOp::Sle => CmpOp::Sgt,
+        CmpOp::Sgt => CmpOp::Sle,
+    }
+}
+
+/// What `x c y` holding says of `x` and `y`, as facts to meet with theirs. `None` when it says
+/// nothing an interval can hold (or the comparison cannot hold: the code does not run).
+fn compare(c: CmpOp, x: &Facts, y: &Facts) -> Option<(Facts, Facts)> {
+    let w = x.width;
+    let smax = mask(w) >> 1;
+    let nonnegative = |f: &Facts| f.hi <= smax;
+    let unsigned = match c {
+        CmpOp::Slt | CmpOp::Sle | CmpOp::Sgt | CmpOp::Sge => {
+            if nonnegative(x) && nonnegative(y) {
+                Some(match c {
+                    CmpOp::Slt => CmpOp::Ult,
+                    CmpOp::Sle => CmpOp::Ule,
+                    CmpOp::Sgt => CmpOp::Ugt,
+                    _ => CmpOp::Uge,
+                })
+            } else {
+                None
+            }
+        }
+        other => Some(other),
+    };
+    let Some(u) = unsigned else {
+        // `x >= c` (signed) with `c` non-negative: `x` is non-negative and at least `c`.
+        return match (c, y.constant, x.constant) {
+            (CmpOp::Sge, Some(k), _) if k <= smax => Some((interval(w, k, smax), y.clone())),
+            (CmpOp::Sgt, Some(k), _) if k < smax => Some((interval(w, k + 1, smax), y.clone())),
+            (CmpOp::Sle, _, Some(k)) if k <= smax => Some((x.clone(), interval(w, k, smax))),
+            (CmpOp::Slt, _, Some(k)) if k < smax => Some((x.clone(), interval(w, k + 1, smax))),
+            _ => None,
+        };
+    };
+    let full = |f: &Facts| interval(w, f.lo, f.hi);
+    let (mut nx, mut ny) = (full(x), full(y));
+    match u {
+        CmpOp::Ult => {
+            if y.hi == 0 {
+                return None;
+            }
+            nx = interval(w, x.lo, x.hi.min(y.hi - 1));
+            ny = interval(w, y.lo.max(x.lo.saturating_add(1).min(mask(w))), y.hi);
+        }
+        CmpOp::Ule => {
+            nx = interval(w, x.lo, x.hi.min(y.hi));
+            ny = interval(w, y.lo.max(x.lo), y.hi);
+        }
+        CmpOp::Ugt => return compare(CmpOp::Ult, y, x).map(|(a, b)| (b, a)),
+        CmpOp::Uge => return compare(CmpOp::Ule, y, x).map(|(a, b)| (b, a)),
+        CmpOp::Eq => {
+            let both = meet(x, y);
+            return Some((both.clone(), both));
+        }
+        CmpOp::Ne => {
+            // Only an end of a range can be cut off.
+            if let Some(k) = y.constant {
+                if x.lo == k && x.lo < x.hi {
+                    nx = interval(w, x.lo + 1, x.hi);
+                } else if x.hi == k && x.lo < x.hi {
+                    nx = interval(w, x.lo, x.hi - 1);
+                }
+            }
+            if let Some(k) = x.constant {
+                if y.lo == k && y.lo < y.hi {
+                    ny = interval(w, y.lo + 1, y.hi);
+                } else if y.hi == k && y.lo < y.hi {
+                    ny = interval(w, y.lo, y.hi - 1);
+                }
+            }
+        }
+        _ => {}
+    }
+    if nx.lo > nx.hi || ny.lo > ny.hi {
+        return None;
+    }
+    Some((nx, ny))
+}

@@ -1,0 +1,95 @@
+#![allow(clippy::unwrap_used)]
+//! The kernel-wide range analysis on small kernels: what it proves of loop counters, coalesced
+//! counters, constant tables and arguments. (`tests/tests/ranges.rs` checks it against the
+//! emulator on every corpus and PolyBench kernel.)
+
+use kiln_dataflow::ir::*;
+use kiln_dataflow::passes::{PipelineOptions, optimize};
+use kiln_dataflow::ranges::ValueRanges;
+use kiln_frontend::{Options, check_source, diag};
+
+/// The kernel as the e-graph phase receives it (the `-O1` passes, loop transformations on).
+fn compile(src: &str) -> Kernel {
+    let out = check_source("t.cl", src, &Options::default());
+    let prog = out.program.unwrap_or_else(|| panic!("{}", diag::render(&out.sources, &out.diags)));
+    let (id, _) = prog.kernels().next().unwrap();
+    let opts = kiln_dataflow::lower::LowerOptions { loop_transforms: true, local_size: None, local_args: vec![] };
+    let mut k = kiln_dataflow::lower::lower_kernel_with(&prog, id, &opts).unwrap();
+    optimize(&mut k, &PipelineOptions { egraph: None, defer_divisions: true, ..PipelineOptions::default() }).unwrap();
+    k
+}
+
+/// The comparison `x < c` of the kernel (signed or unsigned), with `x`.
+fn compare_with(k: &Kernel, c: u64) -> (Op, Value) {
+    k.ops
+        .iter()
+        .find_map(|(op, o)| match (&o.kind, o.args.as_slice()) {
+            (OpKind::Cmp(CmpOp::Slt | CmpOp::Ult), [x, y]) if k.as_const(*y) == Some(c) => Some((op, *x)),
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("no comparison with {c} in\n{k}"))
+}
+
+#[test]
+fn a_counted_loop_bounds_its_counter() {
+    let k = compile("kernel void t(global int *o) { for (int i = 0; i < 20; i++) o[i] = i * 3; }");
+    let r = ValueRanges::compute(&k);
+    let (test, i) = compare_with(&k, 20);
+    let f = r.facts(&k, i);
+    assert_eq!((f.lo, f.hi), (0, 20), "the counter takes 0..=20 (20 when the loop exits)\n{k}");
+    // Where the test held, the counter is at most 19.
+    let header = k.ops[test].block;
+    let Terminator::Branch { then_to, .. } = &k.blocks[header].term else { panic!("the header branches\n{k}") };
+    let f = r.facts_in(&k, then_to.block, i);
+    assert_eq!((f.lo, f.hi), (0, 19), "in the body\n{k}");
+}
+
+#[test]
+fn a_coalesced_nest_bounds_its_inner_counter() {
+    let k = compile(
+        "kernel void t(global int *o) {
+            for (int i = 0; i < 20; i++)
+                for (int j = 0; j < 25; j++)
+                    o[i * 25 + j] = i + j;
+        }",
+    );
+    let r = ValueRanges::compute(&k);
+    // The coalesced loop: j' = j + 1 < 25 ? j + 1 : 0, and i steps when j wraps.
+    let params: Vec<Value> = k.blocks.iter().flat_map(|(_, b)| b.params.clone()).collect();
+    let his: Vec<u64> = params.iter().map(|p| r.facts(&k, *p).hi).collect();
+    assert!(his.contains(&24), "the inner counter stays below 25: {his:?}\n{k}");
+    assert!(his.contains(&20), "the outer counter reaches 20: {his:?}\n{k}");
+}
+
+#[test]
+fn a_constant_table_bounds_what_it_reads() {
+    let k = compile(
+        "constant int table[4] = {3, 9, 4, 7};
+         kernel void t(global int *o, int n) { for (int i = 0; i < n; i++) o[i] = table[i & 3]; }",
+    );
+    let r = ValueRanges::compute(&k);
+    let load = k.ops.iter().find(|(_, o)| matches!(o.kind, OpKind::Load(_))).map(|(_, o)| o.result.unwrap());
+    let f = r.facts(&k, load.expect("a load of the table"));
+    assert_eq!((f.lo, f.hi), (3, 9), "{k}");
+}
+
+#[test]
+fn arguments_and_memory_are_unknown() {
+    let k = compile("kernel void t(global int *o, int n) { o[0] = n + 1; o[1] = o[2] + 3; }");
+    let r = ValueRanges::compute(&k);
+    for (_, o) in k.ops.iter() {
+        if let (OpKind::Binary(BinOp::Add), Some(v)) = (&o.kind, o.result) {
+            let f = r.facts(&k, v);
+            assert_eq!(f.hi, u32::MAX as u64, "{v} may be anything\n{k}");
+        }
+    }
+}
+
+#[test]
+fn a_loop_with_an_unknown_bound_is_bounded_below() {
+    // i counts up from 0: it never goes below 0, but the bound n is unknown.
+    let k = compile("kernel void t(global int *o, int n) { for (int i = 0; i < n; i++) o[i] = i; }");
+    let r = ValueRanges::compute(&k);
+    let header_params: Vec<Value> = k.blocks.iter().flat_map(|(_, b)| b.params.clone()).collect();
+    assert!(header_params.iter().all(|p| r.facts(&k, *p).lo == 0), "{k}");
+}
