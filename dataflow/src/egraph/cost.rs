@@ -153,6 +153,27 @@ impl CostTarget {
                 by("add", w(0)) * digits.saturating_sub(1) as f64
             }
             Hw::Mul(_) => by("mul", w(0)),
+            // A division by a constant that the phase leaves is rewritten after it into a
+            // multiplication by the reciprocal (`passes::strength`): it costs that.
+            Hw::UDiv(_) | Hw::SDiv(_) | Hw::URem(_) | Hw::SRem(_) if is_const(1) => {
+                let d = g[c[1]].data.constant.unwrap_or(0);
+                let signed = matches!(node, Hw::SDiv(_) | Hw::SRem(_));
+                let remainder = matches!(node, Hw::URem(_) | Hw::SRem(_));
+                match division_by_constant_multiplier(d, w(0)) {
+                    // By 0 the divider stays (its result is defined); by 1, by powers of two and
+                    // by more than half the range it is wiring, a shift or a comparison.
+                    None if d & crate::ir::op::mask(w(0)) == 0 => by("udiv", w(0)),
+                    None => by("ult", w(0)),
+                    Some(m) => {
+                        let digits = super::rules::canonical_signed_digits(m, 2 * w(0)).len();
+                        let product = by("add", 2 * w(0)) * digits.saturating_sub(1) as f64;
+                        let fixup = 3.0 * by("add", w(0));
+                        let sign = if signed { 2.0 * (by("neg", w(0)) + by("select", w(0))) } else { 0.0 };
+                        let back = if remainder { 2.0 * by("add", w(0)) } else { 0.0 };
+                        product + fixup + sign + back
+                    }
+                }
+            }
             Hw::UDiv(_) | Hw::SDiv(_) | Hw::URem(_) | Hw::SRem(_) => by("udiv", w(0)),
             Hw::And(_) => by("and", w(0)),
             Hw::Or(_) => by("and", w(0)),
@@ -188,7 +209,24 @@ impl CostTarget {
             Hw::Shl(_) | Hw::LShr(_) | Hw::AShr(_) => (w(0).max(2.0)).log2().ceil(),
             Hw::Mul(_) if is_const(0) || is_const(1) => 2.0 * carry(w(0)),
             Hw::Mul(_) => 4.0 + w(0) / 16.0,
+            Hw::UDiv(_) | Hw::SDiv(_) | Hw::URem(_) | Hw::SRem(_) if is_const(1) => {
+                2.0 * carry(2.0 * w(0)) + 3.0 * carry(w(0))
+            }
             Hw::UDiv(_) | Hw::SDiv(_) | Hw::URem(_) | Hw::SRem(_) => 8.0 * w(0),
         }
     }
+}
+
+/// The multiplier `passes::strength` divides a `w`-bit number by the constant `d` with (the
+/// magnitude of `d` for signed division); `None` when no multiplier is needed (0, 1, powers of
+/// two, divisors above half the range).
+fn division_by_constant_multiplier(d: u64, w: u32) -> Option<u64> {
+    let m = crate::ir::op::mask(w);
+    let d = d & m;
+    let d = if crate::ir::op::sext(d, w) < 0 { d.wrapping_neg() & m } else { d };
+    if d <= 1 || d.is_power_of_two() || d > m >> 1 || w > 32 {
+        return None;
+    }
+    let l = 64 - (d - 1).leading_zeros();
+    Some(((((1u128 << l) - d as u128) << w) / d as u128 + 1) as u64)
 }
