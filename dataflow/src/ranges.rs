@@ -29,6 +29,8 @@ use std::collections::{BTreeSet, HashMap};
 const MAX_ROUNDS: usize = 200;
 /// Visits of a loop header before its parameters are widened.
 const WIDEN_AFTER: u32 = 2;
+/// Widenings of one parameter to a threshold; the next one goes to the whole width.
+const MAX_WIDENINGS: u32 = 4;
 /// How deep a condition is taken apart (`a && b`, `!a`, ...).
 const CONDITION_DEPTH: u32 = 4;
 
@@ -64,11 +66,21 @@ impl ValueRanges {
 
 impl ValueRanges {
     /// Gives each new value the facts of the old value it replaces (`(old, new)` pairs: a
-    /// rewrite that computes the same value differently).
+    /// rewrite that computes the same value differently), also where blocks narrow them.
     pub fn alias(&mut self, replaced: &[(Value, Value)]) {
         for &(old, new) in replaced {
             self.facts[new] = self.facts[old].clone();
+            for (_, narrowed) in self.narrowed.iter_mut() {
+                if let Some(f) = narrowed.get(&old).cloned() {
+                    narrowed.insert(new, f);
+                }
+            }
         }
+    }
+
+    /// Records the facts of a value made after the analysis ran.
+    pub fn set(&mut self, v: Value, f: Facts) {
+        self.facts[v] = Some(f);
     }
 }
 
@@ -106,6 +118,8 @@ struct Analysis<'a> {
     facts: SecondaryMap<Value, Option<Facts>>,
     narrowed: SecondaryMap<Block, HashMap<Value, Facts>>,
     visits: SecondaryMap<Block, u32>,
+    /// Times each parameter was widened.
+    widenings: SecondaryMap<Value, u32>,
 }
 
 impl<'a> Analysis<'a> {
@@ -114,13 +128,27 @@ impl<'a> Analysis<'a> {
         let doms = Dominators::compute(k);
         let preds = k.predecessors();
         let headers = rpo.iter().copied().filter(|&b| preds[b].iter().any(|&p| doms.dominates(b, p))).collect();
+        // The constants values are compared with (loop bounds, most of all), and their
+        // neighbours: where a counter's range settles.
         let mut thresholds: HashMap<u32, BTreeSet<u64>> = HashMap::new();
+        let mut add_threshold = |c: u64, w: u32| {
+            let m = mask(w);
+            thresholds.entry(w).or_default().extend([c & m, c.wrapping_sub(1) & m, c.wrapping_add(1) & m]);
+        };
         for (_, o) in k.ops.iter() {
-            if let (OpKind::Const(c), Some(r)) = (&o.kind, o.result) {
-                let w = k.width(r);
-                let m = mask(w);
-                let set = thresholds.entry(w).or_default();
-                set.extend([*c & m, c.wrapping_sub(1) & m, c.wrapping_add(1) & m]);
+            if let OpKind::Cmp(_) = o.kind {
+                for a in &o.args {
+                    if let Some(c) = k.as_const(*a) {
+                        add_threshold(c, k.width(*a));
+                    }
+                }
+            }
+        }
+        for (_, b) in k.blocks.iter() {
+            if let Terminator::Switch { value, cases, .. } = &b.term {
+                for (c, _) in cases {
+                    add_threshold(*c, k.width(*value));
+                }
             }
         }
         Analysis {
@@ -133,6 +161,7 @@ impl<'a> Analysis<'a> {
             facts: SecondaryMap::new(),
             narrowed: SecondaryMap::new(),
             visits: SecondaryMap::new(),
+            widenings: SecondaryMap::new(),
         }
     }
 
@@ -165,7 +194,8 @@ impl<'a> Analysis<'a> {
                     (Some(old), Widen::At(to_full)) => {
                         let grown = join(old, &new);
                         if self.headers.contains(&b) && self.visits[b] > WIDEN_AFTER && grown != *old {
-                            self.widen(old, &grown, to_full)
+                            self.widenings[p] += 1;
+                            self.widen(old, &grown, to_full || self.widenings[p] > MAX_WIDENINGS)
                         } else {
                             grown
                         }

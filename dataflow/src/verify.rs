@@ -62,13 +62,14 @@ pub fn verify(k: &Kernel) -> Result<(), Vec<VerifierError>> {
         let data = &k.blocks[b];
         for (i, &op) in data.ops.iter().enumerate() {
             let o = &k.ops[op];
-            let loc = format!("{b}/{op} ({})", o.kind.mnemonic());
+            // Formatted only for an error: the verifier runs after every pass.
+            let loc = || format!("{b}/{op} ({})", o.kind.mnemonic());
             if o.block != b {
-                err(loc.clone(), format!("op is listed in {b} but records block {}", o.block));
+                err(loc(), format!("op is listed in {b} but records block {}", o.block));
             }
             for &a in &o.args {
                 if !dominates_use(a, b, i) {
-                    err(loc.clone(), format!("operand {a} does not dominate its use"));
+                    err(loc(), format!("operand {a} does not dominate its use"));
                 }
             }
             let w = |v: Value| k.width(v);
@@ -176,12 +177,12 @@ pub fn verify(k: &Kernel) -> Result<(), Vec<VerifierError>> {
                 }
             };
             if bad {
-                err(loc.clone(), format!("malformed operands or widths: args {argw:?}, result {rw:?}"));
+                err(loc(), format!("malformed operands or widths: args {argw:?}, result {rw:?}"));
             }
             if let Some(r) = rw
                 && (r == 0 || r > 64)
             {
-                err(loc, format!("result width {r} is outside 1..=64"));
+                err(loc(), format!("result width {r} is outside 1..=64"));
             }
         }
         let nops = data.ops.len();

@@ -105,28 +105,22 @@ const MEASURED: &[(&str, u32, u32, u32, u32, u32)] = &[
 
 impl CostTarget {
     fn measured(self, op: &str, width: u32) -> Option<f64> {
-        let rows: Vec<(u32, f64)> = MEASURED
-            .iter()
-            .filter(|r| r.0 == op)
-            .map(|r| {
-                let cells = match self {
-                    CostTarget::Ice40Up5k => r.2 as f64 + DSP_WEIGHT * r.3 as f64,
-                    CostTarget::Ecp5 | CostTarget::Generic => r.4 as f64 + DSP_WEIGHT * r.5 as f64,
-                };
-                (r.1, cells)
-            })
-            .collect();
-        let first = *rows.first()?;
-        if width <= first.0 {
-            return Some(first.1 * width as f64 / first.0 as f64);
-        }
-        for pair in rows.windows(2) {
-            let ((w0, c0), (w1, c1)) = (pair[0], pair[1]);
-            if width <= w1 {
-                return Some(c0 + (c1 - c0) * (width - w0) as f64 / (w1 - w0) as f64);
+        let cells = |r: &(&str, u32, u32, u32, u32, u32)| match self {
+            CostTarget::Ice40Up5k => r.2 as f64 + DSP_WEIGHT * r.3 as f64,
+            CostTarget::Ecp5 | CostTarget::Generic => r.4 as f64 + DSP_WEIGHT * r.5 as f64,
+        };
+        // The rows of one operator are consecutive, by increasing width (no allocation: the
+        // extraction asks this for every e-node).
+        let mut previous: Option<(u32, f64)> = None;
+        for r in MEASURED.iter().filter(|r| r.0 == op) {
+            let (w1, c1) = (r.1, cells(r));
+            match previous {
+                None if width <= w1 => return Some(c1 * width as f64 / w1 as f64),
+                Some((w0, c0)) if width <= w1 => return Some(c0 + (c1 - c0) * (width - w0) as f64 / (w1 - w0) as f64),
+                _ => previous = Some((w1, c1)),
             }
         }
-        let (wl, cl) = *rows.last()?;
+        let (wl, cl) = previous?;
         // Beyond the widest measurement: grow with the square for multipliers and dividers,
         // linearly otherwise.
         let ratio = width as f64 / wl as f64;

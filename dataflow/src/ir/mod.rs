@@ -566,6 +566,32 @@ impl Kernel {
         }
     }
 
+    /// Replaces every use of each key of `map` by its value (in ops and terminators), in one
+    /// walk over the kernel.
+    pub fn replace_all_uses(&mut self, map: &std::collections::HashMap<Value, Value>) {
+        if map.is_empty() {
+            return;
+        }
+        let swap = |a: &mut Value| {
+            if let Some(to) = map.get(a) {
+                *a = *to;
+            }
+        };
+        for (_, op) in self.ops.iter_mut() {
+            op.args.iter_mut().for_each(swap);
+        }
+        for (_, b) in self.blocks.iter_mut() {
+            match &mut b.term {
+                Terminator::Branch { cond, .. } => swap(cond),
+                Terminator::Switch { value, .. } => swap(value),
+                _ => {}
+            }
+            for t in b.term.targets_mut() {
+                t.args.iter_mut().for_each(swap);
+            }
+        }
+    }
+
     /// The scalar-argument parameter values, in kernel parameter order.
     pub fn scalar_params(&self) -> impl Iterator<Item = (usize, &Param, Value)> {
         self.params.iter().enumerate().filter_map(|(i, p)| match p.kind {

@@ -18,7 +18,7 @@ mod strength;
 mod unreachable;
 mod widen;
 
-use crate::egraph::{EgraphOptions, EgraphReport, optimize_kernel};
+use crate::egraph::{EgraphOptions, EgraphReport, optimize_kernel_with};
 use crate::ir::Kernel;
 use crate::verify::{VerifierError, verify};
 
@@ -144,7 +144,8 @@ pub fn optimize(k: &mut Kernel, opts: &PipelineOptions) -> Result<OptimizeReport
 /// it produced) when it changed something. Compacts the kernel.
 pub fn egraph_phase(k: &mut Kernel, eg: &EgraphOptions, verify_each: bool) -> Result<EgraphReport, PassFailure> {
     let start = std::time::Instant::now();
-    let narrowed = narrow_params::narrow_params(k, &crate::ranges::ValueRanges::compute(k));
+    let mut ranges = crate::ranges::ValueRanges::compute(k);
+    let narrowed = narrow_params::narrow_params(k, &mut ranges);
     if verify_each {
         verify(k).map_err(|errors| PassFailure { pass: "narrow-params", errors })?;
     }
@@ -155,7 +156,7 @@ pub fn egraph_phase(k: &mut Kernel, eg: &EgraphOptions, verify_each: bool) -> Re
             verify(k).map_err(|errors| PassFailure { pass: "const-fold", errors })?;
         }
     }
-    let mut r = optimize_kernel(k, eg);
+    let mut r = optimize_kernel_with(k, eg, ranges);
     r.narrowed_params = narrowed;
     if verify_each {
         verify(k).map_err(|errors| PassFailure { pass: "egraph", errors })?;

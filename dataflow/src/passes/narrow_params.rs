@@ -12,11 +12,13 @@
 //! Part of the `-O2` e-graph phase ([`super::egraph_phase`]), not of the `-O1` passes: it is
 //! the phase's bit-width narrowing applied to the values that cross blocks.
 
+use crate::egraph::analysis::op_facts;
 use crate::ir::*;
 use crate::ranges::ValueRanges;
 
 /// Narrows every block parameter the ranges allow; returns how many it narrowed.
-pub fn narrow_params(k: &mut Kernel, ranges: &ValueRanges) -> usize {
+/// The new values get their facts in `ranges`, so the analysis need not run again.
+pub fn narrow_params(k: &mut Kernel, ranges: &mut ValueRanges) -> usize {
     let mut changed = 0;
     for b in k.rpo() {
         if b == k.entry {
@@ -29,7 +31,7 @@ pub fn narrow_params(k: &mut Kernel, ranges: &ValueRanges) -> usize {
             let f = ranges.facts(k, p);
             let n = bits_for(f.hi);
             if n < w {
-                narrow(k, b, i, n);
+                narrow(k, ranges, b, i, n);
                 changed += 1;
             }
         }
@@ -43,18 +45,30 @@ fn bits_for(v: u64) -> u32 {
 }
 
 /// Makes parameter `i` of block `b` `n` bits wide.
-fn narrow(k: &mut Kernel, b: Block, i: usize, n: u32) {
+fn narrow(k: &mut Kernel, ranges: &mut ValueRanges, b: Block, i: usize, n: u32) {
     let old = k.blocks[b].params[i];
     let (w, name) = (k.width(old), k.values[old].name.clone());
     let span = k.blocks[b].span;
     let narrow = k.values.push(ValueData { width: n, def: ValueDef::Param(b, i as u32), name: name.clone() });
     k.blocks[b].params[i] = narrow;
-    // The users see the old width, zero-extended at the top of the block.
-    let ext = k.ops.push(OpData { kind: OpKind::Cast(CastOp::Zext), args: vec![narrow], result: None, block: b, span });
-    let wide = k.values.push(ValueData { width: w, def: ValueDef::Op(ext), name });
-    k.ops[ext].result = Some(wide);
-    k.replace_uses(old, wide);
-    k.blocks[b].ops.insert(0, ext);
+    let f = ranges.facts(k, old);
+    ranges.set(narrow, op_facts(&OpKind::Cast(CastOp::Trunc), std::slice::from_ref(&f), n));
+    // The users see the old width, zero-extended at the top of each block that reads it (a
+    // block after a loop reads the loop's register, not an extension made inside the loop).
+    for user in blocks_using(k, old) {
+        let ext = k.ops.push(OpData {
+            kind: OpKind::Cast(CastOp::Zext),
+            args: vec![narrow],
+            result: None,
+            block: user,
+            span,
+        });
+        let wide = k.values.push(ValueData { width: w, def: ValueDef::Op(ext), name: name.clone() });
+        k.ops[ext].result = Some(wide);
+        replace_uses_in(k, user, old, wide);
+        k.blocks[user].ops.insert(0, ext);
+        ranges.alias(&[(old, wide)]);
+    }
     // Every edge into the block passes the argument's low `n` bits.
     for pred in k.predecessors()[b].clone() {
         let mut args: Vec<(usize, Value)> = Vec::new();
@@ -66,8 +80,43 @@ fn narrow(k: &mut Kernel, b: Block, i: usize, n: u32) {
         for (t_index, arg) in args {
             let span = k.blocks[pred].span;
             let cut = k.push_value(pred, OpKind::Cast(CastOp::Trunc), vec![arg], n, span);
+            let f = ranges.facts_in(k, pred, arg);
+            ranges.set(cut, op_facts(&OpKind::Cast(CastOp::Trunc), std::slice::from_ref(&f), n));
             if let Some(t) = k.blocks[pred].term.targets_mut().into_iter().nth(t_index) {
                 t.args[i] = cut;
+            }
+        }
+    }
+}
+
+/// The blocks whose ops or terminator read `v`, in a fixed order.
+fn blocks_using(k: &Kernel, v: Value) -> Vec<Block> {
+    k.blocks
+        .iter()
+        .filter(|(_, data)| data.ops.iter().any(|op| k.ops[*op].args.contains(&v)) || data.term.uses().contains(&v))
+        .map(|(b, _)| b)
+        .collect()
+}
+
+/// Replaces the uses of `from` by `to` in block `b` (its ops and its terminator).
+fn replace_uses_in(k: &mut Kernel, b: Block, from: Value, to: Value) {
+    for op in k.blocks[b].ops.clone() {
+        for a in &mut k.ops[op].args {
+            if *a == from {
+                *a = to;
+            }
+        }
+    }
+    let term = &mut k.blocks[b].term;
+    match term {
+        Terminator::Branch { cond, .. } if *cond == from => *cond = to,
+        Terminator::Switch { value, .. } if *value == from => *value = to,
+        _ => {}
+    }
+    for t in term.targets_mut() {
+        for a in &mut t.args {
+            if *a == from {
+                *a = to;
             }
         }
     }
