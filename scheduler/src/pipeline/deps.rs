@@ -16,6 +16,7 @@
 use super::shape::LoopShape;
 use kiln_dataflow::ir::op::sext;
 use kiln_dataflow::ir::{BinOp, CastOp, Kernel, Mem, Op, OpKind, Value, ValueDef};
+use kiln_dataflow::ranges::ValueRanges;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// `α·iv + konst + Σ coeff·sym`.
@@ -85,20 +86,30 @@ pub fn induction_variables(k: &Kernel, shape: &LoopShape) -> HashMap<Value, i64>
 }
 
 /// Affine analysis of values inside one loop.
+///
+/// Index arithmetic on 32 bits is assumed not to overflow (indices fit the 32-bit space). Index
+/// arithmetic on fewer bits is what the e-graph phase makes of it when the value ranges allow:
+/// there the bits wrap on purpose (`j - 1` on 6 bits may be `j + 63`), so the form computed
+/// with constants read as signed numbers equals the value only modulo `2^n`. Where such a
+/// value is extended back, the ranges of the induction variable and of the symbols bound the
+/// form; when that bound lies in one window of `2^n` values, the value is the form moved into
+/// the window the extension reads (`[0, 2^n)`, or `[-2^(n-1), 2^(n-1))` for a sign extension);
+/// otherwise the index is unknown.
 pub struct AffineAnalysis<'k> {
     k: &'k Kernel,
     in_loop: BTreeSet<kiln_dataflow::ir::Block>,
     ivs: HashMap<Value, i64>,
-    /// Keyed by the value and whether its bits are read as unsigned.
-    memo: HashMap<(Value, bool), Option<Affine>>,
+    ranges: &'k ValueRanges,
+    memo: HashMap<Value, Option<Affine>>,
 }
 
 impl<'k> AffineAnalysis<'k> {
-    pub fn new(k: &'k Kernel, shape: &LoopShape) -> Self {
+    pub fn new(k: &'k Kernel, shape: &LoopShape, ranges: &'k ValueRanges) -> Self {
         AffineAnalysis {
             k,
             in_loop: shape.blocks().into_iter().collect(),
             ivs: induction_variables(k, shape),
+            ranges,
             memo: HashMap::new(),
         }
     }
@@ -114,29 +125,19 @@ impl<'k> AffineAnalysis<'k> {
         }
     }
 
-    /// The affine form of an index (read as a signed number, as a 32-bit index is).
     pub fn of(&mut self, v: Value) -> Option<Affine> {
-        self.of_as(v, false)
-    }
-
-    /// The affine form of `v`, its bits read as an unsigned number when `unsigned`: a value
-    /// narrowed to the bits its range needs is zero-extended back, so its constants (`i + 24`
-    /// on 5 bits) must not be read as negative.
-    fn of_as(&mut self, v: Value, unsigned: bool) -> Option<Affine> {
-        if let Some(r) = self.memo.get(&(v, unsigned)) {
+        if let Some(r) = self.memo.get(&v) {
             return r.clone();
         }
-        let r = self.compute(v, unsigned);
-        self.memo.insert((v, unsigned), r.clone());
+        let r = self.compute(v);
+        self.memo.insert(v, r.clone());
         r
     }
 
-    fn compute(&mut self, v: Value, unsigned: bool) -> Option<Affine> {
+    fn compute(&mut self, v: Value) -> Option<Affine> {
         let k = self.k;
-        let read =
-            |c: u64, w: u32| if unsigned && w < 64 { (c & kiln_dataflow::ir::op::mask(w)) as i64 } else { sext(c, w) };
         if let Some(c) = k.as_const(v) {
-            return Some(Affine::constant(read(c, k.width(v))));
+            return Some(Affine::constant(sext(c, k.width(v))));
         }
         if !self.defined_in_loop(v) {
             return Some(Affine::sym(v));
@@ -147,8 +148,8 @@ impl<'k> AffineAnalysis<'k> {
             }
             ValueDef::Op(op) => {
                 let o = &k.ops[op];
-                let a = |s: &mut Self, i: usize| s.of_as(o.args[i], unsigned);
-                let cst = |i: usize| k.as_const(o.args[i]).map(|c| read(c, k.width(o.args[i])));
+                let a = |s: &mut Self, i: usize| s.of(o.args[i]);
+                let cst = |i: usize| k.as_const(o.args[i]).map(|c| sext(c, k.width(o.args[i])));
                 match &o.kind {
                     OpKind::Binary(BinOp::Add) => a(self, 0)?.add(&a(self, 1)?, 1),
                     OpKind::Binary(BinOp::Sub) => a(self, 0)?.add(&a(self, 1)?, -1),
@@ -158,17 +159,55 @@ impl<'k> AffineAnalysis<'k> {
                         _ => None,
                     },
                     OpKind::Binary(BinOp::Shl) => {
-                        cst(1).filter(|c| (0..32).contains(c)).and_then(|c| Some(a(self, 0)?.scale(1 << c)))
+                        // The count is taken modulo the width.
+                        let w = u64::from(k.width(v));
+                        let count =
+                            k.as_const(o.args[1]).map(|c| (c & kiln_dataflow::ir::op::mask(k.width(o.args[1]))) % w);
+                        count.filter(|c| *c < 32).and_then(|c| Some(a(self, 0)?.scale(1 << c)))
                     }
                     OpKind::Unary(kiln_dataflow::ir::UnOp::Neg) => Some(a(self, 0)?.scale(-1)),
-                    // Index arithmetic is assumed not to overflow (indices fit the 32-bit space).
-                    OpKind::Cast(CastOp::Trunc) => a(self, 0),
-                    OpKind::Cast(CastOp::Zext) => self.of_as(o.args[0], true),
-                    OpKind::Cast(CastOp::Sext) => self.of_as(o.args[0], false),
+                    OpKind::Cast(cast @ (CastOp::Zext | CastOp::Sext)) if k.width(o.args[0]) < 32 => {
+                        let inner = a(self, 0)?;
+                        self.moved_into_window(inner, k.width(o.args[0]), *cast == CastOp::Sext)
+                    }
+                    OpKind::Cast(_) => a(self, 0),
                     _ => None,
                 }
             }
         }
+    }
+
+    /// The `n`-bit value whose form is `a` modulo `2^n`, read as unsigned (or signed) by an
+    /// extension: `a` moved by a multiple of `2^n` into the window the extension reads, when
+    /// the ranges keep it in one window (see the type's documentation).
+    fn moved_into_window(&self, a: Affine, n: u32, signed: bool) -> Option<Affine> {
+        let (lo, hi) = self.bounds(&a)?;
+        let size = 1i128 << n;
+        let base = if signed { -(size / 2) } else { 0 };
+        let window = (lo - base).div_euclid(size);
+        if (hi - base).div_euclid(size) != window {
+            return None;
+        }
+        let konst = i64::try_from(i128::from(a.konst) - window * size).ok()?;
+        Some(Affine { konst, ..a })
+    }
+
+    /// The least and greatest value of `a` over the values its induction variable and symbols
+    /// can take (their ranges, as unsigned numbers).
+    fn bounds(&self, a: &Affine) -> Option<(i128, i128)> {
+        let (mut lo, mut hi) = (i128::from(a.konst), i128::from(a.konst));
+        let terms = a.iv.iter().copied().chain(a.syms.iter().map(|(v, c)| (*v, *c)));
+        for (v, c) in terms {
+            let f = self.ranges.facts(self.k, v);
+            // A bound this loose says nothing a window could use.
+            if f.hi >= 1 << 40 {
+                return None;
+            }
+            let (x, y) = (i128::from(c) * f.lo as i128, i128::from(c) * f.hi as i128);
+            lo += x.min(y);
+            hi += x.max(y);
+        }
+        Some((lo, hi))
     }
 }
 
@@ -215,8 +254,14 @@ enum Collision {
 }
 
 /// All memory dependences among `ops` (the loop's ops in iteration order).
-pub fn memory_dependences(k: &Kernel, shape: &LoopShape, ops: &[Op], ivdep: Option<Option<u32>>) -> Vec<MemDep> {
-    let mut aa = AffineAnalysis::new(k, shape);
+pub fn memory_dependences(
+    k: &Kernel,
+    shape: &LoopShape,
+    ops: &[Op],
+    ivdep: Option<Option<u32>>,
+    ranges: &ValueRanges,
+) -> Vec<MemDep> {
+    let mut aa = AffineAnalysis::new(k, shape, ranges);
     let mem_ops: Vec<Op> = ops.iter().copied().filter(|op| k.ops[*op].kind.is_memory()).collect();
     let mut deps = Vec::new();
     for (i, &a) in mem_ops.iter().enumerate() {

@@ -16,6 +16,7 @@ use deps::{DepKind, MemDep, memory_dependences};
 use kiln_dataflow::analysis::natural_loops;
 use kiln_dataflow::ir::op::sext;
 use kiln_dataflow::ir::{Block, CmpOp, Kernel, Op, OpKind, Terminator, Value, ValueDef};
+use kiln_dataflow::ranges::ValueRanges;
 use kiln_frontend::Span;
 use modulo::{Placement, Problem, Violation, check, place_settled, res_mii};
 use shape::{LoopShape, Shape, classify_loop};
@@ -153,6 +154,8 @@ pub fn pipeline_loops(cx: &Context) -> Pipelined {
     let k = cx.k;
     let loops = natural_loops(k);
     let mut out = Pipelined { pipelines: vec![], analyses: vec![] };
+    // What the dependence analysis needs to read indices narrowed by the e-graph phase.
+    let ranges = ValueRanges::compute(k);
     let mut ordered: Vec<&kiln_dataflow::analysis::NaturalLoop> = loops.iter().collect();
     ordered.sort_by_key(|l| (loop_span(k, l.header).file, loop_span(k, l.header).lo, l.header));
     for l in ordered {
@@ -195,7 +198,7 @@ pub fn pipeline_loops(cx: &Context) -> Pipelined {
             out.analyses.push(a);
             continue;
         }
-        match pipeline_one(cx, &shape, pragmas.ivdep, &mut a) {
+        match pipeline_one(cx, &shape, pragmas.ivdep, &ranges, &mut a) {
             Some((mut p, times)) => {
                 p.analysis = out.analyses.len();
                 out.analyses.push(a);
@@ -221,6 +224,7 @@ fn pipeline_one(
     cx: &Context,
     shape: &LoopShape,
     ivdep: Option<Option<u32>>,
+    ranges: &ValueRanges,
     a: &mut LoopAnalysis,
 ) -> Option<(Pipeline, HashMap<Op, OpTime>)> {
     let k = cx.k;
@@ -229,7 +233,7 @@ fn pipeline_one(
         Some(b) if shape.shape == Shape::TestFirst => k.blocks[b].ops.iter().copied().collect(),
         _ => BTreeSet::new(),
     };
-    let deps = memory_dependences(k, shape, &ops, ivdep);
+    let deps = memory_dependences(k, shape, &ops, ivdep, ranges);
     let problem = Problem {
         k,
         shape,
