@@ -145,6 +145,7 @@ pub fn optimize_and_schedule(mut k: Kernel, hw: &HwOptions) -> Result<Schedule, 
             TargetKind::Ice40Up5k => CostTarget::Ice40Up5k,
             TargetKind::Ecp5 => CostTarget::Ecp5,
         },
+        delays: hw.target.operators,
         explain: hw.explain_opt,
         ..EgraphOptions::default()
     };
@@ -185,7 +186,7 @@ fn egraph_notes(r: &EgraphReport, explain: bool) -> Vec<String> {
         for x in kept {
             let rules: Vec<String> = x.rules.iter().map(|(name, n)| format!("{name} x{n}")).collect();
             notes.push(format!(
-                "e-graph: block {}: {} -> {} ops, area {:.0} -> {:.0}, depth {:.1} -> {:.1} LUT levels ({}); rules: {}",
+                "e-graph: block {}: {} -> {} ops, area {:.0} -> {:.0}, depth {:.1} -> {:.1} ns ({}); rules: {}",
                 x.block,
                 x.ops_before,
                 x.ops_after,

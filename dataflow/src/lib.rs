@@ -11,6 +11,7 @@
 
 pub mod analysis;
 pub mod compact;
+pub mod delay;
 pub mod egraph;
 pub mod emu;
 pub mod ir;

@@ -7,7 +7,8 @@
 //! the generic numbers are a first model. The
 //! bitstream flow reports the real critical path next to the scheduler's estimate.
 
-use kiln_dataflow::ir::{BinOp, CmpOp, OpKind, UnOp};
+use kiln_dataflow::delay::OperatorDelays;
+use kiln_dataflow::ir::{BinOp, CmpOp, OpKind};
 use serde::Serialize;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -23,19 +24,11 @@ pub struct Target {
     pub kind: TargetKind,
     pub name: &'static str,
     pub default_clock_mhz: f64,
-    /// Delay of one LUT level plus local routing.
-    lut_ns: f64,
-    /// Carry-chain delay per bit.
-    carry_ns_per_bit: f64,
-    /// Combinational delay of a 16x16 multiply in a DSP block.
-    dsp_ns: f64,
+    /// The datapath operators' delays (shared with the e-graph phase's cost model).
+    #[serde(skip)]
+    pub operators: OperatorDelays,
     /// Register overhead of a path: clock-to-out, the first routing hop and setup.
     reg_ns: f64,
-    /// What an inverted operand adds to a carry chain (subtract, ordered compare): a LUT level
-    /// on the iCE40, whose carry cell cannot invert an input; nothing where it can.
-    carry_invert_ns: f64,
-    /// Whether equality is a tree of LUTs (measured on the iCE40) rather than a carry chain.
-    equality_lut_tree: bool,
     /// From a memory operation's operands (address, data, predicate) to the memory: the
     /// request and enable logic shared by the operation's sites, and the block RAM's setup.
     memory_request_ns: f64,
@@ -56,12 +49,8 @@ impl Target {
                 kind: TargetKind::Generic,
                 name: "generic",
                 default_clock_mhz: 100.0,
-                lut_ns: 0.6,
-                carry_ns_per_bit: 0.05,
-                dsp_ns: 3.0,
+                operators: OperatorDelays::GENERIC,
                 reg_ns: 0.3,
-                carry_invert_ns: 0.0,
-                equality_lut_tree: false,
                 memory_request_ns: 0.6,
                 block_ram_read_ns: 0.3,
                 block_ram_min_bits: 1024,
@@ -71,13 +60,15 @@ impl Target {
                 name: "ice40-up5k",
                 default_clock_mhz: 24.0,
                 // bench/boards/measure-delays, nextpnr-ice40 0.4, median of 3 seeds.
-                lut_ns: 3.0,
-                carry_ns_per_bit: 0.35,
-                // nextpnr does not model the SB_MAC16's delay; this is the datasheet's order.
-                dsp_ns: 9.0,
+                operators: OperatorDelays {
+                    lut_ns: 3.0,
+                    carry_ns_per_bit: 0.35,
+                    // nextpnr does not model the SB_MAC16's delay; this is the datasheet's order.
+                    dsp_ns: 9.0,
+                    carry_invert_ns: 2.6,
+                    equality_lut_tree: true,
+                },
                 reg_ns: 1.4,
-                carry_invert_ns: 2.6,
-                equality_lut_tree: true,
                 // Two LUT levels (the OR of the sites' enables, the address multiplexer) and
                 // the block RAM's enable setup, 3 ns: nextpnr's paths into SB_RAM40_4K.
                 memory_request_ns: 9.0,
@@ -92,12 +83,14 @@ impl Target {
                 // bench/boards/measure-delays --family ecp5 (YoWASP nextpnr-ecp5 0.11, median
                 // of 2 seeds): an AND 1.8 ns, a two-level XOR 3.3 ns, adders 2.8 + 0.037
                 // ns/bit, subtract as fast as add, a 16x16 DSP multiply 4.8 ns.
-                lut_ns: 1.5,
-                carry_ns_per_bit: 0.04,
-                dsp_ns: 4.8,
+                operators: OperatorDelays {
+                    lut_ns: 1.5,
+                    carry_ns_per_bit: 0.04,
+                    dsp_ns: 4.8,
+                    carry_invert_ns: 0.0,
+                    equality_lut_tree: false,
+                },
                 reg_ns: 0.3,
-                carry_invert_ns: 0.0,
-                equality_lut_tree: false,
                 // Two LUT levels of request and enable logic, and the block RAM's setup.
                 memory_request_ns: 3.5,
                 // A DP16KD without output register: 5.8 ns clock-to-out, then 1.1 ns of
@@ -115,36 +108,16 @@ impl Target {
 
     /// Combinational delay of an operator producing `width` bits (inputs of `in_width` bits).
     pub fn delay_ns(&self, kind: &OpKind, width: u32, in_width: u32) -> f64 {
-        let lut = self.lut_ns;
-        let carry = |w: u32| lut + self.carry_ns_per_bit * w as f64;
+        if let Some(d) = self.operators.delay_ns(kind, width, in_width) {
+            return d;
+        }
+        let lut = self.operators.lut_ns;
         let levels = |n: u32| (n.max(2) as f64).log2().ceil();
         match kind {
-            OpKind::Const(_) => 0.0,
-            OpKind::Unary(UnOp::Not) => lut,
-            OpKind::Unary(UnOp::Neg) => carry(width) + self.carry_invert_ns,
-            OpKind::Binary(b) => match b {
-                BinOp::Add => carry(width),
-                BinOp::Sub => carry(width) + self.carry_invert_ns,
-                BinOp::And | BinOp::Or | BinOp::Xor => lut,
-                BinOp::Shl | BinOp::LShr | BinOp::AShr => lut * levels(width),
-                BinOp::Mul => {
-                    let tiles = width.div_ceil(16);
-                    self.dsp_ns * tiles as f64 + carry(width)
-                }
-                // Division runs in a multi-cycle unit; this is its per-cycle delay.
-                BinOp::UDiv | BinOp::SDiv | BinOp::URem | BinOp::SRem => carry(width) + lut,
-            },
-            OpKind::Cmp(CmpOp::Eq | CmpOp::Ne) if self.equality_lut_tree => {
-                // Pairs of bits compared in the first level, then an AND tree of 4-input LUTs.
-                lut * (1.0 + (in_width.max(2) as f64).log(4.0).ceil())
-            }
-            OpKind::Cmp(_) => carry(in_width) + self.carry_invert_ns,
-            OpKind::Select => lut,
-            OpKind::Cast(_) => 0.0,
             // kiln does not build float operators yet (the driver stops before scheduling
             // them); the estimate is a binary32 adder's: alignment shift, 24-bit add, normalize.
-            OpKind::Float(_) | OpKind::FConv(_) => 2.0 * lut * levels(24) + carry(24),
-            OpKind::FCmp(_) => carry(32),
+            OpKind::Float(_) | OpKind::FConv(_) => 2.0 * lut * levels(24) + self.operators.carry_chain_ns(24),
+            OpKind::FCmp(_) => self.operators.carry_chain_ns(32),
             // Address decode and write-enable logic in front of the memory or port.
             OpKind::Load(_)
             | OpKind::Store(_)
@@ -158,6 +131,7 @@ impl Target {
             // The handshake with the FIFO; a lane is a slice of the FIFO's head (a wire).
             OpKind::PipeRead { .. } | OpKind::PipeWrite { .. } => lut,
             OpKind::PipeLane { .. } | OpKind::PipeQuery { .. } => 0.0,
+            _ => lut,
         }
     }
 
@@ -167,28 +141,28 @@ impl Target {
     /// synthesis retimes (multipliers: the DSP block's pipeline registers).
     pub fn segments(&self, kind: &OpKind, width: u32, in_width: u32, period: f64) -> (u32, f64) {
         let delay = self.delay_ns(kind, width, in_width);
-        let budget = (period - self.clock_to_out_ns()).max(self.lut_ns);
+        let budget = (period - self.clock_to_out_ns()).max(self.operators.lut_ns);
         if delay <= budget {
             return (1, delay);
         }
         // Carry chains split into segments of equal width, each entered through a LUT.
         let chain = match kind {
-            OpKind::Binary(BinOp::Add) => Some((width, self.lut_ns)),
-            OpKind::Binary(BinOp::Sub) => Some((width, self.lut_ns + self.carry_invert_ns)),
+            OpKind::Binary(BinOp::Add) => Some((width, self.operators.lut_ns)),
+            OpKind::Binary(BinOp::Sub) => Some((width, self.operators.lut_ns + self.operators.carry_invert_ns)),
             OpKind::Cmp(c) if !matches!(c, CmpOp::Eq | CmpOp::Ne) => {
-                Some((in_width, self.lut_ns + self.carry_invert_ns))
+                Some((in_width, self.operators.lut_ns + self.operators.carry_invert_ns))
             }
             _ => None,
         };
         match chain {
             Some((bits, entry)) => {
                 let mut n = 2;
-                while n < bits && entry + self.carry_ns_per_bit * bits.div_ceil(n) as f64 > budget {
+                while n < bits && entry + self.operators.carry_ns_per_bit * bits.div_ceil(n) as f64 > budget {
                     n += 1;
                 }
                 // Every segment holds at least one bit.
                 let n = bits.div_ceil(bits.div_ceil(n));
-                (n, entry + self.carry_ns_per_bit * bits.div_ceil(n) as f64)
+                (n, entry + self.operators.carry_ns_per_bit * bits.div_ceil(n) as f64)
             }
             _ => {
                 let n = (delay / budget).ceil().max(2.0) as u32;
@@ -211,12 +185,12 @@ impl Target {
     /// Delay from the start of a step to a port response in the datapath: the response
     /// buffer's empty test and multiplexer, then the load's predicate mask (three LUT levels).
     pub fn port_response_ns(&self) -> f64 {
-        self.reg_ns + 3.0 * self.lut_ns
+        self.reg_ns + 3.0 * self.operators.lut_ns
     }
 
     /// Delay of one level of LUT logic (a mux).
     pub fn lut_delay(&self) -> f64 {
-        self.lut_ns
+        self.operators.lut_ns
     }
 
     /// The widest multi-cycle multiply that rtl-gen splits into registered 16-bit partial
@@ -234,8 +208,12 @@ impl Target {
     /// multiplexer of the division sites, and for a signed division the operands' absolute
     /// values (a negation each, side by side).
     pub fn divider_start_ns(&self, width: u32, signed: bool) -> f64 {
-        let abs = if signed { self.lut_ns + self.carry_ns_per_bit * width as f64 + self.carry_invert_ns } else { 0.0 };
-        self.lut_ns + abs
+        let abs = if signed {
+            self.operators.lut_ns + self.operators.carry_ns_per_bit * width as f64 + self.operators.carry_invert_ns
+        } else {
+            0.0
+        };
+        self.operators.lut_ns + abs
     }
 
     /// Steps from the start of a division to its result: the operands are loaded at the start

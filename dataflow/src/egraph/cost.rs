@@ -1,16 +1,17 @@
 //! The hardware cost model the e-graph extracts with: area (in logic cells, with DSP blocks
-//! weighed as [`DSP_WEIGHT`] cells) and delay (in LUT levels) of each operator as a function of
-//! its width, per target.
+//! weighed as [`DSP_WEIGHT`] cells) and delay (in nanoseconds) of each operator as a function
+//! of its width, per target.
 //!
 //! Area comes from [`MEASURED`], which `bench/egraph/measure-costs --rust` printed: each operator
 //! alone, synthesized by Yosys (`synth_ice40 -dsp`, `synth_ecp5`), at the widths it lists; other
 //! widths interpolate linearly. Operators that are wiring in hardware (casts, shifts by a
-//! constant, masks with a constant) cost nothing. Delay follows the shape of the scheduler's delay
-//! model (`scheduler/src/target.rs`): one level for bitwise logic and multiplexers, carry chains
-//! that grow with the width, multipliers in DSP blocks.
+//! constant, masks with a constant) cost nothing. Delay is the scheduler's model
+//! ([`crate::delay`], the target's numbers fitted to nextpnr's routed paths), which the driver
+//! passes in [`super::EgraphOptions::delays`].
 
 use super::analysis::HwGraph;
 use super::lang::Hw;
+use crate::delay::OperatorDelays;
 use egg::Language;
 
 /// The device a kernel is built for, as far as the cost of operators goes.
@@ -27,9 +28,9 @@ pub enum CostTarget {
 /// 5,280 cells), so a design that saves one at the price of a few dozen cells is better.
 pub const DSP_WEIGHT: f64 = 64.0;
 
-/// Delay of a loop-carried value entering a loop header, in LUT levels: large, so that depth-
+/// Delay of a loop-carried value entering a loop header, in nanoseconds: large, so that depth-
 /// minimal extraction combines the recurrence last (tree-height reduction of recurrences).
-pub const RECURRENCE_ARRIVAL: f64 = 64.0;
+pub const RECURRENCE_ARRIVAL: f64 = 1000.0;
 
 /// (operator, width, iCE40 logic cells, iCE40 DSPs, ECP5 LUT4s (a CCU2C counts 2), ECP5 DSPs),
 /// as printed by `bench/egraph/measure-costs --rust`.
@@ -183,30 +184,49 @@ impl CostTarget {
             Hw::Select(_) => by("select", w(1)),
         }
     }
+}
 
-    /// Delay of one e-node in LUT levels.
+/// What extraction weighs: the area of the target's operators and their delays (the
+/// scheduler's model, [`crate::delay`], fitted to nextpnr's routed paths).
+#[derive(Clone, Copy, Debug)]
+pub struct CostModel {
+    pub target: CostTarget,
+    pub delays: OperatorDelays,
+}
+
+impl CostModel {
+    /// Area of one e-node in logic cells.
+    pub fn area(self, node: &Hw, g: &HwGraph) -> f64 {
+        self.target.area(node, g)
+    }
+
+    /// Delay of one e-node in nanoseconds.
     pub fn delay(self, node: &Hw, g: &HwGraph) -> f64 {
         let c = node.children();
-        let w = |i: usize| g[c[i]].data.width as f64;
+        let w = |i: usize| g[c[i]].data.width;
         let is_const = |i: usize| g[c[i]].data.constant.is_some();
-        let carry = |bits: f64| 1.0 + bits / 16.0;
+        let d = &self.delays;
         match node {
             Hw::Const(_) | Hw::Width(_) | Hw::Leaf(_) | Hw::Zext(_) | Hw::Sext(_) | Hw::Trunc(_) => 0.0,
+            // Wiring: shifts by a constant, masks with a constant.
             Hw::Shl(_) | Hw::LShr(_) | Hw::AShr(_) if is_const(1) => 0.0,
             Hw::And(_) | Hw::Or(_) if is_const(0) || is_const(1) => 0.0,
-            Hw::And(_) | Hw::Or(_) | Hw::Xor(_) | Hw::Not(_) | Hw::Select(_) => 1.0,
-            Hw::Add(_) | Hw::Sub(_) | Hw::Neg(_) => carry(w(0)),
-            Hw::Ult(_) | Hw::Ule(_) | Hw::Ugt(_) | Hw::Uge(_) | Hw::Slt(_) | Hw::Sle(_) | Hw::Sgt(_) | Hw::Sge(_) => {
-                carry(w(0))
-            }
-            Hw::Eq(_) | Hw::Ne(_) => (w(0).max(2.0)).log(4.0).ceil(),
-            Hw::Shl(_) | Hw::LShr(_) | Hw::AShr(_) => (w(0).max(2.0)).log2().ceil(),
-            Hw::Mul(_) if is_const(0) || is_const(1) => 2.0 * carry(w(0)),
-            Hw::Mul(_) => 4.0 + w(0) / 16.0,
+            // Shifts and adds of its signed digits (see `area`).
+            Hw::Mul(_) if is_const(0) || is_const(1) => 2.0 * d.carry_chain_ns(w(0)),
+            // The reciprocal multiply a division by a constant becomes after the phase.
             Hw::UDiv(_) | Hw::SDiv(_) | Hw::URem(_) | Hw::SRem(_) if is_const(1) => {
-                2.0 * carry(2.0 * w(0)) + 3.0 * carry(w(0))
+                2.0 * d.carry_chain_ns(2 * w(0)) + 3.0 * d.carry_chain_ns(w(0))
             }
-            Hw::UDiv(_) | Hw::SDiv(_) | Hw::URem(_) | Hw::SRem(_) => 8.0 * w(0),
+            // A divider computes one quotient bit per cycle.
+            Hw::UDiv(_) | Hw::SDiv(_) | Hw::URem(_) | Hw::SRem(_) => w(0) as f64 * d.carry_chain_ns(w(0)),
+            _ => match node.op_kind() {
+                Some((kind, _)) => {
+                    // Operands and result have one width, but for a select's condition.
+                    let width = if matches!(node, Hw::Select(_)) { w(1) } else { w(0) };
+                    d.delay_ns(&kind, width, w(0)).unwrap_or(0.0)
+                }
+                None => 0.0,
+            },
         }
     }
 }

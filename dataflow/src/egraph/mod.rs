@@ -21,6 +21,7 @@ mod saturate;
 
 use crate::ir::*;
 use analysis::{HwAnalysis, HwGraph};
+use cost::CostModel;
 pub use cost::CostTarget;
 use egg::{FlatTerm, Id, Language, RecExpr};
 use lang::{Hw, Leaf};
@@ -31,6 +32,8 @@ use std::time::{Duration, Instant};
 #[derive(Clone, Debug)]
 pub struct EgraphOptions {
     pub target: CostTarget,
+    /// The target's operator delays (the scheduler's model).
+    pub delays: crate::delay::OperatorDelays,
     /// E-nodes per region before saturation stops.
     pub node_limit: usize,
     /// Rule-application rounds per region.
@@ -41,6 +44,12 @@ pub struct EgraphOptions {
     pub explain: bool,
 }
 
+impl EgraphOptions {
+    fn cost_model(&self) -> CostModel {
+        CostModel { target: self.target, delays: self.delays }
+    }
+}
+
 impl Default for EgraphOptions {
     /// Budgets measured on the PolyBench and corpus kernels of `bench/egraph`: a fifth round or
     /// a node limit of 3,000 improve the estimated area by under 0.5% and cost a quarter more
@@ -48,6 +57,7 @@ impl Default for EgraphOptions {
     fn default() -> EgraphOptions {
         EgraphOptions {
             target: CostTarget::Generic,
+            delays: crate::delay::OperatorDelays::GENERIC,
             node_limit: 2000,
             iter_limit: 4,
             time_limit: Duration::from_secs(5),
@@ -62,7 +72,7 @@ pub struct RegionReport {
     pub block: Block,
     pub ops_before: usize,
     pub ops_after: usize,
-    /// Estimated area (logic cells) and depth (LUT levels) of the region's live datapath.
+    /// Estimated area (logic cells) and depth (nanoseconds) of the region's live datapath.
     pub area_before: f64,
     pub area_after: f64,
     pub depth_before: f64,
@@ -281,7 +291,7 @@ fn node_availability(g: &HwGraph, node: &Hw, avail: &PerClass<i64>, leaf_positio
     }
 }
 
-fn extract(g: &HwGraph, target: CostTarget, leaf_position: &[i64], leaf_arrival: &[f64]) -> Extraction {
+fn extract(g: &HwGraph, target: CostModel, leaf_position: &[i64], leaf_arrival: &[f64]) -> Extraction {
     let slots = g.classes().map(|c| usize::from(c.id) + 1).max().unwrap_or(0);
     let avail = availability(g, slots, leaf_position);
     // Each node's own area and delay, and whether it is available where its class is needed,
@@ -365,7 +375,7 @@ fn extract(g: &HwGraph, target: CostTarget, leaf_position: &[i64], leaf_arrival:
 /// the choice when the whole datapath gets smaller (or as small and shallower).
 fn share_computed_operands(
     g: &HwGraph,
-    target: CostTarget,
+    target: CostModel,
     roots: &[Id],
     leaf_arrival: &[f64],
     extraction: &mut Extraction,
@@ -407,7 +417,7 @@ fn share_computed_operands(
 /// `roots` when each class computes with `choose(class)`.
 fn dag_cost(
     g: &HwGraph,
-    target: CostTarget,
+    target: CostModel,
     roots: &[Id],
     leaf_arrival: &[f64],
     choose: &dyn Fn(Id) -> Option<Hw>,
@@ -426,7 +436,7 @@ struct DagCost {
 /// `None` when a choice is missing or the choices form a cycle.
 fn dag_walk(
     g: &HwGraph,
-    target: CostTarget,
+    target: CostModel,
     roots: &[Id],
     leaf_arrival: &[f64],
     choose: &dyn Fn(Id) -> Option<Hw>,
@@ -451,7 +461,7 @@ fn dag_walk(
 
 struct DagWalk<'a> {
     g: &'a HwGraph,
-    target: CostTarget,
+    target: CostModel,
     leaf_arrival: &'a [f64],
     choose: &'a dyn Fn(Id) -> Option<Hw>,
     depth: HashMap<Id, f64>,
@@ -538,17 +548,17 @@ fn optimize_block(
         })
     };
     let (area_before, depth_before, ops_before) =
-        dag_cost(&g, opts.target, &root_classes, &region.leaf_arrival, &choose_original)?;
+        dag_cost(&g, opts.cost_model(), &root_classes, &region.leaf_arrival, &choose_original)?;
 
     let mut g = g;
     let budget =
         saturate::Budget { node_limit: opts.node_limit, iter_limit: opts.iter_limit, time_limit: opts.time_limit };
     let stop = saturate::saturate(&mut g, rules, &budget).to_string();
     let g = &g;
-    let mut extraction = extract(g, opts.target, &region.leaf_position, &region.leaf_arrival);
-    share_computed_operands(g, opts.target, &root_classes, &region.leaf_arrival, &mut extraction);
+    let mut extraction = extract(g, opts.cost_model(), &region.leaf_position, &region.leaf_arrival);
+    share_computed_operands(g, opts.cost_model(), &root_classes, &region.leaf_arrival, &mut extraction);
     let choose_best = |id: Id| extraction.choice(g, id);
-    let after = dag_cost(g, opts.target, &root_classes, &region.leaf_arrival, &choose_best);
+    let after = dag_cost(g, opts.cost_model(), &root_classes, &region.leaf_arrival, &choose_best);
     let mut report = RegionReport {
         block: b,
         ops_before,
