@@ -141,11 +141,16 @@ impl CostTarget {
             Hw::Add(_) => by("add", w(0)),
             Hw::Sub(_) => by("sub", w(0)),
             // Synthesis turns a multiplication by a constant into shifts and adds itself (the
-            // measurements are of two variable operands), so it costs its signed-digit adders.
+            // measurements are of two variable operands), so it costs its digits' adders: the
+            // signed digits' (a subtractor for each negative one) or the binary ones, the cheaper.
             Hw::Mul(_) if is_const(0) || is_const(1) => {
                 let c = g[c[if is_const(1) { 1 } else { 0 }]].data.constant.unwrap_or(0);
-                let digits = super::rules::canonical_signed_digits(c, w(0)).len();
-                by("add", w(0)) * digits.saturating_sub(1) as f64
+                let signed = super::rules::canonical_signed_digits(c, w(0));
+                let negative = signed.iter().filter(|(_, n)| *n).count() as f64;
+                let positive = signed.len() as f64 - negative;
+                let csd = by("add", w(0)) * (positive - 1.0).max(0.0) + by("sub", w(0)) * negative;
+                let binary = by("add", w(0)) * ((c & crate::ir::op::mask(w(0))).count_ones() as f64 - 1.0).max(0.0);
+                csd.min(binary)
             }
             Hw::Mul(_) => by("mul", w(0)),
             // A division by a constant that the phase leaves is rewritten after it into a

@@ -231,28 +231,23 @@ fn built_rules() -> Vec<HwRewrite> {
         // two or three digits, where the adders are cheaper than a multiplier.
         build("mul-const-as-shift-add", "(mul ?a ?c)", move |g, s| {
             let (x, w) = (s[a], width(g, s[a]));
-            let mut digits = canonical_signed_digits(constant(g, s[c])?, w);
-            // A positive digit first, so that no negation is needed.
-            digits.sort_by_key(|(k, negative)| (*negative, *k));
+            let digits = canonical_signed_digits(constant(g, s[c])?, w);
             if !(2..=3).contains(&digits.len()) || constant(g, x).is_some() {
                 return None;
             }
-            let mut acc: Option<Id> = None;
-            for (k, negative) in digits {
-                let term = if k == 0 {
-                    x
-                } else {
-                    let count = konst(g, k as u64, w);
-                    g.add(Hw::Shl([x, count]))
-                };
-                acc = Some(match (acc, negative) {
-                    (None, false) => term,
-                    (None, true) => g.add(Hw::Neg(term)),
-                    (Some(sum), false) => g.add(Hw::Add([sum, term])),
-                    (Some(sum), true) => g.add(Hw::Sub([sum, term])),
-                });
+            Some(shifts_and_adds(g, x, w, digits))
+        }),
+        // The same with the binary digits of c, all added: as many digits as the signed ones
+        // or one more, but adders only, where a subtractor costs more (the iCE40's carry cell
+        // cannot invert an operand: `x * 3` as `(x << 1) + x`, not `(x << 2) - x`).
+        build("mul-const-as-shifts-added", "(mul ?a ?c)", move |g, s| {
+            let (x, w) = (s[a], width(g, s[a]));
+            let c = constant(g, s[c])? & mask(w);
+            let digits: Vec<(u32, bool)> = (0..w).filter(|k| c >> k & 1 == 1).map(|k| (k, false)).collect();
+            if !(2..=3).contains(&digits.len()) || constant(g, x).is_some() {
+                return None;
             }
-            acc
+            Some(shifts_and_adds(g, x, w, digits))
         }),
         // Unsigned division and remainder by 2^k are a shift and a mask.
         build("udiv-pow2-as-lshr", "(udiv ?a ?c)", move |g, s| {
@@ -454,6 +449,28 @@ fn built_rules() -> Vec<HwRewrite> {
     ]
 }
 
+/// `Σ ±(x << k)` over signed digits `(k, negative)`, a positive digit first so that no
+/// negation is needed.
+fn shifts_and_adds(g: &mut HwGraph, x: Id, w: u32, mut digits: Vec<(u32, bool)>) -> Id {
+    digits.sort_by_key(|(k, negative)| (*negative, *k));
+    let mut acc: Option<Id> = None;
+    for (k, negative) in digits {
+        let term = if k == 0 {
+            x
+        } else {
+            let count = konst(g, k as u64, w);
+            g.add(Hw::Shl([x, count]))
+        };
+        acc = Some(match (acc, negative) {
+            (None, false) => term,
+            (None, true) => g.add(Hw::Neg(term)),
+            (Some(sum), false) => g.add(Hw::Add([sum, term])),
+            (Some(sum), true) => g.add(Hw::Sub([sum, term])),
+        });
+    }
+    acc.unwrap_or(x)
+}
+
 fn shift_by_zero(g: &HwGraph, x: Id, count: Id) -> Option<Id> {
     let c = constant(g, count)?;
     (c & mask(width(g, count))).is_multiple_of(width(g, x) as u64).then_some(x)
@@ -621,6 +638,7 @@ mod tests {
         ("lshr-lshr", &[8], "(lshr (lshr v0 #5:8) #4:8)", "#0:8"),
         ("mul-pow2-as-shl", &[32], "(mul v0 #8:32)", "(shl v0 #3:32)"),
         ("mul-const-as-shift-add", &[32], "(mul v0 #7:32)", "(sub (shl v0 #3:32) v0)"),
+        ("mul-const-as-shifts-added", &[32], "(mul v0 #3:32)", "(add v0 (shl v0 #1:32))"),
         ("udiv-pow2-as-lshr", &[32], "(udiv v0 #16:32)", "(lshr v0 #4:32)"),
         ("urem-pow2-as-and", &[32], "(urem v0 #16:32)", "(and v0 #15:32)"),
         ("sdiv-pow2-as-shifts", &[32], "(sdiv v0 #4:32)", "(ashr (add v0 (lshr (ashr v0 #31:32) #30:32)) #2:32)"),
