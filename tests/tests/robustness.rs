@@ -4,7 +4,13 @@
 //! inserting tokens that open constructs, overwriting bytes — and every mutant must come back
 //! as a program or as diagnostics. A failure is shrunk to a small list of edits.
 //!
-//! Bounded: `KILN_MUTATIONS` mutants (default 20,000: about ten seconds).
+//! The whole hardware build (lowering with loop transformations, the optimizer with the e-graph
+//! phase, scheduling, Verilog) must not panic either, nor report an internal error, on the
+//! mutants of the hardware corpus that the front end accepts: whatever kiln accepts, it builds
+//! or refuses with a diagnostic.
+//!
+//! Bounded: `KILN_MUTATIONS` mutants (default 20,000: about ten seconds), a fifth of them
+//! through the whole build.
 
 use kiln_tests::tests_dir;
 use quickcheck::{Arbitrary, Gen, QuickCheck, TestResult};
@@ -140,6 +146,74 @@ fn never_panics(m: Mutant) -> TestResult {
         }
     });
     if result.is_ok() { TestResult::passed() } else { TestResult::error(format!("panicked on:\n{text}")) }
+}
+
+/// Builds every kernel of an accepted mutant for hardware; an internal error (a verifier
+/// failure after a stage) is a failure like a panic.
+fn builds_or_refuses(m: Mutant) -> TestResult {
+    // Only the hardware corpus (the float and negative files mostly stop in the front end).
+    if m.file >= hardware_files() {
+        return TestResult::discard();
+    }
+    let text = m.text();
+    let result = std::panic::catch_unwind(|| -> Result<(), String> {
+        let mut sources = kiln_frontend::SourceMap::new();
+        let file = sources.add("m.cl", None, text.clone());
+        let Ok(fe) = kiln_cli::driver::frontend(sources, file, &kiln_frontend::Options::default()) else {
+            return Ok(());
+        };
+        let target = kiln_scheduler::Target::by_name("ice40-up5k").unwrap();
+        let hw = kiln_cli::driver::HwOptions {
+            clock_mhz: 60.0,
+            target,
+            optimize: true,
+            egraph: true,
+            explain_opt: false,
+            pipeline: true,
+            local_size: Some([4, 1, 1]),
+            local_args: vec![],
+            strict_pipe_order: false,
+        };
+        for name in kiln_cli::driver::kernel_names(&fe.program) {
+            match kiln_cli::driver::build_schedule(&fe, &name, None, &hw) {
+                Ok((_, s)) => {
+                    let _ = kiln_cli::driver::emit_verilog(&s, &fe.sources);
+                    BUILT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                }
+                Err(f) => {
+                    if let Some(d) = f.diags.iter().find(|d| d.message.contains("internal error")) {
+                        return Err(format!("{}: {:?}", d.message, d.notes));
+                    }
+                }
+            }
+        }
+        Ok(())
+    });
+    match result {
+        Ok(Ok(())) => TestResult::passed(),
+        Ok(Err(e)) => TestResult::error(format!("internal error on:\n{text}\n{e}")),
+        Err(_) => TestResult::error(format!("panicked on:\n{text}")),
+    }
+}
+
+/// Kernels of mutants the whole build turned into Verilog (the property means little if none).
+static BUILT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// How many of [`inputs`] come from the hardware corpus (listed first).
+fn hardware_files() -> usize {
+    std::fs::read_dir(tests_dir().join("kernels"))
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "cl"))
+        .count()
+}
+
+#[test]
+fn whole_build_never_panics_on_mutated_hardware_kernels() {
+    let n = std::env::var("KILN_MUTATIONS").ok().and_then(|v| v.parse().ok()).unwrap_or(20_000) / 5;
+    QuickCheck::new().tests(n).max_tests(n * 20).quickcheck(builds_or_refuses as fn(Mutant) -> TestResult);
+    let built = BUILT.load(std::sync::atomic::Ordering::Relaxed);
+    assert!(built as u64 >= n / 10, "only {built} kernels of {n} mutants reached Verilog");
 }
 
 #[test]
