@@ -180,6 +180,13 @@ pub enum Item {
         name: String,
         width: u32,
     },
+    /// The register of a state machine: synthesis encodes its states one-hot, so that the next
+    /// state of each is an AND of its predecessors' conditions (shallow logic) rather than a
+    /// decode of all of them.
+    StateReg {
+        name: String,
+        width: u32,
+    },
     Memory {
         name: String,
         width: u32,
@@ -452,7 +459,10 @@ impl Module {
         }
         for i in &self.items {
             match i {
-                Item::Wire { name, width, .. } | Item::Reg { name, width } | Item::Memory { name, width, .. } => {
+                Item::Wire { name, width, .. }
+                | Item::Reg { name, width }
+                | Item::StateReg { name, width }
+                | Item::Memory { name, width, .. } => {
                     w.insert(name.clone(), *width);
                 }
                 _ => {}
@@ -560,6 +570,13 @@ impl Module {
                 Item::Reg { name, width } => {
                     let unused = !Self::fully_used(&used, name, *width);
                     waive(&mut out, unused);
+                    let _ = writeln!(out, "    reg {}{name};", range(*width));
+                    unwaive(&mut out, unused);
+                }
+                Item::StateReg { name, width } => {
+                    let unused = !Self::fully_used(&used, name, *width);
+                    waive(&mut out, unused);
+                    let _ = writeln!(out, "    (* fsm_encoding = \"one-hot\" *)");
                     let _ = writeln!(out, "    reg {}{name};", range(*width));
                     unwaive(&mut out, unused);
                 }

@@ -23,7 +23,7 @@ impl Gen<'_> {
         for pi in 0..self.s.pipelines.len() as u32 {
             self.m.add(Item::Localparam { name: self.pipe_state_name(pi), width: sw, value: first_pipe + pi as u64 });
         }
-        self.m.add(Item::Reg { name: "state".into(), width: sw });
+        self.m.add(Item::StateReg { name: "state".into(), width: sw });
         for (b, i) in states {
             let v = bin(BinOp::Eq, id("state"), id(self.state_name(*b, *i)));
             self.m.add(Item::Wire { name: format!("in_{b}_{i}"), width: 1, value: Some(v), comment: None });
