@@ -8,7 +8,7 @@
 
 use kiln_dataflow::Kernel;
 use kiln_dataflow::egraph::{CostTarget, EgraphOptions, EgraphReport};
-use kiln_dataflow::passes::{PipelineOptions, egraph_phase, optimize as run_passes, reduce_divisions};
+use kiln_dataflow::passes::{PipelineOptions, egraph_phase, finish_for_hardware, optimize as run_passes};
 use kiln_frontend::diag::{Diagnostic, codes};
 use kiln_frontend::hir::Program;
 use kiln_frontend::{FileId, Options, SourceMap};
@@ -151,11 +151,12 @@ pub fn optimize_and_schedule(mut k: Kernel, hw: &HwOptions) -> Result<Schedule, 
     };
     let mut rewritten = k.clone();
     let report = egraph_phase(&mut rewritten, &options, true).map_err(pass_failure)?;
+    finish_for_hardware(&mut rewritten, true).map_err(pass_failure)?;
     if !report.changed() {
         return schedule(rewritten, hw);
     }
     // Without the phase's rewrites, the divisions it was left are rewritten the `-O1` way.
-    reduce_divisions(&mut k, true).map_err(pass_failure)?;
+    finish_for_hardware(&mut k, true).map_err(pass_failure)?;
     let base = schedule(k, hw)?;
     let with = schedule(rewritten, hw)?;
     let (mut chosen, notes) = match with.worse_than(&base) {

@@ -108,6 +108,8 @@ fn interval(width: u32, lo: u64, hi: u64) -> Facts {
 
 struct Analysis<'a> {
     k: &'a Kernel,
+    /// Induction variables of loops whose trip count is known (see [`CountedIv`]).
+    counters: Vec<CountedIv>,
     rpo: Vec<Block>,
     doms: Dominators,
     preds: SecondaryMap<Block, Vec<Block>>,
@@ -153,6 +155,7 @@ impl<'a> Analysis<'a> {
         }
         Analysis {
             k,
+            counters: counted_induction_variables(k),
             rpo,
             doms,
             preds,
@@ -200,6 +203,11 @@ impl<'a> Analysis<'a> {
                             grown
                         }
                     }
+                };
+                // A counter of a loop with a known trip count stays in its values.
+                let new = match self.counters.iter().find(|c| c.param == p) {
+                    Some(c) => meet(&new, &interval(new.width, c.first, c.exit)),
+                    None => new,
                 };
                 changed |= self.facts[p].as_ref() != Some(&new);
                 self.facts[p] = Some(new);
@@ -328,12 +336,18 @@ impl<'a> Analysis<'a> {
     }
 
     /// The conditions that hold whenever `b` is entered: those of its immediate dominator,
-    /// and those of the edge into it when it is its only way in.
+    /// those of the edge into it when it is its only way in, and the body's values of the
+    /// counters of the loops it is in (past the header).
     fn entry_conditions(&self, b: Block) -> HashMap<Value, Facts> {
         let mut out = match self.doms.idom(b) {
             Some(d) => self.narrowed[d].clone(),
             None => HashMap::new(),
         };
+        for c in &self.counters {
+            if c.body.contains(&b) {
+                add(&mut out, c.param, interval(self.k.width(c.param), c.first, c.last));
+            }
+        }
         let preds: BTreeSet<Block> = self.preds[b].iter().copied().collect();
         if let [p] = preds.iter().copied().collect::<Vec<_>>().as_slice() {
             let edges: Vec<usize> = self.k.blocks[*p]
@@ -421,6 +435,77 @@ impl<'a> Analysis<'a> {
             _ => {}
         }
     }
+}
+
+/// A loop counter whose values are known from the loop's trip count: the header parameter
+/// enters with the constant `first` and comes back from every latch as itself plus the positive
+/// constant step, and the loop's body runs `trips` times (`LoopInfo::known_trip_count`, which
+/// lowering records for coalesced loops and `exit-test` for the loops whose test it carries, so
+/// that the count outlives the test). The header sees `first ..= exit`, the blocks past it
+/// `first ..= last`.
+struct CountedIv {
+    param: Value,
+    first: u64,
+    last: u64,
+    exit: u64,
+    /// The loop's blocks other than the header.
+    body: BTreeSet<Block>,
+}
+
+fn counted_induction_variables(k: &Kernel) -> Vec<CountedIv> {
+    let mut out = Vec::new();
+    for l in crate::analysis::natural_loops(k) {
+        let Some(trips) = k.loops.iter().find(|x| x.header == l.header).and_then(|x| x.known_trip_count) else {
+            continue;
+        };
+        let preds = k.predecessors();
+        for (i, &p) in k.blocks[l.header].params.iter().enumerate() {
+            let w = k.width(p);
+            let mut first = None;
+            let mut step = None;
+            let mut ok = true;
+            for &pred in &preds[l.header] {
+                for t in k.blocks[pred].term.targets() {
+                    if t.block != l.header {
+                        continue;
+                    }
+                    let arg = t.args[i];
+                    if l.latches.contains(&pred) {
+                        let s = increment_of(k, arg, p);
+                        ok &= s.is_some() && (step.is_none() || step == s);
+                        step = s;
+                    } else {
+                        let c = k.as_const(arg);
+                        ok &= c.is_some() && (first.is_none() || first == c);
+                        first = c;
+                    }
+                }
+            }
+            let (Some(first), Some(step), true) = (first, step, ok) else { continue };
+            let first = first & mask(w);
+            // The values must not wrap: the exit value fits the width.
+            let exit = step.checked_mul(trips).and_then(|d| d.checked_add(first)).filter(|e| *e <= mask(w));
+            let Some(exit) = exit else { continue };
+            let last = if trips == 0 { first } else { exit - step };
+            let body = l.blocks.iter().copied().filter(|b| *b != l.header).collect();
+            out.push(CountedIv { param: p, first, last, exit, body });
+        }
+    }
+    out
+}
+
+/// The positive constant `c` when `v` is `p + c`.
+fn increment_of(k: &Kernel, v: Value, p: Value) -> Option<u64> {
+    let op = k.def_op(v)?;
+    let o = &k.ops[op];
+    let c = match (&o.kind, o.args.as_slice()) {
+        (OpKind::Binary(BinOp::Add), [a, b]) if *a == p => k.as_const(*b)?,
+        (OpKind::Binary(BinOp::Add), [a, b]) if *b == p => k.as_const(*a)?,
+        _ => return None,
+    };
+    let w = k.width(p);
+    // A step with the sign bit set counts down (wrapping); only counting up is handled.
+    (c & mask(w) != 0 && c & mask(w) <= mask(w) >> 1).then_some(c & mask(w))
 }
 
 #[derive(Clone, Copy)]

@@ -1,9 +1,11 @@
 #![allow(clippy::unwrap_used)]
 //! The kernel-wide range analysis (`kiln_dataflow::ranges`) is sound on real kernels: every
 //! corpus kernel and every PolyBench kernel, optimized as the e-graph phase receives it (the
-//! `-O1` passes), is emulated on its run spec's inputs block by block, and every value the
-//! emulator computes must lie in the interval and agree with the known bits the analysis gives
-//! it in its block (so the narrowing and folding the e-graph phase does with them is exact).
+//! `-O1` passes) and as the scheduler receives it (after the phase and the last rewrites), is
+//! emulated on its run spec's inputs block by block, and every value the emulator computes must
+//! lie in the interval and agree with the known bits the analysis gives it in its block (so the
+//! narrowing and folding the e-graph phase does with them, and the scheduler's reading of
+//! narrowed indices, are exact).
 
 use kiln_cli::driver;
 use kiln_cli::runspec;
@@ -44,20 +46,31 @@ fn check(source: &Path, spec_path: &Path) -> u64 {
     let m = runspec::materialize(&spec, &k).ok().unwrap_or_else(|| panic!("{name}: run spec"));
     optimize(&mut k, &PipelineOptions { verify_each: false, disabled: false, egraph: None, defer_divisions: true })
         .unwrap();
-    let ranges = ValueRanges::compute(&k);
-    let mut e = Emulation::new(&k, &m.args);
+    let mut checked = emulate_and_check(&k, &m.args, &name);
+    // And as the scheduler reads it: after the e-graph phase and the last rewrites (narrowed
+    // registers, loop tests carried a cycle ahead, trip counts recorded).
+    let options = kiln_dataflow::egraph::EgraphOptions::default();
+    kiln_dataflow::passes::egraph_phase(&mut k, &options, false).unwrap();
+    kiln_dataflow::passes::finish_for_hardware(&mut k, false).unwrap();
+    checked += emulate_and_check(&k, &m.args, &name);
+    checked
+}
+
+fn emulate_and_check(k: &Kernel, args: &[kiln_dataflow::emu::Arg], name: &str) -> u64 {
+    let ranges = ValueRanges::compute(k);
+    let mut e = Emulation::new(k, args);
     let mut checked = 0;
     let mut block = e.block();
-    check_values(&k, &ranges, &e, block, &k.blocks[block].params, &name, &mut checked);
+    check_values(k, &ranges, &e, block, &k.blocks[block].params, name, &mut checked);
     loop {
         // One block (with operations) at a time.
         let progress = e.run(&mut Unconnected, 1, 200_000_000).unwrap_or_else(|err| panic!("{name}: {err:?}"));
         let results: Vec<Value> = k.blocks[block].ops.iter().filter_map(|op| k.ops[*op].result).collect();
-        check_values(&k, &ranges, &e, block, &results, &name, &mut checked);
+        check_values(k, &ranges, &e, block, &results, name, &mut checked);
         match progress {
             Progress::Yielded => {
                 block = e.block();
-                check_values(&k, &ranges, &e, block, &k.blocks[block].params, &name, &mut checked);
+                check_values(k, &ranges, &e, block, &k.blocks[block].params, name, &mut checked);
             }
             Progress::Done => return checked,
             other => panic!("{name}: the emulation stopped: {other:?}"),

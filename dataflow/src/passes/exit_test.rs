@@ -15,14 +15,23 @@
 //! loop when the test fails: then `i` takes the values `i0, i0 + 1, ...` and the first one that
 //! fails `i < n` is exactly the first one equal to `max(n, i0)` (`i < n ≤ MAX` never wraps).
 //! Signed and unsigned tests take the signed and unsigned maximum. Loops with a constant bound
-//! keep their test: the trip count and the range analyses read it, and a comparison with a
-//! constant is cheap already. Tested in `dataflow/tests/emu.rs` (`counted_loops_test_for_equality`).
+//! (also `i <= c`, as `i < c + 1`) are rewritten only at the end of optimization
+//! (`constant_bounds`, by [`super::finish_for_hardware`]): until then the range analysis of the
+//! `-O2` phase reads the test to bound the counter, and the loop records its trip count for the
+//! scheduler when it rewrites it. A comparison with a constant still costs a carry chain in front
+//! of every stage's enable (routed on the iCE40: the loop control of gemm and covariance at
+//! 42–47 MHz). Tested in `dataflow/tests/emu.rs` (`counted_loops_test_for_equality`).
 
 use super::Pass;
 use crate::analysis::{NaturalLoop, natural_loops};
+use crate::ir::op::{mask, sext};
 use crate::ir::*;
 
-pub struct ExitTest;
+/// `constant_bounds`: rewrite loops whose bound is a constant too (see the module
+/// documentation); the `-O1` passes leave them for the end of optimization.
+pub struct ExitTest {
+    pub constant_bounds: bool,
+}
 
 impl Pass for ExitTest {
     fn name(&self) -> &'static str {
@@ -37,32 +46,45 @@ impl Pass for ExitTest {
             natural_loops(k).into_iter().filter(|l| k.loops.iter().any(|x| x.header == l.header)).collect();
         let mut changed = false;
         for l in &loops {
-            changed |= rewrite(k, l).is_some();
+            let rewritten =
+                rewrite(k, l, self.constant_bounds).is_some() || self.constant_bounds && count_trips(k, l).is_some();
+            changed |= rewritten;
         }
         changed
     }
 }
 
 /// Rewrites the test of loop `l`, when it is a counted loop's.
-fn rewrite(k: &mut Kernel, l: &NaturalLoop) -> Option<()> {
+fn rewrite(k: &mut Kernel, l: &NaturalLoop, constant_bounds: bool) -> Option<()> {
     let h = l.header;
     let Terminator::Branch { cond, then_to, else_to } = &k.blocks[h].term else { return None };
     let (cond, body, exit) = (*cond, then_to.block, else_to.block);
     let test = k.def_op(cond)?;
-    let (&OpKind::Cmp(cmp @ (CmpOp::Slt | CmpOp::Ult)), [iv, bound]) = (&k.ops[test].kind, k.ops[test].args.as_slice())
-    else {
+    let (&OpKind::Cmp(cmp), [iv, bound]) = (&k.ops[test].kind, k.ops[test].args.as_slice()) else {
         return None;
     };
     let (iv, bound) = (*iv, *bound);
     let ValueDef::Param(pb, idx) = k.values[iv].def else { return None };
-    if pb != h || k.as_const(bound).is_some() || !l.blocks.contains(&body) || l.blocks.contains(&exit) {
+    if pb != h || !l.blocks.contains(&body) || l.blocks.contains(&exit) {
         return None;
     }
+    let w = k.width(iv);
+    // `i <= c` is `i < c + 1` when `c + 1` does not wrap (a constant bound only).
+    let (cmp, constant_bound) = match (cmp, k.as_const(bound)) {
+        (CmpOp::Slt | CmpOp::Ult, c) => (cmp, c),
+        (CmpOp::Ule, Some(c)) if c & mask(w) != mask(w) => (CmpOp::Ult, Some(c + 1)),
+        (CmpOp::Sle, Some(c)) if c & mask(w) != mask(w) >> 1 => (CmpOp::Slt, Some((c + 1) & mask(w))),
+        _ => return None,
+    };
+    if constant_bound.is_some() && !constant_bounds {
+        return None;
+    }
+    // A bound that is not a constant must be known before the loop (a constant is made anew).
     let bound_block = match k.values[bound].def {
         ValueDef::Param(b, _) => b,
         ValueDef::Op(op) => k.ops[op].block,
     };
-    if l.blocks.contains(&bound_block) {
+    if constant_bound.is_none() && l.blocks.contains(&bound_block) {
         return None;
     }
     // One edge enters the loop (its block computes the maximum); every other edge is a latch
@@ -84,7 +106,24 @@ fn rewrite(k: &mut Kernel, l: &NaturalLoop) -> Option<()> {
         }
     }
     let (pre, init) = entry?;
-    let (w, span) = (k.width(iv), k.ops[test].span);
+    let span = k.ops[test].span;
+    let bound = match constant_bound {
+        Some(c) => {
+            // The scheduler reads the trip count of a counted loop off its test; once the test
+            // is carried, the loop says it (a constant start and bound only).
+            if let Some(c0) = k.as_const(init) {
+                let trips = match cmp {
+                    CmpOp::Slt => (sext(c, w) - sext(c0, w)).max(0) as u64,
+                    _ => (c & mask(w)).saturating_sub(c0 & mask(w)),
+                };
+                if let Some(info) = k.loops.iter_mut().find(|x| x.header == h) {
+                    info.known_trip_count.get_or_insert(trips);
+                }
+            }
+            k.push_value(pre, OpKind::Const(c & mask(w)), vec![], w, span)
+        }
+        None => bound,
+    };
     let below = k.push_value(pre, OpKind::Cmp(cmp), vec![bound, init], 1, span);
     let stop = k.push_value(pre, OpKind::Select, vec![below, init, bound], w, span);
     // The test, one iteration ahead: the next iteration's `i + 1 != stop` is `i != stop - 1`,
@@ -99,6 +138,52 @@ fn rewrite(k: &mut Kernel, l: &NaturalLoop) -> Option<()> {
         for t in k.blocks[p].term.targets_mut() {
             if t.block == h {
                 t.args.push(arg);
+            }
+        }
+    }
+    if let Terminator::Branch { cond, .. } = &mut k.blocks[h].term {
+        *cond = test;
+    }
+    Some(())
+}
+
+/// A loop whose trip count `T` is known but whose test is on no counter of its own (a
+/// coalesced nest tests its outer counter, which steps only when the inner one wraps) gets a
+/// counter of its iterations, `c` from 0, and the test `c != T - 1` computed an iteration
+/// ahead: exact, since the header's test held exactly `T` times.
+fn count_trips(k: &mut Kernel, l: &NaturalLoop) -> Option<()> {
+    let h = l.header;
+    let trips = k.loops.iter().find(|x| x.header == h)?.known_trip_count.filter(|t| *t >= 1)?;
+    let Terminator::Branch { cond, then_to, else_to } = &k.blocks[h].term else { return None };
+    let (span, body, exit) = (k.values[*cond].def, then_to.block, else_to.block);
+    if !l.blocks.contains(&body) || l.blocks.contains(&exit) {
+        return None;
+    }
+    let span = match span {
+        ValueDef::Op(op) => k.ops[op].span,
+        ValueDef::Param(..) => k.blocks[h].span,
+    };
+    // One edge enters the loop; the others are latches.
+    let preds = k.predecessors()[h].clone();
+    let entering: Vec<Block> = preds.iter().copied().filter(|p| !l.latches.contains(p)).collect();
+    let [pre] = entering.as_slice() else { return None };
+    if k.blocks[*pre].term.targets().iter().filter(|t| t.block == h).count() != 1 {
+        return None;
+    }
+    let w = (64 - (trips - 1).leading_zeros()).max(1);
+    let zero = k.push_value(*pre, OpKind::Const(0), vec![], w, span);
+    let first_test = k.push_value(*pre, OpKind::Const(1), vec![], 1, span);
+    let count = k.add_param(h, w, Some("iterations".into()));
+    let test = k.add_param(h, 1, None);
+    let last = k.push_value(h, OpKind::Const(trips - 1), vec![], w, span);
+    let next_test = k.push_value(h, OpKind::Cmp(CmpOp::Ne), vec![count, last], 1, span);
+    let one = k.push_value(h, OpKind::Const(1), vec![], w, span);
+    let next = k.push_value(h, OpKind::Binary(BinOp::Add), vec![count, one], w, span);
+    for p in preds {
+        let args = if p == *pre { [zero, first_test] } else { [next, next_test] };
+        for t in k.blocks[p].term.targets_mut() {
+            if t.block == h {
+                t.args.extend(args);
             }
         }
     }

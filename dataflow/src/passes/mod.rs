@@ -43,7 +43,7 @@ pub fn registry(defer_divisions: bool) -> Vec<Box<dyn Pass>> {
         Box::new(scalarize::Scalarize),
         Box::new(partition::Partition),
         Box::new(if_convert::IfConvert),
-        Box::new(exit_test::ExitTest),
+        Box::new(exit_test::ExitTest { constant_bounds: false }),
         Box::new(dce::Dce),
     ]
 }
@@ -58,9 +58,9 @@ pub struct PipelineOptions {
     pub egraph: Option<EgraphOptions>,
     /// Leave division and remainder by constants other than powers of two for the e-graph
     /// phase, which divides by multiplying with a reciprocal as narrow as the dividend's range
-    /// allows, and finishes the rest ([`reduce_divisions`]). Implied by `egraph`; a caller that
-    /// runs [`egraph_phase`] itself sets it, and calls [`reduce_divisions`] on a kernel it keeps
-    /// without the phase.
+    /// allows ([`finish_for_hardware`] rewrites the rest). Implied by `egraph`; a caller that
+    /// sets it without `egraph` runs [`egraph_phase`] itself and then [`finish_for_hardware`],
+    /// also on a kernel it keeps without the phase.
     pub defer_divisions: bool,
 }
 
@@ -133,6 +133,10 @@ pub fn optimize(k: &mut Kernel, opts: &PipelineOptions) -> Result<OptimizeReport
     {
         report.egraph = Some(egraph_phase(k, eg, opts.verify_each)?);
     }
+    // A caller that defers divisions and runs no phase here runs it and finishes itself.
+    if !opts.disabled && (opts.egraph.is_some() || !opts.defer_divisions) {
+        finish_for_hardware(k, opts.verify_each)?;
+    }
     *k = crate::compact::compact(k);
     if opts.verify_each {
         verify(k).map_err(|errors| PassFailure { pass: "compact", errors })?;
@@ -170,19 +174,29 @@ pub fn egraph_phase(k: &mut Kernel, eg: &EgraphOptions, verify_each: bool) -> Re
             }
         }
     }
-    reduce_divisions(k, verify_each)?;
+    *k = crate::compact::compact(k);
     r.time = start.elapsed();
     Ok(r)
 }
 
-/// Rewrites the divisions and remainders by constants that the `-O1` passes left for the
-/// e-graph phase ([`PipelineOptions::defer_divisions`]) and the phase did not rewrite itself,
+/// The last rewrites before scheduling, after the analyses that read the code as written are
+/// done: the divisions and remainders by constants that the `-O1` passes left for the e-graph
+/// phase ([`PipelineOptions::defer_divisions`]) and the phase did not rewrite itself, and the
+/// tests of counted loops with constant bounds computed an iteration ahead (`exit-test`); then
 /// folds and shares what that produces, and compacts the kernel.
-pub fn reduce_divisions(k: &mut Kernel, verify_each: bool) -> Result<(), PassFailure> {
-    let passes: [&dyn Pass; 4] =
-        [&strength::StrengthReduce { defer_odd_divisors: false }, &const_fold::ConstFold, &cse::Cse, &dce::Dce];
-    if passes[0].run(k) {
-        for p in &passes[1..] {
+pub fn finish_for_hardware(k: &mut Kernel, verify_each: bool) -> Result<(), PassFailure> {
+    let rewrites: [&dyn Pass; 2] =
+        [&strength::StrengthReduce { defer_odd_divisors: false }, &exit_test::ExitTest { constant_bounds: true }];
+    let mut changed = false;
+    for p in rewrites {
+        changed |= p.run(k);
+        if verify_each {
+            verify(k).map_err(|errors| PassFailure { pass: p.name(), errors })?;
+        }
+    }
+    if changed {
+        let cleanup: [&dyn Pass; 3] = [&const_fold::ConstFold, &cse::Cse, &dce::Dce];
+        for p in cleanup {
             p.run(k);
             if verify_each {
                 verify(k).map_err(|errors| PassFailure { pass: p.name(), errors })?;

@@ -16,7 +16,7 @@ use crate::ir::*;
 pub struct StrengthReduce {
     /// Leave division and remainder by constants that are not powers of two to the e-graph
     /// phase, which knows the dividend's range and needs a narrower multiplier
-    /// (`udiv-const-as-mul-shift`); [`super::reduce_divisions`] rewrites what it leaves.
+    /// (`udiv-const-as-mul-shift`); [`super::finish_for_hardware`] rewrites what it leaves.
     pub defer_odd_divisors: bool,
 }
 
