@@ -63,7 +63,7 @@ pub fn schedule_fsm(k: Kernel, target: Target, clock_mhz: f64, opts: crate::Opti
         let steps = s.steps.clone();
         // Inside a pipeline every division gets its own fully pipelined divider, so that a
         // loop that divides starts an iteration every cycle (a 64-bit one costs thousands of
-        // registers; sharing the sequential unit would hold the loop at II `W + 2`).
+        // registers; sharing the sequential unit would hold the loop at II `W + 4`).
         let pipelined_lat: Vec<Option<u32>> =
             units.iter().map(|u| (u.width <= PIPELINED_DIVIDER_MAX_WIDTH).then_some(u.latency)).collect();
         let lat = move |u: UnitId| units[u.0 as usize].latency;
@@ -128,7 +128,7 @@ fn assign_units(s: &mut Schedule, period: f64) {
                 s.units.push(Unit {
                     kind: UnitKind::Divider { signed },
                     width: w,
-                    latency: s.target.divider_latency(w),
+                    latency: s.target.divider_latency(w, signed),
                 });
                 UnitId(s.units.len() as u32 - 1)
             });
@@ -183,10 +183,7 @@ fn schedule_block(s: &mut Schedule, b: Block, period: f64) {
             | OpClass::MemStore(_)
             | OpClass::PipeTransfer(_) => s.target.delay_ns(&o.kind, rw, iw),
             OpClass::Multi(_) => s.target.segments(&o.kind, rw, iw, period).1,
-            OpClass::Unit(_) => s.target.divider_start_ns(
-                iw,
-                matches!(o.kind, OpKind::Binary(kiln_dataflow::ir::BinOp::SDiv | kiln_dataflow::ir::BinOp::SRem)),
-            ),
+            OpClass::Unit(_) => s.target.divider_start_ns(iw),
             OpClass::Constant => 0.0,
         };
         // Earliest step from operands.
@@ -316,7 +313,7 @@ fn schedule_block(s: &mut Schedule, b: Block, period: f64) {
             OpClass::Unit(u) => {
                 let lat = s.units[u.0 as usize].latency;
                 unit_free.insert(u, start + lat);
-                OpTime { start, end: start + lat, ready_ns: out + s.target.lut_delay() }
+                OpTime { start, end: start + lat, ready_ns: out }
             }
             OpClass::PipeTransfer(_) => {
                 last_transfer = Some(start);

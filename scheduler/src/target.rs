@@ -189,11 +189,6 @@ impl Target {
         self.reg_ns + 3.0 * self.operators.lut_ns
     }
 
-    /// Delay of one level of LUT logic (a mux).
-    pub fn lut_delay(&self) -> f64 {
-        self.operators.lut_ns
-    }
-
     /// The widest multi-cycle multiply that rtl-gen splits into registered 16-bit partial
     /// products. A 64-bit one sums up to ten partial products in the next cycle: on the ECP5
     /// that made gemm's magic-number multiply 64.2 -> 96.8 MHz routed, on the iCE40 (slow
@@ -206,20 +201,18 @@ impl Target {
     }
 
     /// From a division's operands to the shared divider's registers at its start: the
-    /// multiplexer of the division sites, and for a signed division the operands' absolute
-    /// values (a negation each, side by side).
-    pub fn divider_start_ns(&self, width: u32, signed: bool) -> f64 {
-        let abs = if signed {
-            self.operators.lut_ns + self.operators.carry_ns_per_bit * width as f64 + self.operators.carry_invert_ns
-        } else {
-            0.0
-        };
-        self.operators.lut_ns + abs
+    /// multiplexer of the division sites and, for the divide-by-zero flag, an equality test of
+    /// the divisor. (The absolute values of signed operands are taken in the next cycle.)
+    pub fn divider_start_ns(&self, width: u32) -> f64 {
+        self.operators.lut_ns + self.delay_ns(&OpKind::Cmp(CmpOp::Eq), 1, width)
     }
 
     /// Steps from the start of a division to its result: the operands are loaded at the start
-    /// edge, then one quotient bit is computed per cycle.
-    pub fn divider_latency(&self, width: u32) -> u32 {
-        width + 1
+    /// edge, a signed division takes their absolute values in the next cycle, one quotient bit
+    /// is computed per cycle, and one more cycle applies the signs into the result register.
+    /// The negations get cycles of their own because each is a carry chain as long as the
+    /// operands, which on the iCE40 does not fit beside the multiplexers around it.
+    pub fn divider_latency(&self, width: u32, signed: bool) -> u32 {
+        width + 2 + u32::from(signed)
     }
 }

@@ -48,7 +48,9 @@ impl Gen<'_> {
             {
                 self.split_multiply(&base, w, n, args, advance)
             }
-            OpKind::Binary(b @ (IrBin::UDiv | IrBin::SDiv | IrBin::URem | IrBin::SRem)) if n == w + 2 => {
+            OpKind::Binary(b @ (IrBin::UDiv | IrBin::SDiv | IrBin::URem | IrBin::SRem))
+                if n == self.s.target.divider_latency(w, matches!(b, IrBin::SDiv | IrBin::SRem)) + 1 =>
+            {
                 let signed = matches!(b, IrBin::SDiv | IrBin::SRem);
                 let rem = matches!(b, IrBin::URem | IrBin::SRem);
                 self.pipelined_divider(&base, w, args, signed, rem, advance)
@@ -126,10 +128,11 @@ impl Gen<'_> {
         value
     }
 
-    /// A restoring divider unrolled in time: the operands are prepared at `start`, stage `j`
-    /// computes quotient bit `w - j`, and the result is corrected for signs (and division by
-    /// zero: `x/0` is all ones, `x%0` is `x`) at `start + w + 1`, exactly as the shared
-    /// sequential divider does, so both give the same value in the same number of cycles.
+    /// A restoring divider unrolled in time: the operands are prepared at `start` (a signed
+    /// division's absolute values one cycle later), stage `j` computes quotient bit `w - j`, and
+    /// the result is corrected for signs (and division by zero: `x/0` is all ones, `x%0` is `x`)
+    /// into a register, exactly as the shared sequential divider does, so both give the same
+    /// value in the same number of cycles (`Target::divider_latency`).
     fn pipelined_divider(
         &mut self,
         base: &str,
@@ -145,12 +148,34 @@ impl Gen<'_> {
         let (a, b) = (format!("{base}_a"), format!("{base}_b"));
         wire(&mut self.m, a.clone(), w, args[0].clone());
         wire(&mut self.m, b.clone(), w, args[1].clone());
-        let abs = |x: &str| {
-            if signed { cond(bit_of(x, w, w - 1), un(UnOp::Neg, id(x)), id(x)) } else { id(x) }
-        };
-        let (sa, sb) = if signed { (bit_of(&a, w, w - 1), bit_of(&b, w, w - 1)) } else { (lit(1, 0), lit(1, 0)) };
         let st = |j: u32, f: &str| format!("{base}{j}_{f}");
         let mut stmts = Vec::new();
+        // A signed division registers its operands as they are (stage 0) and takes their
+        // absolute values on the way into stage 1: each negation gets a cycle of its own.
+        let o = u32::from(signed);
+        let (a_in, b_in, zero_in, x_in) = if signed {
+            for (f, width) in [("a", w), ("b", w), ("z", 1)] {
+                self.m.add(Item::Reg { name: st(0, f), width });
+            }
+            let raw = vec![
+                set(st(0, "a"), id(&a)),
+                set(st(0, "b"), id(&b)),
+                set(st(0, "z"), bin(BinOp::Eq, id(&b), lit(w, 0))),
+            ];
+            stmts.push(Stmt::If(advance(0), raw, vec![]));
+            (st(0, "a"), st(0, "b"), id(st(0, "z")), id(st(0, "a")))
+        } else {
+            (a.clone(), b.clone(), bin(BinOp::Eq, id(&b), lit(w, 0)), id(&a))
+        };
+        let abs = |m: &mut Module, x: &str| {
+            if signed {
+                let neg = super::divider::negation(m, &format!("{x}_neg"), x, w);
+                cond(bit_of(x, w, w - 1), neg, id(x))
+            } else {
+                id(x)
+            }
+        };
+        let (sa, sb) = if signed { (bit_of(&a_in, w, w - 1), bit_of(&b_in, w, w - 1)) } else { (lit(1, 0), lit(1, 0)) };
         for j in 1..=w + 1 {
             for (f, width) in [("q", w), ("r", w), ("d", w), ("x", w), ("nq", 1), ("nr", 1), ("z", 1)] {
                 // Only what the result needs travels to the end.
@@ -164,13 +189,13 @@ impl Gen<'_> {
             }
         }
         let mut load = vec![
-            set(st(1, "q"), abs(&a)),
+            set(st(1, "q"), abs(&mut self.m, &a_in)),
             set(st(1, "r"), lit(w, 0)),
-            set(st(1, "d"), abs(&b)),
-            set(st(1, "z"), bin(BinOp::Eq, id(&b), lit(w, 0))),
+            set(st(1, "d"), abs(&mut self.m, &b_in)),
+            set(st(1, "z"), zero_in),
         ];
         if rem {
-            load.push(set(st(1, "x"), id(&a)));
+            load.push(set(st(1, "x"), x_in));
         }
         if signed && rem {
             load.push(set(st(1, "nr"), sa.clone()));
@@ -178,19 +203,17 @@ impl Gen<'_> {
         if signed && !rem {
             load.push(set(st(1, "nq"), bin(BinOp::Xor, sa, sb)));
         }
-        stmts.push(Stmt::If(advance(0), load, vec![]));
+        stmts.push(Stmt::If(advance(o), load, vec![]));
         for j in 1..=w {
-            let (rs, diff, ge) = (format!("{base}{j}_rs"), format!("{base}{j}_diff"), format!("{base}{j}_ge"));
-            wire(&mut self.m, rs.clone(), w + 1, Expr::Concat(vec![id(st(j, "r")), Expr::Bit(st(j, "q"), w - 1)]));
-            wire(
+            let (ge, next_r) = super::divider::division_step(
                 &mut self.m,
-                diff.clone(),
-                w + 1,
-                bin(BinOp::Sub, id(&rs), Expr::Concat(vec![lit(1, 0), id(st(j, "d"))])),
+                &format!("{base}{j}"),
+                w,
+                &st(j, "r"),
+                &st(j, "q"),
+                &st(j, "d"),
             );
-            wire(&mut self.m, ge.clone(), 1, un(UnOp::LogNot, Expr::Bit(diff.clone(), w)));
-            let next_q = if w == 1 { id(&ge) } else { Expr::Concat(vec![Expr::Slice(st(j, "q"), w - 2, 0), id(&ge)]) };
-            let next_r = cond(id(&ge), Expr::Slice(diff, w - 1, 0), Expr::Slice(rs, w - 1, 0));
+            let next_q = if w == 1 { ge } else { Expr::Concat(vec![Expr::Slice(st(j, "q"), w - 2, 0), ge]) };
             let last = j == w;
             let mut step = vec![set(st(j + 1, "z"), id(st(j, "z")))];
             if !(last && rem) {
@@ -208,18 +231,22 @@ impl Gen<'_> {
                     step.push(set(st(j + 1, f), id(st(j, f))));
                 }
             }
-            stmts.push(Stmt::If(advance(j), step, vec![]));
+            stmts.push(Stmt::If(advance(j + o), step, vec![]));
         }
-        self.m.add(Item::Always(stmts));
         let last = w + 1;
         let (value, neg) = if rem { ("r", "nr") } else { ("q", "nq") };
         let v = if signed {
-            cond(id(st(last, neg)), un(UnOp::Neg, id(st(last, value))), id(st(last, value)))
+            let negated = super::divider::negation(&mut self.m, &st(last, "neg"), &st(last, value), w);
+            cond(id(st(last, neg)), negated, id(st(last, value)))
         } else {
             id(st(last, value))
         };
         let zero = if rem { id(st(last, "x")) } else { lit(w, u64::MAX) };
-        cond(id(st(last, "z")), zero, v)
+        let result = format!("{base}_result");
+        self.m.add(Item::Reg { name: result.clone(), width: w });
+        stmts.push(Stmt::If(advance(last + o), vec![set(result.clone(), cond(id(st(last, "z")), zero, v))], vec![]));
+        self.m.add(Item::Always(stmts));
+        id(result)
     }
 
     /// `x < y` (unsigned, `w` bits) as the carry out of `x + ~y + 1`, the chain split into `n`

@@ -160,10 +160,7 @@ pub fn place(p: &Problem, ii: Option<u32>, floors: &HashMap<Value, u32>) -> Resu
         let rw = o.result.map(|r| k.width(r)).unwrap_or(1);
         let iw = o.args.first().map(|a| k.width(*a)).unwrap_or(rw);
         let delay = match class {
-            OpClass::Unit(_) => p.target.divider_start_ns(
-                iw,
-                matches!(o.kind, OpKind::Binary(kiln_dataflow::ir::BinOp::SDiv | kiln_dataflow::ir::BinOp::SRem)),
-            ),
+            OpClass::Unit(_) => p.target.divider_start_ns(iw),
             OpClass::Multi(_) => p.target.segments(&o.kind, rw, iw, p.period).1,
             _ => p.target.delay_ns(&o.kind, rw, iw),
         };
@@ -255,9 +252,7 @@ pub fn place(p: &Problem, ii: Option<u32>, floors: &HashMap<Value, u32>) -> Resu
             }
             OpClass::MemLoad(m) => OpTime { start, end: start + 1, ready_ns: p.target.memory_read_ns(&p.k.mems[m]) },
             OpClass::PortStore(_) | OpClass::MemStore(_) => OpTime { start, end: start, ready_ns: 0.0 },
-            OpClass::Unit(u) => {
-                OpTime { start, end: start + (p.unit_latency)(u), ready_ns: out + p.target.lut_delay() }
-            }
+            OpClass::Unit(u) => OpTime { start, end: start + (p.unit_latency)(u), ready_ns: out },
             OpClass::PipeTransfer(pipe) => {
                 last_transfer = Some(start);
                 let first = *first_on_pipe.entry(pipe).or_insert(start);
