@@ -3,6 +3,7 @@
 // has its own pipelined divider (II 8: eight stores share the port); the second runs as FSM
 // states, on the shared sequential dividers.
 // c-reference: no (division by zero and MIN / -1 are defined by kiln, undefined in C)
+// pocl: no (the same: undefined in OpenCL C, and PoCL gives other values than kiln defines)
 kernel void divide_edges(global const long *a, global const long *b, global long *out, int n) {
     for (int i = 0; i < n; i++) { // expect-loop: pipelined=true achieved_ii=8
         long x = a[i], y = b[i];
