@@ -131,7 +131,7 @@ pub(super) fn division_step(m: &mut Module, p: &str, w: u32, r: &str, q: &str, d
         wire(diff.clone(), w + 1, bin(BinOp::Sub, id(&rs), Expr::Concat(vec![lit(1, 0), id(d)])));
         let ge = un(UnOp::LogNot, Expr::Bit(diff.clone(), w));
         wire(n("ge"), 1, ge);
-        let next_r = cond(id(n("ge")), slice_of(&diff, w - 1, 0), slice_of(&rs, w - 1, 0));
+        let next_r = cond(id(n("ge")), slice(&id(&diff), w - 1, 0), slice(&id(&rs), w - 1, 0));
         return (id(n("ge")), next_r);
     }
     // Low `l` bits and high `h` bits of the `w + 1`-bit subtraction.
@@ -172,11 +172,6 @@ pub(super) fn division_step(m: &mut Module, p: &str, w: u32, r: &str, q: &str, d
         cond(id(n("ge")), Expr::Slice(lo, l - 1, 0), Expr::Slice(rs, l - 1, 0)),
     ]);
     (id(n("ge")), next_r)
-}
-
-/// `name[hi:lo]`, or `name[hi]` for one bit.
-fn slice_of(name: &str, hi: u32, lo: u32) -> Expr {
-    if hi == lo { Expr::Bit(name.to_string(), hi) } else { Expr::Slice(name.to_string(), hi, lo) }
 }
 
 /// `-x` for the `w`-bit signal `x`, as wires named after `p`. From 8 bits on, the halves negate
