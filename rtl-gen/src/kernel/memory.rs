@@ -133,7 +133,7 @@ impl Gen<'_> {
                 .iter()
                 .map(|s| (s.sel.clone(), self.request_addr(m, self.src(k.ops[s.op].args[0], s.at))))
                 .collect();
-            self.m.add(Item::Assign(format!("{pre}_req_addr"), one_hot_mux(addr, lit(32, 0))));
+            self.m.add(Item::Assign(format!("{pre}_req_addr"), enabled_mux(addr, 32)));
             if !read_only {
                 let stores: Vec<&Site> = reqs.iter().filter(|s| k.ops[s.op].kind.has_side_effect()).collect();
                 let we: Vec<Expr> = stores.iter().map(|s| s.sel.clone()).collect();
@@ -147,9 +147,9 @@ impl Gen<'_> {
                         ((s.sel.clone(), d), (s.sel.clone(), st))
                     })
                     .unzip();
-                self.m.add(Item::Assign(format!("{pre}_req_wdata"), one_hot_mux(data, lit(w, 0))));
+                self.m.add(Item::Assign(format!("{pre}_req_wdata"), enabled_mux(data, w)));
                 let sw = (w / 8).max(1);
-                self.m.add(Item::Assign(format!("{pre}_req_wstrb"), one_hot_mux(strobes, lit(sw, 0))));
+                self.m.add(Item::Assign(format!("{pre}_req_wstrb"), enabled_mux(strobes, sw)));
             }
             if reqs.iter().any(|s| k.ops[s.op].kind.is_read()) {
                 self.response_buffer(m, &pre, w);
@@ -276,10 +276,10 @@ impl Gen<'_> {
             let mut body = Vec::new();
             if !writes.is_empty() {
                 let we = any(writes.iter().map(|s| and(s.commit.clone(), s.en.clone())).collect());
-                let wa = one_hot_mux(writes.iter().map(|s| (s.sel.clone(), addr_of(self, s))).collect(), lit(aw, 0));
-                let wd = one_hot_mux(
+                let wa = enabled_mux(writes.iter().map(|s| (s.sel.clone(), addr_of(self, s))).collect(), aw);
+                let wd = enabled_mux(
                     writes.iter().map(|s| (s.sel.clone(), self.src(k.ops[s.op].args[1], s.at))).collect(),
-                    lit(w, 0),
+                    w,
                 );
                 self.m.add(Item::Wire { name: format!("{name}_we"), width: 1, value: Some(we), comment: None });
                 self.m.add(Item::Wire { name: format!("{name}_wa"), width: aw, value: Some(wa), comment: None });
@@ -295,7 +295,7 @@ impl Gen<'_> {
             }
             if !reads.is_empty() {
                 let re = any(reads.iter().map(|s| and(s.commit.clone(), s.en.clone())).collect());
-                let ra = one_hot_mux(reads.iter().map(|s| (s.sel.clone(), addr_of(self, s))).collect(), lit(aw, 0));
+                let ra = enabled_mux(reads.iter().map(|s| (s.sel.clone(), addr_of(self, s))).collect(), aw);
                 self.m.add(Item::Wire { name: format!("{name}_re"), width: 1, value: Some(re), comment: None });
                 self.m.add(Item::Wire { name: format!("{name}_ra"), width: aw, value: Some(ra), comment: None });
                 self.m.add(Item::Reg { name: format!("{name}_rdata"), width: w });

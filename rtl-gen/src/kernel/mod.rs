@@ -243,6 +243,18 @@ fn one_hot_mux(cases: Vec<(Expr, Expr)>, default: Expr) -> Expr {
     cases.into_iter().rev().fold(default, |acc, (c, v)| cond(c, v, acc))
 }
 
+/// A one-hot multiplexer whose value only matters while one of its selects is high (a memory
+/// address or write data beside its enable, a FIFO's data beside its valid): the last case
+/// needs no select. Each select left out is a LUT level less in front of the memory, where the
+/// iCE40's paths from pipeline control into a block RAM's address were the critical ones.
+fn enabled_mux(cases: Vec<(Expr, Expr)>, width: u32) -> Expr {
+    let mut cases = cases;
+    match cases.pop() {
+        Some((_, last)) => cases.into_iter().rev().fold(last, |acc, (c, v)| cond(c, v, acc)),
+        None => lit(width, 0),
+    }
+}
+
 /// `a & b`, simplified when either is a constant 1.
 fn and(a: Expr, b: Expr) -> Expr {
     match (&a, &b) {

@@ -265,7 +265,7 @@ impl Gen<'_> {
                             (self.transfer_fires(s), packet)
                         })
                         .collect();
-                    self.m.add(Item::Assign(format!("{pre}_data"), one_hot_mux(cases, lit(w, 0))));
+                    self.m.add(Item::Assign(format!("{pre}_data"), enabled_mux(cases, w)));
                 }
             }
         }
