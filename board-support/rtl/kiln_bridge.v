@@ -46,6 +46,11 @@ module kiln_bridge #(
     // register's enable, the bridge's longest path.
     localparam [1:0] R_ACK = 2'd0, R_NAK = 2'd1, R_INFO = 2'd2, R_CYCLES = 2'd3;
 
+    // The bridge's own copy of the reset: the board's reset register also fans out to the
+    // kernel and the memories, and its net across the part was on the bridge's longest paths.
+    reg        rst_q;
+    always @(posedge clk) rst_q <= rst;
+
     wire [7:0] rx_data;
     wire       rx_valid;
     reg        tx_start;
@@ -53,10 +58,10 @@ module kiln_bridge #(
     wire       tx_busy;
 
     kiln_uart_rx #(.CLKS_PER_BIT(CLKS_PER_BIT)) receiver (
-        .clk(clk), .rst(rst), .rx(uart_rx), .data(rx_data), .valid(rx_valid)
+        .clk(clk), .rst(rst_q), .rx(uart_rx), .data(rx_data), .valid(rx_valid)
     );
     kiln_uart_tx #(.CLKS_PER_BIT(CLKS_PER_BIT)) transmitter (
-        .clk(clk), .rst(rst), .start(tx_start), .data(tx_data), .tx(uart_tx), .busy(tx_busy)
+        .clk(clk), .rst(rst_q), .start(tx_start), .data(tx_data), .tx(uart_tx), .busy(tx_busy)
     );
 
     reg [3:0]  state;
@@ -85,6 +90,8 @@ module kiln_bridge #(
     reg        byte_read;
     reg [79:0] reply;
     reg [3:0]  reply_left;
+    // `reply_left == 0`, a register beside it (a comparison in front of the reply's enable).
+    reg        reply_empty;
     // The run's cycle counter in four 16-bit segments, each a cycle behind the one below with the
     // carry between them in a register: a longer carry chain would limit the clock of small
     // FPGAs. The carries settle three cycles after the last count; `settle` waits for that before
@@ -104,208 +111,193 @@ module kiln_bridge #(
         tx_start <= 1'b0;
         byte_written <= 1'b0;
         byte_read <= 1'b0;
-        if (rst) begin
-            state <= S_CMD;
-            command_w <= 1'b0;
-            command_r <= 1'b0;
-            command_a <= 1'b0;
-            command_i <= 1'b0;
-            command_s <= 1'b0;
-            command_d <= 1'b0;
-            command_c <= 1'b0;
-            reply_code <= R_ACK;
-            header_left <= 4'd0;
-            header <= 72'd0;
-            bytes_left <= {COUNT_BITS{1'b0}};
-            bytes_zero <= 1'b1;
-            reply <= 80'd0;
-            reply_left <= 4'd0;
-            bus_port <= 8'd0;
-            bus_addr <= 32'd0;
-            bus_wbyte <= 8'd0;
-            arg_index <= 8'd0;
-            arg_value <= 64'd0;
-            tx_data <= 8'd0;
-            running <= 1'b0;
-            finished <= 1'b0;
-            cycles0 <= 16'd0;
+        // A written byte went out at the last edge, at the old address; a read byte was sent.
+        if (bus_we || byte_read) bus_addr[COUNT_BITS-1:0] <= bus_addr[COUNT_BITS-1:0] + 1'b1;
+        if (byte_written || byte_read) begin
+            bytes_left <= bytes_left - 1'b1;
+            bytes_zero <= bytes_left == {{(COUNT_BITS-1){1'b0}}, 1'b1};
+        end
+        // The cycle count of docs/timing.md: `start` is high in cycle 0, `done` in cycle N.
+        // The count is the value in the cycle `done` is high, so that cycle does not count.
+        if (kernel_start) begin
+            cycles0 <= 16'd1;
             cycles1 <= 16'd0;
             cycles2 <= 16'd0;
             cycles3 <= 16'd0;
             carry <= 3'd0;
-            settle <= 3'd0;
-            last_cycles <= 64'd0;
         end else begin
-            // A written byte went out at the last edge, at the old address; a read byte was sent.
-            if (bus_we || byte_read) bus_addr[COUNT_BITS-1:0] <= bus_addr[COUNT_BITS-1:0] + 1'b1;
-            if (byte_written || byte_read) begin
-                bytes_left <= bytes_left - 1'b1;
-                bytes_zero <= bytes_left == {{(COUNT_BITS-1){1'b0}}, 1'b1};
+            if (running && !kernel_done) cycles0 <= cycles0 + 16'd1;
+            carry[0] <= running && !kernel_done && &cycles0;
+            cycles1 <= cycles1 + {15'd0, carry[0]};
+            carry[1] <= carry[0] && &cycles1;
+            cycles2 <= cycles2 + {15'd0, carry[1]};
+            carry[2] <= carry[1] && &cycles2;
+            cycles3 <= cycles3 + {15'd0, carry[2]};
+        end
+        settle <= {settle[1:0], running && kernel_done};
+        if (settle[2]) last_cycles <= {cycles3, cycles2, cycles1, cycles0};
+        if (running && kernel_done) begin
+            running <= 1'b0;
+            finished <= 1'b1;
+        end
+        case (state)
+            S_CMD: if (rx_valid) begin
+                command_w <= rx_data == "W";
+                command_r <= rx_data == "R";
+                command_a <= rx_data == "A";
+                command_i <= rx_data == "I";
+                command_s <= rx_data == "S";
+                command_d <= rx_data == "D";
+                command_c <= rx_data == "C";
+                state <= S_DECODE;
             end
-            // The cycle count of docs/timing.md: `start` is high in cycle 0, `done` in cycle N.
-            // The count is the value in the cycle `done` is high, so that cycle does not count.
-            if (kernel_start) begin
-                cycles0 <= 16'd1;
-                cycles1 <= 16'd0;
-                cycles2 <= 16'd0;
-                cycles3 <= 16'd0;
-                carry <= 3'd0;
-            end else begin
-                if (running && !kernel_done) cycles0 <= cycles0 + 16'd1;
-                carry[0] <= running && !kernel_done && &cycles0;
-                cycles1 <= cycles1 + {15'd0, carry[0]};
-                carry[1] <= carry[0] && &cycles1;
-                cycles2 <= cycles2 + {15'd0, carry[1]};
-                carry[2] <= carry[1] && &cycles2;
-                cycles3 <= cycles3 + {15'd0, carry[2]};
-            end
-            settle <= {settle[1:0], running && kernel_done};
-            if (settle[2]) last_cycles <= {cycles3, cycles2, cycles1, cycles0};
-            if (running && kernel_done) begin
-                running <= 1'b0;
-                finished <= 1'b1;
-            end
-            case (state)
-                S_CMD: if (rx_valid) begin
-                    command_w <= rx_data == "W";
-                    command_r <= rx_data == "R";
-                    command_a <= rx_data == "A";
-                    command_i <= rx_data == "I";
-                    command_s <= rx_data == "S";
-                    command_d <= rx_data == "D";
-                    command_c <= rx_data == "C";
-                    state <= S_DECODE;
+            S_DECODE: begin
+                if (command_w || command_r || command_a) begin
+                    header_left <= 4'd9;
+                    state <= S_HEADER;
+                end else if (command_i) begin
+                    reply_code <= R_INFO;
+                    state <= S_REPLY_LOAD;
+                end else if (command_s) begin
+                    reply_code <= running ? R_NAK : R_ACK;
+                    if (!running) begin
+                        kernel_start <= 1'b1;
+                        running <= 1'b1;
+                    end
+                    state <= S_REPLY_LOAD;
+                end else if (command_d) begin
+                    state <= S_WAIT_DONE;
+                end else if (command_c) begin
+                    reply_code <= R_CYCLES;
+                    state <= S_REPLY_LOAD;
+                end else begin
+                    reply_code <= R_NAK;
+                    state <= S_REPLY_LOAD;
                 end
-                S_DECODE: begin
-                    if (command_w || command_r || command_a) begin
-                        header_left <= 4'd9;
-                        state <= S_HEADER;
-                    end else if (command_i) begin
-                        reply_code <= R_INFO;
-                        state <= S_REPLY_LOAD;
-                    end else if (command_s) begin
-                        reply_code <= running ? R_NAK : R_ACK;
-                        if (!running) begin
-                            kernel_start <= 1'b1;
-                            running <= 1'b1;
-                        end
-                        state <= S_REPLY_LOAD;
-                    end else if (command_d) begin
-                        state <= S_WAIT_DONE;
-                    end else if (command_c) begin
-                        reply_code <= R_CYCLES;
-                        state <= S_REPLY_LOAD;
-                    end else begin
+            end
+            S_HEADER: if (rx_valid) begin
+                header <= {rx_data, header[71:8]};
+                header_left <= header_left - 4'd1;
+                if (header_left == 4'd1) state <= S_HEADER_DONE;
+            end
+            S_HEADER_DONE: begin
+                // The header is complete: its nine bytes are in `header`.
+                bus_port <= header[7:0];
+                bus_addr <= header[39:8];
+                bytes_left <= header[40 +: COUNT_BITS];
+                bytes_zero <= header[40 +: COUNT_BITS] == {COUNT_BITS{1'b0}};
+                if (command_w) begin
+                    state <= S_WRITE;
+                end else if (command_r) begin
+                    if (running) begin
                         reply_code <= R_NAK;
                         state <= S_REPLY_LOAD;
-                    end
-                end
-                S_HEADER: if (rx_valid) begin
-                    header <= {rx_data, header[71:8]};
-                    header_left <= header_left - 4'd1;
-                    if (header_left == 4'd1) state <= S_HEADER_DONE;
-                end
-                S_HEADER_DONE: begin
-                    // The header is complete: its nine bytes are in `header`.
-                    bus_port <= header[7:0];
-                    bus_addr <= header[39:8];
-                    bytes_left <= header[40 +: COUNT_BITS];
-                    bytes_zero <= header[40 +: COUNT_BITS] == {COUNT_BITS{1'b0}};
-                    if (command_w) begin
-                        state <= S_WRITE;
-                    end else if (command_r) begin
-                        if (running) begin
-                            reply_code <= R_NAK;
-                            state <= S_REPLY_LOAD;
-                        end else begin
-                            state <= S_READ;
-                        end
                     end else begin
-                        arg_index <= header[7:0];
-                        arg_value <= header[71:8];
-                        arg_we <= !running;
-                        reply_code <= running ? R_NAK : R_ACK;
-                        state <= S_REPLY_LOAD;
+                        state <= S_READ;
                     end
+                end else begin
+                    arg_index <= header[7:0];
+                    arg_value <= header[71:8];
+                    arg_we <= !running;
+                    reply_code <= running ? R_NAK : R_ACK;
+                    state <= S_REPLY_LOAD;
                 end
-                S_WRITE: begin
-                    if (bytes_zero) begin
-                        reply_code <= running ? R_NAK : R_ACK;
-                        state <= S_REPLY_LOAD;
-                    end else if (rx_valid && !byte_written) begin
-                        // `bytes_zero` is a cycle late after a byte; the next one is a UART
-                        // frame away.
-                        bus_wbyte <= rx_data;
-                        bus_we <= !running;
-                        byte_written <= 1'b1;
+            end
+            S_WRITE: begin
+                if (bytes_zero) begin
+                    reply_code <= running ? R_NAK : R_ACK;
+                    state <= S_REPLY_LOAD;
+                end else if (rx_valid && !byte_written) begin
+                    // `bytes_zero` is a cycle late after a byte; the next one is a UART
+                    // frame away.
+                    bus_wbyte <= rx_data;
+                    bus_we <= !running;
+                    byte_written <= 1'b1;
+                end
+            end
+            S_READ: begin
+                if (bytes_zero) begin
+                    state <= S_CMD;
+                end else begin
+                    state <= S_READ_WAIT;
+                end
+            end
+            S_READ_WAIT: begin
+                // The memories registered the byte at `bus_addr` at the last edge.
+                if (!tx_busy) begin
+                    tx_data <= bus_rbyte;
+                    tx_start <= 1'b1;
+                    state <= S_READ_SEND;
+                end
+            end
+            S_READ_SEND: begin
+                if (!tx_busy && !tx_start) begin
+                    byte_read <= 1'b1;
+                    state <= S_READ_NEXT;
+                end
+            end
+            // The address and count advance at the end of this cycle; S_READ then sees the
+            // new count, and the memories register the byte at the new address.
+            S_READ_NEXT: state <= S_READ;
+            S_REPLY_LOAD: begin
+                case (reply_code)
+                    R_ACK: begin
+                        reply <= {72'd0, ACK};
+                        reply_left <= 4'd1;
                     end
-                end
-                S_READ: begin
-                    if (bytes_zero) begin
-                        state <= S_CMD;
-                    end else begin
-                        state <= S_READ_WAIT;
+                    R_NAK: begin
+                        reply <= {72'd0, NAK};
+                        reply_left <= 4'd1;
                     end
-                end
-                S_READ_WAIT: begin
-                    // The memories registered the byte at `bus_addr` at the last edge.
-                    if (!tx_busy) begin
-                        tx_data <= bus_rbyte;
-                        tx_start <= 1'b1;
-                        state <= S_READ_SEND;
+                    R_INFO: begin
+                        reply <= {NUM_ARGS, NUM_PORTS, SIGNATURE, VERSION, "N", "L", "K"};
+                        reply_left <= 4'd10;
                     end
-                end
-                S_READ_SEND: begin
-                    if (!tx_busy && !tx_start) begin
-                        byte_read <= 1'b1;
-                        state <= S_READ_NEXT;
+                    default: begin
+                        reply <= {16'd0, last_cycles};
+                        reply_left <= 4'd8;
                     end
+                endcase
+                reply_empty <= 1'b0;
+                state <= S_REPLY;
+            end
+            S_REPLY: begin
+                if (reply_empty) begin
+                    state <= S_CMD;
+                end else if (!tx_busy) begin
+                    tx_data <= reply[7:0];
+                    tx_start <= 1'b1;
+                    reply <= {8'd0, reply[79:8]};
+                    reply_left <= reply_left - 4'd1;
+                    reply_empty <= reply_left == 4'd1;
+                    state <= S_REPLY_WAIT;
                 end
-                // The address and count advance at the end of this cycle; S_READ then sees the
-                // new count, and the memories register the byte at the new address.
-                S_READ_NEXT: state <= S_READ;
-                S_REPLY_LOAD: begin
-                    case (reply_code)
-                        R_ACK: begin
-                            reply <= {72'd0, ACK};
-                            reply_left <= 4'd1;
-                        end
-                        R_NAK: begin
-                            reply <= {72'd0, NAK};
-                            reply_left <= 4'd1;
-                        end
-                        R_INFO: begin
-                            reply <= {NUM_ARGS, NUM_PORTS, SIGNATURE, VERSION, "N", "L", "K"};
-                            reply_left <= 4'd10;
-                        end
-                        default: begin
-                            reply <= {16'd0, last_cycles};
-                            reply_left <= 4'd8;
-                        end
-                    endcase
-                    state <= S_REPLY;
+            end
+            S_REPLY_WAIT: begin
+                if (!tx_busy && !tx_start) state <= S_REPLY;
+            end
+            default: begin
+                if (!running) begin
+                    reply_code <= R_ACK;
+                    state <= S_REPLY_LOAD;
                 end
-                S_REPLY: begin
-                    if (reply_left == 4'd0) begin
-                        state <= S_CMD;
-                    end else if (!tx_busy) begin
-                        tx_data <= reply[7:0];
-                        tx_start <= 1'b1;
-                        reply <= {8'd0, reply[79:8]};
-                        reply_left <= reply_left - 4'd1;
-                        state <= S_REPLY_WAIT;
-                    end
-                end
-                S_REPLY_WAIT: begin
-                    if (!tx_busy && !tx_start) state <= S_REPLY;
-                end
-                default: begin
-                    if (!running) begin
-                        reply_code <= R_ACK;
-                        state <= S_REPLY_LOAD;
-                    end
-                end
-            endcase
+            end
+        endcase
+        // The reset overrides only the registers whose value matters before a command sets
+        // them: kept out of the data registers' logic, it is not in front of their enables,
+        // where it was on the bridge's longest paths.
+        if (rst_q) begin
+            state <= S_CMD;
+            running <= 1'b0;
+            finished <= 1'b0;
+            settle <= 3'd0;
+            last_cycles <= 64'd0;
+            bus_we <= 1'b0;
+            arg_we <= 1'b0;
+            kernel_start <= 1'b0;
+            tx_start <= 1'b0;
+            byte_written <= 1'b0;
+            byte_read <= 1'b0;
         end
     end
 endmodule

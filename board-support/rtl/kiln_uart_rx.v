@@ -17,7 +17,11 @@ module kiln_uart_rx #(
     reg        rx_meta;
     reg        rx_sync;
     reg [1:0]  state;
-    reg [15:0] count;
+    // Cycles left until the next sample, counting down, and `left == 0` in a register beside
+    // it: comparing an up-counter with the bit time in front of every enable of the receiver
+    // was the bridge's longest path.
+    reg [15:0] left;
+    reg        due;
     reg [2:0]  bit_index;
     reg [7:0]  shift;
 
@@ -25,52 +29,43 @@ module kiln_uart_rx #(
         rx_meta <= rx;
         rx_sync <= rx_meta;
         valid <= 1'b0;
+        if (!due) begin
+            left <= left - 16'd1;
+            due <= left == 16'd1;
+        end
+        case (state)
+            IDLE: if (!rx_sync) begin
+                // The start bit is sampled HALF_BIT cycles after the next one, in its middle.
+                left <= HALF_BIT;
+                due <= HALF_BIT == 16'd0;
+                state <= START;
+            end
+            START: if (due) begin
+                left <= LAST;
+                due <= LAST == 16'd0;
+                bit_index <= 3'd0;
+                state <= rx_sync ? IDLE : BITS;
+            end
+            BITS: if (due) begin
+                left <= LAST;
+                due <= LAST == 16'd0;
+                shift <= {rx_sync, shift[7:1]};
+                if (bit_index == 3'd7) state <= STOP;
+                bit_index <= bit_index + 3'd1;
+            end
+            default: if (due) begin
+                state <= IDLE;
+                if (rx_sync) begin
+                    data <= shift;
+                    valid <= 1'b1;
+                end
+            end
+        endcase
         if (rst) begin
             rx_meta <= 1'b1;
             rx_sync <= 1'b1;
             state <= IDLE;
-            count <= 16'd0;
-            bit_index <= 3'd0;
-            shift <= 8'd0;
-            data <= 8'd0;
-        end else begin
-            case (state)
-                IDLE: begin
-                    count <= 16'd0;
-                    if (!rx_sync) state <= START;
-                end
-                START: begin
-                    if (count == HALF_BIT) begin
-                        count <= 16'd0;
-                        bit_index <= 3'd0;
-                        state <= rx_sync ? IDLE : BITS;
-                    end else begin
-                        count <= count + 16'd1;
-                    end
-                end
-                BITS: begin
-                    if (count == LAST) begin
-                        count <= 16'd0;
-                        shift <= {rx_sync, shift[7:1]};
-                        if (bit_index == 3'd7) state <= STOP;
-                        bit_index <= bit_index + 3'd1;
-                    end else begin
-                        count <= count + 16'd1;
-                    end
-                end
-                default: begin
-                    if (count == LAST) begin
-                        count <= 16'd0;
-                        state <= IDLE;
-                        if (rx_sync) begin
-                            data <= shift;
-                            valid <= 1'b1;
-                        end
-                    end else begin
-                        count <= count + 16'd1;
-                    end
-                end
-            endcase
+            valid <= 1'b0;
         end
     end
 endmodule
