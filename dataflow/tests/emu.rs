@@ -171,3 +171,31 @@ fn counted_loops_test_for_equality() {
         }
     }
 }
+
+/// `bounded-compare`: the inner test of a coalesced nest, `j + 1 < 25` in front of both
+/// counters' next values, becomes an equality on the counter itself, and the nest computes
+/// what the kernel without loop transformations computes.
+#[test]
+fn coalesced_inner_test_is_an_equality() {
+    use kiln_dataflow::ir::{CmpOp, OpKind};
+    let src = "kernel void k(global int *out) {
+            for (int i = 0; i < 20; i++) for (int j = 0; j < 25; j++) out[i * 25 + j] = i * 3 - j; }";
+    let out = check_source("t.cl", src, &Options::default());
+    let prog = out.program.unwrap_or_else(|| panic!("{}", diag::render(&out.sources, &out.diags)));
+    let id = prog.kernel_by_name("k").expect("kernel");
+    let transforms = kiln_dataflow::lower::LowerOptions { loop_transforms: true, ..Default::default() };
+    let mut k = kiln_dataflow::lower::lower_kernel_with(&prog, id, &transforms)
+        .unwrap_or_else(|d| panic!("{}", diag::render(&out.sources, &d)));
+    let options = PipelineOptions {
+        verify_each: true,
+        egraph: Some(kiln_dataflow::egraph::EgraphOptions::default()),
+        ..PipelineOptions::default()
+    };
+    optimize(&mut k, &options).unwrap_or_else(|f| panic!("{f:?}"));
+    assert_eq!(k.loops.len(), 1, "the nest is coalesced\n{k}");
+    let ordered = k.ops.values().filter(|o| matches!(o.kind, OpKind::Cmp(CmpOp::Ult | CmpOp::Slt))).count();
+    assert_eq!(ordered, 0, "no less-than is left\n{k}");
+    let expected: Vec<u64> = (0..500).map(|n: i64| ((n / 25) * 3 - n % 25) as i32 as u32 as u64).collect();
+    let r = emulate(&k, &[Arg::Buffer(vec![0; 500])], 1_000_000).unwrap_or_else(|e| panic!("{e:?}"));
+    assert_eq!(r.buffers[0].as_deref(), Some(&expected[..]));
+}

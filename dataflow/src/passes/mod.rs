@@ -3,6 +3,7 @@
 //! Every pass keeps the IR valid (see [`crate::verify`]); the pipeline runs the verifier after
 //! each pass when asked to, and reports which pass broke an invariant.
 
+mod bounded_compare;
 mod const_fold;
 mod cse;
 mod dce;
@@ -182,11 +183,17 @@ pub fn egraph_phase(k: &mut Kernel, eg: &EgraphOptions, verify_each: bool) -> Re
 /// The last rewrites before scheduling, after the analyses that read the code as written are
 /// done: the divisions and remainders by constants that the `-O1` passes left for the e-graph
 /// phase ([`PipelineOptions::defer_divisions`]) and the phase did not rewrite itself, and the
-/// tests of counted loops with constant bounds computed an iteration ahead (`exit-test`); then
-/// folds and shares what that produces, and compacts the kernel.
+/// tests of counted loops with constant bounds computed an iteration ahead (`exit-test`), and
+/// less-than tests of bounded values made equalities (`bounded-compare`); then folds and
+/// shares what that produces, and compacts the kernel.
 pub fn finish_for_hardware(k: &mut Kernel, verify_each: bool) -> Result<(), PassFailure> {
-    let rewrites: [&dyn Pass; 2] =
-        [&strength::StrengthReduce { defer_odd_divisors: false }, &exit_test::ExitTest { constant_bounds: true }];
+    // `bounded-compare` after `exit-test`: a loop's own test must still be a less-than for
+    // `exit-test` to carry it.
+    let rewrites: [&dyn Pass; 3] = [
+        &strength::StrengthReduce { defer_odd_divisors: false },
+        &exit_test::ExitTest { constant_bounds: true },
+        &bounded_compare::BoundedCompare,
+    ];
     let mut changed = false;
     for p in rewrites {
         changed |= p.run(k);
