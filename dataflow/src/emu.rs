@@ -43,6 +43,15 @@ pub enum RunError {
         limit: u64,
         what: &'static str,
     },
+    /// The cycle-accurate simulator saw a store to the element of an on-chip memory that a load
+    /// reads in the same cycle, which the scheduler never allows (see `kiln_scheduler`'s
+    /// `pipeline::modulo::delta`).
+    ReadWriteCollision {
+        kernel: String,
+        memory: String,
+        index: u64,
+        span: Span,
+    },
     /// No kernel of a system can move: `blocked` says who waits where, `fifos` the fill level
     /// of every FIFO (name, packets, depth).
     Deadlock {
@@ -117,6 +126,12 @@ impl RunError {
                 }
                 d
             }
+            RunError::ReadWriteCollision { kernel, memory, index, span } => Diagnostic::error(
+                codes::READ_WRITE_COLLISION,
+                format!("kernel `{kernel}` writes `{memory}[{index}]` in the cycle a load reads it"),
+            )
+            .at_labeled(*span, "this store")
+            .with_note("this is a bug in kiln's scheduler; please report it with the kernel"),
             RunError::StepLimit { kernel, limit, what } => {
                 Diagnostic::error(codes::CYCLE_LIMIT, format!("kernel `{kernel}` did not finish within {limit} {what}"))
                     .with_help("raise `max_cycles` in the run spec if the kernel is just slow")

@@ -91,7 +91,7 @@ pub fn fifo_module(width: u32, depth: u32, with_fill: bool) -> Module {
         m.ports.push(port(Dir::Output, "fill", 32, Some("packets held, from the start of the cycle".into())));
     }
     let style = if bram { None } else { Some("logic") };
-    m.add(Item::Memory { name: "slots".into(), width, depth, style });
+    m.add(Item::Memory { name: "slots".into(), width, depth, style, no_rw_check: false });
     m.add(Item::Reg { name: "wr_ptr".into(), width: aw });
     m.add(Item::Reg { name: "rd_ptr".into(), width: aw });
     m.add(Item::Reg { name: "count".into(), width: cw });

@@ -193,6 +193,12 @@ pub enum Item {
         depth: u32,
         /// The `ram_style` synthesis attribute (`"logic"`: registers and LUTs, never RAM).
         style: Option<&'static str>,
+        /// Whether no cycle both reads and writes one address of it (the scheduler keeps a
+        /// store out of the cycles of the loads it may overwrite): the `no_rw_check` attribute,
+        /// so that synthesis does not emulate the old-data read of a block RAM that cannot do
+        /// it (the iCE40's: a delayed write, an address comparison and a multiplexer on the
+        /// read data).
+        no_rw_check: bool,
     },
     Assign(String, Expr),
     /// `always @(posedge clk)`.
@@ -580,9 +586,13 @@ impl Module {
                     let _ = writeln!(out, "    reg {}{name};", range(*width));
                     unwaive(&mut out, unused);
                 }
-                Item::Memory { name, width, depth, style } => {
-                    if let Some(s) = style {
-                        let _ = writeln!(out, "    (* ram_style = \"{s}\" *)");
+                Item::Memory { name, width, depth, style, no_rw_check } => {
+                    let mut attributes: Vec<String> = style.iter().map(|s| format!("ram_style = \"{s}\"")).collect();
+                    if *no_rw_check {
+                        attributes.push("no_rw_check".into());
+                    }
+                    if !attributes.is_empty() {
+                        let _ = writeln!(out, "    (* {} *)", attributes.join(", "));
                     }
                     let _ = writeln!(out, "    reg {}{name} [0:{}];", range(*width), depth - 1);
                 }

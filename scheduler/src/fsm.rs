@@ -218,8 +218,9 @@ fn schedule_block(s: &mut Schedule, b: Block, period: f64) {
             }
             OpClass::MemStore(m) => {
                 let mo = order.entry(m).or_default();
+                // Not in the cycle of an earlier load: see `pipeline::modulo::delta`.
                 if let Some(l) = mo.last_load_start {
-                    earliest = earliest.max(l);
+                    earliest = earliest.max(l + 1);
                 }
                 if let Some(st) = mo.last_store_start {
                     earliest = earliest.max(st + 1);

@@ -174,6 +174,7 @@ define_codes! {
     TOOL_FAILED = "E0904": "an external tool (Verilator, a C++ compiler) is missing or failed",
     UNINITIALIZED_READ = "E0905": "a read of a private array element that was never written",
     DEADLOCK = "E0906": "the kernels of a system wait on pipes and none can move (a deadlock), or a kernel waits on a pipe nothing is connected to",
+    READ_WRITE_COLLISION = "E0907": "the schedule reads and writes one element of an on-chip memory in the same cycle (a kiln bug: block RAMs differ in what such a read returns, and kiln builds its memories for schedules without it)",
 
     // Boards.
     UNKNOWN_BOARD = "E1001": "no board of that name (`kiln bitstream --board`)",

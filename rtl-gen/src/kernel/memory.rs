@@ -214,7 +214,7 @@ impl Gen<'_> {
         let aw = depth.trailing_zeros();
         let mem = format!("{pre}_rb_mem");
         let (rdp, wrp, cnt) = (format!("{pre}_rb_rd"), format!("{pre}_rb_wr"), format!("{pre}_rb_count"));
-        self.m.add(Item::Memory { name: mem.clone(), width: w, depth, style: None });
+        self.m.add(Item::Memory { name: mem.clone(), width: w, depth, style: None, no_rw_check: false });
         self.m.add(Item::Reg { name: rdp.clone(), width: aw });
         self.m.add(Item::Reg { name: wrp.clone(), width: aw });
         self.m.add(Item::Reg { name: cnt.clone(), width: aw + 1 });
@@ -271,7 +271,7 @@ impl Gen<'_> {
             self.m.add(Item::Comment(format!("{what} `{}`: {len} x {w} bits, @[{}].", d.name, (self.locate)(d.span))));
             // The report's choice (`MemData::in_block_ram`), made binding for synthesis.
             let style = Some(if d.in_block_ram(self.s.target.block_ram_min_bits) { "block" } else { "logic" });
-            self.m.add(Item::Memory { name: name.clone(), width: w, depth: len, style });
+            self.m.add(Item::Memory { name: name.clone(), width: w, depth: len, style, no_rw_check: true });
             let addr_of = |g: &Self, s: &Site| -> Expr { slice_w(&g.src(k.ops[s.op].args[0], s.at), 32, aw - 1, 0) };
             let mut body = Vec::new();
             if !writes.is_empty() {

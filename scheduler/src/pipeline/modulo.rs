@@ -90,11 +90,13 @@ impl Violation {
     }
 }
 
-/// Minimum cycles from `from` to `to` of a memory dependence (in start times).
+/// Minimum cycles from `from` to `to` of a memory dependence (in start times). A store is never
+/// in the cycle of a load it may overwrite either (`War`): a block RAM read in the cycle of a
+/// write to its address gives the old word only with emulation logic on the iCE40 (a delayed
+/// write and a multiplexer on the read data), which rtl-gen's `no_rw_check` leaves out.
 fn delta(dep: &MemDep) -> i64 {
     match dep.kind {
-        DepKind::War => 0,
-        DepKind::Raw | DepKind::Waw | DepKind::Ordered => 1,
+        DepKind::War | DepKind::Raw | DepKind::Waw | DepKind::Ordered => 1,
     }
 }
 

@@ -244,6 +244,7 @@ impl<'s> Sim<'s> {
     fn fire(&mut self, b: Block, i: u32, outs: &[PortOutputs]) -> Result<Vec<bool>, RunError> {
         let mut bypassed = vec![false; self.ports.len()];
         let ops: Vec<Op> = self.s.ops_at(b, i).collect();
+        let mut loaded: Vec<(kiln_dataflow::ir::Mem, u64)> = Vec::new();
         for op in ops {
             let t = self.s.time[op];
             let o = &self.s.kernel.ops[op];
@@ -271,6 +272,7 @@ impl<'s> Sim<'s> {
                 }
                 OpClass::MemLoad(m) if t.start == i => {
                     let idx = self.vals[o.args[0]];
+                    loaded.push((m, idx));
                     let v = emu::load(&self.s.kernel, &self.mems, m, idx, span)?;
                     if let Some(r) = o.result {
                         self.vals[r] = v;
@@ -279,6 +281,7 @@ impl<'s> Sim<'s> {
                 OpClass::MemStore(m) if t.start == i => {
                     let idx = self.vals[o.args[0]];
                     let v = self.vals[o.args[1]];
+                    check_no_collision(&self.s.kernel, &loaded, m, idx, span)?;
                     emu::store(&self.s.kernel, &mut self.mems, m, idx, v, span)?;
                 }
                 OpClass::PortLoad(m) if t.end == i => {
@@ -634,4 +637,24 @@ pub fn simulate(
         }
         cycle += 1;
     }
+}
+
+/// A store to an element of on-chip memory `m` that a load of this cycle reads is an error (see
+/// [`RunError::ReadWriteCollision`]).
+pub(super) fn check_no_collision(
+    k: &kiln_dataflow::ir::Kernel,
+    loaded: &[(kiln_dataflow::ir::Mem, u64)],
+    m: kiln_dataflow::ir::Mem,
+    index: u64,
+    span: kiln_frontend::Span,
+) -> Result<(), RunError> {
+    if loaded.contains(&(m, index)) {
+        return Err(RunError::ReadWriteCollision {
+            kernel: k.name.to_string(),
+            memory: k.mems[m].name.to_string(),
+            index,
+            span,
+        });
+    }
+    Ok(())
 }

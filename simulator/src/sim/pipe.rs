@@ -134,6 +134,7 @@ impl Sim<'_> {
         // Responses taken per port (when only evaluating, they stay in the buffer).
         let mut peeked = vec![0usize; self.ports.len()];
         let mut mem_writes: Vec<(kiln_dataflow::ir::Mem, u64, u64, kiln_frontend::Span)> = Vec::new();
+        let mut loaded: Vec<(kiln_dataflow::ir::Mem, u64)> = Vec::new();
         let mut param_writes: Vec<(Value, u64)> = Vec::new();
         for idx in 0..run.iters.len() {
             let r = (tau - run.iters[idx].start) as u32;
@@ -181,6 +182,9 @@ impl Sim<'_> {
                     OpClass::MemLoad(m) if t.start == r => {
                         if enabled {
                             let idxv = self.value_in(p, it, o.args[0]);
+                            if commit {
+                                loaded.push((m, idxv));
+                            }
                             Some(emu::load(k, &self.mems, m, idxv, o.span)?)
                         } else {
                             Some(0)
@@ -208,6 +212,9 @@ impl Sim<'_> {
                     param_writes.push((pp.param, self.value_in(p, it, pp.arg)));
                 }
             }
+        }
+        for (m, i, _, span) in &mem_writes {
+            super::check_no_collision(k, &loaded, *m, *i, *span)?;
         }
         Ok((mem_writes, param_writes))
     }
