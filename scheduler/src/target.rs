@@ -35,6 +35,11 @@ pub struct Target {
     /// From the clock to a block RAM's read data at the first logic input: the RAM's
     /// clock-to-out (no output register) and its routing hop.
     block_ram_read_ns: f64,
+    /// A block RAM's data bits and the word widths it can be configured for (narrowest
+    /// first): a memory deeper than one block's configuration for its width is split into
+    /// rows of blocks, and its read data passes a multiplexer of the rows.
+    block_ram_bits: u32,
+    block_ram_widths: &'static [u32],
     /// On-chip memories of more bits than this go to block RAM, smaller ones to logic. A part
     /// with LUT RAM (ECP5) keeps a memory of a few words in it cheaply; the iCE40 has none, so
     /// there a memory in logic is a register per bit and a read multiplexer, and a block RAM
@@ -53,6 +58,8 @@ impl Target {
                 reg_ns: 0.3,
                 memory_request_ns: 0.6,
                 block_ram_read_ns: 0.3,
+                block_ram_bits: 16384,
+                block_ram_widths: &[1, 2, 4, 8, 16, 32],
                 block_ram_min_bits: 1024,
             },
             "ice40-up5k" | "ice40" => Target {
@@ -75,6 +82,9 @@ impl Target {
                 // An SB_RAM40_4K's read data at the first LUT input: 1.2 ns clock-to-out and a
                 // 3.5 ns hop (nextpnr's critical path of histogram at 60 MHz, 2026-11-25).
                 block_ram_read_ns: 4.7,
+                // SB_RAM40_4K: 256 x 16, 512 x 8, 1024 x 4, 2048 x 2.
+                block_ram_bits: 4096,
+                block_ram_widths: &[2, 4, 8, 16],
                 block_ram_min_bits: 256,
             },
             "ecp5" => Target {
@@ -97,6 +107,9 @@ impl Target {
                 // A DP16KD without output register: 5.8 ns clock-to-out, then 1.1 ns of
                 // routing (nextpnr's critical path of gemm at 120 MHz).
                 block_ram_read_ns: 7.0,
+                // DP16KD: 16384 x 1 ... 1024 x 18, 512 x 36 (with the parity bits).
+                block_ram_bits: 18432,
+                block_ram_widths: &[1, 2, 4, 9, 18, 36],
                 block_ram_min_bits: 1024,
             },
             _ => return None,
@@ -179,8 +192,26 @@ impl Target {
 
     /// Delay from the clock to the read data of on-chip memory `m` (block RAM or registers,
     /// by `MemData::in_block_ram`).
+    /// A memory in several rows of block RAMs adds the multiplexer of the rows' read data, a
+    /// LUT level per four rows (atax's 2048-word array on the iCE40: eight rows, two levels,
+    /// between the RAMs and a multiplier).
     pub fn memory_read_ns(&self, m: &kiln_dataflow::ir::MemData) -> f64 {
-        if m.in_block_ram(self.block_ram_min_bits) { self.block_ram_read_ns } else { self.reg_ns }
+        if !m.in_block_ram(self.block_ram_min_bits) {
+            return self.reg_ns;
+        }
+        let rows = self.block_ram_rows(m.elem_width, m.len.unwrap_or(1));
+        let levels = (f64::from(rows.max(1)).log2() / 2.0).ceil();
+        self.block_ram_read_ns + levels * self.operators.lut_ns
+    }
+
+    /// Rows of block RAMs a memory of `len` words of `width` bits takes: each block configured
+    /// for the narrowest width that holds a word (the widest when none does, the word then
+    /// spread over blocks side by side).
+    fn block_ram_rows(&self, width: u32, len: u32) -> u32 {
+        let widest = self.block_ram_widths.last().copied().unwrap_or(1);
+        let config = self.block_ram_widths.iter().copied().find(|w| *w >= width).unwrap_or(widest);
+        let depth = (self.block_ram_bits / config.max(1)).max(1);
+        len.div_ceil(depth)
     }
 
     /// Delay from the start of a step to a port response in the datapath: the response
