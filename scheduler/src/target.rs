@@ -247,3 +247,18 @@ impl Target {
         width + 2 + u32::from(signed)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn block_ram_rows_follow_the_configurations() {
+        let ice40 = Target::by_name("ice40-up5k").map(|t| t.block_ram_rows(32, 2048));
+        assert_eq!(ice40, Some(8), "2048 x 32 in 256 x 16 blocks: 8 rows of 2");
+        let t = Target::by_name("ice40-up5k").map(|t| (t.block_ram_rows(16, 256), t.block_ram_rows(8, 1024)));
+        assert_eq!(t, Some((1, 2)));
+        let ecp5 = Target::by_name("ecp5").map(|t| (t.block_ram_rows(32, 1024), t.block_ram_rows(9, 2048)));
+        assert_eq!(ecp5, Some((2, 1)), "512 x 36 and 2048 x 9 blocks");
+    }
+}
