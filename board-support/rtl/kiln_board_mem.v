@@ -3,8 +3,8 @@
 // One port, shared: while the kernel runs (`kernel_owns`) it is the kernel's memory port of
 // docs/timing.md §3 (always ready, reads answered one cycle after the request, like `kiln sim`
 // with `--mem-latency 1`); otherwise the host bridge reads and writes it a byte at a time.
-// The read is registered (and skipped in write cycles), which lets Yosys map the array to block
-// RAM or single-port RAM (SPRAM).
+// The read is registered, which lets Yosys map the array to block RAM or single-port RAM
+// (SPRAM).
 module kiln_board_mem #(
     parameter WIDTH = 32,
     parameter BYTES = 4,
@@ -51,8 +51,8 @@ module kiln_board_mem #(
         end
     endgenerate
 
-    // No read in a write cycle: nobody uses the data of one, and single-port RAMs (iCE40 SPRAM)
-    // cannot read the old word while writing.
+    // Nobody uses the data read in a write cycle. A single-port RAM (iCE40 SPRAM) cannot read
+    // the old word while writing, so it reads only in the other cycles.
     integer i;
     generate
         if (SINGLE_PORT_RAM != 0) begin : spram
@@ -64,12 +64,15 @@ module kiln_board_mem #(
                 if (!we) rdata <= mem[addr];
             end
         end else begin : bram
-            reg [WIDTH-1:0] mem [0:(1 << ADDR_BITS) - 1];
+            // A block RAM reads in every cycle: what a read in a write cycle returns does not
+            // matter (`no_rw_check`), and a read enable computed from the write enable put the
+            // kernel's request logic twice in front of the RAM's clock enables.
+            (* no_rw_check *) reg [WIDTH-1:0] mem [0:(1 << ADDR_BITS) - 1];
             always @(posedge clk) begin
                 for (i = 0; i < BYTES; i = i + 1) begin
                     if (we && wstrb[i]) mem[addr][8*i +: 8] <= wdata[8*i +: 8];
                 end
-                if (!we) rdata <= mem[addr];
+                rdata <= mem[addr];
             end
         end
     endgenerate
