@@ -200,7 +200,11 @@ fn on_chip_arrays_are_built_where_the_report_says() {
         let choice = |name: &str| memories.iter().find(|m| m["name"] == name).unwrap()["implementation"].clone();
         assert_eq!([choice("big"), choice("mid"), choice("small")], choices, "{target}");
         let verilog = std::fs::read_to_string(out.join("arrays.v")).unwrap();
-        assert!(verilog.contains("(* ram_style = \"block\" *)") && verilog.contains("(* ram_style = \"logic\" *)"));
+        assert!(
+            verilog.contains("(* ram_style = \"block\", no_rw_check *)")
+                && verilog.contains("(* ram_style = \"logic\", no_rw_check *)"),
+            "{target}: the memories' attributes"
+        );
         let stat = out.join("stat.txt");
         let script = format!("read_verilog arrays.v; synth_ice40 -top arrays; tee -q -o {} stat", stat.display());
         let y = Command::new("yosys").current_dir(&out).args(["-q", "-p", &script]).output().unwrap();
