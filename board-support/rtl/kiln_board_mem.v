@@ -82,6 +82,10 @@ module kiln_board_mem #(
         k_resp_valid <= kernel_owns && k_req_valid && !k_req_we;
     end
 
+    // The bridge's byte, registered: it waits a cycle for it (S_READ_LATCH).
+    reg [7:0] b_rbyte_q;
+    always @(posedge clk) b_rbyte_q <= rdata[8*read_lane +: 8];
+
     assign k_resp_rdata = rdata;
-    assign b_rbyte = rdata[8*read_lane +: 8];
+    assign b_rbyte = b_rbyte_q;
 endmodule
