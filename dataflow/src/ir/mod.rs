@@ -479,6 +479,19 @@ impl Kernel {
         op
     }
 
+    /// Inserts a constant of `width` bits into `op`'s block right before `op` (so that `op` can
+    /// take it as an operand) and returns it.
+    pub fn insert_const_before(&mut self, op: Op, value: u64, width: u32) -> Value {
+        let (block, span) = (self.ops[op].block, self.ops[op].span);
+        let c = self.ops.push(OpData { kind: OpKind::Const(value), args: vec![], result: None, block, span });
+        let v = self.values.push(ValueData { width, def: ValueDef::Op(c), name: None });
+        self.ops[c].result = Some(v);
+        if let Some(pos) = self.blocks[block].ops.iter().position(|o| *o == op) {
+            self.blocks[block].ops.insert(pos, c);
+        }
+        v
+    }
+
     /// Appends an op and returns its result.
     pub fn push_value(&mut self, block: Block, kind: OpKind, args: Vec<Value>, width: u32, span: Span) -> Value {
         let op = self.push_op(block, kind, args, Some(width), span);

@@ -32,23 +32,15 @@ impl Pass for BoundedCompare {
         let ranges = ValueRanges::compute(k);
         let mut changed = false;
         for b in k.rpo() {
-            let mut ops = Vec::with_capacity(k.blocks[b].ops.len());
             for op in k.blocks[b].ops.clone() {
                 if let Some((kind, x, bound)) = cheaper_test(k, &ranges, b, op) {
                     let w = k.width(x);
-                    let span = k.ops[op].span;
-                    let c =
-                        k.ops.push(OpData { kind: OpKind::Const(bound), args: vec![], result: None, block: b, span });
-                    let cv = k.values.push(ValueData { width: w, def: ValueDef::Op(c), name: None });
-                    k.ops[c].result = Some(cv);
-                    ops.push(c);
+                    let cv = k.insert_const_before(op, bound, w);
                     k.ops[op].kind = OpKind::Cmp(kind);
                     k.ops[op].args = vec![x, cv];
                     changed = true;
                 }
-                ops.push(op);
             }
-            k.blocks[b].ops = ops;
         }
         changed
     }

@@ -181,14 +181,7 @@ impl Pass for ConstFold {
                     }
                     Some(Rewrite::AddConst(x, c)) => {
                         let w = k.width(x);
-                        let span = k.ops[op].span;
-                        let cst =
-                            k.ops.push(OpData { kind: OpKind::Const(c), args: vec![], result: None, block: b, span });
-                        let cv = k.values.push(ValueData { width: w, def: ValueDef::Op(cst), name: None });
-                        k.ops[cst].result = Some(cv);
-                        if let Some(pos) = k.blocks[b].ops.iter().position(|o| *o == op) {
-                            k.blocks[b].ops.insert(pos, cst);
-                        }
+                        let cv = k.insert_const_before(op, c, w);
                         k.ops[op].kind = OpKind::Binary(BinOp::Add);
                         k.ops[op].args = vec![x, cv];
                         changed = true;
