@@ -82,10 +82,16 @@ module kiln_board_mem #(
         k_resp_valid <= kernel_owns && k_req_valid && !k_req_we;
     end
 
-    // The bridge's byte, registered: it waits a cycle for it (S_READ_LATCH).
-    reg [7:0] b_rbyte_q;
-    always @(posedge clk) b_rbyte_q <= rdata[8*read_lane +: 8];
+    // The bridge's word, registered before its byte is chosen: the bridge waits a cycle for it
+    // (S_READ_LATCH). A block RAM's read data through the byte multiplexer into a register was
+    // the longest path of the ECP5 designs (its clock-to-out alone is 5.8 ns there).
+    reg [WIDTH-1:0] b_rword_q;
+    reg [LANE_BITS-1:0] b_lane_q;
+    always @(posedge clk) begin
+        b_rword_q <= rdata;
+        b_lane_q <= read_lane;
+    end
 
     assign k_resp_rdata = rdata;
-    assign b_rbyte = b_rbyte_q;
+    assign b_rbyte = b_rword_q[8*b_lane_q +: 8];
 endmodule

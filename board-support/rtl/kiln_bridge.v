@@ -223,8 +223,8 @@ module kiln_bridge #(
                     state <= S_READ_LATCH;
                 end
             end
-            // The memories read the word at `bus_addr` at the end of S_READ and register its
-            // byte at the end of this cycle (a block RAM's read data straight into `tx_data`
+            // The memories read the word at `bus_addr` at the end of S_READ and register it
+            // again at the end of this cycle (a block RAM's read data straight into `tx_data`
             // was the longest path of the ECP5 designs).
             S_READ_LATCH: state <= S_READ_WAIT;
             S_READ_WAIT: begin
