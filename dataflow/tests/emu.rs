@@ -199,3 +199,68 @@ fn coalesced_inner_test_is_an_equality() {
     let r = emulate(&k, &[Arg::Buffer(vec![0; 500])], 1_000_000).unwrap_or_else(|e| panic!("{e:?}"));
     assert_eq!(r.buffers[0].as_deref(), Some(&expected[..]));
 }
+
+/// `zero-accumulator`: a sum that starts from a loaded value starts from zero and the value is
+/// added after the loop (also when the loop runs no iteration); one read inside its loop keeps
+/// the accumulator as written.
+#[test]
+fn accumulators_start_from_zero() {
+    use kiln_dataflow::analysis::natural_loops;
+    // 32-bit header parameters that enter their loop with a value that is not a constant (the
+    // loop test carried by `exit-test` is one bit wide).
+    fn computed_starts(k: &Kernel) -> usize {
+        let preds = k.predecessors();
+        natural_loops(k)
+            .iter()
+            .map(|l| {
+                let entering = preds[l.header].iter().filter(|p| !l.latches.contains(p));
+                entering
+                    .flat_map(|p| k.blocks[*p].term.targets().into_iter().filter(|t| t.block == l.header))
+                    .flat_map(|t| t.args.iter())
+                    .filter(|a| k.width(**a) == 32 && k.as_const(**a).is_none())
+                    .count()
+            })
+            .sum()
+    }
+    let sum = "kernel void k(global const int *a, global int *out, int n) {
+        int acc = a[0] * 3;
+        for (int i = 1; i < n; i++) acc -= a[i];
+        out[0] = acc; }";
+    let (_, opt) = compile(sum, "k");
+    assert_eq!(computed_starts(&opt), 0, "the accumulator starts from zero\n{opt}");
+    let a: Vec<u64> = vec![7, 1, 2, 0xffff_fff0, 5];
+    for n in [0u64, 1, 5] {
+        let r = run(sum, "k", vec![Arg::Buffer(a.clone()), Arg::Buffer(vec![0]), Arg::Scalar(n)]);
+        let expected = (1..n.max(1) as usize).fold(21u32, |acc, i| acc.wrapping_sub(a[i] as u32));
+        assert_eq!(r[1], Some(vec![expected as u64]), "n = {n}");
+    }
+    let read_inside = "kernel void k(global const int *a, global int *out, int n) {
+        int acc = a[0] * 3;
+        for (int i = 1; i < n; i++) { acc += a[i]; out[i] = acc; }
+        out[0] = acc; }";
+    let (_, opt) = compile(read_inside, "k");
+    assert!(computed_starts(&opt) >= 1, "an accumulator read inside its loop keeps its start\n{opt}");
+    let r = run(read_inside, "k", vec![Arg::Buffer(a.clone()), Arg::Buffer(vec![0; 5]), Arg::Scalar(5)]);
+    assert_eq!(r[1], Some(vec![21 + 1 + 2 - 16 + 5, 22, 24, 8, 13]));
+}
+
+/// A signed remainder and quotient by a power of two of a value that is never negative are the
+/// unsigned ones: PolyBench's `((i * j + 1) % 16) / 16` is 0, and its multiplier goes away.
+#[test]
+fn signed_power_of_two_division_of_a_nonnegative_value_folds() {
+    use kiln_dataflow::ir::{BinOp, OpKind};
+    let src = "kernel void k(global int *out) {
+        for (int i = 0; i < 16; i++) for (int j = 0; j < 22; j++) out[i * 22 + j] = ((i * j + 1) % 16) / 16 + (i * j + 1) % 16; }";
+    let (_, opt) = compile(src, "k");
+    let divides = opt
+        .ops
+        .values()
+        .filter(|o| matches!(o.kind, OpKind::Binary(BinOp::SDiv | BinOp::SRem | BinOp::UDiv | BinOp::URem)))
+        .count();
+    assert_eq!(divides, 0, "no division is left\n{opt}");
+    let slt = opt.ops.values().filter(|o| matches!(o.kind, OpKind::Cmp(kiln_dataflow::ir::CmpOp::Slt))).count();
+    assert_eq!(slt, 0, "no sign test is left\n{opt}");
+    let expected: Vec<u64> = (0..16 * 22).map(|n: u64| ((n / 22) * (n % 22) + 1) % 16).collect();
+    let r = run(src, "k", vec![Arg::Buffer(vec![0; 16 * 22])]);
+    assert_eq!(r[0].as_deref(), Some(&expected[..]));
+}

@@ -18,6 +18,7 @@ mod simplify_params;
 mod strength;
 mod unreachable;
 mod widen;
+mod zero_accumulator;
 
 use crate::egraph::{EgraphOptions, EgraphReport, optimize_kernel_with};
 use crate::ir::Kernel;
@@ -184,15 +185,17 @@ pub fn egraph_phase(k: &mut Kernel, eg: &EgraphOptions, verify_each: bool) -> Re
 /// done: the divisions and remainders by constants that the `-O1` passes left for the e-graph
 /// phase ([`PipelineOptions::defer_divisions`]) and the phase did not rewrite itself, and the
 /// tests of counted loops with constant bounds computed an iteration ahead (`exit-test`), and
-/// less-than tests of bounded values made equalities (`bounded-compare`); then folds and
-/// shares what that produces, and compacts the kernel.
+/// less-than tests of bounded values made equalities (`bounded-compare`), and accumulators
+/// started from zero (`zero-accumulator`); then folds and shares what that produces, and
+/// compacts the kernel.
 pub fn finish_for_hardware(k: &mut Kernel, verify_each: bool) -> Result<(), PassFailure> {
     // `bounded-compare` after `exit-test`: a loop's own test must still be a less-than for
     // `exit-test` to carry it.
-    let rewrites: [&dyn Pass; 3] = [
+    let rewrites: [&dyn Pass; 4] = [
         &strength::StrengthReduce { defer_odd_divisors: false },
         &exit_test::ExitTest { constant_bounds: true },
         &bounded_compare::BoundedCompare,
+        &zero_accumulator::ZeroAccumulator,
     ];
     let mut changed = false;
     for p in rewrites {

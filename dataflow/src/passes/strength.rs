@@ -14,9 +14,10 @@ use super::Pass;
 use crate::ir::*;
 
 pub struct StrengthReduce {
-    /// Leave division and remainder by constants that are not powers of two to the e-graph
-    /// phase, which knows the dividend's range and needs a narrower multiplier
-    /// (`udiv-const-as-mul-shift`); [`super::finish_for_hardware`] rewrites what it leaves.
+    /// Leave division and remainder by constants that are not powers of two, and signed ones by
+    /// any constant, to the e-graph phase, which knows the dividend's range and sign and needs
+    /// a narrower multiplier (`udiv-const-as-mul-shift`, `srem-nonnegative-as-urem`);
+    /// [`super::finish_for_hardware`] rewrites what it leaves.
     pub defer_odd_divisors: bool,
 }
 
@@ -44,8 +45,10 @@ impl Pass for StrengthReduce {
                     ops.push(op);
                     continue;
                 };
-                let odd = !(d & op::mask(w)).is_power_of_two();
-                if w > 32 || d == 0 || k.as_const(o.args[0]).is_some() || (self.defer_odd_divisors && odd) {
+                // A signed one by a power of two too: when the dividend is never negative it is
+                // the unsigned one, a shift or a mask, and the e-graph phase knows the sign.
+                let deferred = !(d & op::mask(w)).is_power_of_two() || matches!(kind, BinOp::SDiv | BinOp::SRem);
+                if w > 32 || d == 0 || k.as_const(o.args[0]).is_some() || (self.defer_odd_divisors && deferred) {
                     ops.push(op);
                     continue;
                 }
@@ -53,6 +56,11 @@ impl Pass for StrengthReduce {
                 let x = o.args[0];
                 let v = match kind {
                     BinOp::UDiv => e.udiv(x, d, w),
+                    // The low bits: no carry chain, and the range analysis reads the mask.
+                    BinOp::URem if (d & op::mask(w)).is_power_of_two() => {
+                        let m = e.konst(d - 1, w);
+                        e.bin(BinOp::And, x, m, w)
+                    }
                     BinOp::URem => {
                         let q = e.udiv(x, d, w);
                         e.remainder(x, q, d, w)
