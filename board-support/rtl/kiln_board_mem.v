@@ -38,16 +38,21 @@ module kiln_board_mem #(
 
     wire [ADDR_BITS-1:0] addr = kernel_owns ? k_req_addr[ADDR_BITS-1:0] : b_addr[LANE_SHIFT +: ADDR_BITS];
     wire [LANE_BITS-1:0] lane = LANE_SHIFT == 0 ? {LANE_BITS{1'b0}} : b_addr[LANE_BITS-1:0];
-    wire                 we = kernel_owns ? (k_req_valid && k_req_we) : b_we;
-    wire [WIDTH-1:0]     wdata = kernel_owns ? k_req_wdata : {BYTES{b_wbyte}};
-    wire [BYTES-1:0]     bridge_strb;
-    wire [BYTES-1:0]     wstrb = kernel_owns ? k_req_wstrb : bridge_strb;
+    // The kernel requests only while it runs and the bridge writes only while it does not
+    // (`bus_we <= !running`), so the write enables need no owner: `kernel_owns` (the bridge's
+    // `running`, a net across the whole design) in front of the RAMs' write enables was the
+    // critical path of iCE40 designs. A lane's enable is one LUT after the kernel's request
+    // (its valid, write and strobe, and the bridge's enable of that lane); the write data
+    // follow the bridge's enable.
+    wire [WIDTH-1:0]     wdata = b_we ? {BYTES{b_wbyte}} : k_req_wdata;
+    wire [BYTES-1:0]     lane_we;
 
     genvar g;
     generate
         for (g = 0; g < BYTES; g = g + 1) begin : lanes
             localparam [LANE_BITS-1:0] LANE = g;
-            assign bridge_strb[g] = lane == LANE;
+            wire bridge_lane_we = b_we && lane == LANE;
+            assign lane_we[g] = (k_req_valid && k_req_we && k_req_wstrb[g]) || bridge_lane_we;
         end
     endgenerate
 
@@ -59,9 +64,9 @@ module kiln_board_mem #(
             (* ram_style = "huge" *) reg [WIDTH-1:0] mem [0:(1 << ADDR_BITS) - 1];
             always @(posedge clk) begin
                 for (i = 0; i < BYTES; i = i + 1) begin
-                    if (we && wstrb[i]) mem[addr][8*i +: 8] <= wdata[8*i +: 8];
+                    if (lane_we[i]) mem[addr][8*i +: 8] <= wdata[8*i +: 8];
                 end
-                if (!we) rdata <= mem[addr];
+                if (lane_we == {BYTES{1'b0}}) rdata <= mem[addr];
             end
         end else begin : bram
             // A block RAM reads in every cycle: what a read in a write cycle returns does not
@@ -70,7 +75,7 @@ module kiln_board_mem #(
             (* no_rw_check *) reg [WIDTH-1:0] mem [0:(1 << ADDR_BITS) - 1];
             always @(posedge clk) begin
                 for (i = 0; i < BYTES; i = i + 1) begin
-                    if (we && wstrb[i]) mem[addr][8*i +: 8] <= wdata[8*i +: 8];
+                    if (lane_we[i]) mem[addr][8*i +: 8] <= wdata[8*i +: 8];
                 end
                 rdata <= mem[addr];
             end

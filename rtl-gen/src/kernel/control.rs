@@ -169,6 +169,11 @@ impl Gen<'_> {
         run.extend(acc_update);
         self.m.add(Item::Blank);
         self.m.add(Item::Comment("Control: state transitions, result registers, block parameters.".into()));
-        self.m.add(Item::Always(vec![Stmt::If(id("rst"), reset, run)]));
+        // The reset overrides at the end, so only the registers it resets depend on it: under
+        // an `if (rst) ... else` every register of the state machine had the reset in its
+        // enable (on the iCE40 the board's reset net, across the part, into the datapath's
+        // clock enables: gemm's critical path).
+        run.push(Stmt::If(id("rst"), reset, vec![]));
+        self.m.add(Item::Always(run));
     }
 }
