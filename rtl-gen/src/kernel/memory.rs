@@ -294,7 +294,21 @@ impl Gen<'_> {
                 ));
             }
             if !reads.is_empty() {
-                let re = any(reads.iter().map(|s| and(s.commit.clone(), s.en.clone())).collect());
+                // A read nobody takes is harmless: a load's data are taken in the cycle after
+                // its read, and a stalled design commits no read. So the read enable is the
+                // advance of each pipeline (or the firing of each state) that reads, without
+                // the slot decode and predicate that were in front of the RAMs' read enables.
+                let mut advances: Vec<Expr> = Vec::new();
+                for s in &reads {
+                    let advance = match s.at {
+                        At::Pipe(pi, _) => self.go(pi),
+                        At::Fsm(..) => s.commit.clone(),
+                    };
+                    if !advances.contains(&advance) {
+                        advances.push(advance);
+                    }
+                }
+                let re = any(advances);
                 let ra = enabled_mux(reads.iter().map(|s| (s.sel.clone(), addr_of(self, s))).collect(), aw);
                 self.m.add(Item::Wire { name: format!("{name}_re"), width: 1, value: Some(re), comment: None });
                 self.m.add(Item::Wire { name: format!("{name}_ra"), width: aw, value: Some(ra), comment: None });
