@@ -227,6 +227,9 @@ pub struct Module {
     pub params: Vec<(String, u32, u64)>,
     pub ports: Vec<Port>,
     pub items: Vec<Item>,
+    /// Registers declared `(* keep *)`: synthesis leaves them in the fabric (see
+    /// [`Module::keep_register`]).
+    pub kept: std::collections::BTreeSet<String>,
 }
 
 fn range(width: u32) -> String {
@@ -458,6 +461,13 @@ impl Module {
         self.items.push(item);
     }
 
+    /// Declares register `name` (when it is one) `(* keep *)`. Yosys then neither merges it
+    /// with an equal register nor moves it into a DSP block's input register, where the route
+    /// from the logic in front of it into the DSP block became part of that logic's path.
+    pub fn keep_register(&mut self, name: &str) {
+        self.kept.insert(name.to_string());
+    }
+
     fn widths(&self) -> BTreeMap<String, u32> {
         let mut w = BTreeMap::new();
         for p in &self.ports {
@@ -576,6 +586,9 @@ impl Module {
                 Item::Reg { name, width } => {
                     let unused = !Self::fully_used(&used, name, *width);
                     waive(&mut out, unused);
+                    if self.kept.contains(name) {
+                        let _ = writeln!(out, "    (* keep *)");
+                    }
                     let _ = writeln!(out, "    reg {}{name};", range(*width));
                     unwaive(&mut out, unused);
                 }

@@ -23,6 +23,16 @@ impl Gen<'_> {
         let w = k.width(r);
         let base = format!("{}_m", self.wire_name(r));
         let args: Vec<Expr> = k.ops[op].args.iter().map(|a| self.src(*a, at)).collect();
+        if matches!(k.ops[op].kind, OpKind::Binary(IrBin::Mul)) {
+            // A multiplier's operand registers stay in the fabric: the scheduler times the
+            // multiply from them (`Target::delay_ns`), not the logic in front of them through
+            // the route into a DSP block.
+            for a in &args {
+                if let Expr::Ident(name) = a {
+                    self.m.keep_register(name);
+                }
+            }
+        }
         match k.ops[op].kind {
             OpKind::Binary(b @ (IrBin::Add | IrBin::Sub)) if n <= w => {
                 let sub = b == IrBin::Sub;
