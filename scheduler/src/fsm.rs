@@ -135,10 +135,7 @@ fn assign_units(s: &mut Schedule, period: f64) {
             class = OpClass::Unit(id);
         }
         if class == OpClass::Comb {
-            let o = &s.kernel.ops[op];
-            let rw = o.result.map(|r| s.kernel.width(r)).unwrap_or(1);
-            let iw = o.args.first().map(|a| s.kernel.width(*a)).unwrap_or(rw);
-            let (n, _) = s.target.segments(&o.kind, rw, iw, period);
+            let (n, _) = s.target.op_segments(&s.kernel, op, period);
             if n > 1 {
                 class = OpClass::Multi(n);
             }
@@ -181,8 +178,8 @@ fn schedule_block(s: &mut Schedule, b: Block, period: f64) {
             | OpClass::PortStore(_)
             | OpClass::MemLoad(_)
             | OpClass::MemStore(_)
-            | OpClass::PipeTransfer(_) => s.target.delay_ns(&o.kind, rw, iw),
-            OpClass::Multi(_) => s.target.segments(&o.kind, rw, iw, period).1,
+            | OpClass::PipeTransfer(_) => s.target.op_delay_ns(k, op),
+            OpClass::Multi(_) => s.target.op_segments(k, op, period).1,
             OpClass::Unit(_) => s.target.divider_start_ns(iw),
             OpClass::Constant => 0.0,
         };

@@ -8,7 +8,7 @@
 //! bitstream flow reports the real critical path next to the scheduler's estimate.
 
 use kiln_dataflow::delay::OperatorDelays;
-use kiln_dataflow::ir::{BinOp, CmpOp, OpKind};
+use kiln_dataflow::ir::{BinOp, CmpOp, Kernel, Op, OpKind};
 use serde::Serialize;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -149,6 +149,30 @@ impl Target {
         }
     }
 
+    /// Products narrower than this many bits are built from LUTs by the target's synthesis
+    /// (`synth_ice40 -dsp`'s `DSP_Y_MINWIDTH`; the ECP5 flow puts every multiply of two
+    /// variables in its DSP blocks): the dataflow's `lut-multiply` pass makes them partial
+    /// products the delay model knows.
+    pub fn lut_multiply_below(&self) -> u32 {
+        match self.kind {
+            TargetKind::Ice40Up5k => 11,
+            _ => 0,
+        }
+    }
+
+    /// Combinational delay of op `op` of `k`: [`Target::delay_ns`] of its kind and widths,
+    /// except that a shift by a constant is wiring (as the e-graph's cost model has it).
+    pub fn op_delay_ns(&self, k: &Kernel, op: Op) -> f64 {
+        let (kind, rw, iw) = op_shape(k, op);
+        if is_wiring(k, op) { 0.0 } else { self.delay_ns(kind, rw, iw) }
+    }
+
+    /// [`Target::segments`] of op `op` of `k` (one segment of no delay for wiring).
+    pub fn op_segments(&self, k: &Kernel, op: Op, period: f64) -> (u32, f64) {
+        let (kind, rw, iw) = op_shape(k, op);
+        if is_wiring(k, op) { (1, 0.0) } else { self.segments(kind, rw, iw, period) }
+    }
+
     /// Cycles of logic an operator needs at clock period `period` (1 = combinational, chains
     /// with its neighbours), and the delay of each cycle's segment. Adders, subtractors and
     /// ordered comparisons split their carry chain; other operators keep their logic in front of output registers that
@@ -246,6 +270,21 @@ impl Target {
     pub fn divider_latency(&self, width: u32, signed: bool) -> u32 {
         width + 2 + u32::from(signed)
     }
+}
+
+/// An op's kind, result width and (first) operand width.
+fn op_shape(k: &Kernel, op: Op) -> (&OpKind, u32, u32) {
+    let o = &k.ops[op];
+    let rw = o.result.map(|r| k.width(r)).unwrap_or(1);
+    let iw = o.args.first().map(|a| k.width(*a)).unwrap_or(rw);
+    (&o.kind, rw, iw)
+}
+
+/// Whether op `op` is only wiring in hardware: a shift by a constant count.
+fn is_wiring(k: &Kernel, op: Op) -> bool {
+    let o = &k.ops[op];
+    matches!(o.kind, OpKind::Binary(BinOp::Shl | BinOp::LShr | BinOp::AShr))
+        && o.args.get(1).is_some_and(|c| k.as_const(*c).is_some())
 }
 
 #[cfg(test)]

@@ -163,8 +163,8 @@ pub fn place(p: &Problem, ii: Option<u32>, floors: &HashMap<Value, u32>) -> Resu
         let iw = o.args.first().map(|a| k.width(*a)).unwrap_or(rw);
         let delay = match class {
             OpClass::Unit(_) => p.target.divider_start_ns(iw),
-            OpClass::Multi(_) => p.target.segments(&o.kind, rw, iw, p.period).1,
-            _ => p.target.delay_ns(&o.kind, rw, iw),
+            OpClass::Multi(_) => p.target.op_segments(k, op, p.period).1,
+            _ => p.target.op_delay_ns(k, op),
         };
         // Operands: values of this iteration (intra-iteration data dependences).
         let mut preds: Vec<(Op, OpTime)> = o
