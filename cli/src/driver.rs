@@ -121,7 +121,8 @@ pub fn lower_with(
 /// Runs the optimization passes (without the e-graph phase), verifying the IR after each.
 pub fn optimize(k: &mut Kernel, hw: &HwOptions) -> Result<(), Failure> {
     let defer_divisions = hw.optimize && hw.egraph;
-    run_passes(k, &PipelineOptions { verify_each: true, disabled: !hw.optimize, egraph: None, defer_divisions })
+    let lut_multiply_below = hw.target.lut_multiply_below();
+    run_passes(k, &PipelineOptions { verify_each: true, disabled: !hw.optimize, egraph: None, defer_divisions, lut_multiply_below })
         .map(|_| ())
         .map_err(pass_failure)
 }
@@ -151,12 +152,12 @@ pub fn optimize_and_schedule(mut k: Kernel, hw: &HwOptions) -> Result<Schedule, 
     };
     let mut rewritten = k.clone();
     let report = egraph_phase(&mut rewritten, &options, true).map_err(pass_failure)?;
-    finish_for_hardware(&mut rewritten, true).map_err(pass_failure)?;
+    finish_for_hardware(&mut rewritten, true, hw.target.lut_multiply_below()).map_err(pass_failure)?;
     if !report.changed() {
         return schedule(rewritten, hw);
     }
     // Without the phase's rewrites, the divisions it was left are rewritten the `-O1` way.
-    finish_for_hardware(&mut k, true).map_err(pass_failure)?;
+    finish_for_hardware(&mut k, true, hw.target.lut_multiply_below()).map_err(pass_failure)?;
     let base = schedule(k, hw)?;
     let with = schedule(rewritten, hw)?;
     let (mut chosen, notes) = match with.worse_than(&base) {

@@ -9,6 +9,7 @@ mod cse;
 mod dce;
 mod exit_test;
 mod if_convert;
+mod lut_multiply;
 mod merge_blocks;
 mod narrow_params;
 mod partition;
@@ -64,6 +65,9 @@ pub struct PipelineOptions {
     /// sets it without `egraph` runs [`egraph_phase`] itself and then [`finish_for_hardware`],
     /// also on a kernel it keeps without the phase.
     pub defer_divisions: bool,
+    /// Products narrower than this many bits become partial products added in a tree
+    /// (`lut-multiply`; 0: none), for targets whose synthesis builds them from LUTs.
+    pub lut_multiply_below: u32,
 }
 
 impl Default for PipelineOptions {
@@ -73,6 +77,7 @@ impl Default for PipelineOptions {
             disabled: false,
             egraph: Some(EgraphOptions::default()),
             defer_divisions: false,
+            lut_multiply_below: 0,
         }
     }
 }
@@ -137,7 +142,7 @@ pub fn optimize(k: &mut Kernel, opts: &PipelineOptions) -> Result<OptimizeReport
     }
     // A caller that defers divisions and runs no phase here runs it and finishes itself.
     if !opts.disabled && (opts.egraph.is_some() || !opts.defer_divisions) {
-        finish_for_hardware(k, opts.verify_each)?;
+        finish_for_hardware(k, opts.verify_each, opts.lut_multiply_below)?;
     }
     *k = crate::compact::compact(k);
     if opts.verify_each {
@@ -186,16 +191,18 @@ pub fn egraph_phase(k: &mut Kernel, eg: &EgraphOptions, verify_each: bool) -> Re
 /// phase ([`PipelineOptions::defer_divisions`]) and the phase did not rewrite itself, and the
 /// tests of counted loops with constant bounds computed an iteration ahead (`exit-test`), and
 /// less-than tests of bounded values made equalities (`bounded-compare`), and accumulators
-/// started from zero (`zero-accumulator`); then folds and shares what that produces, and
-/// compacts the kernel.
-pub fn finish_for_hardware(k: &mut Kernel, verify_each: bool) -> Result<(), PassFailure> {
+/// started from zero (`zero-accumulator`), and multiplies with products narrower than
+/// `lut_multiply_below` bits made partial products (`lut-multiply`); then folds and shares what
+/// that produces, and compacts the kernel.
+pub fn finish_for_hardware(k: &mut Kernel, verify_each: bool, lut_multiply_below: u32) -> Result<(), PassFailure> {
     // `bounded-compare` after `exit-test`: a loop's own test must still be a less-than for
     // `exit-test` to carry it.
-    let rewrites: [&dyn Pass; 4] = [
+    let rewrites: [&dyn Pass; 5] = [
         &strength::StrengthReduce { defer_odd_divisors: false },
         &exit_test::ExitTest { constant_bounds: true },
         &bounded_compare::BoundedCompare,
         &zero_accumulator::ZeroAccumulator,
+        &lut_multiply::LutMultiply { below: lut_multiply_below },
     ];
     let mut changed = false;
     for p in rewrites {

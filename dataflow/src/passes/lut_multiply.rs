@@ -1,0 +1,112 @@
+//! `lut-multiply`: a multiply whose product is too narrow for the target's DSP blocks (Yosys
+//! builds products under 11 bits from LUTs on the iCE40: `synth_ice40`'s `DSP_Y_MINWIDTH`)
+//! becomes its partial products — the multiplicand shifted by each bit of the narrower
+//! operand, or zero — added in a balanced tree.
+//!
+//! The scheduler prices a multiply as a DSP block, which such a multiply never is: Yosys's own
+//! LUT multiplier is one block of logic of four or five LUT levels and a carry chain (jacobi-2d's
+//! `i * (j + 2)`, 10 bits, 17 ns routed on the iCE40, in front of one register). As shifts
+//! (wiring), selects (a LUT) and adds, every piece has the delay the scheduler knows, and it
+//! places register boundaries between the adds of the tree where the clock needs them.
+//!
+//! Exact: the narrower operand `m` has at most `n` significant bits in every run (the range
+//! analysis, [`crate::ranges`]), so `x · m = Σ_{i<n} m_i · (x << i)` modulo 2^w. Only operands
+//! of up to [`MAX_PARTIAL_PRODUCTS`] bits are rewritten (the tree's size grows with them).
+//! Tested in `dataflow/tests/emu.rs` (`narrow_multiplies_are_partial_products`).
+
+use super::Pass;
+use crate::ir::*;
+use crate::ranges::ValueRanges;
+
+/// The most partial products a multiply is split into.
+pub const MAX_PARTIAL_PRODUCTS: u32 = 8;
+
+/// `below`: products narrower than this many bits are rewritten (0: none, the target's DSP
+/// blocks take every multiply).
+pub struct LutMultiply {
+    pub below: u32,
+}
+
+impl Pass for LutMultiply {
+    fn name(&self) -> &'static str {
+        "lut-multiply"
+    }
+    fn description(&self) -> &'static str {
+        "turns multiplies too narrow for DSP blocks into partial products added in a tree"
+    }
+    fn run(&self, k: &mut Kernel) -> bool {
+        if self.below == 0 {
+            return false;
+        }
+        let ranges = ValueRanges::compute(k);
+        let mut changed = false;
+        for b in k.rpo() {
+            let mut ops = Vec::new();
+            for op in k.blocks[b].ops.clone() {
+                let Some((x, m, n)) = self.narrow_multiply(k, &ranges, b, op) else {
+                    ops.push(op);
+                    continue;
+                };
+                let r = k.ops[op].result.unwrap_or_else(|| unreachable!("narrow_multiply checks the result"));
+                let w = k.width(r);
+                let span = k.ops[op].span;
+                let mut new_op = |k: &mut Kernel, kind: OpKind, args: Vec<Value>, width: u32| -> Value {
+                    let o = k.ops.push(OpData { kind, args, result: None, block: b, span });
+                    let v = k.values.push(ValueData { width, def: ValueDef::Op(o), name: None });
+                    k.ops[o].result = Some(v);
+                    ops.push(o);
+                    v
+                };
+                let zero = new_op(k, OpKind::Const(0), vec![], w);
+                let mut terms = Vec::new();
+                for i in 0..n {
+                    let (bit, shifted) = if i == 0 {
+                        (m, x)
+                    } else {
+                        let count = new_op(k, OpKind::Const(i as u64), vec![], w);
+                        (new_op(k, OpKind::Binary(BinOp::LShr), vec![m, count], w), new_op(k, OpKind::Binary(BinOp::Shl), vec![x, count], w))
+                    };
+                    let bit = new_op(k, OpKind::Cast(CastOp::Trunc), vec![bit], 1);
+                    terms.push(new_op(k, OpKind::Select, vec![bit, shifted, zero], w));
+                }
+                // A balanced tree: each level adds neighbours.
+                while terms.len() > 1 {
+                    let mut next = Vec::new();
+                    for pair in terms.chunks(2) {
+                        next.push(match pair {
+                            [a, b] => new_op(k, OpKind::Binary(BinOp::Add), vec![*a, *b], w),
+                            [a] => *a,
+                            _ => unreachable!("chunks of two"),
+                        });
+                    }
+                    terms = next;
+                }
+                let product = terms.first().copied().unwrap_or(zero);
+                k.replace_uses(r, product);
+                changed = true;
+            }
+            k.blocks[b].ops = ops;
+        }
+        changed
+    }
+}
+
+impl LutMultiply {
+    /// `op` as (multiplicand, multiplier, significant bits of the multiplier) when it is a
+    /// multiply of two variables with a product narrower than `below` bits.
+    fn narrow_multiply(&self, k: &Kernel, ranges: &ValueRanges, b: Block, op: Op) -> Option<(Value, Value, u32)> {
+        let o = &k.ops[op];
+        if o.kind != OpKind::Binary(BinOp::Mul) {
+            return None;
+        }
+        let w = k.width(o.result?);
+        let [x, y] = o.args.as_slice() else { return None };
+        if w >= self.below || k.width(*x) != w || k.width(*y) != w || k.as_const(*x).is_some() || k.as_const(*y).is_some() {
+            return None;
+        }
+        let bits = |v: Value| (64 - ranges.facts_in(k, b, v).hi.leading_zeros()).min(w);
+        let (x, m) = if bits(*y) <= bits(*x) { (*x, *y) } else { (*y, *x) };
+        let n = bits(m);
+        (1..=MAX_PARTIAL_PRODUCTS).contains(&n).then_some((x, m, n))
+    }
+}
