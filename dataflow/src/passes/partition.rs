@@ -150,6 +150,16 @@ pub fn congruences(k: &Kernel) -> HashMap<Value, Congruence> {
                         Some(s) if s < 16 => get(o.args[0]).map(|a| a.mul_const(1 << s)),
                         _ => Some(Congruence::UNKNOWN),
                     },
+                    // `x & (2^s - 1)` is `x` modulo 2^s.
+                    OpKind::Binary(BinOp::And) => match (konst(o.args[0]), konst(o.args[1])) {
+                        (_, Some(m)) if m.wrapping_add(1).is_power_of_two() => {
+                            get(o.args[0]).map(|a| Congruence::new(a.modulus.min(m.wrapping_add(1)), a.residue))
+                        }
+                        (Some(m), _) if m.wrapping_add(1).is_power_of_two() => {
+                            get(o.args[1]).map(|a| Congruence::new(a.modulus.min(m.wrapping_add(1)), a.residue))
+                        }
+                        _ => Some(Congruence::UNKNOWN),
+                    },
                     OpKind::Select => get(o.args[1]).zip(get(o.args[2])).map(|(a, b)| a.meet(b)),
                     OpKind::Cast(CastOp::Zext | CastOp::Sext) => get(o.args[0]),
                     OpKind::Cast(CastOp::Trunc) => {

@@ -14,10 +14,9 @@ use super::Pass;
 use crate::ir::*;
 
 pub struct StrengthReduce {
-    /// Leave division and remainder by constants that are not powers of two, and signed ones by
-    /// any constant, to the e-graph phase, which knows the dividend's range and sign and needs
-    /// a narrower multiplier (`udiv-const-as-mul-shift`, `srem-nonnegative-as-urem`);
-    /// [`super::finish_for_hardware`] rewrites what it leaves.
+    /// Leave division and remainder by constants that are not powers of two to the e-graph
+    /// phase, which knows the dividend's range and needs a narrower multiplier
+    /// (`udiv-const-as-mul-shift`); [`super::finish_for_hardware`] rewrites what it leaves.
     pub defer_odd_divisors: bool,
 }
 
@@ -29,6 +28,7 @@ impl Pass for StrengthReduce {
         "turns division and remainder by constants into shifts and multiplications"
     }
     fn run(&self, k: &mut Kernel) -> bool {
+        let ranges = crate::ranges::ValueRanges::compute(k);
         let mut changed = false;
         for b in k.rpo() {
             let mut ops = Vec::new();
@@ -45,15 +45,22 @@ impl Pass for StrengthReduce {
                     ops.push(op);
                     continue;
                 };
-                // A signed one by a power of two too: when the dividend is never negative it is
-                // the unsigned one, a shift or a mask, and the e-graph phase knows the sign.
-                let deferred = !(d & op::mask(w)).is_power_of_two() || matches!(kind, BinOp::SDiv | BinOp::SRem);
-                if w > 32 || d == 0 || k.as_const(o.args[0]).is_some() || (self.defer_odd_divisors && deferred) {
+                let odd = !(d & op::mask(w)).is_power_of_two();
+                if w > 32 || d == 0 || k.as_const(o.args[0]).is_some() || (self.defer_odd_divisors && odd) {
                     ops.push(op);
                     continue;
                 }
-                let mut e = Emitter { k, ops: &mut ops, block: b, span: o.span };
+                // A signed division of a dividend that is never negative by a positive constant
+                // is the unsigned one: a shift or a mask instead of the sign corrections (the
+                // range analysis knows PolyBench's `(i * j + 1) % 16` is not negative).
                 let x = o.args[0];
+                let nonnegative = |v: Value| ranges.facts_in(k, b, v).hi <= op::mask(w) >> 1;
+                let kind = match kind {
+                    BinOp::SDiv if nonnegative(x) && nonnegative(o.args[1]) => BinOp::UDiv,
+                    BinOp::SRem if nonnegative(x) && nonnegative(o.args[1]) => BinOp::URem,
+                    other => other,
+                };
+                let mut e = Emitter { k, ops: &mut ops, block: b, span: o.span };
                 let v = match kind {
                     BinOp::UDiv => e.udiv(x, d, w),
                     // The low bits: no carry chain, and the range analysis reads the mask.

@@ -96,7 +96,10 @@ fn rebase(k: &mut Kernel, l: &NaturalLoop, idx: usize) -> Option<()> {
     }
 
     let width = k.width(acc);
-    let zero = k.push_value(pre, OpKind::Const(0), vec![], width, k.blocks[pre].span);
+    // In the entry block: `pre` may be the header of a pipelined loop before this one (an
+    // unrolled loop's remainder loop follows it), where a value used after that loop must be
+    // a parameter.
+    let zero = k.push_value(k.entry, OpKind::Const(0), vec![], width, k.blocks[pre].span);
     for t in k.blocks[pre].term.targets_mut() {
         if t.block == h {
             t.args[idx] = zero;
