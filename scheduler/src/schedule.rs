@@ -146,6 +146,28 @@ impl Schedule {
         (y > x).then(|| format!("the FSM would take {y} steps instead of {x}"))
     }
 
+    /// Whether this schedule is worse than `base` only in pipeline depths, each by at most one
+    /// cycle: every loop keeps its II and its pipelining, and the FSM is no longer.
+    pub fn deeper_by_at_most_one(&self, base: &Schedule) -> bool {
+        if base.loops.len() != self.loops.len() {
+            return false;
+        }
+        let loops_ok = base.loops.iter().zip(&self.loops).all(|(b, w)| {
+            let ii_ok = match (b.achieved_ii, w.achieved_ii) {
+                (Some(x), Some(y)) => y <= x,
+                (Some(_), None) => false,
+                _ => true,
+            };
+            let depth_ok = match (b.depth, w.depth) {
+                (Some(x), Some(y)) => y <= x + 1,
+                _ => true,
+            };
+            ii_ok && depth_ok
+        });
+        let steps = |s: &Schedule| s.steps.values().map(|n| *n as u64).sum::<u64>();
+        loops_ok && steps(self) <= steps(base)
+    }
+
     pub fn period_ns(&self) -> f64 {
         1000.0 / self.clock_mhz
     }
