@@ -122,9 +122,18 @@ pub fn lower_with(
 pub fn optimize(k: &mut Kernel, hw: &HwOptions) -> Result<(), Failure> {
     let defer_divisions = hw.optimize && hw.egraph;
     let lut_multiply_below = hw.target.lut_multiply_below();
-    run_passes(k, &PipelineOptions { verify_each: true, disabled: !hw.optimize, egraph: None, defer_divisions, lut_multiply_below })
-        .map(|_| ())
-        .map_err(pass_failure)
+    run_passes(
+        k,
+        &PipelineOptions {
+            verify_each: true,
+            disabled: !hw.optimize,
+            egraph: None,
+            defer_divisions,
+            lut_multiply_below,
+        },
+    )
+    .map(|_| ())
+    .map_err(pass_failure)
 }
 
 fn pass_failure(f: kiln_dataflow::passes::PassFailure) -> Failure {

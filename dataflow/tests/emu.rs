@@ -275,7 +275,8 @@ fn narrow_multiplies_are_partial_products() {
     let out = check_source("t.cl", src, &Options::default());
     let prog = out.program.unwrap_or_else(|| panic!("{}", diag::render(&out.sources, &out.diags)));
     let id = prog.kernel_by_name("k").expect("kernel");
-    let lowered = kiln_dataflow::lower::lower_kernel(&prog, id).unwrap_or_else(|d| panic!("{}", diag::render(&out.sources, &d)));
+    let lowered =
+        kiln_dataflow::lower::lower_kernel(&prog, id).unwrap_or_else(|d| panic!("{}", diag::render(&out.sources, &d)));
     let variable_multiplies = |k: &Kernel| {
         k.ops
             .values()

@@ -44,8 +44,17 @@ fn check(source: &Path, spec_path: &Path) -> u64 {
     };
     let (mut k, _) = driver::lower_with(&fe.program, id, &lower_opts).ok().unwrap();
     let m = runspec::materialize(&spec, &k).ok().unwrap_or_else(|| panic!("{name}: run spec"));
-    optimize(&mut k, &PipelineOptions { verify_each: false, disabled: false, egraph: None, defer_divisions: true, lut_multiply_below: 0 })
-        .unwrap();
+    optimize(
+        &mut k,
+        &PipelineOptions {
+            verify_each: false,
+            disabled: false,
+            egraph: None,
+            defer_divisions: true,
+            lut_multiply_below: 0,
+        },
+    )
+    .unwrap();
     let mut checked = emulate_and_check(&k, &m.args, &name);
     // And as the scheduler reads it: after the e-graph phase and the last rewrites (narrowed
     // registers, loop tests carried a cycle ahead, trip counts recorded), with the iCE40's

@@ -64,7 +64,10 @@ impl Pass for LutMultiply {
                         (m, x)
                     } else {
                         let count = new_op(k, OpKind::Const(i as u64), vec![], w);
-                        (new_op(k, OpKind::Binary(BinOp::LShr), vec![m, count], w), new_op(k, OpKind::Binary(BinOp::Shl), vec![x, count], w))
+                        (
+                            new_op(k, OpKind::Binary(BinOp::LShr), vec![m, count], w),
+                            new_op(k, OpKind::Binary(BinOp::Shl), vec![x, count], w),
+                        )
                     };
                     let bit = new_op(k, OpKind::Cast(CastOp::Trunc), vec![bit], 1);
                     terms.push(new_op(k, OpKind::Select, vec![bit, shifted, zero], w));
@@ -101,7 +104,12 @@ impl LutMultiply {
         }
         let w = k.width(o.result?);
         let [x, y] = o.args.as_slice() else { return None };
-        if w >= self.below || k.width(*x) != w || k.width(*y) != w || k.as_const(*x).is_some() || k.as_const(*y).is_some() {
+        if w >= self.below
+            || k.width(*x) != w
+            || k.width(*y) != w
+            || k.as_const(*x).is_some()
+            || k.as_const(*y).is_some()
+        {
             return None;
         }
         let bits = |v: Value| (64 - ranges.facts_in(k, b, v).hi.leading_zeros()).min(w);
