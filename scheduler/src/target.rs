@@ -304,4 +304,32 @@ mod tests {
         let ecp5 = Target::by_name("ecp5").map(|t| (t.block_ram_rows(32, 1024), t.block_ram_rows(9, 2048)));
         assert_eq!(ecp5, Some((2, 1)), "512 x 36 and 2048 x 9 blocks");
     }
+
+    #[test]
+    fn a_shift_by_a_constant_is_wiring() {
+        let span = kiln_frontend::Span::default();
+        let mut k = Kernel::new("t".into(), span);
+        let b = k.entry;
+        let x = k.add_param(b, 32, None);
+        let four = k.push_value(b, OpKind::Const(4), vec![], 32, span);
+        let by_constant = k.push_op(b, OpKind::Binary(BinOp::Shl), vec![x, four], Some(32), span);
+        let by_variable = k.push_op(b, OpKind::Binary(BinOp::Shl), vec![x, x], Some(32), span);
+        for name in Target::names() {
+            let Some(t) = Target::by_name(name) else { continue };
+            assert_eq!(t.op_delay_ns(&k, by_constant), 0.0, "{name}");
+            assert_eq!(t.op_segments(&k, by_constant, 1.0), (1, 0.0), "{name}");
+            assert!(t.op_delay_ns(&k, by_variable) > 0.0, "{name}: a variable shift is a barrel shifter");
+        }
+    }
+
+    #[test]
+    fn a_port_response_is_no_earlier_than_block_ram_read_data() {
+        for name in Target::names() {
+            let Some(t) = Target::by_name(name) else { continue };
+            assert!(t.port_response_ns() >= t.block_ram_read_ns + t.operators.lut_ns, "{name}");
+        }
+        // The iCE40's figure is the response buffer's three LUT levels, as it was measured.
+        let ice40 = Target::by_name("ice40-up5k").map(|t| t.port_response_ns());
+        assert_eq!(ice40, Some(1.4 + 3.0 * 3.0));
+    }
 }
