@@ -579,6 +579,30 @@ impl Kernel {
         }
     }
 
+    /// Replaces the uses of `from` by `to` in block `b` (its ops and its terminator).
+    pub fn replace_uses_in_block(&mut self, b: Block, from: Value, to: Value) {
+        for op in self.blocks[b].ops.clone() {
+            for a in &mut self.ops[op].args {
+                if *a == from {
+                    *a = to;
+                }
+            }
+        }
+        let term = &mut self.blocks[b].term;
+        match term {
+            Terminator::Branch { cond, .. } if *cond == from => *cond = to,
+            Terminator::Switch { value, .. } if *value == from => *value = to,
+            _ => {}
+        }
+        for t in term.targets_mut() {
+            for a in &mut t.args {
+                if *a == from {
+                    *a = to;
+                }
+            }
+        }
+    }
+
     /// Replaces every use of each key of `map` by its value (in ops and terminators), in one
     /// walk over the kernel.
     pub fn replace_all_uses(&mut self, map: &std::collections::HashMap<Value, Value>) {

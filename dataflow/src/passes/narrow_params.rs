@@ -65,7 +65,7 @@ fn narrow(k: &mut Kernel, ranges: &mut ValueRanges, b: Block, i: usize, n: u32) 
         });
         let wide = k.values.push(ValueData { width: w, def: ValueDef::Op(ext), name: name.clone() });
         k.ops[ext].result = Some(wide);
-        replace_uses_in(k, user, old, wide);
+        k.replace_uses_in_block(user, old, wide);
         k.blocks[user].ops.insert(0, ext);
         ranges.alias(&[(old, wide)]);
     }
@@ -96,28 +96,4 @@ fn blocks_using(k: &Kernel, v: Value) -> Vec<Block> {
         .filter(|(_, data)| data.ops.iter().any(|op| k.ops[*op].args.contains(&v)) || data.term.uses().contains(&v))
         .map(|(b, _)| b)
         .collect()
-}
-
-/// Replaces the uses of `from` by `to` in block `b` (its ops and its terminator).
-fn replace_uses_in(k: &mut Kernel, b: Block, from: Value, to: Value) {
-    for op in k.blocks[b].ops.clone() {
-        for a in &mut k.ops[op].args {
-            if *a == from {
-                *a = to;
-            }
-        }
-    }
-    let term = &mut k.blocks[b].term;
-    match term {
-        Terminator::Branch { cond, .. } if *cond == from => *cond = to,
-        Terminator::Switch { value, .. } if *value == from => *value = to,
-        _ => {}
-    }
-    for t in term.targets_mut() {
-        for a in &mut t.args {
-            if *a == from {
-                *a = to;
-            }
-        }
-    }
 }

@@ -107,32 +107,14 @@ fn rebase(k: &mut Kernel, l: &NaturalLoop, idx: usize) -> Option<()> {
     }
     for b in outside {
         let span = k.blocks[b].span;
-        let sum = k.push_value(b, OpKind::Binary(BinOp::Add), vec![init, acc], width, span);
-        // `push_value` appends; the sum must come before the block's readers.
+        let add = k.push_op(b, OpKind::Binary(BinOp::Add), vec![init, acc], Some(width), span);
+        let sum = k.result(add).unwrap_or_else(|| unreachable!("an add with a width has a result"));
+        k.replace_uses_in_block(b, acc, sum);
+        // The sum itself reads the accumulator, and comes before the block's other readers.
+        k.ops[add].args = vec![init, acc];
         let ops = &mut k.blocks[b].ops;
-        if let Some(last) = ops.pop() {
-            ops.insert(0, last);
-        }
-        for &op in &k.blocks[b].ops.clone()[1..] {
-            for a in &mut k.ops[op].args {
-                if *a == acc {
-                    *a = sum;
-                }
-            }
-        }
-        let term = &mut k.blocks[b].term;
-        match term {
-            Terminator::Branch { cond, .. } if *cond == acc => *cond = sum,
-            Terminator::Switch { value, .. } if *value == acc => *value = sum,
-            _ => {}
-        }
-        for t in term.targets_mut() {
-            for a in &mut t.args {
-                if *a == acc {
-                    *a = sum;
-                }
-            }
-        }
+        ops.retain(|o| *o != add);
+        ops.insert(0, add);
     }
     Some(())
 }
