@@ -21,10 +21,7 @@ impl Gen<'_> {
                 if signed { "signed" } else { "unsigned" }
             )));
             let operand = |g: &Self, n: usize| {
-                one_hot_mux(
-                    starts.iter().map(|s| (s.sel.clone(), g.src(k.ops[s.op].args[n], s.at))).collect(),
-                    lit(w, 0),
-                )
+                g.site_mux(starts.iter().map(|s| (s, g.src(k.ops[s.op].args[n], s.at))).collect(), w)
             };
             let a = operand(self, 0);
             let bb = operand(self, 1);

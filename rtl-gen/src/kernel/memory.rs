@@ -3,8 +3,8 @@
 
 use super::*;
 
-/// One arm of a one-hot multiplexer: (select, value).
-type Case = (Expr, Expr);
+/// One arm of a site multiplexer: (site, value).
+type Case<'a> = (&'a Site, Expr);
 impl Gen<'_> {
     fn port_ops(&self, m: Mem) -> Vec<Site> {
         self.start_sites(&|c| matches!(c, OpClass::PortLoad(x) | OpClass::PortStore(x) if x == m))
@@ -129,11 +129,8 @@ impl Gen<'_> {
                 .map(|s| and(bin(BinOp::And, s.sel.clone(), un(UnOp::Not, id(self.acc_name(s.op)))), s.en.clone()))
                 .collect();
             self.m.add(Item::Assign(format!("{pre}_req_valid"), any(valid)));
-            let addr: Vec<(Expr, Expr)> = reqs
-                .iter()
-                .map(|s| (s.sel.clone(), self.request_addr(m, self.src(k.ops[s.op].args[0], s.at))))
-                .collect();
-            self.m.add(Item::Assign(format!("{pre}_req_addr"), enabled_mux(addr, 32)));
+            let addr = reqs.iter().map(|s| (s, self.request_addr(m, self.src(k.ops[s.op].args[0], s.at)))).collect();
+            self.m.add(Item::Assign(format!("{pre}_req_addr"), self.site_mux(addr, 32)));
             if !read_only {
                 let stores: Vec<&Site> = reqs.iter().filter(|s| k.ops[s.op].kind.has_side_effect()).collect();
                 let we: Vec<Expr> = stores.iter().map(|s| s.sel.clone()).collect();
@@ -144,12 +141,12 @@ impl Gen<'_> {
                     .iter()
                     .map(|s| {
                         let (d, st) = self.store_data(s, lanes, elem);
-                        ((s.sel.clone(), d), (s.sel.clone(), st))
+                        ((*s, d), (*s, st))
                     })
                     .unzip();
-                self.m.add(Item::Assign(format!("{pre}_req_wdata"), enabled_mux(data, w)));
+                self.m.add(Item::Assign(format!("{pre}_req_wdata"), self.site_mux(data, w)));
                 let sw = (w / 8).max(1);
-                self.m.add(Item::Assign(format!("{pre}_req_wstrb"), enabled_mux(strobes, sw)));
+                self.m.add(Item::Assign(format!("{pre}_req_wstrb"), self.site_mux(strobes, sw)));
             }
             if reqs.iter().any(|s| k.ops[s.op].kind.is_read()) {
                 self.response_buffer(m, &pre, w);
@@ -276,11 +273,8 @@ impl Gen<'_> {
             let mut body = Vec::new();
             if !writes.is_empty() {
                 let we = any(writes.iter().map(|s| and(s.commit.clone(), s.en.clone())).collect());
-                let wa = enabled_mux(writes.iter().map(|s| (s.sel.clone(), addr_of(self, s))).collect(), aw);
-                let wd = enabled_mux(
-                    writes.iter().map(|s| (s.sel.clone(), self.src(k.ops[s.op].args[1], s.at))).collect(),
-                    w,
-                );
+                let wa = self.site_mux(writes.iter().map(|s| (s, addr_of(self, s))).collect(), aw);
+                let wd = self.site_mux(writes.iter().map(|s| (s, self.src(k.ops[s.op].args[1], s.at))).collect(), w);
                 self.m.add(Item::Wire { name: format!("{name}_we"), width: 1, value: Some(we), comment: None });
                 self.m.add(Item::Wire { name: format!("{name}_wa"), width: aw, value: Some(wa), comment: None });
                 self.m.add(Item::Wire { name: format!("{name}_wd"), width: w, value: Some(wd), comment: None });
@@ -309,7 +303,7 @@ impl Gen<'_> {
                     }
                 }
                 let re = any(advances);
-                let ra = enabled_mux(reads.iter().map(|s| (s.sel.clone(), addr_of(self, s))).collect(), aw);
+                let ra = self.site_mux(reads.iter().map(|s| (s, addr_of(self, s))).collect(), aw);
                 self.m.add(Item::Wire { name: format!("{name}_re"), width: 1, value: Some(re), comment: None });
                 self.m.add(Item::Wire { name: format!("{name}_ra"), width: aw, value: Some(ra), comment: None });
                 self.m.add(Item::Reg { name: format!("{name}_rdata"), width: w });

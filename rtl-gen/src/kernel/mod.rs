@@ -205,6 +205,54 @@ impl<'s> Gen<'s> {
             .collect()
     }
 
+    /// The multiplexer of a resource's address or data among its `cases` (a site and the value
+    /// it presents), whose value only matters while one of the sites commits. The scheduler
+    /// gives a resource at most one site per FSM step and, in a pipeline, per phase of the
+    /// initiation interval (`kiln_scheduler::verify`), so a pipeline's sites are told apart by
+    /// its one-hot phase register alone, an AND-OR with no stage valid bits or `active` in
+    /// front of it; only the choice between pipelines and FSM states needs the state. Those
+    /// selects were the iCE40's critical paths into the block RAMs' addresses of the stencils.
+    fn site_mux(&self, cases: Vec<(&Site, Expr)>, width: u32) -> Expr {
+        let mut owners: Vec<(Expr, Vec<(&Site, Expr)>)> = Vec::new();
+        for (s, v) in cases {
+            let owner = match s.at {
+                At::Pipe(pi, _) => self.active(pi),
+                At::Fsm(..) => s.sel.clone(),
+            };
+            match owners.iter_mut().find(|(o, _)| *o == owner) {
+                Some((_, group)) => group.push((s, v)),
+                None => owners.push((owner, vec![(s, v)])),
+            }
+        }
+        let choices = owners.into_iter().map(|(owner, group)| (owner, self.phase_mux(group, width))).collect();
+        enabled_mux(choices, width)
+    }
+
+    /// One pipeline's (or one FSM step's) part of [`Self::site_mux`].
+    fn phase_mux(&self, group: Vec<(&Site, Expr)>, width: u32) -> Expr {
+        let phases: Option<Vec<Expr>> = group
+            .iter()
+            .map(|(s, _)| match s.at {
+                At::Pipe(pi, r) if self.pp(pi).ii > 1 => Some(self.phase_is(pi, r % self.pp(pi).ii)),
+                _ => None,
+            })
+            .collect();
+        match phases {
+            Some(phases) if group.len() > 1 && phases.iter().enumerate().all(|(i, p)| !phases[..i].contains(p)) => {
+                group
+                    .into_iter()
+                    .zip(phases)
+                    .map(|((_, v), p)| {
+                        let mask = if width == 1 { p } else { Expr::Repeat(width, Box::new(p)) };
+                        bin(BinOp::And, mask, v)
+                    })
+                    .reduce(|a, b| bin(BinOp::Or, a, b))
+                    .unwrap_or(lit(width, 0))
+            }
+            _ => enabled_mux(group.into_iter().map(|(s, v)| (s.sel.clone(), v)).collect(), width),
+        }
+    }
+
     fn result_width(&self, op: Op) -> u32 {
         self.k.ops[op].result.map(|r| self.k.width(r)).unwrap_or(1)
     }

@@ -13,7 +13,7 @@ use kiln_scheduler::pipeline::{ExitSource, Pipeline};
 use std::collections::BTreeSet;
 
 impl Gen<'_> {
-    fn pp(&self, pi: u32) -> &Pipeline {
+    pub(super) fn pp(&self, pi: u32) -> &Pipeline {
         self.s.pipeline(pi)
     }
 
@@ -25,6 +25,11 @@ impl Gen<'_> {
         id(format!("p{pi}_slot{r}"))
     }
 
+    /// Whether the FSM is in pipeline `pi`'s state.
+    pub(super) fn active(&self, pi: u32) -> Expr {
+        id(format!("p{pi}_active"))
+    }
+
     pub(super) fn go(&self, pi: u32) -> Expr {
         id(format!("p{pi}_go"))
     }
@@ -32,7 +37,7 @@ impl Gen<'_> {
     /// Whether the pipeline is in cycle `phase` of its initiation interval. The phase is one-hot
     /// (a bit per cycle): a slot is then a 3-input AND, where a binary counter needed a decoder
     /// in front of every request, stall and enable of the pipeline.
-    fn phase_is(&self, pi: u32, phase: u32) -> Expr {
+    pub(super) fn phase_is(&self, pi: u32, phase: u32) -> Expr {
         let ii = self.pp(pi).ii;
         if ii == 1 { lit(1, 1) } else { bit_of(&format!("p{pi}_phase"), ii, phase) }
     }
