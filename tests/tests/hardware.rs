@@ -244,3 +244,41 @@ fn egraph_phase_shares_multipliers_and_explains_itself() {
     assert!(o2.contains("e-graph: rewrote") && o2.contains("mul-factor-add"), "{o2}");
     assert_eq!(kiln(&["build", &fir, "-O3"]).code, 2, "-O3 is not a level");
 }
+
+/// A division by a constant is a 32 x 32 -> 64-bit multiply by its reciprocal; on the iCE40 at
+/// 60 MHz rtl-gen sums its partial products a 16-bit digit per cycle. Verilator's results are
+/// those of the emulator and the simulator (`kiln cosim`) and of the divisions themselves,
+/// computed here, over random words and the edge values.
+#[test]
+fn magic_number_products_are_summed_a_digit_per_cycle_on_the_ice40() {
+    require_tool("verilator");
+    let dir = scratch("digit-serial");
+    let cl = tests_dir().join("kernels").join("divide_by_constants.cl").display().to_string();
+    let spec = tests_dir().join("kernels").join("divide_by_constants.toml").display().to_string();
+    let target = ["--target", "ice40-up5k", "--clock-mhz", "60"];
+    let out = dir.join("build");
+    let mut args = vec!["build", &cl, "-o", out.to_str().unwrap()];
+    args.extend(target);
+    let r = kiln(&args);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let verilog = std::fs::read_to_string(out.join("divide_by_constants.v")).unwrap();
+    assert!(verilog.matches("_mh <= ").count() >= 4, "the products are not summed by digits:\n{verilog}");
+    let json = dir.join("cosim.json");
+    let mut args = vec!["cosim", &cl, "--spec", &spec, "--json", json.to_str().unwrap()];
+    args.extend(target);
+    let r = kiln(&args);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let got = kiln_tests::result_args(&json);
+    let a: Vec<u32> = got["a"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap() as u32).collect();
+    let out: Vec<u32> = got["out"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap() as u32).collect();
+    let mut expect = Vec::new();
+    for &x in &a {
+        let y = x as i32;
+        expect.extend([x / 9, x % 1000003, (y / 7) as u32, (y % -13) as u32 ^ (x / 0xfffffff1)]);
+    }
+    let edges = [0u32, 1, 8, 9, 65535, 65536, 999999, 1000003, 0x7fffffff, 0x80000000, 0xfffffff7, 0xffffffff];
+    for x in edges {
+        expect.extend([x / 3 + x / 1000003, ((x as i32) / -9) as u32 + x % 65521]);
+    }
+    assert_eq!(out, expect);
+}

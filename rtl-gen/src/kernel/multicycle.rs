@@ -6,12 +6,14 @@
 //! the carry registered by segment `j-1`, while the upper operand bits and the finished low
 //! result bits travel alongside. Ordered comparisons split the same chain and keep only its
 //! carry. Multiplies of 17 to 64 bits (32 on the iCE40) register their 16-bit partial
-//! products (one DSP each) and add them in the next cycle. Every other operator computes in front of `n-1` output
+//! products (one DSP each) and add them in the next cycle; wider ones of 32-bit operands (a
+//! division's magic-number multiply on the iCE40) add them a 16-bit digit per cycle. Every
+//! other operator computes in front of `n-1` output
 //! registers, the form synthesis retimes and DSP inference absorbs into the multiplier's own
 //! pipeline registers.
 
 use super::*;
-use kiln_dataflow::ir::{BinOp as IrBin, CmpOp};
+use kiln_dataflow::ir::{BinOp as IrBin, CastOp, CmpOp};
 
 impl Gen<'_> {
     /// Declares the segment registers of `op` (operands read at `at`) and returns its result,
@@ -57,6 +59,13 @@ impl Gen<'_> {
                 if (17..=self.s.target.split_multiply_max_width()).contains(&w) && k.width(k.ops[op].args[0]) == w =>
             {
                 self.split_multiply(&base, w, n, args, advance)
+            }
+            OpKind::Binary(IrBin::Mul)
+                if (33..=64).contains(&w)
+                    && n >= DIGIT_SERIAL_STAGES
+                    && k.ops[op].args.iter().all(|a| significant_bits(k, *a) <= 32) =>
+            {
+                self.digit_serial_multiply(&base, w, n, args, advance)
             }
             OpKind::Binary(b @ (IrBin::UDiv | IrBin::SDiv | IrBin::URem | IrBin::SRem))
                 if n == self.s.target.divider_latency(w, matches!(b, IrBin::SDiv | IrBin::SRem)) + 1 =>
@@ -129,6 +138,114 @@ impl Gen<'_> {
         let mut stmts = vec![Stmt::If(advance(0), load, vec![])];
         let mut value = terms.into_iter().reduce(|x, y| bin(BinOp::Add, x, y)).unwrap_or_else(|| lit(w, 0));
         for j in 2..n {
+            let name = format!("{base}{j}");
+            self.m.add(Item::Reg { name: name.clone(), width: w });
+            stmts.push(Stmt::If(advance(j - 1), vec![set(name.clone(), value)], vec![]));
+            value = id(name);
+        }
+        self.m.add(Item::Always(stmts));
+        value
+    }
+
+    /// A product of `w` (33 to 64) bits of operands that fit 32 bits (a division's magic-number
+    /// multiply: a zero-extended dividend times a constant below 2^32) over `n >= 5` cycles,
+    /// where `split_multiply` would sum its partial products in one cycle through 64-bit carry
+    /// chains (the iCE40's critical path of covariance, seidel-2d and lookup). The four 16 x 16
+    /// products are registered in the first cycle, then summed a 16-bit digit per cycle, each
+    /// digit one chain of 16 bits with its carry in and out:
+    /// `p00 + (p01 + p10) << 16 + p11 << 32`, the middle sum's digits computed a cycle ahead of
+    /// the digits they join. Then `n - 5` output registers.
+    fn digit_serial_multiply(
+        &mut self,
+        base: &str,
+        w: u32,
+        n: u32,
+        args: Vec<Expr>,
+        advance: &dyn Fn(u32) -> Expr,
+    ) -> Expr {
+        let wire = |m: &mut Module, name: String, width: u32, value: Expr| {
+            m.add(Item::Wire { name, width, value: Some(value), comment: None });
+        };
+        let (a, b) = (format!("{base}_a"), format!("{base}_b"));
+        wire(&mut self.m, a.clone(), w, args[0].clone());
+        wire(&mut self.m, b.clone(), w, args[1].clone());
+        let reg = |g: &mut Self, name: &str, width: u32| {
+            let name = format!("{base}_{name}");
+            g.m.add(Item::Reg { name: name.clone(), width });
+            name
+        };
+        // Bits [hi:lo] of register or wire `x` of `width` bits.
+        let bits = |x: &str, width: u32, hi: u32, lo: u32| slice_w(&id(x), width, hi, lo);
+        let widen = |x: Expr, by: u32| Expr::Concat(vec![lit(by, 0), x]);
+        // A 16-bit digit sum with a carry in: 17 bits, the carry out on top.
+        let digit = |x: Expr, y: Expr, carry: Expr| {
+            bin(BinOp::Add, bin(BinOp::Add, widen(x, 1), widen(y, 1)), widen(carry, 16))
+        };
+        let half = |x: &str, i: u32| bits(x, w, 16 * i + 15, 16 * i);
+        let mut stmts = Vec::new();
+        // Cycle 0: the partial products.
+        let mut load = Vec::new();
+        let mut p = [[String::new(), String::new()], [String::new(), String::new()]];
+        for i in 0..2u32 {
+            for j in 0..2u32 {
+                let name = reg(self, &format!("p{i}{j}"), 32);
+                load.push(set(name.clone(), bin(BinOp::Mul, widen(half(&a, i), 16), widen(half(&b, j), 16))));
+                p[i as usize][j as usize] = name;
+            }
+        }
+        stmts.push(Stmt::If(advance(0), load, vec![]));
+        let [[p00, p01], [p10, p11]] = p;
+        // Cycle 1: the middle sum's low digit.
+        let (ml, q00, q01, q10, q11) = (
+            reg(self, "ml", 17),
+            reg(self, "q00", 32),
+            reg(self, "q01", 16),
+            reg(self, "q10", 16),
+            reg(self, "q11", 32),
+        );
+        stmts.push(Stmt::If(
+            advance(1),
+            vec![
+                set(&ml, digit(bits(&p01, 32, 15, 0), bits(&p10, 32, 15, 0), lit(1, 0))),
+                set(&q00, id(&p00)),
+                set(&q01, bits(&p01, 32, 31, 16)),
+                set(&q10, bits(&p10, 32, 31, 16)),
+                set(&q11, id(&p11)),
+            ],
+            vec![],
+        ));
+        // Cycle 2: result digit 1, and the middle sum's high digit.
+        let (f1, mh, d0, r11) = (reg(self, "f1", 17), reg(self, "mh", 17), reg(self, "d0", 16), reg(self, "r11", 32));
+        stmts.push(Stmt::If(
+            advance(2),
+            vec![
+                set(&f1, digit(bits(&q00, 32, 31, 16), bits(&ml, 17, 15, 0), lit(1, 0))),
+                set(&mh, digit(id(&q01), id(&q10), bits(&ml, 17, 16, 16))),
+                set(&d0, bits(&q00, 32, 15, 0)),
+                set(&r11, id(&q11)),
+            ],
+            vec![],
+        ));
+        // Cycle 3: result digit 2.
+        let (f2, e0, e1, s11, mc) =
+            (reg(self, "f2", 17), reg(self, "e0", 16), reg(self, "e1", 16), reg(self, "s11", 16), reg(self, "mc", 1));
+        stmts.push(Stmt::If(
+            advance(3),
+            vec![
+                set(&f2, digit(bits(&r11, 32, 15, 0), bits(&mh, 17, 15, 0), bits(&f1, 17, 16, 16))),
+                set(&e0, id(&d0)),
+                set(&e1, bits(&f1, 17, 15, 0)),
+                set(&s11, bits(&r11, 32, 31, 16)),
+                set(&mc, bits(&mh, 17, 16, 16)),
+            ],
+            vec![],
+        ));
+        // Cycle 4: result digit 3 (its carry out is above bit 63).
+        let top = bin(BinOp::Add, bin(BinOp::Add, id(&s11), widen(id(&mc), 15)), widen(bits(&f2, 17, 16, 16), 15));
+        let product = format!("{base}_f");
+        wire(&mut self.m, product.clone(), 64, Expr::Concat(vec![top, bits(&f2, 17, 15, 0), id(&e1), id(&e0)]));
+        let mut value = bits(&product, 64, w - 1, 0);
+        for j in DIGIT_SERIAL_STAGES..n {
             let name = format!("{base}{j}");
             self.m.add(Item::Reg { name: name.clone(), width: w });
             stmts.push(Stmt::If(advance(j - 1), vec![set(name.clone(), value)], vec![]));
@@ -389,5 +506,20 @@ impl Gen<'_> {
             }
         }
         lit(w, 0)
+    }
+}
+
+/// Cycles of [`Gen::digit_serial_multiply`]: the partial products, four digit sums.
+const DIGIT_SERIAL_STAGES: u32 = 5;
+
+/// How many low bits of `v` can be non-zero, as its definition shows: a constant's, a zero
+/// extension's operand width, else its width.
+fn significant_bits(k: &Kernel, v: Value) -> u32 {
+    if let Some(c) = k.as_const(v) {
+        return 64 - c.leading_zeros();
+    }
+    match k.def_op(v).map(|op| &k.ops[op]) {
+        Some(o) if matches!(o.kind, OpKind::Cast(CastOp::Zext)) => k.width(o.args[0]),
+        _ => k.width(v),
     }
 }
