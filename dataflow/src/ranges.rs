@@ -336,8 +336,14 @@ impl<'a> Analysis<'a> {
     }
 
     /// The conditions that hold whenever `b` is entered: those of its immediate dominator,
-    /// those of the edge into it when it is its only way in, and the body's values of the
-    /// counters of the loops it is in (past the header).
+    /// those of the edge into it when it is its only way in from blocks it does not dominate,
+    /// and the body's values of the counters of the loops it is in (past the header).
+    ///
+    /// A loop header's back edges come from blocks it dominates, so what held on the one edge
+    /// that enters the loop holds throughout it: the values that edge tests are defined before
+    /// the loop and stay as they were until control leaves the blocks the header dominates,
+    /// which it re-enters only through that edge. (The counter of a triangular nest's outer
+    /// loop is bounded in its inner loop, and so is what the inner loop passes back.)
     fn entry_conditions(&self, b: Block) -> HashMap<Value, Facts> {
         let mut out = match self.doms.idom(b) {
             Some(d) => self.narrowed[d].clone(),
@@ -348,7 +354,7 @@ impl<'a> Analysis<'a> {
                 add(&mut out, c.param, interval(self.k.width(c.param), c.first, c.last));
             }
         }
-        let preds: BTreeSet<Block> = self.preds[b].iter().copied().collect();
+        let preds: BTreeSet<Block> = self.preds[b].iter().copied().filter(|&p| !self.doms.dominates(b, p)).collect();
         if let [p] = preds.iter().copied().collect::<Vec<_>>().as_slice() {
             let edges: Vec<usize> = self.k.blocks[*p]
                 .term

@@ -93,3 +93,22 @@ fn a_loop_with_an_unknown_bound_is_bounded_below() {
     let header_params: Vec<Value> = k.blocks.iter().flat_map(|(_, b)| b.params.clone()).collect();
     assert!(header_params.iter().all(|p| r.facts(&k, *p).lo == 0), "{k}");
 }
+
+#[test]
+fn a_triangular_nest_bounds_both_counters() {
+    let k = compile(
+        "kernel void t(global int *o) {
+            int m[28][28];
+            for (int i = 0; i < 28; i++)
+                for (int j = i; j < 28; j++)
+                    m[i][j] = i + j;
+            o[0] = m[3][5];
+        }",
+    );
+    let r = ValueRanges::compute(&k);
+    // The inner loop is entered only where `i < 28` held, and `i` does not change in it.
+    let params: Vec<Value> = k.blocks.iter().flat_map(|(_, b)| b.params.clone()).collect();
+    let his: Vec<u64> = params.iter().map(|p| r.facts(&k, *p).hi).collect();
+    assert_eq!(his.len(), 2, "{k}");
+    assert!(his.iter().all(|h| *h <= 28), "the counters stay within 0..=28: {his:?}\n{k}");
+}
