@@ -191,8 +191,9 @@ impl Gen<'_> {
             self.m.add(Item::Wire { name: format!("{pre}_rb_push"), width: 1, value: Some(push), comment: None });
             let take = bin(BinOp::And, id(format!("{pre}_rb_pop")), id(&full));
             self.m.add(Item::Wire { name: format!("{pre}_rb_take"), width: 1, value: Some(take), comment: None });
+            // Every response is written (see below); `full` says whether it is held.
             self.m.add(Item::Always(vec![
-                Stmt::If(id(format!("{pre}_rb_push")), vec![set(&q, rd)], vec![]),
+                Stmt::If(rv.clone(), vec![set(&q, rd)], vec![]),
                 Stmt::If(
                     id("rst"),
                     vec![set(&full, lit(1, 0))],
@@ -230,11 +231,19 @@ impl Gen<'_> {
             value: Some(cond(e.clone(), rd.clone(), Expr::Index(mem.clone(), Box::new(id(&rdp))))),
             comment: None,
         });
-        let pop = id(format!("{pre}_rb_pop"));
-        let push = bin(BinOp::And, rv, un(UnOp::Not, bin(BinOp::And, pop.clone(), e.clone())));
-        self.m.add(Item::Wire { name: format!("{pre}_rb_push"), width: 1, value: Some(push), comment: None });
-        let take = bin(BinOp::And, pop, un(UnOp::Not, e));
-        self.m.add(Item::Wire { name: format!("{pre}_rb_take"), width: 1, value: Some(take), comment: None });
+        // Every response is written at the write pointer, which then advances; a pop advances
+        // the read pointer, also the pop of a response taken in the cycle it arrives (the
+        // buffer is empty then, both pointers move and it stays empty). So the enables of the
+        // buffer's registers and of its write pointer are the response's valid (and the
+        // pointer's decode), without the consuming slot's logic in front of them (prefix_sum's
+        // critical path on the iCE40).
+        self.m.add(Item::Wire { name: format!("{pre}_rb_push"), width: 1, value: Some(rv), comment: None });
+        self.m.add(Item::Wire {
+            name: format!("{pre}_rb_take"),
+            width: 1,
+            value: Some(id(format!("{pre}_rb_pop"))),
+            comment: None,
+        });
         let push = id(format!("{pre}_rb_push"));
         let take = id(format!("{pre}_rb_take"));
         let widen = |x: Expr| Expr::Concat(vec![lit(aw, 0), x]);
