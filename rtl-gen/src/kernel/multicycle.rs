@@ -97,12 +97,7 @@ impl Gen<'_> {
     /// the adder of the partial products into the DSP blocks, so the register between them is
     /// written here.
     fn split_multiply(&mut self, base: &str, w: u32, n: u32, args: Vec<Expr>, advance: &dyn Fn(u32) -> Expr) -> Expr {
-        let wire = |m: &mut Module, name: String, width: u32, value: Expr| {
-            m.add(Item::Wire { name, width, value: Some(value), comment: None });
-        };
-        let (a, b) = (format!("{base}_a"), format!("{base}_b"));
-        wire(&mut self.m, a.clone(), w, args[0].clone());
-        wire(&mut self.m, b.clone(), w, args[1].clone());
+        let (a, b) = operand_wires(&mut self.m, base, w, &args);
         let chunks = w.div_ceil(16);
         // Bits [lo, lo + width) of `x`, widened to `to` bits.
         let part = |x: &str, lo: u32, width: u32, to: u32| {
@@ -163,12 +158,7 @@ impl Gen<'_> {
         args: Vec<Expr>,
         advance: &dyn Fn(u32) -> Expr,
     ) -> Expr {
-        let wire = |m: &mut Module, name: String, width: u32, value: Expr| {
-            m.add(Item::Wire { name, width, value: Some(value), comment: None });
-        };
-        let (a, b) = (format!("{base}_a"), format!("{base}_b"));
-        wire(&mut self.m, a.clone(), w, args[0].clone());
-        wire(&mut self.m, b.clone(), w, args[1].clone());
+        let (a, b) = operand_wires(&mut self.m, base, w, &args);
         let reg = |g: &mut Self, name: &str, width: u32| {
             let name = format!("{base}_{name}");
             g.m.add(Item::Reg { name: name.clone(), width });
@@ -243,7 +233,7 @@ impl Gen<'_> {
         // Cycle 4: result digit 3 (its carry out is above bit 63).
         let top = bin(BinOp::Add, bin(BinOp::Add, id(&s11), widen(id(&mc), 15)), widen(bits(&f2, 17, 16, 16), 15));
         let product = format!("{base}_f");
-        wire(&mut self.m, product.clone(), 64, Expr::Concat(vec![top, bits(&f2, 17, 15, 0), id(&e1), id(&e0)]));
+        add_wire(&mut self.m, product.clone(), 64, Expr::Concat(vec![top, bits(&f2, 17, 15, 0), id(&e1), id(&e0)]));
         let mut value = bits(&product, 64, w - 1, 0);
         for j in DIGIT_SERIAL_STAGES..n {
             let name = format!("{base}{j}");
@@ -269,12 +259,7 @@ impl Gen<'_> {
         rem: bool,
         advance: &dyn Fn(u32) -> Expr,
     ) -> Expr {
-        let wire = |m: &mut Module, name: String, width: u32, value: Expr| {
-            m.add(Item::Wire { name, width, value: Some(value), comment: None });
-        };
-        let (a, b) = (format!("{base}_a"), format!("{base}_b"));
-        wire(&mut self.m, a.clone(), w, args[0].clone());
-        wire(&mut self.m, b.clone(), w, args[1].clone());
+        let (a, b) = operand_wires(&mut self.m, base, w, &args);
         let st = |j: u32, f: &str| format!("{base}{j}_{f}");
         let mut stmts = Vec::new();
         // A signed division registers its operands as they are (stage 0) and takes their
@@ -392,11 +377,8 @@ impl Gen<'_> {
     ) -> Expr {
         let seg = w.div_ceil(n);
         let n = w.div_ceil(seg);
-        let wire = |m: &mut Module, name: String, width: u32, value: Expr| {
-            m.add(Item::Wire { name, width, value: Some(value), comment: None });
-        };
-        wire(&mut self.m, format!("{base}_a0"), w, x);
-        wire(&mut self.m, format!("{base}_b0"), w, un(UnOp::Not, y));
+        add_wire(&mut self.m, format!("{base}_a0"), w, x);
+        add_wire(&mut self.m, format!("{base}_b0"), w, un(UnOp::Not, y));
         let mut stmts = Vec::new();
         for j in 0..n {
             let lo = j * seg;
@@ -412,7 +394,7 @@ impl Gen<'_> {
             }
             let part = |v: &str| Expr::Concat(vec![lit(1, 0), slice_w(&id(v), rest, sw - 1, 0)]);
             let s = format!("{base}_s{j}");
-            wire(
+            add_wire(
                 &mut self.m,
                 s.clone(),
                 sw + 1,
@@ -448,13 +430,10 @@ impl Gen<'_> {
     ) -> Expr {
         let seg = w.div_ceil(n);
         let n = w.div_ceil(seg);
-        let wire = |m: &mut Module, name: String, width: u32, value: Expr| {
-            m.add(Item::Wire { name, width, value: Some(value), comment: None });
-        };
         // Operands as named wires, the subtrahend inverted (a - b = a + ~b + 1).
-        wire(&mut self.m, format!("{base}_a0"), w, args[0].clone());
+        add_wire(&mut self.m, format!("{base}_a0"), w, args[0].clone());
         let b = if sub { un(UnOp::Not, args[1].clone()) } else { args[1].clone() };
-        wire(&mut self.m, format!("{base}_b0"), w, b);
+        add_wire(&mut self.m, format!("{base}_b0"), w, b);
         let mut stmts = Vec::new();
         for j in 0..n {
             let lo = j * seg;
@@ -483,7 +462,7 @@ impl Gen<'_> {
                 )
             };
             let s = format!("{base}_s{j}");
-            wire(&mut self.m, s.clone(), if last { sw } else { sw + 1 }, sum);
+            add_wire(&mut self.m, s.clone(), if last { sw } else { sw + 1 }, sum);
             let low = |s: &str| slice_w(&id(s), sw + 1, sw - 1, 0);
             if j + 1 < n {
                 let next = j + 1;
@@ -522,4 +501,17 @@ fn significant_bits(k: &Kernel, v: Value) -> u32 {
         Some(o) if matches!(o.kind, OpKind::Cast(CastOp::Zext)) => k.width(o.args[0]),
         _ => k.width(v),
     }
+}
+
+/// Declares wire `name` of `width` bits driven by `value`.
+fn add_wire(m: &mut Module, name: String, width: u32, value: Expr) {
+    m.add(Item::Wire { name, width, value: Some(value), comment: None });
+}
+
+/// A two-operand multi-cycle operation's operands as wires `{base}_a` and `{base}_b` of `w` bits.
+fn operand_wires(m: &mut Module, base: &str, w: u32, args: &[Expr]) -> (String, String) {
+    let (a, b) = (format!("{base}_a"), format!("{base}_b"));
+    add_wire(m, a.clone(), w, args[0].clone());
+    add_wire(m, b.clone(), w, args[1].clone());
+    (a, b)
 }
