@@ -176,10 +176,7 @@ impl Gen<'_> {
             self.m.add(Item::Reg { name: format!("{pre}_v"), width: stages });
             for r in self.used_slots(pi) {
                 let (stage, phase) = (r / p.ii, r % p.ii);
-                let e = and(
-                    bin(BinOp::And, id(format!("{pre}_active")), self.valid_bit(pi, stage)),
-                    self.phase_is(pi, phase),
-                );
+                let e = and(bin(BinOp::And, self.active(pi), self.valid_bit(pi, stage)), self.phase_is(pi, phase));
                 self.m.add(Item::Wire { name: format!("{pre}_slot{r}"), width: 1, value: Some(e), comment: None });
             }
             // The pipeline holds while an enabled access of an active slot waits.
@@ -210,7 +207,7 @@ impl Gen<'_> {
             let mut stall = vec![id(format!("{pre}_mem_stall"))];
             stall.extend(self.pipeline_transfers(pi));
             self.m.add(Item::Wire { name: format!("{pre}_stall"), width: 1, value: Some(any(stall)), comment: None });
-            let go = bin(BinOp::And, id(format!("{pre}_active")), un(UnOp::Not, id(format!("{pre}_stall"))));
+            let go = bin(BinOp::And, self.active(pi), un(UnOp::Not, id(format!("{pre}_stall"))));
             self.m.add(Item::Wire { name: format!("{pre}_go"), width: 1, value: Some(go), comment: None });
             // The loop-test decision of the iteration in stage 0, in the last cycle of its window.
             let cont = self.continues(pi, p.ii - 1);
