@@ -218,6 +218,8 @@ fn bitstream(cl: &Path, board: &str, out: &Path, extra: &[&str]) -> serde_json::
     let r = kiln(&args);
     assert_eq!(r.code, 0, "bitstream {} for {board} failed:\n{}{}", cl.display(), r.stdout, r.stderr);
     assert!(r.stdout.contains("Fmax"), "{}", r.stdout);
+    // The timing feedback: the scheduler's estimate beside the routed critical path.
+    assert!(r.stdout.contains("ns after routing; the scheduler estimated"), "{}", r.stdout);
     results(&out.join("summary.json"))
 }
 
@@ -226,6 +228,11 @@ fn check_summary(s: &serde_json::Value, board: &str, clock: f64) {
     let fmax = s["fmax_mhz"].as_f64().unwrap_or(0.0);
     assert!(fmax > clock, "{board}: Fmax {fmax} does not reach {clock} MHz: {s}");
     assert_eq!(s["timing_met"], true);
+    // The routed critical path is nextpnr's Fmax as a period; the scheduler's estimate is its own.
+    let routed = s["routed_critical_path_ns"].as_f64().unwrap_or(0.0);
+    assert!((routed - 1000.0 / fmax).abs() < 0.01, "{board}: routed critical path {routed} ns: {s}");
+    let estimated = s["estimated_critical_path_ns"].as_f64().unwrap_or(0.0);
+    assert!(estimated > 0.0 && estimated <= 1000.0 / clock, "{board}: estimated critical path {estimated} ns: {s}");
     assert!((s["kernel_clock_mhz"].as_f64().unwrap() - clock).abs() < 0.01, "{s}");
     let luts = s["resources"].as_array().unwrap().iter().find(|r| r["resource"] == "LUTs").unwrap();
     assert!(luts["used"].as_u64().unwrap() > 100, "{board}: implausible LUT count: {s}");
