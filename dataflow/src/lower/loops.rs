@@ -21,6 +21,8 @@ use kiln_frontend::hir::{BinaryOp, ExprKind as K, Loop, LoopKind, LoopPragmas, S
 pub const AUTO_UNROLL_MAX_TRIP: u64 = 16;
 /// The most copies of a loop body full unrolling makes.
 pub const MAX_UNROLL_COPIES: u64 = 1024;
+/// The most iterations [`Lowerer::probe_trip_count`] simulates to count a loop's trips.
+const MAX_PROBED_TRIP: u64 = 1 << 16;
 /// The most expression nodes automatic unrolling may create (body size × copies).
 const AUTO_UNROLL_BUDGET: usize = 4096;
 
@@ -357,6 +359,11 @@ impl<'p> Lowerer<'p> {
             return None;
         }
         let saved = (self.env.clone(), self.cur, self.diags.len());
+        let (blocks, ops) = (self.k.blocks.len(), self.k.blocks[self.cur].ops.len());
+        // Each simulated iteration emits the test's and the step's operations; past this many
+        // the loop is not worth simulating (a mutated `for (j = 1; 40; j++)` inside a nest made
+        // the coalescing probe emit five million operations).
+        let cap = cap.min(MAX_PROBED_TRIP);
         let mut n = 0u64;
         let result = loop {
             if !(l.kind == LoopKind::DoWhile && n == 0) {
@@ -378,6 +385,10 @@ impl<'p> Lowerer<'p> {
         self.env = saved.0;
         self.cur = saved.1;
         self.diags.truncate(saved.2);
+        // The simulation's operations are dead; without them in the block no pass meets them.
+        if self.k.blocks.len() == blocks {
+            self.k.blocks[self.cur].ops.truncate(ops);
+        }
         result
     }
 
