@@ -34,3 +34,49 @@ fn dump() {
         }", "k");
     std::fs::write(format!("{dir}/{}", mixed.name), &mixed.text).unwrap();
 }
+
+/// Stages of every pipeline, from the `// Pipelined loop N @[..]: II i, depth d, s stage(s).` headers.
+fn pipeline_stages(text: &str) -> Vec<(u32, u32)> {
+    text.lines()
+        .filter_map(|l| {
+            let rest = l.trim().strip_prefix("// Pipelined loop ")?;
+            let (_, shape) = rest.split_once("]: II ")?;
+            let (ii, rest) = shape.split_once(", depth ")?;
+            let (_, rest) = rest.split_once(", ")?;
+            let stages = rest.split_once(' ')?.0;
+            Some((ii.parse().ok()?, stages.parse().ok()?))
+        })
+        .collect()
+}
+
+#[test]
+fn a_pipeline_holds_a_value_in_one_register_per_initiation_interval() {
+    // Eight stores share `out`'s port, so the loop runs at II 8 and `x` waits up to seven cycles
+    // for the last store; the next iteration's `x` comes eight cycles later, so one register
+    // holds it (seven would copy it cycle by cycle).
+    let v = verilog_of(
+        "kernel void k(global const int *a, global int *out, int n) {
+            for (int i = 0; i < n; i++) {
+                int x = a[i];
+                out[i] = x; out[i + n] = x ^ 1; out[i + 2 * n] = x ^ 2; out[i + 3 * n] = x ^ 3;
+                out[i + 4 * n] = x ^ 4; out[i + 5 * n] = x ^ 5; out[i + 6 * n] = x ^ 6; out[i + 7 * n] = x ^ 7;
+            }
+        }",
+        "k",
+    );
+    let pipelines = pipeline_stages(&v.text);
+    assert_eq!(pipelines.len(), 1, "{}", v.text);
+    let (ii, stages) = pipelines[0];
+    assert_eq!(ii, 8, "{}", v.text);
+    // A chain register `<value>_d<j>` holds a value j initiation intervals after it was made; no
+    // value outlives its iteration's stages.
+    let longest = v
+        .text
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("reg "))
+        .filter_map(|l| l.rsplit_once("_d")?.1.trim_end_matches(';').parse::<u32>().ok())
+        .max()
+        .unwrap_or(0);
+    assert!(longest >= 1, "the stores read `x` from a chain register:\n{}", v.text);
+    assert!(longest <= stages, "a chain of {longest} registers in a pipeline of {stages} stages:\n{}", v.text);
+}

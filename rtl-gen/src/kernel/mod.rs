@@ -68,7 +68,7 @@ struct Gen<'s> {
     state_width: u32,
     state_index: BTreeMap<(Block, u32), u32>,
     port_index: BTreeMap<Mem, usize>,
-    /// Length of the shift-register chain of each pipeline value.
+    /// Registers in the chain of each pipeline value (one per initiation interval it is held).
     chains: HashMap<Value, u32>,
 }
 

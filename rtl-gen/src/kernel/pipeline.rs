@@ -2,15 +2,15 @@
 //!
 //! A pipeline `p` has a one-hot phase (cycle within the initiation interval), one valid bit per
 //! stage, and a global stall: when any enabled access of an active slot waits for its port, the
-//! whole pipeline holds. Values of an iteration travel in shift-register chains that advance
-//! whenever the pipeline does; a use `j` cycles after a value was produced reads the chain's
-//! `j`-th register. Loop-carried values live in the header's parameter registers, read at their
+//! whole pipeline holds. Values of an iteration travel in chains of registers that shift once
+//! per initiation interval, in the phase the value is produced in; a use `j` cycles after a value
+//! was produced reads the chain's `ceil(j / II)`-th register. Loop-carried values live in the header's parameter registers, read at their
 //! read time and written with the next iteration's value at their write time.
 
 use super::*;
 use kiln_scheduler::pipeline::shape::Shape;
 use kiln_scheduler::pipeline::{ExitSource, Pipeline};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 impl Gen<'_> {
     pub(super) fn pp(&self, pi: u32) -> &Pipeline {
@@ -52,18 +52,29 @@ impl Gen<'_> {
         if self.pp(pi).shape.continue_on_true { c } else { un(UnOp::Not, c) }
     }
 
-    /// Value `v` of the loop as seen at relative cycle `r`.
-    pub(super) fn pipe_src(&self, pi: u32, v: Value, r: u32) -> Expr {
-        let p = self.pp(pi);
-        let def = match self.k.values[v].def {
-            ValueDef::Param(..) => p.params.iter().find(|q| q.param == v).map(|q| q.read).unwrap_or(0),
+    /// The relative cycle in which loop value `v` of pipeline `pi` is first seen: an operation's
+    /// end, a header parameter's read.
+    fn defined_at(&self, pi: u32, v: Value) -> u32 {
+        match self.k.values[v].def {
+            ValueDef::Param(..) => self.pp(pi).params.iter().find(|q| q.param == v).map(|q| q.read).unwrap_or(0),
             ValueDef::Op(op) => self.s.time[op].end,
-        };
-        let base = match self.k.values[v].def {
+        }
+    }
+
+    /// Where loop value `v` is seen in the cycle it is defined: its wire, or a parameter's register.
+    fn chain_base(&self, v: Value) -> String {
+        match self.k.values[v].def {
             ValueDef::Param(..) => self.reg_name(v),
             ValueDef::Op(_) => self.wire_name(v),
-        };
-        if r <= def { id(base) } else { id(self.chain_name(v, r - def)) }
+        }
+    }
+
+    /// Value `v` of the loop as seen at relative cycle `r`. A chain register captures the value
+    /// once per initiation interval, in the phase it is defined in, so the iteration's value is
+    /// in register `ceil((r - def) / II)` until the next capture moves it on.
+    pub(super) fn pipe_src(&self, pi: u32, v: Value, r: u32) -> Expr {
+        let def = self.defined_at(pi, v);
+        if r <= def { id(self.chain_base(v)) } else { id(self.chain_name(v, (r - def).div_ceil(self.pp(pi).ii))) }
     }
 
     /// Every use of a loop value inside pipeline `pi`: (value, relative cycle).
@@ -105,16 +116,12 @@ impl Gen<'_> {
 
     pub(super) fn compute_chains(&mut self) {
         for pi in 0..self.s.pipelines.len() as u32 {
+            let ii = self.pp(pi).ii;
             for (v, r) in self.pipe_uses(pi) {
-                let def = match self.k.values[v].def {
-                    ValueDef::Param(..) => {
-                        self.pp(pi).params.iter().find(|q| q.param == v).map(|q| q.read).unwrap_or(0)
-                    }
-                    ValueDef::Op(op) => self.s.time[op].end,
-                };
+                let def = self.defined_at(pi, v);
                 if r > def {
                     let e = self.chains.entry(v).or_insert(0);
-                    *e = (*e).max(r - def);
+                    *e = (*e).max((r - def).div_ceil(ii));
                 }
             }
         }
@@ -283,26 +290,28 @@ impl Gen<'_> {
                     comment: Some(comment),
                 });
             }
-            // Shift-register chains.
+            // Chains: one register per initiation interval a value is held, shifted in the phase
+            // the value is defined in (every cycle when II is 1). Iteration k + 1 produces its
+            // value II cycles after iteration k, so a register per cycle would hold copies no use
+            // reads.
             let mut chained: Vec<Value> =
                 self.chains.keys().copied().filter(|v| self.pipeline_of_value(*v) == Some(pi)).collect();
             chained.sort();
-            let mut shifts = Vec::new();
+            let mut shifts_by_phase: BTreeMap<u32, Vec<Stmt>> = BTreeMap::new();
             for v in chained {
                 let n = self.chains[&v];
                 let w = k.width(v);
-                let base = match k.values[v].def {
-                    ValueDef::Param(..) => self.reg_name(v),
-                    ValueDef::Op(_) => self.wire_name(v),
-                };
+                let base = self.chain_base(v);
+                let shifts = shifts_by_phase.entry(self.defined_at(pi, v) % p.ii).or_default();
                 for j in 1..=n {
                     self.m.add(Item::Reg { name: self.chain_name(v, j), width: w });
                     let from = if j == 1 { id(base.clone()) } else { id(self.chain_name(v, j - 1)) };
                     shifts.push(set(self.chain_name(v, j), from));
                 }
             }
-            if !shifts.is_empty() {
-                self.m.add(Item::Always(vec![Stmt::If(id(format!("{pre}_go")), shifts, vec![])]));
+            for (phase, shifts) in shifts_by_phase {
+                let en = simplify_and(bin(BinOp::And, id(format!("{pre}_go")), self.phase_is(pi, phase)));
+                self.m.add(Item::Always(vec![Stmt::If(en, shifts, vec![])]));
             }
             // Parameter registers after this cycle's write (what the loop hands on when it ends).
             for q in &p.params {
