@@ -248,6 +248,16 @@ impl Target {
         buffered.max(self.block_ram_read_ns + self.operators.lut_ns)
     }
 
+    /// The hardware multiplier blocks of the part, when they are few enough that a design may
+    /// run out of them (the UP5K's eight 16 x 16 `SB_MAC16`s); rtl-gen then shares multipliers
+    /// between operations that never run at once.
+    pub fn multiplier_blocks(&self) -> Option<u32> {
+        match self.kind {
+            TargetKind::Ice40Up5k => Some(8),
+            TargetKind::Generic | TargetKind::Ecp5 => None,
+        }
+    }
+
     /// The widest multi-cycle multiply that rtl-gen splits into registered 16-bit partial
     /// products. A 64-bit one sums up to ten partial products in the next cycle: on the ECP5
     /// that made gemm's magic-number multiply 64.2 -> 96.8 MHz routed, on the iCE40 (slow

@@ -282,3 +282,59 @@ fn magic_number_products_are_summed_a_digit_per_cycle_on_the_ice40() {
     }
     assert_eq!(out, expect);
 }
+
+/// Nine 32-bit multiplies would take 27 of the UP5K's eight DSP blocks; rtl-gen shares
+/// multipliers between multiplies that never run at once (rtl-gen/src/kernel/sharing.rs). The
+/// kernel cosimulates on the ice40-up5k target with random stalls, its results equal the
+/// products computed here, and Yosys maps it to at most eight DSP blocks.
+#[test]
+fn multiplies_share_the_up5k_multiplier_blocks() {
+    require_tool("verilator");
+    require_tool("yosys");
+    let dir = scratch("shared-multipliers");
+    let cl = tests_dir().join("kernels").join("shared_multipliers.cl").display().to_string();
+    let spec = tests_dir().join("kernels").join("shared_multipliers.toml").display().to_string();
+    let target = ["--target", "ice40-up5k", "--clock-mhz", "60"];
+    let out = dir.join("build");
+    let mut args = vec!["build", &cl, "-o", out.to_str().unwrap()];
+    args.extend(target);
+    let r = kiln(&args);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let verilog_path = out.join("shared_multipliers.v");
+    let verilog = std::fs::read_to_string(&verilog_path).unwrap();
+    assert!(verilog.matches("= mul0_product;").count() >= 5, "no multiplier serves the pipeline's phases:\n{verilog}");
+    let json = dir.join("cosim.json");
+    let mut args = vec!["cosim", &cl, "--spec", &spec, "--stall-seed", "5", "--json", json.to_str().unwrap()];
+    args.extend(target);
+    let r = kiln(&args);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let got = kiln_tests::result_args(&json);
+    let words =
+        |name: &str| -> Vec<i32> { got[name].as_array().unwrap().iter().map(|v| v.as_i64().unwrap() as i32).collect() };
+    let (a, b) = (words("a"), words("b"));
+    const N: usize = 16;
+    let mut expect: Vec<i32> = (0..N)
+        .map(|i| {
+            (a[i].wrapping_mul(b[i + N]))
+                .wrapping_add(a[i + N].wrapping_mul(b[i + 2 * N]))
+                .wrapping_add(a[i + 2 * N].wrapping_mul(b[i + 3 * N]))
+                .wrapping_add(a[i + 3 * N].wrapping_mul(b[i]))
+        })
+        .collect();
+    expect.extend((0..N).map(|i| a[i].wrapping_mul(b[i]).wrapping_sub(a[i])));
+    let x = a[0].wrapping_mul(b[1]);
+    expect.push(x.wrapping_mul(a[2]).wrapping_mul(b[3]).wrapping_add(x));
+    assert_eq!(words("out"), expect);
+    let stat = dir.join("stat.txt");
+    let script = format!(
+        "read_verilog {}; synth_ice40 -dsp -top shared_multipliers; tee -q -o {} stat",
+        verilog_path.display(),
+        stat.display()
+    );
+    let r = Command::new("yosys").args(["-q", "-p", &script]).output().unwrap();
+    assert!(r.status.success(), "yosys failed:\n{}", String::from_utf8_lossy(&r.stderr));
+    let stat = std::fs::read_to_string(&stat).unwrap();
+    let dsps: u32 =
+        stat.lines().find_map(|l| l.trim().strip_prefix("SB_MAC16").map(|n| n.trim().parse().unwrap())).unwrap_or(0);
+    assert!((1..=8).contains(&dsps), "{dsps} DSP blocks:\n{stat}");
+}

@@ -15,6 +15,7 @@ pub use memory::PORTS_ANSWER_NEXT_CYCLE;
 mod multicycle;
 mod pipeline;
 mod pipes;
+mod sharing;
 
 use crate::verilog::*;
 use kiln_dataflow::ir::{Block, Kernel, Mem, MemKind, Op, OpKind, Value, ValueDef};
@@ -70,6 +71,9 @@ struct Gen<'s> {
     port_index: BTreeMap<Mem, usize>,
     /// Registers in the chain of each pipeline value (one per initiation interval it is held).
     chains: HashMap<Value, u32>,
+    /// The shared multiplier of each multiply that has one (`sharing.rs`).
+    shared_multiplier_of: HashMap<Op, usize>,
+    shared_multipliers: Vec<sharing::SharedMultiplier>,
 }
 
 impl<'s> Gen<'s> {
@@ -367,8 +371,11 @@ pub fn kernel_module(s: &Schedule, locate: &dyn Fn(Span) -> String) -> Module {
         state_index,
         port_index,
         chains: HashMap::new(),
+        shared_multiplier_of: HashMap::new(),
+        shared_multipliers: Vec::new(),
     };
     g.compute_chains();
+    g.bind_multipliers();
     g.header();
     g.interface_ports();
     if k.ops.keys().any(|op| matches!(s.class(op), OpClass::PortLoad(_) | OpClass::PortStore(_))) {
@@ -382,6 +389,7 @@ pub fn kernel_module(s: &Schedule, locate: &dyn Fn(Span) -> String) -> Module {
     g.pipes_logic();
     g.on_chip_memories();
     g.dividers();
+    g.shared_multiplier_logic();
     g.control(&states);
     g.m
 }

@@ -24,6 +24,9 @@ impl Gen<'_> {
         let Some(r) = k.ops[op].result else { return lit(1, 0) };
         let w = k.width(r);
         let base = format!("{}_m", self.wire_name(r));
+        if let Some(product) = self.shared_product(op) {
+            return product;
+        }
         let args: Vec<Expr> = k.ops[op].args.iter().map(|a| self.src(*a, at)).collect();
         if matches!(k.ops[op].kind, OpKind::Binary(IrBin::Mul)) {
             // A multiplier's operand registers stay in the fabric: the scheduler times the
@@ -55,11 +58,7 @@ impl Gen<'_> {
                 let (x, y) = if swap { (args[1].clone(), args[0].clone()) } else { (args[0].clone(), args[1].clone()) };
                 self.segmented_less(&base, aw, n, flip(x), flip(y), negate, advance)
             }
-            OpKind::Binary(IrBin::Mul)
-                if (17..=self.s.target.split_multiply_max_width()).contains(&w) && k.width(k.ops[op].args[0]) == w =>
-            {
-                self.split_multiply(&base, w, n, args, advance)
-            }
+            OpKind::Binary(IrBin::Mul) if self.splits_multiply(op) => self.split_multiply(&base, w, n, args, advance),
             OpKind::Binary(IrBin::Mul)
                 if (33..=64).contains(&w)
                     && n >= DIGIT_SERIAL_STAGES
@@ -89,6 +88,14 @@ impl Gen<'_> {
         }
     }
 
+    /// Whether multi-cycle op `op` is a multiply built by [`Self::split_multiply`].
+    pub(super) fn splits_multiply(&self, op: Op) -> bool {
+        let (k, w) = (self.k, self.result_width(op));
+        matches!(k.ops[op].kind, OpKind::Binary(IrBin::Mul))
+            && (17..=self.s.target.split_multiply_max_width()).contains(&w)
+            && k.width(k.ops[op].args[0]) == w
+    }
+
     /// A multiply of 17 to `Target::split_multiply_max_width` bits over `n >= 2` cycles as
     /// 16-bit partial products: those of
     /// chunks `i` and `j` with `16(i + j) < w` (the others only reach bits above the result),
@@ -96,7 +103,14 @@ impl Gen<'_> {
     /// second, then `n - 2` output registers. Yosys packs neither its own output registers nor
     /// the adder of the partial products into the DSP blocks, so the register between them is
     /// written here.
-    fn split_multiply(&mut self, base: &str, w: u32, n: u32, args: Vec<Expr>, advance: &dyn Fn(u32) -> Expr) -> Expr {
+    pub(super) fn split_multiply(
+        &mut self,
+        base: &str,
+        w: u32,
+        n: u32,
+        args: Vec<Expr>,
+        advance: &dyn Fn(u32) -> Expr,
+    ) -> Expr {
         let (a, b) = operand_wires(&mut self.m, base, w, &args);
         let chunks = w.div_ceil(16);
         // Bits [lo, lo + width) of `x`, widened to `to` bits.
