@@ -200,7 +200,10 @@ fn loop_report(s: &Schedule, a: &crate::pipeline::LoopAnalysis, locate: &dyn Fn(
     let limited_by = a.limit.as_ref().map(|l| match l {
         Limit::Resource { resource, uses } => LimitReport {
             kind: "resource",
-            description: format!("{uses} accesses per iteration on the {resource}"),
+            description: match resource.strip_prefix(crate::pipeline::modulo::MULTIPLIERS) {
+                Some(multiplies) => multiplies.to_string(),
+                None => format!("{uses} accesses per iteration on the {resource}"),
+            },
             distance: None,
             latency: None,
             chain: vec![],

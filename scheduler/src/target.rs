@@ -258,6 +258,37 @@ impl Target {
         }
     }
 
+    /// Whether `op`, when it takes several cycles, is a multiply that rtl-gen splits into
+    /// registered 16 x 16 partial products (`split_multiply`), the multiplies it can share.
+    pub fn splits_multiply(&self, k: &Kernel, op: Op) -> bool {
+        let (kind, w, iw) = op_shape(k, op);
+        matches!(kind, OpKind::Binary(BinOp::Mul)) && (17..=self.split_multiply_max_width()).contains(&w) && iw == w
+    }
+
+    /// The multiplier blocks a multiply takes unshared: one per 16 x 16 partial product that
+    /// reaches the result's bits. A narrow multiply by a constant is shifts and adds; a split
+    /// one is partial products like any other.
+    pub fn multiplier_blocks_of(&self, k: &Kernel, op: Op) -> u32 {
+        let o = &k.ops[op];
+        let by_constant = o.args.iter().any(|a| k.as_const(*a).is_some());
+        if !matches!(o.kind, OpKind::Binary(BinOp::Mul)) || (by_constant && !self.splits_multiply(k, op)) {
+            return 0;
+        }
+        let w = op_shape(k, op).1;
+        let chunks = w.div_ceil(16);
+        (0..chunks).flat_map(|i| (0..chunks).map(move |j| 16 * (i + j))).filter(|shift| *shift < w).count() as u32
+    }
+
+    /// When kernel `k`'s multiplies need more multiplier blocks than the part has: how many
+    /// split multiplies (three blocks each) may start in one cycle of a pipeline, so that every
+    /// pipeline's multiplies fit on shared multipliers. `None` when they fit unshared.
+    pub fn multipliers_per_cycle(&self, k: &Kernel) -> Option<u32> {
+        let blocks = self.multiplier_blocks()?;
+        let needed: u32 =
+            k.blocks.values().flat_map(|b| b.ops.iter()).map(|op| self.multiplier_blocks_of(k, *op)).sum();
+        (needed > blocks).then_some((blocks / 3).max(1))
+    }
+
     /// The widest multi-cycle multiply that rtl-gen splits into registered 16-bit partial
     /// products. A 64-bit one sums up to ten partial products in the next cycle: on the ECP5
     /// that made gemm's magic-number multiply 64.2 -> 96.8 MHz routed, on the iCE40 (slow

@@ -115,6 +115,8 @@ fn verify_pipeline(s: &Schedule, pi: usize, p: &crate::pipeline::Pipeline, errs:
     let ii = p.ii;
     let mut slots: HashSet<(String, u32)> = HashSet::new();
     let in_loop: HashSet<kiln_dataflow::ir::Op> = p.ops.iter().copied().collect();
+    let multipliers = s.target.multipliers_per_cycle(k);
+    let mut multiplies: std::collections::HashMap<u32, u32> = std::collections::HashMap::new();
     for &op in &p.ops {
         let t = s.time[op];
         if t.start > t.end || t.end >= p.depth {
@@ -126,6 +128,18 @@ fn verify_pipeline(s: &Schedule, pi: usize, p: &crate::pipeline::Pipeline, errs:
                 && s.time[d].end > t.start
             {
                 errs.push(format!("pipeline {pi}: {op} starts before its operand {d} ends"));
+            }
+        }
+        if let (OpClass::Multi(_), Some(per_cycle)) = (s.class(op), multipliers)
+            && s.target.splits_multiply(k, op)
+        {
+            let starting = multiplies.entry(t.start % ii).or_insert(0);
+            *starting += 1;
+            if *starting > per_cycle {
+                errs.push(format!(
+                    "pipeline {pi}: {starting} multiplies start in slot {} of II {ii}, above the {per_cycle} shared multipliers",
+                    t.start % ii
+                ));
             }
         }
         let (key, occ) = match s.class(op) {

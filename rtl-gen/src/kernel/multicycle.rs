@@ -58,7 +58,9 @@ impl Gen<'_> {
                 let (x, y) = if swap { (args[1].clone(), args[0].clone()) } else { (args[0].clone(), args[1].clone()) };
                 self.segmented_less(&base, aw, n, flip(x), flip(y), negate, advance)
             }
-            OpKind::Binary(IrBin::Mul) if self.splits_multiply(op) => self.split_multiply(&base, w, n, args, advance),
+            OpKind::Binary(IrBin::Mul) if self.s.target.splits_multiply(k, op) => {
+                self.split_multiply(&base, w, n, args, advance)
+            }
             OpKind::Binary(IrBin::Mul)
                 if (33..=64).contains(&w)
                     && n >= DIGIT_SERIAL_STAGES
@@ -71,7 +73,12 @@ impl Gen<'_> {
             {
                 let signed = matches!(b, IrBin::SDiv | IrBin::SRem);
                 let rem = matches!(b, IrBin::URem | IrBin::SRem);
-                self.pipelined_divider(&base, w, args, signed, rem, advance)
+                match at {
+                    At::Pipe(pi, start) if self.pp(pi).ii > 1 => {
+                        self.folded_divider(&base, w, args, signed, rem, (pi, start))
+                    }
+                    _ => self.pipelined_divider(&base, w, args, signed, rem, advance),
+                }
             }
             _ => {
                 let value = self.comb_expr_of(op, args);
@@ -86,14 +93,6 @@ impl Gen<'_> {
                 id(format!("{base}{}", n - 1))
             }
         }
-    }
-
-    /// Whether multi-cycle op `op` is a multiply built by [`Self::split_multiply`].
-    pub(super) fn splits_multiply(&self, op: Op) -> bool {
-        let (k, w) = (self.k, self.result_width(op));
-        matches!(k.ops[op].kind, OpKind::Binary(IrBin::Mul))
-            && (17..=self.s.target.split_multiply_max_width()).contains(&w)
-            && k.width(k.ops[op].args[0]) == w
     }
 
     /// A multiply of 17 to `Target::split_multiply_max_width` bits over `n >= 2` cycles as
@@ -273,35 +272,10 @@ impl Gen<'_> {
         rem: bool,
         advance: &dyn Fn(u32) -> Expr,
     ) -> Expr {
-        let (a, b) = operand_wires(&mut self.m, base, w, &args);
         let st = |j: u32, f: &str| format!("{base}{j}_{f}");
         let mut stmts = Vec::new();
-        // A signed division registers its operands as they are (stage 0) and takes their
-        // absolute values on the way into stage 1: each negation gets a cycle of its own.
         let o = u32::from(signed);
-        let (a_in, b_in, zero_in, x_in) = if signed {
-            for (f, width) in [("a", w), ("b", w), ("z", 1)] {
-                self.m.add(Item::Reg { name: st(0, f), width });
-            }
-            let raw = vec![
-                set(st(0, "a"), id(&a)),
-                set(st(0, "b"), id(&b)),
-                set(st(0, "z"), bin(BinOp::Eq, id(&b), lit(w, 0))),
-            ];
-            stmts.push(Stmt::If(advance(0), raw, vec![]));
-            (st(0, "a"), st(0, "b"), id(st(0, "z")), id(st(0, "a")))
-        } else {
-            (a.clone(), b.clone(), bin(BinOp::Eq, id(&b), lit(w, 0)), id(&a))
-        };
-        let abs = |m: &mut Module, x: &str| {
-            if signed {
-                let neg = super::divider::negation(m, &format!("{x}_neg"), x, w);
-                cond(bit_of(x, w, w - 1), neg, id(x))
-            } else {
-                id(x)
-            }
-        };
-        let (sa, sb) = if signed { (bit_of(&a_in, w, w - 1), bit_of(&b_in, w, w - 1)) } else { (lit(1, 0), lit(1, 0)) };
+        let ops = self.divider_operands(base, w, &args, signed, &st(0, ""), advance(0), &mut stmts);
         for j in 1..=w + 1 {
             for (f, width) in [("q", w), ("r", w), ("d", w), ("x", w), ("nq", 1), ("nr", 1), ("z", 1)] {
                 // Only what the result needs travels to the end.
@@ -314,32 +288,10 @@ impl Gen<'_> {
                 self.m.add(Item::Reg { name: st(j, f), width });
             }
         }
-        let mut load = vec![
-            set(st(1, "q"), abs(&mut self.m, &a_in)),
-            set(st(1, "r"), lit(w, 0)),
-            set(st(1, "d"), abs(&mut self.m, &b_in)),
-            set(st(1, "z"), zero_in),
-        ];
-        if rem {
-            load.push(set(st(1, "x"), x_in));
-        }
-        if signed && rem {
-            load.push(set(st(1, "nr"), sa.clone()));
-        }
-        if signed && !rem {
-            load.push(set(st(1, "nq"), bin(BinOp::Xor, sa, sb)));
-        }
+        let load = ops.first_stage(&mut self.m, w, signed, rem, &|f| st(1, f));
         stmts.push(Stmt::If(advance(o), load, vec![]));
         for j in 1..=w {
-            let (ge, next_r) = super::divider::division_step(
-                &mut self.m,
-                &format!("{base}{j}"),
-                w,
-                &st(j, "r"),
-                &st(j, "q"),
-                &st(j, "d"),
-            );
-            let next_q = if w == 1 { ge } else { Expr::Concat(vec![Expr::Slice(st(j, "q"), w - 2, 0), ge]) };
+            let (next_q, next_r) = quotient_bit(&mut self.m, &format!("{base}{j}"), w, &|f| st(j, f));
             let last = j == w;
             let mut step = vec![set(st(j + 1, "z"), id(st(j, "z")))];
             if !(last && rem) {
@@ -360,17 +312,110 @@ impl Gen<'_> {
             stmts.push(Stmt::If(advance(j + o), step, vec![]));
         }
         let last = w + 1;
-        let (value, neg) = if rem { ("r", "nr") } else { ("q", "nq") };
-        let v = if signed {
-            let negated = super::divider::negation(&mut self.m, &st(last, "neg"), &st(last, value), w);
-            cond(id(st(last, neg)), negated, id(st(last, value)))
-        } else {
-            id(st(last, value))
-        };
-        let zero = if rem { id(st(last, "x")) } else { lit(w, u64::MAX) };
+        let corrected = corrected_result(&mut self.m, &|f| st(last, f), &st(last, "neg"), w, signed, rem);
         let result = format!("{base}_result");
         self.m.add(Item::Reg { name: result.clone(), width: w });
-        stmts.push(Stmt::If(advance(last + o), vec![set(result.clone(), cond(id(st(last, "z")), zero, v))], vec![]));
+        stmts.push(Stmt::If(advance(last + o), vec![set(result.clone(), corrected)], vec![]));
+        self.m.add(Item::Always(stmts));
+        id(result)
+    }
+
+    /// A division's operands on the way into its first quotient-bit stage. A signed division
+    /// registers them as they are (`{raw}a`, `{raw}b`, `{raw}z`, loaded at `load`) and takes
+    /// their absolute values on the way into the next stage: each negation gets a cycle of its
+    /// own.
+    #[allow(clippy::too_many_arguments)]
+    fn divider_operands(
+        &mut self,
+        base: &str,
+        w: u32,
+        args: &[Expr],
+        signed: bool,
+        raw: &str,
+        load: Expr,
+        stmts: &mut Vec<Stmt>,
+    ) -> DividerOperands {
+        let (a, b) = operand_wires(&mut self.m, base, w, args);
+        if !signed {
+            return DividerOperands { a: a.clone(), b: b.clone(), zero: bin(BinOp::Eq, id(&b), lit(w, 0)), x: id(&a) };
+        }
+        let name = |f: &str| format!("{raw}{f}");
+        for (f, width) in [("a", w), ("b", w), ("z", 1)] {
+            self.m.add(Item::Reg { name: name(f), width });
+        }
+        let regs =
+            vec![set(name("a"), id(&a)), set(name("b"), id(&b)), set(name("z"), bin(BinOp::Eq, id(&b), lit(w, 0)))];
+        stmts.push(Stmt::If(load, regs, vec![]));
+        DividerOperands { a: name("a"), b: name("b"), zero: id(name("z")), x: id(name("a")) }
+    }
+
+    /// [`Self::pipelined_divider`] folded for a pipeline whose initiation interval `P` is above
+    /// one: a division starts every `P` cycles at most, so the `w` quotient-bit steps run in
+    /// `ceil(w / P)` groups of registers, each doing `P` steps on one division before it hands
+    /// the division to the next group, in the phase the division was loaded in. The cycles and
+    /// values are those of the unrolled divider, with `P` times fewer stages.
+    fn folded_divider(
+        &mut self,
+        base: &str,
+        w: u32,
+        args: Vec<Expr>,
+        signed: bool,
+        rem: bool,
+        (pi, start): (u32, u32),
+    ) -> Expr {
+        let ii = self.pp(pi).ii;
+        let go = self.go(pi);
+        let in_phase = |g: &Self, cycle: u32| and(go.clone(), g.phase_is(pi, cycle % ii));
+        let st = |j: u32, f: &str| format!("{base}{j}_{f}");
+        let mut stmts = Vec::new();
+        let o = u32::from(signed);
+        let ops = self.divider_operands(base, w, &args, signed, &format!("{base}_in_"), go.clone(), &mut stmts);
+        // Group g holds the division from step g·P + 1 to step (g + 1)·P; when `w` is a multiple
+        // of P, one more group holds the last remainder and quotient for the result.
+        let groups = w.div_ceil(ii);
+        let holder = groups + u32::from(w.is_multiple_of(ii));
+        let mut fields = vec![("q", w), ("r", w), ("d", w), ("z", 1)];
+        if rem {
+            fields.push(("x", w));
+        }
+        if signed {
+            fields.push((if rem { "nr" } else { "nq" }, 1));
+        }
+        for g in 0..holder {
+            for (f, width) in &fields {
+                self.m.add(Item::Reg { name: st(g, f), width: *width });
+            }
+        }
+        let mut next = Vec::new();
+        for g in 0..groups {
+            next.push(quotient_bit(&mut self.m, &format!("{base}{g}"), w, &|f| st(g, f)));
+        }
+        // Every transfer between groups, and the load of group 0, falls in the load's phase.
+        let handover = in_phase(self, start + o);
+        let load = ops.first_stage(&mut self.m, w, signed, rem, &|f| st(0, f));
+        for g in 0..holder {
+            let take = if g == 0 {
+                load.clone()
+            } else {
+                let (q, r) = next[g as usize - 1].clone();
+                let mut v = vec![set(st(g, "q"), q), set(st(g, "r"), r)];
+                v.extend(fields.iter().skip(2).map(|(f, _)| set(st(g, f), id(st(g - 1, f)))));
+                v
+            };
+            let own = match next.get(g as usize) {
+                Some((q, r)) => {
+                    vec![Stmt::If(go.clone(), vec![set(st(g, "q"), q.clone()), set(st(g, "r"), r.clone())], vec![])]
+                }
+                None => vec![],
+            };
+            stmts.push(Stmt::If(handover.clone(), take, own));
+        }
+        let last = holder - 1;
+        let corrected = corrected_result(&mut self.m, &|f| st(last, f), &format!("{base}_neg"), w, signed, rem);
+        let result = format!("{base}_result");
+        self.m.add(Item::Reg { name: result.clone(), width: w });
+        let capture = in_phase(self, start + o + w + 1);
+        stmts.push(Stmt::If(capture, vec![set(result.clone(), corrected)], vec![]));
         self.m.add(Item::Always(stmts));
         id(result)
     }
@@ -528,4 +573,83 @@ fn operand_wires(m: &mut Module, base: &str, w: u32, args: &[Expr]) -> (String, 
     add_wire(m, a.clone(), w, args[0].clone());
     add_wire(m, b.clone(), w, args[1].clone());
     (a, b)
+}
+
+/// Where a pipelined division's operands are when its first stage loads them.
+struct DividerOperands {
+    a: String,
+    b: String,
+    /// Whether the divisor is zero.
+    zero: Expr,
+    /// The dividend as given (the remainder of a division by zero).
+    x: Expr,
+}
+
+impl DividerOperands {
+    /// The loads of the first quotient-bit registers (`field("q")`, ...): the dividend's and
+    /// divisor's absolute values, a zero remainder, the zero flag, and what the result's
+    /// correction needs (the dividend for `x % 0`, the result's sign).
+    fn first_stage(
+        &self,
+        m: &mut Module,
+        w: u32,
+        signed: bool,
+        rem: bool,
+        field: &dyn Fn(&str) -> String,
+    ) -> Vec<Stmt> {
+        let mut load = vec![
+            set(field("q"), absolute(m, &self.a, w, signed)),
+            set(field("r"), lit(w, 0)),
+            set(field("d"), absolute(m, &self.b, w, signed)),
+            set(field("z"), self.zero.clone()),
+        ];
+        if rem {
+            load.push(set(field("x"), self.x.clone()));
+        }
+        if signed {
+            let (sa, sb) = (bit_of(&self.a, w, w - 1), bit_of(&self.b, w, w - 1));
+            load.push(if rem { set(field("nr"), sa) } else { set(field("nq"), bin(BinOp::Xor, sa, sb)) });
+        }
+        load
+    }
+}
+
+/// `|x|` of a signed division's operand register `x`; `x` itself when unsigned.
+fn absolute(m: &mut Module, x: &str, w: u32, signed: bool) -> Expr {
+    if signed {
+        let neg = super::divider::negation(m, &format!("{x}_neg"), x, w);
+        cond(bit_of(x, w, w - 1), neg, id(x))
+    } else {
+        id(x)
+    }
+}
+
+/// A division's result from its last quotient-bit registers (`field("q")`, ...): the sign
+/// applied (`neg` names the negation's wires) and division by zero's value (`x/0` all ones,
+/// `x%0 = x`), as the shared sequential divider gives them.
+fn corrected_result(
+    m: &mut Module,
+    field: &dyn Fn(&str) -> String,
+    neg: &str,
+    w: u32,
+    signed: bool,
+    rem: bool,
+) -> Expr {
+    let (value, sign) = if rem { ("r", "nr") } else { ("q", "nq") };
+    let v = if signed {
+        let negated = super::divider::negation(m, neg, &field(value), w);
+        cond(id(field(sign)), negated, id(field(value)))
+    } else {
+        id(field(value))
+    };
+    let zero = if rem { id(field("x")) } else { lit(w, u64::MAX) };
+    cond(id(field("z")), zero, v)
+}
+
+/// One restoring step on registers `field("r")`, `field("q")`, `field("d")`: the next quotient
+/// (one more bit shifted in) and the next partial remainder.
+fn quotient_bit(m: &mut Module, p: &str, w: u32, field: &dyn Fn(&str) -> String) -> (Expr, Expr) {
+    let (ge, next_r) = super::divider::division_step(m, p, w, &field("r"), &field("q"), &field("d"));
+    let next_q = if w == 1 { ge } else { Expr::Concat(vec![Expr::Slice(field("q"), w - 2, 0), ge]) };
+    (next_q, next_r)
 }

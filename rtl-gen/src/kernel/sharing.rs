@@ -25,27 +25,30 @@ pub(super) struct SharedMultiplier {
 
 impl Gen<'_> {
     /// Binds the kernel's split multiplies to shared multipliers when the target's blocks are
-    /// fewer than the kernel's multiplies would take; fills `shared_multipliers` with the
+    /// fewer than the kernel's multiplies would take (`Target::multipliers_per_cycle`, which
+    /// the scheduler also honours in every pipeline); fills `shared_multipliers` with the
     /// multipliers that serve two operations or more.
     pub(super) fn bind_multipliers(&mut self) {
-        let Some(blocks) = self.s.target.multiplier_blocks() else { return };
-        let ops = self.scheduled_ops();
-        let needed: u32 = ops.iter().map(|op| self.multiplier_blocks_of(*op)).sum();
-        if needed <= blocks {
+        if self.s.target.multipliers_per_cycle(self.k).is_none() {
             return;
         }
         let mut bound: Vec<SharedMultiplier> = Vec::new();
-        for op in ops {
+        for op in self.scheduled_ops() {
             let OpClass::Multi(cycles) = self.s.class(op) else { continue };
-            if !self.splits_multiply(op) {
+            if !self.s.target.splits_multiply(self.k, op) {
                 continue;
             }
             let width = self.result_width(op);
-            let free = bound.iter_mut().find(|m| {
-                m.width == width && m.cycles == cycles && m.ops.iter().all(|other| !self.overlap(op, *other, cycles))
-            });
+            // A narrower multiply takes the low bits of the product of its zero-extended
+            // operands: the low `w` bits of a product depend only on the operands' low `w` bits.
+            let free = bound
+                .iter_mut()
+                .find(|m| m.cycles == cycles && m.ops.iter().all(|other| !self.overlap(op, *other, cycles)));
             match free {
-                Some(m) => m.ops.push(op),
+                Some(m) => {
+                    m.width = m.width.max(width);
+                    m.ops.push(op);
+                }
                 None => bound.push(SharedMultiplier { width, cycles, ops: vec![op] }),
             }
         }
@@ -56,20 +59,6 @@ impl Gen<'_> {
             }
         }
         self.shared_multipliers = bound;
-    }
-
-    /// The DSP blocks a multiply takes unshared: one per 16 x 16 partial product that reaches
-    /// the result's bits. Multiplies by a constant become shifts and adds.
-    fn multiplier_blocks_of(&self, op: Op) -> u32 {
-        let o = &self.k.ops[op];
-        if !matches!(o.kind, OpKind::Binary(kiln_dataflow::ir::BinOp::Mul))
-            || o.args.iter().any(|a| self.k.as_const(*a).is_some())
-        {
-            return 0;
-        }
-        let w = self.result_width(op);
-        let chunks = w.div_ceil(16);
-        (0..chunks).flat_map(|i| (0..chunks).map(move |j| 16 * (i + j))).filter(|shift| *shift < w).count() as u32
     }
 
     /// Whether multiplies `a` and `b`, both `cycles` long, may hold a segment of one multiplier
@@ -86,7 +75,9 @@ impl Gen<'_> {
 
     /// The result of multiply `op` when it runs on a shared multiplier.
     pub(super) fn shared_product(&self, op: Op) -> Option<Expr> {
-        self.shared_multiplier_of.get(&op).map(|u| id(format!("mul{u}_product")))
+        let u = *self.shared_multiplier_of.get(&op)?;
+        let (product, width) = (format!("mul{u}_product"), self.result_width(op));
+        Some(slice_w(&id(product), self.shared_multipliers[u].width, width - 1, 0))
     }
 
     /// Declares the shared multipliers.
@@ -106,7 +97,11 @@ impl Gen<'_> {
                 self.s.target.multiplier_blocks().unwrap_or(0)
             )));
             let operand = |g: &Self, n: usize| {
-                g.site_mux(sites.iter().map(|s| (s, g.src(k.ops[s.op].args[n], s.at))).collect(), m.width)
+                let widened = |s: &Site| {
+                    let (arg, w) = (g.src(k.ops[s.op].args[n], s.at), g.result_width(s.op));
+                    if w < m.width { Expr::Concat(vec![lit(m.width - w, 0), arg]) } else { arg }
+                };
+                g.site_mux(sites.iter().map(|s| (s, widened(s))).collect(), m.width)
             };
             let args = vec![operand(self, 0), operand(self, 1)];
             let advances: Vec<Box<dyn Fn(u32) -> Expr>> = sites

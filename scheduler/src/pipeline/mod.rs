@@ -245,6 +245,7 @@ fn pipeline_one(
         target: cx.target,
         period: cx.period,
         strict_pipe_order: cx.strict_pipe_order,
+        multipliers: cx.target.multipliers_per_cycle(k),
     };
     // Lower bounds.
     let (res, res_what) = res_mii(&problem);
@@ -629,6 +630,9 @@ fn suggestion(k: &Kernel, a: &LoopAnalysis, deps: &[MemDep]) -> Option<String> {
         Some(Limit::Recurrence { what, .. }) => Some(format!(
             "the loop-carried value {what} limits II; shorten its computation, or split the reduction into {ii} partial results"
         )),
+        Some(Limit::Resource { resource, .. }) if resource.starts_with(modulo::MULTIPLIERS) => Some(
+            "the multipliers are shared by every loop of the kernel; fewer multiplies per iteration, or operands under 17 bits (one DSP block each), lower the II".into(),
+        ),
         Some(Limit::Resource { resource, uses }) => Some(format!(
             "{uses} accesses per iteration share the {resource}; {}",
             if resource.contains("port `") {

@@ -23,6 +23,9 @@ use crate::target::Target;
 use kiln_dataflow::ir::{Kernel, Mem, Op, OpKind, Value, ValueDef};
 use std::collections::{BTreeSet, HashMap, HashSet};
 
+/// How a resource limit on the shared multipliers starts (`res_mii`); the rest describes it.
+pub const MULTIPLIERS: &str = "multipliers: ";
+
 /// Cycles from a port request to the consumption of its response inside a pipeline.
 pub const PORT_RESPONSE_LATENCY: u32 = 1;
 
@@ -32,6 +35,8 @@ enum Resource {
     MemRead(Mem),
     MemWrite(Mem),
     Unit(UnitId),
+    /// One of the shared multipliers (`Target::multipliers_per_cycle`).
+    Multiplier(u32),
 }
 
 /// The input of placement.
@@ -46,6 +51,9 @@ pub struct Problem<'a> {
     pub target: &'a Target,
     pub period: f64,
     pub strict_pipe_order: bool,
+    /// Split multiplies that may start in one cycle (modulo II), when the target's multiplier
+    /// blocks are shared (`Target::multipliers_per_cycle`).
+    pub multipliers: Option<u32>,
 }
 
 /// A placed iteration.
@@ -201,22 +209,27 @@ pub fn place(p: &Problem, ii: Option<u32>, floors: &HashMap<Value, u32>) -> Resu
             OpClass::Unit(u) => (p.unit_latency)(u).max(1),
             _ => 1,
         };
-        let resource = match class {
-            OpClass::PortLoad(m) | OpClass::PortStore(m) => Some(Resource::Port(m)),
-            OpClass::MemLoad(m) => Some(Resource::MemRead(m)),
-            OpClass::MemStore(m) => Some(Resource::MemWrite(m)),
-            OpClass::Unit(u) => Some(Resource::Unit(u)),
-            _ => None,
+        // The resources the op may use, one of them per cycle it occupies.
+        let candidates: Vec<Resource> = match class {
+            OpClass::PortLoad(m) | OpClass::PortStore(m) => vec![Resource::Port(m)],
+            OpClass::MemLoad(m) => vec![Resource::MemRead(m)],
+            OpClass::MemStore(m) => vec![Resource::MemWrite(m)],
+            OpClass::Unit(u) => vec![Resource::Unit(u)],
+            OpClass::Multi(_) if p.target.splits_multiply(k, op) => {
+                (0..p.multipliers.unwrap_or(0)).map(Resource::Multiplier).collect()
+            }
+            _ => vec![],
         };
         let mut step = earliest;
         let limit = earliest + ii.unwrap_or(1).max(occupancy) + 64;
-        let (start, arrival) = loop {
+        let (start, arrival, resource) = loop {
             if step > limit {
-                let what = match resource {
+                let what = match candidates.first().copied() {
                     Some(Resource::Port(m)) => format!("memory port `{}`", k.mems[m].name),
                     Some(Resource::MemRead(m)) => format!("read port of `{}`", k.mems[m].name),
                     Some(Resource::MemWrite(m)) => format!("write port of `{}`", k.mems[m].name),
                     Some(Resource::Unit(_)) => "divider".to_string(),
+                    Some(Resource::Multiplier(_)) => "multipliers".to_string(),
                     None => "logic".to_string(),
                 };
                 return Err(Violation::Resource { op, what });
@@ -232,12 +245,15 @@ pub fn place(p: &Problem, ii: Option<u32>, floors: &HashMap<Value, u32>) -> Resu
                 step += 1;
                 continue;
             }
-            let free = match (resource, ii) {
-                (Some(r), Some(ii)) => (0..occupancy).all(|j| !mrt.contains_key(&(r, (step + j) % ii))),
-                _ => true,
+            let free = match ii {
+                Some(ii) if !candidates.is_empty() => candidates
+                    .iter()
+                    .copied()
+                    .find(|r| (0..occupancy).all(|j| !mrt.contains_key(&(*r, (step + j) % ii)))),
+                _ => None,
             };
-            if free {
-                break (step, arrival);
+            if free.is_some() || ii.is_none() || candidates.is_empty() {
+                break (step, arrival, free);
             }
             step += 1;
         };
@@ -377,6 +393,21 @@ pub fn res_mii(p: &Problem) -> (u32, Option<String>) {
                 _ => 1,
             };
             *use_count.entry(key).or_default() += occ;
+        }
+    }
+    if let Some(per_cycle) = p.multipliers {
+        let multiplies = p
+            .ops
+            .iter()
+            .filter(|op| matches!((p.class)(**op), OpClass::Multi(_)) && p.target.splits_multiply(p.k, **op))
+            .count() as u32;
+        if multiplies > 0 {
+            let blocks = p.target.multiplier_blocks().unwrap_or(0);
+            let key = format!(
+                "{MULTIPLIERS}{multiplies} multiplies per iteration on the {per_cycle} multipliers that {}'s {blocks} DSP blocks hold",
+                p.target.name
+            );
+            use_count.insert(key, multiplies.div_ceil(per_cycle));
         }
     }
     let mut best = (1, None);
