@@ -12,7 +12,11 @@
 //! per cycle); and multiplies of the state machine in different blocks, or in one block over
 //! cycles that do not overlap (a multi-cycle operation ends in the block it starts in).
 //! Kernels whose multiplies fit the blocks share nothing: the operand multiplexer lies on the
-//! path into the multiplier.
+//! path into the multiplier. A narrower multiply shares a wider multiplier with zero-extended
+//! operands and takes the low bits of the product. The scheduler starts at most
+//! `Target::multipliers_per_cycle` split multiplies per cycle of a pipeline, so a pipeline's
+//! multiplies fit on that many multipliers; the state machine's may need more when they
+//! overlap in one block.
 
 use super::*;
 
