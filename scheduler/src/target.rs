@@ -266,17 +266,34 @@ impl Target {
     }
 
     /// The multiplier blocks a multiply takes unshared: one per 16 x 16 partial product that
-    /// reaches the result's bits. A narrow multiply by a constant is shifts and adds; a split
-    /// one is partial products like any other.
+    /// reaches the result's bits with a product of 11 bits or more (Yosys builds narrower ones
+    /// from LUTs) and, for a multiply by a constant, a non-zero chunk of the constant (Yosys
+    /// folds the others away). Narrow multiplies by a constant are shifts and adds.
     pub fn multiplier_blocks_of(&self, k: &Kernel, op: Op) -> u32 {
         let o = &k.ops[op];
-        let by_constant = o.args.iter().any(|a| k.as_const(*a).is_some());
-        if !matches!(o.kind, OpKind::Binary(BinOp::Mul)) || (by_constant && !self.splits_multiply(k, op)) {
+        // The constant and which operand it is (its chunks are `i` for the first, `j` for the second).
+        let constant = o.args.iter().enumerate().find_map(|(n, a)| k.as_const(*a).map(|c| (n, c)));
+        if !matches!(o.kind, OpKind::Binary(BinOp::Mul)) || (constant.is_some() && !self.splits_multiply(k, op)) {
             return 0;
         }
         let w = op_shape(k, op).1;
         let chunks = w.div_ceil(16);
-        (0..chunks).flat_map(|i| (0..chunks).map(move |j| 16 * (i + j))).filter(|shift| *shift < w).count() as u32
+        let mut blocks = 0;
+        for i in 0..chunks {
+            for j in 0..chunks {
+                let shift = 16 * (i + j);
+                if shift >= w {
+                    continue;
+                }
+                let product = (w - shift).min(32);
+                let (a, b) = ((w - 16 * i).min(16).min(product), (w - 16 * j).min(16).min(product));
+                let folded = constant.is_some_and(|(n, c)| (c >> (16 * if n == 0 { i } else { j })) & 0xffff == 0);
+                if product >= 11 && a >= 2 && b >= 2 && !folded {
+                    blocks += 1;
+                }
+            }
+        }
+        blocks
     }
 
     /// When kernel `k`'s multiplies need more multiplier blocks than the part has: how many
