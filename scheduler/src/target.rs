@@ -277,23 +277,12 @@ impl Target {
             return 0;
         }
         let w = op_shape(k, op).1;
-        let chunks = w.div_ceil(16);
-        let mut blocks = 0;
-        for i in 0..chunks {
-            for j in 0..chunks {
-                let shift = 16 * (i + j);
-                if shift >= w {
-                    continue;
-                }
-                let product = (w - shift).min(32);
-                let (a, b) = ((w - 16 * i).min(16).min(product), (w - 16 * j).min(16).min(product));
-                let folded = constant.is_some_and(|(n, c)| (c >> (16 * if n == 0 { i } else { j })) & 0xffff == 0);
-                if product >= 11 && a >= 2 && b >= 2 && !folded {
-                    blocks += 1;
-                }
-            }
-        }
-        blocks
+        partial_products(w)
+            .filter(|p| {
+                let folded = constant.is_some_and(|(n, c)| (c >> (16 * if n == 0 { p.i } else { p.j })) & 0xffff == 0);
+                p.width >= 11 && p.a_bits >= 2 && p.b_bits >= 2 && !folded
+            })
+            .count() as u32
     }
 
     /// When kernel `k`'s multiplies need more multiplier blocks than the part has: how many
@@ -390,4 +379,38 @@ mod tests {
         let ice40 = Target::by_name("ice40-up5k").map(|t| t.port_response_ns());
         assert_eq!(ice40, Some(1.4 + 3.0 * 3.0));
     }
+}
+
+/// One 16 x 16 partial product of a `w`-bit multiply split into 16-bit chunks: chunk `i` of
+/// the first operand times chunk `j` of the second, at bit `shift` of the result.
+#[derive(Clone, Copy, Debug)]
+pub struct PartialProduct {
+    pub i: u32,
+    pub j: u32,
+    pub shift: u32,
+    /// The product's bits that reach the result (at most 32).
+    pub width: u32,
+    /// The operand chunks' bits that reach those.
+    pub a_bits: u32,
+    pub b_bits: u32,
+}
+
+/// The partial products of a `w`-bit multiply that reach the result's bits (`16(i + j) < w`),
+/// the ones rtl-gen's `split_multiply` builds and the DSP estimate counts.
+pub fn partial_products(w: u32) -> impl Iterator<Item = PartialProduct> {
+    let chunks = w.div_ceil(16);
+    (0..chunks).flat_map(move |i| (0..chunks).map(move |j| (i, j))).filter(move |(i, j)| 16 * (i + j) < w).map(
+        move |(i, j)| {
+            let shift = 16 * (i + j);
+            let width = (w - shift).min(32);
+            PartialProduct {
+                i,
+                j,
+                shift,
+                width,
+                a_bits: (w - 16 * i).min(16).min(width),
+                b_bits: (w - 16 * j).min(16).min(width),
+            }
+        },
+    )
 }

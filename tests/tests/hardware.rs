@@ -253,22 +253,10 @@ fn egraph_phase_shares_multipliers_and_explains_itself() {
 fn magic_number_products_are_summed_a_digit_per_cycle_on_the_ice40() {
     require_tool("verilator");
     let dir = scratch("digit-serial");
-    let cl = tests_dir().join("kernels").join("divide_by_constants.cl").display().to_string();
-    let spec = tests_dir().join("kernels").join("divide_by_constants.toml").display().to_string();
-    let target = ["--target", "ice40-up5k", "--clock-mhz", "60"];
-    let out = dir.join("build");
-    let mut args = vec!["build", &cl, "-o", out.to_str().unwrap()];
-    args.extend(target);
-    let r = kiln(&args);
-    assert_eq!(r.code, 0, "{}", r.stderr);
+    let (cl, spec, out, _) = build_on_ice40(&dir, "divide_by_constants");
     let verilog = std::fs::read_to_string(out.join("divide_by_constants.v")).unwrap();
     assert!(verilog.matches("_mh <= ").count() >= 4, "the products are not summed by digits:\n{verilog}");
-    let json = dir.join("cosim.json");
-    let mut args = vec!["cosim", &cl, "--spec", &spec, "--json", json.to_str().unwrap()];
-    args.extend(target);
-    let r = kiln(&args);
-    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
-    let got = kiln_tests::result_args(&json);
+    let got = cosim_on_ice40(&dir, &cl, &spec, &[]);
     let a: Vec<u32> = got["a"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap() as u32).collect();
     let out: Vec<u32> = got["out"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap() as u32).collect();
     let mut expect = Vec::new();
@@ -293,26 +281,13 @@ fn multiplies_share_the_up5k_multiplier_blocks() {
     require_tool("verilator");
     require_tool("yosys");
     let dir = scratch("shared-multipliers");
-    let cl = tests_dir().join("kernels").join("shared_multipliers.cl").display().to_string();
-    let spec = tests_dir().join("kernels").join("shared_multipliers.toml").display().to_string();
-    let target = ["--target", "ice40-up5k", "--clock-mhz", "60"];
-    let out = dir.join("build");
-    let mut args = vec!["build", &cl, "-o", out.to_str().unwrap()];
-    args.extend(target);
-    let r = kiln(&args);
-    assert_eq!(r.code, 0, "{}", r.stderr);
+    let (cl, spec, out, report) = build_on_ice40(&dir, "shared_multipliers");
     // The third loop's three multiplies start two per cycle at most: II 2.
-    let report = format!("{}{}", r.stdout, r.stderr);
     assert!(report.contains("II 2") && report.contains("3 multiplies per iteration on the 2 multipliers"), "{report}");
     let verilog_path = out.join("shared_multipliers.v");
     let verilog = std::fs::read_to_string(&verilog_path).unwrap();
     assert!(verilog.matches("= mul0_product;").count() >= 5, "no multiplier serves the pipeline's phases:\n{verilog}");
-    let json = dir.join("cosim.json");
-    let mut args = vec!["cosim", &cl, "--spec", &spec, "--stall-seed", "5", "--json", json.to_str().unwrap()];
-    args.extend(target);
-    let r = kiln(&args);
-    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
-    let got = kiln_tests::result_args(&json);
+    let got = cosim_on_ice40(&dir, &cl, &spec, &["--stall-seed", "5"]);
     let words =
         |name: &str| -> Vec<i32> { got[name].as_array().unwrap().iter().map(|v| v.as_i64().unwrap() as i32).collect() };
     let (a, b) = (words("a"), words("b"));
@@ -348,3 +323,31 @@ fn multiplies_share_the_up5k_multiplier_blocks() {
         stat.lines().find_map(|l| l.trim().strip_prefix("SB_MAC16").map(|n| n.trim().parse().unwrap())).unwrap_or(0);
     assert!((1..=8).contains(&dsps), "{dsps} DSP blocks:\n{stat}");
 }
+
+/// The corpus kernel `name` built for the iCE40 UP5K at 60 MHz in `dir/build`: its source and
+/// run spec paths, the build's output directory and what `kiln build` printed.
+fn build_on_ice40(dir: &std::path::Path, name: &str) -> (String, String, std::path::PathBuf, String) {
+    let cl = tests_dir().join("kernels").join(format!("{name}.cl")).display().to_string();
+    let spec = tests_dir().join("kernels").join(format!("{name}.toml")).display().to_string();
+    let out = dir.join("build");
+    let mut args = vec!["build", &cl, "-o", out.to_str().unwrap()];
+    args.extend(ICE40_AT_60_MHZ);
+    let r = kiln(&args);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let printed = format!("{}{}", r.stdout, r.stderr);
+    (cl, spec, out, printed)
+}
+
+/// `kiln cosim` of a kernel on the iCE40 UP5K at 60 MHz (with `extra` options): the final
+/// argument values.
+fn cosim_on_ice40(dir: &std::path::Path, cl: &str, spec: &str, extra: &[&str]) -> serde_json::Value {
+    let json = dir.join("cosim.json");
+    let mut args = vec!["cosim", cl, "--spec", spec, "--json", json.to_str().unwrap()];
+    args.extend(extra);
+    args.extend(ICE40_AT_60_MHZ);
+    let r = kiln(&args);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    kiln_tests::result_args(&json)
+}
+
+const ICE40_AT_60_MHZ: [&str; 4] = ["--target", "ice40-up5k", "--clock-mhz", "60"];

@@ -111,7 +111,6 @@ impl Gen<'_> {
         advance: &dyn Fn(u32) -> Expr,
     ) -> Expr {
         let (a, b) = operand_wires(&mut self.m, base, w, &args);
-        let chunks = w.div_ceil(16);
         // Bits [lo, lo + width) of `x`, widened to `to` bits.
         let part = |x: &str, lo: u32, width: u32, to: u32| {
             let bits = slice_w(&id(x), w, lo + width - 1, lo);
@@ -119,29 +118,22 @@ impl Gen<'_> {
         };
         let mut load = Vec::new();
         let mut terms = Vec::new();
-        for i in 0..chunks {
-            for j in 0..chunks {
-                let shift = 16 * (i + j);
-                if shift >= w {
-                    continue;
-                }
-                // Only the product's bits below the result's top matter.
-                let pw = (w - shift).min(32);
-                let (ai, bj) = ((w - 16 * i).min(16).min(pw), (w - 16 * j).min(16).min(pw));
-                let name = format!("{base}_p{i}{j}");
-                self.m.add(Item::Reg { name: name.clone(), width: pw });
-                load.push(set(name.clone(), bin(BinOp::Mul, part(&a, 16 * i, ai, pw), part(&b, 16 * j, bj, pw))));
-                // The product at bits [shift, shift + pw) of a `w`-bit term (shift + pw <= w).
-                let mut term = Vec::new();
-                if shift + pw < w {
-                    term.push(lit(w - shift - pw, 0));
-                }
-                term.push(id(&name));
-                if shift > 0 {
-                    term.push(lit(shift, 0));
-                }
-                terms.push(if term.len() == 1 { id(&name) } else { Expr::Concat(term) });
+        // Only the product's bits below the result's top matter.
+        for pp in kiln_scheduler::target::partial_products(w) {
+            let (i, j, shift, pw, ai, bj) = (pp.i, pp.j, pp.shift, pp.width, pp.a_bits, pp.b_bits);
+            let name = format!("{base}_p{i}{j}");
+            self.m.add(Item::Reg { name: name.clone(), width: pw });
+            load.push(set(name.clone(), bin(BinOp::Mul, part(&a, 16 * i, ai, pw), part(&b, 16 * j, bj, pw))));
+            // The product at bits [shift, shift + pw) of a `w`-bit term (shift + pw <= w).
+            let mut term = Vec::new();
+            if shift + pw < w {
+                term.push(lit(w - shift - pw, 0));
             }
+            term.push(id(&name));
+            if shift > 0 {
+                term.push(lit(shift, 0));
+            }
+            terms.push(if term.len() == 1 { id(&name) } else { Expr::Concat(term) });
         }
         let mut stmts = vec![Stmt::If(advance(0), load, vec![])];
         let mut value = terms.into_iter().reduce(|x, y| bin(BinOp::Add, x, y)).unwrap_or_else(|| lit(w, 0));
