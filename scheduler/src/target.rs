@@ -8,7 +8,7 @@
 //! bitstream flow reports the real critical path next to the scheduler's estimate.
 
 use kiln_dataflow::delay::OperatorDelays;
-use kiln_dataflow::ir::{BinOp, CmpOp, Kernel, Op, OpKind};
+use kiln_dataflow::ir::{BinOp, CmpOp, Kernel, Op, OpKind, UnOp};
 use serde::Serialize;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -186,7 +186,9 @@ impl Target {
         // Carry chains split into segments of equal width, each entered through a LUT.
         let chain = match kind {
             OpKind::Binary(BinOp::Add) => Some((width, self.operators.lut_ns)),
-            OpKind::Binary(BinOp::Sub) => Some((width, self.operators.lut_ns + self.operators.carry_invert_ns)),
+            OpKind::Binary(BinOp::Sub) | OpKind::Unary(UnOp::Neg) => {
+                Some((width, self.operators.lut_ns + self.operators.carry_invert_ns))
+            }
             OpKind::Cmp(c) if !matches!(c, CmpOp::Eq | CmpOp::Ne) => {
                 Some((in_width, self.operators.lut_ns + self.operators.carry_invert_ns))
             }

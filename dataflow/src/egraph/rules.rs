@@ -441,6 +441,17 @@ fn built_rules() -> Vec<HwRewrite> {
             let p = g.add(Hw::Mul([q, s[c]]));
             Some(g.add(Hw::Sub([s[a], p])))
         }),
+        // `-x` of an x that is 0 or 1 is 0 or all ones: x's bit copied into every bit, which
+        // is wiring (`(x << (w-1)) >>s (w-1)`), where a negation is a carry chain as wide as x
+        // (crc32's `-(crc & 1)` mask).
+        build("neg-of-bit-as-sign-fill", "(neg ?a)", move |g, s| {
+            let (x, w) = (s[a], width(g, s[a]));
+            (w > 1 && g[x].data.hi <= 1 && constant(g, x).is_none()).then(|| {
+                let count = konst(g, u64::from(w - 1), w);
+                let up = g.add(Hw::Shl([x, count]));
+                g.add(Hw::AShr([up, count]))
+            })
+        }),
         build("zext-of-trunc-in-range", "(zext (trunc ?a ?b) ?c)", move |g, s| {
             let n = constant(g, s[b])? as u32;
             let w = constant(g, s[c])? as u32;
@@ -763,6 +774,12 @@ mod tests {
         ("zext-zext", &[8], "(zext (zext v0 w16) w32)", "(zext v0 w32)"),
         ("sext-of-nonnegative", &[7], "(sext (zext v0 w8) w32)", "(zext (zext v0 w8) w32)"),
         ("zext-of-trunc-in-range", &[8], "(zext (trunc (zext v0 w32) w16) w32)", "(zext v0 w32)"),
+        (
+            "neg-of-bit-as-sign-fill",
+            &[32],
+            "(neg (and v0 #1:32))",
+            "(ashr (shl (and v0 #1:32) #31:32) #31:32)",
+        ),
     ];
 
     #[test]

@@ -13,7 +13,7 @@
 //! pipeline registers.
 
 use super::*;
-use kiln_dataflow::ir::{BinOp as IrBin, CastOp, CmpOp};
+use kiln_dataflow::ir::{BinOp as IrBin, CastOp, CmpOp, UnOp as IrUn};
 
 impl Gen<'_> {
     /// Declares the segment registers of `op` (operands read at `at`) and returns its result,
@@ -42,6 +42,11 @@ impl Gen<'_> {
             OpKind::Binary(b @ (IrBin::Add | IrBin::Sub)) if n <= w => {
                 let sub = b == IrBin::Sub;
                 self.segmented_add(&base, w, n, args, sub, advance)
+            }
+            // -x = 0 - x: the same chain as a subtraction's, split the same way.
+            OpKind::Unary(IrUn::Neg) if n <= w => {
+                let x = args.into_iter().next().unwrap_or(lit(w, 0));
+                self.segmented_add(&base, w, n, vec![lit(w, 0), x], true, advance)
             }
             OpKind::Cmp(c) if !matches!(c, CmpOp::Eq | CmpOp::Ne) && n <= k.width(k.ops[op].args[0]) => {
                 let aw = k.width(k.ops[op].args[0]);
