@@ -64,8 +64,10 @@ pub fn schedule_fsm(k: Kernel, target: Target, clock_mhz: f64, opts: crate::Opti
         // Inside a pipeline every division gets its own fully pipelined divider, so that a
         // loop that divides starts an iteration every cycle (a 64-bit one costs thousands of
         // registers; sharing the sequential unit would hold the loop at II `W + 4`).
-        let pipelined_lat: Vec<Option<u32>> =
-            units.iter().map(|u| (u.width <= PIPELINED_DIVIDER_MAX_WIDTH).then_some(u.latency)).collect();
+        let pipelined_lat: Vec<Option<u32>> = units
+            .iter()
+            .map(|u| (u.width <= PIPELINED_DIVIDER_MAX_WIDTH).then(|| pipelined_divider_latency(&s.target, u)))
+            .collect();
         let lat = move |u: UnitId| units[u.0 as usize].latency;
         let class = move |op: Op| match class_map[op] {
             Some(OpClass::Unit(u)) if pipelined_lat[u.0 as usize].is_some() => {
@@ -97,7 +99,7 @@ pub fn schedule_fsm(k: Kernel, target: Target, clock_mhz: f64, opts: crate::Opti
             if let Some(OpClass::Unit(u)) = s.class[op]
                 && s.units[u.0 as usize].width <= PIPELINED_DIVIDER_MAX_WIDTH
             {
-                s.class[op] = Some(OpClass::Multi(s.units[u.0 as usize].latency + 1));
+                s.class[op] = Some(OpClass::Multi(pipelined_divider_latency(&s.target, &s.units[u.0 as usize]) + 1));
             }
         }
         s.pipelines.push(p);
@@ -110,6 +112,13 @@ pub fn schedule_fsm(k: Kernel, target: Target, clock_mhz: f64, opts: crate::Opti
     mark_registers(&mut s);
     size_response_buffers(&mut s);
     s
+}
+
+/// The latency of a pipelined divider doing the divisions of unit `u`'s kind (one quotient bit
+/// per stage, whatever the shared unit's step).
+fn pipelined_divider_latency(target: &Target, u: &Unit) -> u32 {
+    let UnitKind::Divider { signed } = u.kind;
+    target.divider_latency(u.width, signed)
 }
 
 /// One divider per (width, signedness), shared by all blocks (only one block runs at a time);
@@ -125,10 +134,12 @@ fn assign_units(s: &mut Schedule, period: f64) {
             let signed =
                 matches!(o.kind, OpKind::Binary(kiln_dataflow::ir::BinOp::SDiv | kiln_dataflow::ir::BinOp::SRem));
             let id = *by_key.entry((w, signed)).or_insert_with(|| {
+                let step_cycles = s.target.divider_step_cycles(w, period);
                 s.units.push(Unit {
                     kind: UnitKind::Divider { signed },
                     width: w,
-                    latency: s.target.divider_latency(w, signed),
+                    latency: s.target.sequential_divider_latency(w, signed, step_cycles),
+                    step_cycles,
                 });
                 UnitId(s.units.len() as u32 - 1)
             });

@@ -117,7 +117,17 @@ pub struct ResourceEstimate {
     pub operators: BTreeMap<String, u32>,
     pub multipliers: u32,
     pub dividers: u32,
+    /// The shared sequential dividers: width, signedness, cycles per quotient bit, latency.
+    pub sequential_dividers: Vec<DividerReport>,
     pub memory_bits: u32,
+}
+
+#[derive(Serialize, Debug)]
+pub struct DividerReport {
+    pub width: u32,
+    pub signed: bool,
+    pub cycles_per_bit: u32,
+    pub latency: u32,
 }
 
 #[derive(Serialize, Debug)]
@@ -395,6 +405,14 @@ pub fn kernel_report(s: &Schedule, locate: &dyn Fn(Span) -> String) -> KernelRep
         }
     }
     res.dividers = s.units.len() as u32;
+    res.sequential_dividers = s
+        .units
+        .iter()
+        .map(|u| {
+            let crate::schedule::UnitKind::Divider { signed } = u.kind;
+            DividerReport { width: u.width, signed, cycles_per_bit: u.step_cycles, latency: u.latency }
+        })
+        .collect();
     res.memory_bits = k.mems.values().filter(|d| d.is_on_chip()).map(|d| d.len.unwrap_or(0) * d.elem_width).sum();
     let states: u32 = k.rpo().iter().map(|b| s.steps[*b]).sum::<u32>() + 2;
     KernelReport {

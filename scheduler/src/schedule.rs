@@ -55,6 +55,9 @@ pub struct Unit {
     pub kind: UnitKind,
     pub width: u32,
     pub latency: u32,
+    /// Cycles per quotient bit (`Target::divider_step_cycles`): 2 registers the step's sums
+    /// between its carry chains and the selection of the next remainder.
+    pub step_cycles: u32,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

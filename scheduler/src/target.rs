@@ -323,6 +323,31 @@ impl Target {
     pub fn divider_latency(&self, width: u32, signed: bool) -> u32 {
         width + 2 + u32::from(signed)
     }
+
+    /// Cycles the shared sequential divider spends on a quotient bit at clock period `period`:
+    /// one, or two when its step does not fit — from the remainder register through the
+    /// carry-select subtraction (a chain of half the width), the chain's exit, the selection of
+    /// the high half and the register's multiplexer (19-23 ns routed on the iCE40, durbin and
+    /// trisolv at 60 MHz). With two, the sums are registered between the chains and the
+    /// selection.
+    pub fn divider_step_cycles(&self, width: u32, period: f64) -> u32 {
+        let step =
+            self.clock_to_out_ns() + self.operators.carry_chain_ns(width.div_ceil(2) + 1) + 3.0 * self.operators.lut_ns;
+        if step <= period { 1 } else { 2 }
+    }
+
+    /// Steps from the start of a division on the shared sequential divider to its result.
+    /// One cycle per quotient bit: [`Target::divider_latency`]. Two: the quotient bits take
+    /// `2·width` cycles, and a signed division takes two cycles more at each end, where the
+    /// dividend's and the result's negations are registered halves (a negation's carry chain
+    /// and the multiplexers behind it do not fit one cycle either).
+    pub fn sequential_divider_latency(&self, width: u32, signed: bool, step_cycles: u32) -> u32 {
+        match (step_cycles, signed) {
+            (1, _) => self.divider_latency(width, signed),
+            (_, true) => 2 * width + 5,
+            (_, false) => 2 * width + 2,
+        }
+    }
 }
 
 /// An op's kind, result width and (first) operand width.

@@ -324,6 +324,87 @@ fn multiplies_share_the_up5k_multiplier_blocks() {
     assert!((1..=8).contains(&dsps), "{dsps} DSP blocks:\n{stat}");
 }
 
+/// At 60 MHz on the iCE40 a quotient bit's step does not fit one cycle
+/// (`Target::divider_step_cycles`), so the shared sequential dividers take two cycles per bit,
+/// with the step's sums and the negations registered. `divide_edges` divides at every width
+/// and signedness over zero divisors, MIN / -1 and the extremes: its second loop on those
+/// dividers, its first on pipelined ones. The report says two cycles per bit for the 32- and
+/// 64-bit units, and the cosimulated results (emulator, simulator and Verilator agree) equal
+/// kiln's definition of division computed here: `x/0` all ones, `x%0 = x`, MIN / -1 = MIN.
+#[test]
+fn dividers_take_two_cycles_per_bit_on_the_ice40_at_60_mhz() {
+    require_tool("verilator");
+    let dir = scratch("two-cycle-divider");
+    let (cl, spec, out, _) = build_on_ice40(&dir, "divide_edges");
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap()).unwrap();
+    let units = report["kernels"][0]["resources"]["sequential_dividers"].as_array().unwrap().clone();
+    for width in [32, 64] {
+        for unit in units.iter().filter(|u| u["width"] == width) {
+            assert_eq!(unit["cycles_per_bit"], 2, "{unit}");
+            let signed = unit["signed"].as_bool().unwrap();
+            assert_eq!(unit["latency"], 2 * width + if signed { 5 } else { 2 }, "{unit}");
+        }
+    }
+    assert!(units.iter().filter(|u| u["width"] == 32 || u["width"] == 64).count() >= 3, "{units:?}");
+    let got = cosim_on_ice40(&dir, &cl, &spec, &["--stall-seed", "2"]);
+    let words =
+        |name: &str| -> Vec<i64> { got[name].as_array().unwrap().iter().map(|v| v.as_i64().unwrap()).collect() };
+    let (a, b) = (words("a"), words("b"));
+    assert_eq!(words("out"), divide_edges_expected(&a, &b));
+}
+
+/// What `divide_edges` computes, with C's promotions and kiln's division.
+fn divide_edges_expected(a: &[i64], b: &[i64]) -> Vec<i64> {
+    fn sdiv<T: num_like::Int>(x: T, y: T) -> T {
+        if y == T::ZERO { T::ONES } else { x.wrapping_div(y) }
+    }
+    fn srem<T: num_like::Int>(x: T, y: T) -> T {
+        if y == T::ZERO { x } else { x.wrapping_rem(y) }
+    }
+    let mut out = Vec::new();
+    for (&x, &y) in a.iter().zip(b) {
+        let int_pair = |x: i32, y: i32, scale: i32| sdiv(x, y).wrapping_add(scale.wrapping_mul(srem(x, y))) as i64;
+        out.push(int_pair(x as i8 as i32, y as i8 as i32, 1000));
+        out.push(int_pair(x as u8 as i32, y as u8 as i32, 1000));
+        out.push(int_pair(x as i16 as i32, y as i16 as i32, 100000));
+        out.push(int_pair(x as u16 as i32, y as u16 as i32, 100000));
+        out.push(sdiv(x as i32, y as i32) as i64);
+        out.push(srem(x as u32, y as u32) as i64);
+        out.push(srem(x, y));
+        out.push(sdiv(x as u64, y as u64) as i64);
+    }
+    let (mut acc, mut s) = (7i32, -3i16);
+    for (&x, &y) in a.iter().zip(b) {
+        acc = sdiv(acc, y as i32 | 1).wrapping_add(srem(x as i32, acc | 3));
+        s = sdiv(s as i32, y.wrapping_sub(1) as i16 as i32).wrapping_add(srem(x as i16 as i32, (s | 5) as i32)) as i16;
+        let u = (sdiv(x as u32, y as u32) as u64).wrapping_add(srem(x as u64, y as u64) ^ sdiv(x, y) as u64);
+        out.push((acc as i64).wrapping_add(65536i64.wrapping_mul(s as i64)).wrapping_add(u as i64));
+    }
+    out
+}
+
+/// The integer types `divide_edges_expected` divides in (unsigned ones divide unsigned).
+mod num_like {
+    pub trait Int: Copy + PartialEq {
+        const ZERO: Self;
+        const ONES: Self;
+        fn wrapping_div(self, y: Self) -> Self;
+        fn wrapping_rem(self, y: Self) -> Self;
+    }
+    macro_rules! int {
+        ($($t:ty),*) => {$(
+            impl Int for $t {
+                const ZERO: Self = 0;
+                const ONES: Self = !0;
+                fn wrapping_div(self, y: Self) -> Self { <$t>::wrapping_div(self, y) }
+                fn wrapping_rem(self, y: Self) -> Self { <$t>::wrapping_rem(self, y) }
+            }
+        )*};
+    }
+    int!(i32, u32, i64, u64);
+}
+
 /// The corpus kernel `name` built for the iCE40 UP5K at 60 MHz in `dir/build`: its source and
 /// run spec paths, the build's output directory and what `kiln build` printed.
 fn build_on_ice40(dir: &std::path::Path, name: &str) -> (String, String, std::path::PathBuf, String) {

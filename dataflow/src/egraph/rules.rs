@@ -774,12 +774,7 @@ mod tests {
         ("zext-zext", &[8], "(zext (zext v0 w16) w32)", "(zext v0 w32)"),
         ("sext-of-nonnegative", &[7], "(sext (zext v0 w8) w32)", "(zext (zext v0 w8) w32)"),
         ("zext-of-trunc-in-range", &[8], "(zext (trunc (zext v0 w32) w16) w32)", "(zext v0 w32)"),
-        (
-            "neg-of-bit-as-sign-fill",
-            &[32],
-            "(neg (and v0 #1:32))",
-            "(ashr (shl (and v0 #1:32) #31:32) #31:32)",
-        ),
+        ("neg-of-bit-as-sign-fill", &[32], "(neg (and v0 #1:32))", "(ashr (shl (and v0 #1:32) #31:32) #31:32)"),
     ];
 
     #[test]

@@ -597,7 +597,8 @@ impl DividerOperands {
         let mut load = vec![
             set(field("q"), absolute(m, &self.a, w, signed)),
             set(field("r"), lit(w, 0)),
-            set(field("d"), absolute(m, &self.b, w, signed)),
+            // `~|b|`: the step adds it with a carry in (`divider::division_step`).
+            set(field("d"), un(UnOp::Not, absolute(m, &self.b, w, signed))),
             set(field("z"), self.zero.clone()),
         ];
         if rem {
@@ -646,7 +647,7 @@ fn corrected_result(
 /// One restoring step on registers `field("r")`, `field("q")`, `field("d")`: the next quotient
 /// (one more bit shifted in) and the next partial remainder.
 fn quotient_bit(m: &mut Module, p: &str, w: u32, field: &dyn Fn(&str) -> String) -> (Expr, Expr) {
-    let (ge, next_r) = super::divider::division_step(m, p, w, &field("r"), &field("q"), &field("d"));
+    let (ge, next_r) = super::divider::division_step(m, p, w, &field("r"), &field("q"), &field("d"), &lit(1, 1));
     let next_q = if w == 1 { ge } else { Expr::Concat(vec![Expr::Slice(field("q"), w - 2, 0), ge]) };
     (next_q, next_r)
 }
