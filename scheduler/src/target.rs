@@ -29,6 +29,10 @@ pub struct Target {
     pub operators: OperatorDelays,
     /// Register overhead of a path: clock-to-out, the first routing hop and setup.
     reg_ns: f64,
+    /// What a carry chain's carry out costs on its way into a register, where a split chain
+    /// keeps it between segments: on the iCE40 it leaves the chain through a logic cell of its
+    /// own (nextpnr's pass-out) and a routing hop to the register.
+    carry_exit_ns: f64,
     /// From a memory operation's operands (address, data, predicate) to the memory: the
     /// request and enable logic shared by the operation's sites, and the block RAM's setup.
     memory_request_ns: f64,
@@ -56,6 +60,7 @@ impl Target {
                 default_clock_mhz: 100.0,
                 operators: OperatorDelays::GENERIC,
                 reg_ns: 0.3,
+                carry_exit_ns: 0.0,
                 memory_request_ns: 0.6,
                 block_ram_read_ns: 0.3,
                 block_ram_bits: 16384,
@@ -76,6 +81,9 @@ impl Target {
                     equality_lut_tree: true,
                 },
                 reg_ns: 1.4,
+                // A pass-out cell and a hop: durbin's, lookup's and trisolv's split subtractions,
+                // 6-7 ns from the chain's end to the carry register routed.
+                carry_exit_ns: 3.0,
                 // Two LUT levels (the OR of the sites' enables, the address multiplexer) and
                 // the block RAM's enable setup, 3 ns: nextpnr's paths into SB_RAM40_4K.
                 memory_request_ns: 9.0,
@@ -102,6 +110,7 @@ impl Target {
                     equality_lut_tree: false,
                 },
                 reg_ns: 0.3,
+                carry_exit_ns: 0.0,
                 // Two LUT levels of request and enable logic, and the block RAM's setup.
                 memory_request_ns: 3.5,
                 // A DP16KD without output register: 5.8 ns clock-to-out, then 1.1 ns of
@@ -196,6 +205,9 @@ impl Target {
         };
         match chain {
             Some((bits, entry)) => {
+                // A segment's carry out goes into a register (the next segment's carry in, or
+                // a comparison's result).
+                let entry = entry + self.carry_exit_ns;
                 let mut n = 2;
                 while n < bits && entry + self.operators.carry_ns_per_bit * bits.div_ceil(n) as f64 > budget {
                     n += 1;
