@@ -75,7 +75,7 @@ pub struct ReportMap {
 }
 
 /// One tool invocation of the flow. In `args`, `{top}`, `{sources}` (expands to every Verilog
-/// file), `{constraints}` and `{mhz}` are substituted; the tool runs in the output directory
+/// file), `{constraints}`, `{mhz}` and `{seed}` (the placement seed) are substituted; the tool runs in the output directory
 /// and everything it prints goes to `log`.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -183,6 +183,8 @@ pub fn plan_clock(board: &Board, requested_mhz: f64, work: &Path) -> Result<Cloc
 #[derive(Clone, Debug, Serialize)]
 pub struct StepTime {
     pub step: String,
+    /// The tool and its arguments as run (in the output directory).
+    pub command: Vec<String>,
     pub seconds: f64,
 }
 
@@ -218,6 +220,8 @@ pub struct FlowRun<'a> {
     pub constraints: String,
     pub clock: ClockPlan,
     pub estimated_critical_path_ns: f64,
+    /// The placement seed (`{seed}` in a step's arguments).
+    pub seed: u64,
     /// Show a spinner on the terminal.
     pub progress: bool,
 }
@@ -229,7 +233,8 @@ fn substitute(arg: &str, run: &FlowRun) -> Vec<String> {
     vec![
         arg.replace("{top}", crate::top::TOP_MODULE)
             .replace("{constraints}", &run.constraints)
-            .replace("{mhz}", &format!("{:.2}", run.clock.achieved_mhz)),
+            .replace("{mhz}", &format!("{:.2}", run.clock.achieved_mhz))
+            .replace("{seed}", &run.seed.to_string()),
     ]
 }
 
@@ -273,9 +278,8 @@ pub fn run_flow(run: &FlowRun) -> Result<FlowSummary, FlowError> {
     let total = run.board.steps.len();
     for (i, step) in run.board.steps.iter().enumerate() {
         let mut cmd = command(&step.program)?;
-        for a in &step.args {
-            cmd.args(substitute(a, run));
-        }
+        let args: Vec<String> = step.args.iter().flat_map(|a| substitute(a, run)).collect();
+        cmd.args(&args);
         let log_path = run.out_dir.join(&step.log);
         let io = |e: std::io::Error| FlowError::Io(format!("cannot write {}: {e}", log_path.display()));
         let log = std::fs::File::create(&log_path).map_err(io)?;
@@ -297,7 +301,8 @@ pub fn run_flow(run: &FlowRun) -> Result<FlowSummary, FlowError> {
             .status()
             .map_err(|e| FlowError::Io(format!("cannot run {}: {e}", step.program)))?;
         bar.finish_and_clear();
-        times.push(StepTime { step: step.name.clone(), seconds: t.elapsed().as_secs_f64() });
+        let command = std::iter::once(step.program.clone()).chain(args).collect();
+        times.push(StepTime { step: step.name.clone(), command, seconds: t.elapsed().as_secs_f64() });
         if !status.success() {
             let text = std::fs::read_to_string(&log_path).unwrap_or_default();
             return Err(FlowError::ToolFailed {

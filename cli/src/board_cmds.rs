@@ -216,6 +216,7 @@ pub(crate) fn bitstream(
     file: &Path,
     out_dir: &Path,
     rtl_only: bool,
+    seed: u64,
     args: &BoardArgs,
     compile: &CompileArgs,
     io: &mut Io,
@@ -268,6 +269,7 @@ pub(crate) fn bitstream(
         constraints: cname,
         clock,
         estimated_critical_path_ns: k.report.timing.estimated_critical_path_ns,
+        seed,
         progress: std::io::stderr().is_terminal(),
     };
     let summary = match run_flow(&run) {

@@ -45,9 +45,9 @@ pub(crate) fn dispatch(cmd: Command, io: &mut Io) -> CmdResult {
         Command::Cosim { file, spec, json, compile, hw, mem } => {
             cosimulate(&file, &spec, json.as_deref(), &compile, &hw, &mem, io)
         }
-        Command::Bitstream { file, out_dir, rtl_only, board, compile } => {
+        Command::Bitstream { file, out_dir, rtl_only, seed, board, compile } => {
             let out = out_dir.unwrap_or_else(|| crate::board_cmds::default_out_dir(&board.board));
-            crate::board_cmds::bitstream(&file, &out, rtl_only, &board, &compile, io)
+            crate::board_cmds::bitstream(&file, &out, rtl_only, seed, &board, &compile, io)
         }
         Command::RunBoard { file, spec, port, baud, simulate, json, board, compile } => {
             let link = match port {

@@ -181,6 +181,10 @@ enum Command {
         /// Write the board design (Verilog, PLL, constraints) but run no synthesis or place and route.
         #[arg(long = "rtl-only")]
         rtl_only: bool,
+        /// Placement seed of place and route (nextpnr `--seed`): another seed places the design
+        /// differently, and its Fmax moves by a few MHz.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
         #[command(flatten)]
         board: board_cmds::BoardArgs,
         #[command(flatten)]
