@@ -30,9 +30,10 @@ impl Gen<'_> {
             let starts = self.start_sites(&|c| c == OpClass::Unit(u));
             self.m.add(Item::Blank);
             self.m.add(Item::Comment(format!(
-                "Divider {ui}: {} {w}-bit, {} per quotient bit, then the sign correction; x/0 = all ones, x%0 = x.",
+                "Divider {ui}: {} {w}-bit, {} per quotient bit, then {}; x/0 = all ones, x%0 = x.",
                 if signed { "signed" } else { "unsigned" },
-                if split { "two cycles" } else { "one cycle" }
+                if split { "two cycles" } else { "one cycle" },
+                if signed { "the sign correction" } else { "the result registers" }
             )));
             let operand = |g: &Self, n: usize| {
                 g.site_mux(starts.iter().map(|s| (s, g.src(k.ops[s.op].args[n], s.at))).collect(), w)
@@ -47,15 +48,12 @@ impl Gen<'_> {
             for (r, width) in [("q", w), ("r", w), ("dn", w), ("a0", w), ("quot", w), ("rem", w)] {
                 self.m.add(Item::Reg { name: n(r), width });
             }
-            for r in ["neg_q", "neg_r", "zero"] {
+            // The signs of the results and, for a divisor's carry in, whether it is not negative.
+            let sign_flags: &[&str] = if signed { &["neg_q", "neg_r", "cin"] } else { &[] };
+            for r in sign_flags.iter().chain(&["zero"]) {
                 self.m.add(Item::Reg { name: n(r), width: 1 });
             }
-            let cin = if signed {
-                self.m.add(Item::Reg { name: n("cin"), width: 1 });
-                id(n("cin"))
-            } else {
-                lit(1, 1)
-            };
+            let cin = if signed { id(n("cin")) } else { lit(1, 1) };
             let control = DividerControl::declare(&mut self.m, &p, unit);
             let mut always = Vec::new();
 
@@ -80,32 +78,35 @@ impl Gen<'_> {
             }
             let (ge, next_r) = step_select(&mut self.m, &p, w, &rs, &sum_name);
 
-            // |dividend| for the preparation, and the quotient and remainder with their signs.
-            let (abs_q, neg_q, neg_r) = if !signed {
-                (id(n("q")), id(n("q")), id(n("r")))
-            } else if split {
-                let nq = registered_negation(&mut self.m, &mut always, &n("q"), w);
-                let nr = registered_negation(&mut self.m, &mut always, &n("r"), w);
-                (nq.clone(), nq, nr)
+            // The quotient and remainder with their signs applied (a signed division's `-q`
+            // doubles as the dividend's absolute value in the preparation).
+            let (quot, rem, abs_q) = if signed {
+                let (nq, nr) = if split {
+                    (
+                        registered_negation(&mut self.m, &mut always, &n("q"), w),
+                        registered_negation(&mut self.m, &mut always, &n("r"), w),
+                    )
+                } else {
+                    (negation(&mut self.m, &n("q_neg"), &n("q"), w), negation(&mut self.m, &n("r_neg"), &n("r"), w))
+                };
+                let quot = cond(id(n("neg_q")), nq.clone(), id(n("q")));
+                (quot, cond(id(n("neg_r")), nr, id(n("r"))), Some(nq))
             } else {
-                let nq = negation(&mut self.m, &n("q_neg"), &n("q"), w);
-                let nr = negation(&mut self.m, &n("r_neg"), &n("r"), w);
-                (nq.clone(), nq, nr)
+                (id(n("q")), id(n("r")), None)
             };
-            let quot = cond(id(n("zero")), lit(w, u64::MAX), cond(id(n("neg_q")), neg_q, id(n("q"))));
-            let rem = cond(id(n("zero")), id(n("a0")), cond(id(n("neg_r")), neg_r, id(n("r"))));
+            let quot = cond(id(n("zero")), lit(w, u64::MAX), quot);
+            let rem = cond(id(n("zero")), id(n("a0")), rem);
 
-            let (sa, sb) =
-                if signed { (bit_of(&n("a"), w, w - 1), bit_of(&n("b"), w, w - 1)) } else { (lit(1, 0), lit(1, 0)) };
             let mut load = vec![
                 set(n("q"), id(n("a"))),
                 set(n("r"), lit(w, 0)),
                 set(n("a0"), id(n("a"))),
-                set(n("neg_q"), bin(BinOp::Xor, sa.clone(), sb.clone())),
-                set(n("neg_r"), sa),
                 set(n("zero"), bin(BinOp::Eq, id(n("b")), lit(w, 0))),
             ];
             if signed {
+                let (sa, sb) = (bit_of(&n("a"), w, w - 1), bit_of(&n("b"), w, w - 1));
+                load.push(set(n("neg_q"), bin(BinOp::Xor, sa.clone(), sb.clone())));
+                load.push(set(n("neg_r"), sa));
                 // A negative divisor is added as it is; another one's complement plus one.
                 let flip = Expr::Repeat(w, Box::new(un(UnOp::Not, sb.clone())));
                 load.push(set(n("dn"), bin(BinOp::Xor, id(n("b")), flip)));
@@ -114,13 +115,15 @@ impl Gen<'_> {
                 load.push(set(n("dn"), un(UnOp::Not, id(n("b")))));
             }
             let next_q = if w == 1 { ge } else { Expr::Concat(vec![Expr::Slice(n("q"), w - 2, 0), ge]) };
-            let mut busy = vec![Stmt::If(control.steps(), vec![set(n("r"), next_r), set(n("q"), next_q)], vec![])];
-            if signed {
-                busy.insert(
-                    0,
-                    Stmt::If(control.prepares(), vec![set(n("q"), cond(id(n("neg_r")), abs_q, id(n("q"))))], vec![]),
-                );
+            let mut busy = Vec::new();
+            if let Some(abs_q) = abs_q {
+                busy.push(Stmt::If(
+                    control.prepares(),
+                    vec![set(n("q"), cond(id(n("neg_r")), abs_q, id(n("q"))))],
+                    vec![],
+                ));
             }
+            busy.push(Stmt::If(control.steps(), vec![set(n("r"), next_r), set(n("q"), next_q)], vec![]));
             always.push(Stmt::If(id(n("start")), load, busy));
             always.push(Stmt::If(control.finishes(), vec![set(n("quot"), quot), set(n("rem"), rem)], vec![]));
             self.m.add(Item::Always(always));
