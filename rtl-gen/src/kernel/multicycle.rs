@@ -258,8 +258,8 @@ impl Gen<'_> {
     /// A restoring divider unrolled in time: the operands are prepared at `start` (a signed
     /// division's absolute values one cycle later), stage `j` computes quotient bit `w - j`, and
     /// the result is corrected for signs (and division by zero: `x/0` is all ones, `x%0` is `x`)
-    /// into a register, exactly as the shared sequential divider does, so both give the same
-    /// value in the same number of cycles (`Target::divider_latency`).
+    /// into a register, as the shared sequential divider does: the same values, in the cycles of
+    /// its one-cycle-per-bit step (`Target::divider_latency`, on every target).
     fn pipelined_divider(
         &mut self,
         base: &str,
