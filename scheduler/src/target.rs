@@ -231,8 +231,8 @@ impl Target {
     /// Delay from the clock to the read data of on-chip memory `m` (block RAM or registers,
     /// by `MemData::in_block_ram`).
     /// A memory in several rows of block RAMs adds the multiplexer of the rows' read data, a
-    /// LUT level per four rows (atax's 2048-word array on the iCE40: eight rows, two levels,
-    /// between the RAMs and a multiplier).
+    /// LUT level per four rows (atax's 2048-word array on the iCE40 when it took eight rows:
+    /// two levels between the RAMs and a multiplier).
     pub fn memory_read_ns(&self, m: &kiln_dataflow::ir::MemData) -> f64 {
         if !m.in_block_ram(self.block_ram_min_bits) {
             return self.reg_ns;
@@ -242,14 +242,47 @@ impl Target {
         self.block_ram_read_ns + levels * self.operators.lut_ns
     }
 
-    /// Rows of block RAMs a memory of `len` words of `width` bits takes: each block configured
-    /// for the narrowest width that holds a word (the widest when none does, the word then
-    /// spread over blocks side by side).
+    /// Rows of block RAMs a memory of `len` words of `width` bits takes: one when some
+    /// configuration holds all its words (see [`Target::block_ram_slice_width`]), otherwise
+    /// each block configured for the narrowest width that holds a word (the widest when none
+    /// does, the word then spread over blocks side by side).
     fn block_ram_rows(&self, width: u32, len: u32) -> u32 {
+        if self.block_ram_slice_width(width, len).is_some() {
+            return 1;
+        }
+        self.rows_in_word_wide_blocks(width, len)
+    }
+
+    fn rows_in_word_wide_blocks(&self, width: u32, len: u32) -> u32 {
         let widest = self.block_ram_widths.last().copied().unwrap_or(1);
         let config = self.block_ram_widths.iter().copied().find(|w| *w >= width).unwrap_or(widest);
-        let depth = (self.block_ram_bits / config.max(1)).max(1);
-        len.div_ceil(depth)
+        len.div_ceil(self.block_ram_depth(config))
+    }
+
+    /// Words of `config_width` bits one block RAM holds (a power of two: an ECP5 DP16KD's
+    /// 18 kbit hold 16384 x 1, 2048 x 9).
+    fn block_ram_depth(&self, config_width: u32) -> u32 {
+        let words = (self.block_ram_bits / config_width.max(1)).max(1);
+        1 << words.ilog2()
+    }
+
+    /// The bits per slice when a block RAM memory of `len` words of `width` bits is to be
+    /// built as slices of its word side by side, each slice one block (or a few) deep enough
+    /// for every word: the widest configuration that holds `len` words, where word-wide blocks
+    /// would need several rows. A memory in rows needs the row decode of the write address in
+    /// front of every block's write enable and a multiplexer of the rows behind its read data,
+    /// two to four LUT levels that were the critical paths of seidel-2d and fdtd-2d on the
+    /// iCE40 (1600 x 32 bits: seven rows of 256 x 16, or sixteen 2048 x 2 slices, 47.3 -> 53.7
+    /// MHz by hand). The slices take at most 1.6 times the blocks of the rows (the depth is
+    /// rounded up to a power of two), the same for depths of one block and powers of two.
+    /// `None` when one row of word-wide blocks holds the memory, or when no configuration is
+    /// deep enough.
+    pub fn block_ram_slice_width(&self, width: u32, len: u32) -> Option<u32> {
+        if self.rows_in_word_wide_blocks(width, len) <= 1 {
+            return None;
+        }
+        let config = self.block_ram_widths.iter().copied().rev().find(|c| self.block_ram_depth(*c) >= len)?;
+        (config < width).then_some(config)
     }
 
     /// Delay from the start of a step to a port response in the datapath: the response
@@ -383,12 +416,28 @@ mod tests {
 
     #[test]
     fn block_ram_rows_follow_the_configurations() {
-        let ice40 = Target::by_name("ice40-up5k").map(|t| t.block_ram_rows(32, 2048));
-        assert_eq!(ice40, Some(8), "2048 x 32 in 256 x 16 blocks: 8 rows of 2");
+        let ice40 = Target::by_name("ice40-up5k").map(|t| t.block_ram_rows(32, 4096));
+        assert_eq!(ice40, Some(16), "4096 x 32 in 256 x 16 blocks: 16 rows of 2");
         let t = Target::by_name("ice40-up5k").map(|t| (t.block_ram_rows(16, 256), t.block_ram_rows(8, 1024)));
-        assert_eq!(t, Some((1, 2)));
+        assert_eq!(t, Some((1, 1)), "1024 x 8 in two slices of 1024 x 4");
         let ecp5 = Target::by_name("ecp5").map(|t| (t.block_ram_rows(32, 1024), t.block_ram_rows(9, 2048)));
-        assert_eq!(ecp5, Some((2, 1)), "512 x 36 and 2048 x 9 blocks");
+        assert_eq!(ecp5, Some((1, 1)), "1024 x 32 in two slices of 1024 x 18; 2048 x 9");
+        let ecp5 = Target::by_name("ecp5").map(|t| t.block_ram_rows(36, 32768));
+        assert_eq!(ecp5, Some(64), "deeper than any configuration: 512 x 36 blocks");
+    }
+
+    #[test]
+    fn memories_deeper_than_a_block_row_are_sliced_into_deep_configurations() {
+        let ice40 = Target::by_name("ice40-up5k").expect("target");
+        assert_eq!(ice40.block_ram_slice_width(32, 1600), Some(2), "sixteen 2048 x 2 blocks");
+        assert_eq!(ice40.block_ram_slice_width(32, 600), Some(4), "eight 1024 x 4 blocks");
+        assert_eq!(ice40.block_ram_slice_width(32, 256), None, "one row of two 256 x 16 blocks");
+        assert_eq!(ice40.block_ram_slice_width(16, 300), Some(8));
+        assert_eq!(ice40.block_ram_slice_width(32, 4096), None, "no configuration holds 4096 words");
+        let ecp5 = Target::by_name("ecp5").expect("target");
+        assert_eq!(ecp5.block_ram_slice_width(32, 1600), Some(9), "four 2048 x 9 blocks");
+        assert_eq!(ecp5.block_ram_slice_width(32, 512), None, "one 512 x 36 block");
+        assert_eq!(ecp5.block_ram_depth(1), 16384);
     }
 
     #[test]

@@ -354,6 +354,47 @@ fn dividers_take_two_cycles_per_bit_on_the_ice40_at_60_mhz() {
     assert_eq!(words("out"), divide_edges_expected(&a, &b));
 }
 
+/// Arrays deeper than a row of word-wide iCE40 block RAMs are built as slices of their words in
+/// deep configurations: the Verilog declares the slices, Yosys maps the 600 x 32 array to eight
+/// 1024 x 4 blocks and the 300 x 16 table to two 512 x 8 blocks (rows of 256 x 16 blocks would
+/// take six and two, behind a row multiplexer), and the kernel cosimulated on the iCE40 at 60
+/// MHz with stalls computes what the same arithmetic computes here.
+#[test]
+fn deep_arrays_are_sliced_into_deep_block_ram_configurations() {
+    require_tool("verilator");
+    require_tool("yosys");
+    let dir = scratch("sliced-memory");
+    let (cl, spec, out, _) = build_on_ice40(&dir, "sliced_memory");
+    let verilog = std::fs::read_to_string(out.join("sliced_memory.v")).unwrap();
+    assert!(verilog.contains("`acc`: 600 x 32 bits, in 8 slices of 4 bits"), "{verilog}");
+    assert!(verilog.contains("`wave`: 300 x 16 bits, in 2 slices of 8 bits"), "{verilog}");
+    assert!(verilog.contains("reg [3:0] mem_m2_acc_s7 [0:599];"), "{verilog}");
+    let stat = out.join("stat.txt");
+    let script =
+        format!("read_verilog sliced_memory.v; synth_ice40 -top sliced_memory; tee -q -o {} stat", stat.display());
+    let y = Command::new("yosys").current_dir(&out).args(["-q", "-p", &script]).output().unwrap();
+    assert!(y.status.success(), "{}", String::from_utf8_lossy(&y.stderr));
+    let text = std::fs::read_to_string(&stat).unwrap();
+    let rams =
+        text.lines().find_map(|l| l.trim().strip_prefix("SB_RAM40_4K").map(|n| n.trim().parse::<u32>().unwrap_or(0)));
+    assert_eq!(rams, Some(10), "{text}");
+    let got = cosim_on_ice40(&dir, &cl, &spec, &["--stall-seed", "4"]);
+    let input: Vec<i32> = got["in"].as_array().unwrap().iter().map(|v| v.as_i64().unwrap() as i32).collect();
+    let out: Vec<i32> = got["out"].as_array().unwrap().iter().map(|v| v.as_i64().unwrap() as i32).collect();
+    assert_eq!(out, sliced_memory_expected(&input));
+}
+
+/// What `sliced_memory` computes.
+fn sliced_memory_expected(input: &[i32]) -> Vec<i32> {
+    let wave = |i: usize| ((i as u32).wrapping_mul(7919).wrapping_add(12345) % 65536) as u16 as i16 as i32;
+    let mut acc: Vec<i32> = (0..600).map(|i: i32| i.wrapping_mul(40503) ^ 0x5a5a_5a5a).collect();
+    for &x in input {
+        let j = ((x & 511) + ((x >> 28) & 7) * 11) as usize;
+        acc[j] = acc[j].wrapping_mul(3).wrapping_add(wave((((x >> 9) & 255) + 44) as usize));
+    }
+    (0..64).map(|i| acc[i * 9 + 5] ^ wave(i * 4 + 3)).collect()
+}
+
 /// What `divide_edges` computes, with C's promotions and kiln's division.
 fn divide_edges_expected(a: &[i64], b: &[i64]) -> Vec<i64> {
     fn sdiv<T: num_like::Int>(x: T, y: T) -> T {

@@ -274,10 +274,37 @@ impl Gen<'_> {
             let writes = self.start_sites(&|c| c == OpClass::MemStore(m));
             self.m.add(Item::Blank);
             let what = if d.kind == MemKind::Rom { "ROM" } else { "private memory" };
-            self.m.add(Item::Comment(format!("{what} `{}`: {len} x {w} bits, @[{}].", d.name, (self.locate)(d.span))));
             // The report's choice (`MemData::in_block_ram`), made binding for synthesis.
-            let style = Some(if d.in_block_ram(self.s.target.block_ram_min_bits) { "block" } else { "logic" });
-            self.m.add(Item::Memory { name: name.clone(), width: w, depth: len, style, no_rw_check: true });
+            let in_block_ram = d.in_block_ram(self.s.target.block_ram_min_bits);
+            let style = Some(if in_block_ram { "block" } else { "logic" });
+            // A block RAM memory deeper than a row of word-wide blocks is built as slices of
+            // its word in deep configurations (`Target::block_ram_slice_width`): one Verilog
+            // memory per slice, so that synthesis cannot stack blocks into rows.
+            let slice_width = if in_block_ram { self.s.target.block_ram_slice_width(w, len) } else { None };
+            let slices: Vec<(String, u32, u32)> = match slice_width {
+                Some(c) => {
+                    (0..w.div_ceil(c)).map(|i| (format!("{name}_s{i}"), ((i + 1) * c).min(w) - 1, i * c)).collect()
+                }
+                None => vec![(name.clone(), w - 1, 0)],
+            };
+            let layout = match slice_width {
+                Some(c) => format!(", in {} slices of {c} bits", slices.len()),
+                None => String::new(),
+            };
+            self.m.add(Item::Comment(format!(
+                "{what} `{}`: {len} x {w} bits{layout}, @[{}].",
+                d.name,
+                (self.locate)(d.span)
+            )));
+            for (slice_name, hi, lo) in &slices {
+                self.m.add(Item::Memory {
+                    name: slice_name.clone(),
+                    width: hi - lo + 1,
+                    depth: len,
+                    style,
+                    no_rw_check: true,
+                });
+            }
             let addr_of = |g: &Self, s: &Site| -> Expr { slice_w(&g.src(k.ops[s.op].args[0], s.at), 32, aw - 1, 0) };
             let mut body = Vec::new();
             if !writes.is_empty() {
@@ -287,14 +314,16 @@ impl Gen<'_> {
                 self.m.add(Item::Wire { name: format!("{name}_we"), width: 1, value: Some(we), comment: None });
                 self.m.add(Item::Wire { name: format!("{name}_wa"), width: aw, value: Some(wa), comment: None });
                 self.m.add(Item::Wire { name: format!("{name}_wd"), width: w, value: Some(wd), comment: None });
-                body.push(Stmt::If(
-                    id(format!("{name}_we")),
-                    vec![Stmt::Set(
-                        Expr::Index(name.clone(), Box::new(id(format!("{name}_wa")))),
-                        id(format!("{name}_wd")),
-                    )],
-                    vec![],
-                ));
+                let stores = slices
+                    .iter()
+                    .map(|(slice_name, hi, lo)| {
+                        Stmt::Set(
+                            Expr::Index(slice_name.clone(), Box::new(id(format!("{name}_wa")))),
+                            slice_w(&id(format!("{name}_wd")), w, *hi, *lo),
+                        )
+                    })
+                    .collect();
+                body.push(Stmt::If(id(format!("{name}_we")), stores, vec![]));
             }
             if !reads.is_empty() {
                 // A read nobody takes is harmless: a load's data are taken in the cycle after
@@ -316,20 +345,32 @@ impl Gen<'_> {
                 self.m.add(Item::Wire { name: format!("{name}_re"), width: 1, value: Some(re), comment: None });
                 self.m.add(Item::Wire { name: format!("{name}_ra"), width: aw, value: Some(ra), comment: None });
                 self.m.add(Item::Reg { name: format!("{name}_rdata"), width: w });
-                body.push(Stmt::If(
-                    id(format!("{name}_re")),
-                    vec![set(format!("{name}_rdata"), Expr::Index(name.clone(), Box::new(id(format!("{name}_ra")))))],
-                    vec![],
-                ));
+                let rdata = id(format!("{name}_rdata"));
+                let loads = slices
+                    .iter()
+                    .map(|(slice_name, hi, lo)| {
+                        Stmt::Set(
+                            slice_w(&rdata, w, *hi, *lo),
+                            Expr::Index(slice_name.clone(), Box::new(id(format!("{name}_ra")))),
+                        )
+                    })
+                    .collect();
+                body.push(Stmt::If(id(format!("{name}_re")), loads, vec![]));
             }
             if !body.is_empty() {
                 self.m.add(Item::Always(body));
             }
             if let Some(init) = &d.init {
-                let stmts = init
+                let stmts = slices
                     .iter()
-                    .enumerate()
-                    .map(|(i, v)| Stmt::Set(Expr::Index(name.clone(), Box::new(lit(aw, i as u64))), lit(w, *v)))
+                    .flat_map(|(slice_name, hi, lo)| {
+                        init.iter().enumerate().map(move |(i, v)| {
+                            Stmt::Set(
+                                Expr::Index(slice_name.clone(), Box::new(lit(aw, i as u64))),
+                                lit(hi - lo + 1, v >> lo),
+                            )
+                        })
+                    })
                     .collect();
                 self.m.add(Item::Initial(stmts));
             }
