@@ -148,6 +148,65 @@ fn requested_partitioning_is_reported() {
     assert_eq!(memories, ["rows_bank0", "rows_bank1", "rows_bank2", "rows_bank3", "halves_bank0", "halves_bank1"]);
 }
 
+/// Automatic banking splits an array where it spreads a loop's accesses over the banks, but not
+/// where the loop it would serve is a shallow initialisation and the deeper loop's accesses, all
+/// in one bank known only at run time, would go to every bank for no fewer cycles: `t[s][p]`
+/// with `s` unrolled is in bank `p mod B` for every `s`. Reading `t[p][s]` instead, the banks
+/// are known and the array is split. Both kernels compute the expected products.
+#[test]
+fn banking_is_not_bought_with_run_time_bank_multiplexers() {
+    let dir = scratch("hw-banking");
+    let kernel = |index: &str| {
+        format!(
+            "kernel void banks(global const int *in, global int *out) {{\n\
+             \x20   int t[8][8];\n\
+             \x20   for (int i = 0; i < 8; i++)\n\
+             \x20       for (int j = 0; j < 8; j++)\n\
+             \x20           t[i][j] = in[i * 8 + j];\n\
+             \x20   for (int r = 0; r < 4; r++)\n\
+             \x20       for (int p = 0; p < 8; p++) {{\n\
+             \x20           int acc = r;\n\
+             \x20           for (int s = 0; s < 8; s++)\n\
+             \x20               acc += {index} * in[64 + r * 8 + s];\n\
+             \x20           out[r * 8 + p] = acc;\n\
+             \x20       }}\n\
+             }}\n"
+        )
+    };
+    let spec = dir.join("banks.toml");
+    std::fs::write(
+        &spec,
+        "kernel = \"banks\"\n[args]\nin = { len = 96, fill = \"random\", seed = 5 }\nout = { len = 32 }\n",
+    )
+    .unwrap();
+    for (name, index, split) in [("column", "t[s][p]", false), ("row", "t[p][s]", true)] {
+        let cl = dir.join(format!("{name}.cl"));
+        std::fs::write(&cl, kernel(index)).unwrap();
+        let out = dir.join(name);
+        let r = kiln(&["build", cl.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        assert_eq!(r.stdout.contains("array `t` split into"), split, "{name}: {}", r.stdout);
+        let json = dir.join(format!("{name}.json"));
+        let r =
+            kiln(&["sim", cl.to_str().unwrap(), "--spec", spec.to_str().unwrap(), "--json", json.to_str().unwrap()]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let got = kiln_tests::result_args(&json);
+        let words =
+            |n: &str| -> Vec<i32> { got[n].as_array().unwrap().iter().map(|v| v.as_i64().unwrap() as i32).collect() };
+        let input = words("in");
+        let expect: Vec<i32> = (0..32)
+            .map(|rp| {
+                let (r, p) = (rp / 8, rp % 8);
+                (0..8).fold(r as i32, |acc, s| {
+                    let t = if split { input[p * 8 + s] } else { input[s * 8 + p] };
+                    acc.wrapping_add(t.wrapping_mul(input[64 + r * 8 + s]))
+                })
+            })
+            .collect();
+        assert_eq!(words("out"), expect, "{name}");
+    }
+}
+
 /// The report's choice for an on-chip array is what synthesis does. For the generic target
 /// (and the ECP5, which has LUT RAM) an array goes to block RAM above 1,024 bits; the iCE40 has
 /// no LUT RAM, so there an array goes to block RAM above 256 bits. Yosys maps the arrays the

@@ -224,10 +224,18 @@ fn banks_needed(k: &Kernel, m: Mem, cong: &HashMap<Value, Congruence>) -> Option
             _ => None,
         })
         .collect();
-    // Accesses per iteration of each innermost loop.
+    // Accesses per iteration of each innermost loop, and the loop's nesting depth.
     let loops = natural_loops(k);
-    let mut busiest: Vec<Vec<(bool, Congruence)>> = Vec::new();
-    for l in &loops {
+    let depth = |mut i: usize| -> u32 {
+        let mut d = 1;
+        while let Some(p) = loops[i].parent {
+            d += 1;
+            i = p;
+        }
+        d
+    };
+    let mut busiest: Vec<(u32, Vec<(bool, Congruence)>)> = Vec::new();
+    for (i, l) in loops.iter().enumerate() {
         if loops.iter().any(|o| o.header != l.header && o.blocks.is_subset(&l.blocks)) {
             continue;
         }
@@ -238,37 +246,57 @@ fn banks_needed(k: &Kernel, m: Mem, cong: &HashMap<Value, Congruence>) -> Option
             .collect();
         let (reads, writes) = (inside.iter().filter(|(w, _)| !w).count(), inside.iter().filter(|(w, _)| *w).count());
         if reads > 1 || writes > 1 {
-            busiest.push(inside);
+            busiest.push((depth(i), inside));
         }
     }
     if busiest.is_empty() {
         return None;
     }
-    // Port uses per bank and iteration, summed over the loops that need more than one.
-    let cost = |banks: u64| -> u32 {
+    // Port uses of the busiest bank per iteration of one loop.
+    let per_bank = |inside: &[(bool, Congruence)], banks: u64| -> u32 {
+        let mut per: BTreeMap<(u64, bool), u32> = BTreeMap::new();
+        for (w, c) in inside {
+            if c.modulus >= banks {
+                *per.entry((c.residue % banks, *w)).or_default() += 1;
+            } else {
+                for b in 0..banks {
+                    *per.entry((b, *w)).or_default() += 1;
+                }
+            }
+        }
+        per.values().copied().max().unwrap_or(0)
+    };
+    // Summed over the loops that need more than one port.
+    let cost = |banks: u64| -> u32 { busiest.iter().map(|(_, inside)| per_bank(inside, banks)).sum() };
+    // The same with each loop weighted by a guess of how often it runs (16 iterations per
+    // nesting level), for `worth_its_multiplexers`.
+    let weighted = |banks: u64| -> u64 {
         busiest
             .iter()
-            .map(|inside| {
-                let mut per: BTreeMap<(u64, bool), u32> = BTreeMap::new();
-                for (w, c) in inside {
-                    if c.modulus >= banks {
-                        *per.entry((c.residue % banks, *w)).or_default() += 1;
-                    } else {
-                        for b in 0..banks {
-                            *per.entry((b, *w)).or_default() += 1;
-                        }
-                    }
-                }
-                per.values().copied().max().unwrap_or(0)
-            })
+            .map(|(d, inside)| 16u64.saturating_pow(*d).saturating_mul(u64::from(per_bank(inside, banks))))
             .sum()
+    };
+    // A split that sends a loop's accesses with a bank known only at run time to every bank
+    // while that loop's busiest bank is no less busy than the unsplit array pays for their
+    // multiplexers without a cycle back there. It must then save at least an eighth of the
+    // weighted port uses elsewhere: doitgen's `C4[s][p]`, twelve reads per iteration of its
+    // innermost loop after unrolling `s`, all in bank `p mod 4`, gained 48 predicated reads and
+    // their OR for the same II of 12 from four banks that served an initialisation loop only;
+    // matmul_unroll4's copy loop writes `Bt` at run-time banks, and its dot product, deeper,
+    // goes from II 4 to 1.
+    let worth_its_multiplexers = |banks: u64| -> bool {
+        let idle = busiest.iter().any(|(_, inside)| {
+            per_bank(inside, banks) >= per_bank(inside, 1) && inside.iter().any(|(_, c)| c.modulus < banks)
+        });
+        let (before, after) = (weighted(1), weighted(banks));
+        !idle || before.saturating_sub(after).saturating_mul(8) >= before
     };
     let floor = busiest.len() as u32;
     let mut best = (cost(1), 1);
     let mut banks = 2;
     while banks <= MAX_BANKS && banks <= len && best.0 > floor {
         let c = cost(banks);
-        if c < best.0 {
+        if c < best.0 && worth_its_multiplexers(banks) {
             best = (c, banks);
         }
         banks *= 2;
