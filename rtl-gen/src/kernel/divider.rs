@@ -36,7 +36,7 @@ impl Gen<'_> {
                 if signed { "the sign correction" } else { "the result registers" }
             )));
             let operand = |g: &Self, n: usize| {
-                g.site_mux(starts.iter().map(|s| (s, g.src(k.ops[s.op].args[n], s.at))).collect(), w)
+                g.operand_site_mux(starts.iter().map(|s| (s, g.src(k.ops[s.op].args[n], s.at))).collect(), w)
             };
             let a = operand(self, 0);
             let bb = operand(self, 1);

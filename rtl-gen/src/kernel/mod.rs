@@ -217,6 +217,19 @@ impl<'s> Gen<'s> {
     /// front of it; only the choice between pipelines and FSM states needs the state. Those
     /// selects were the iCE40's critical paths into the block RAMs' addresses of the stencils.
     fn site_mux(&self, cases: Vec<(&Site, Expr)>, width: u32) -> Expr {
+        self.owners_mux(cases, width, 4)
+    }
+
+    /// [`Self::site_mux`] for a shared unit's operands (multipliers, dividers), whose owners
+    /// are always chained: durbin's multiplier operands, from four owners, were a LUT level
+    /// deeper as an AND-OR from a state's select into the SB_MAC16 (57.0 -> 51.8 MHz).
+    fn operand_site_mux(&self, cases: Vec<(&Site, Expr)>, width: u32) -> Expr {
+        self.owners_mux(cases, width, usize::MAX)
+    }
+
+    /// Sites grouped by owner, the owners chained in a multiplexer below `balanced_from` of
+    /// them and an AND-OR from there on.
+    fn owners_mux(&self, cases: Vec<(&Site, Expr)>, width: u32, balanced_from: usize) -> Expr {
         let mut owners: Vec<(Expr, Vec<(&Site, Expr)>)> = Vec::new();
         for (s, v) in cases {
             let owner = match s.at {
@@ -228,8 +241,25 @@ impl<'s> Gen<'s> {
                 None => owners.push((owner, vec![(s, v)])),
             }
         }
-        let choices = owners.into_iter().map(|(owner, group)| (owner, self.phase_mux(group, width))).collect();
-        enabled_mux(choices, width)
+        if owners.len() < balanced_from {
+            let choices = owners.into_iter().map(|(owner, group)| (owner, self.phase_mux(group, width))).collect();
+            return enabled_mux(choices, width);
+        }
+        // The owners (pipelines' `active`, FSM steps' selects) are never true together, so
+        // from three on an AND-OR of them, which synthesis balances, not a chain of
+        // multiplexers in priority order: fdtd-2d's read address of `hz`, shared by three
+        // pipelines and a state, was four LUT levels from a pipeline's `active` to the block
+        // RAMs on the iCE40 (46.0 -> 49.5 MHz; syrk 52.7 -> 60.2, syr2k 53.4 -> 61.3, medians of
+        // three seeds). Two owners keep the multiplexer, one select fewer than the AND-OR
+        // (seidel-2d 53.7 -> 48.9, jacobi-1d 59.1 -> 54.9 with the AND-OR).
+        owners
+            .into_iter()
+            .map(|(owner, group)| {
+                let mask = if width == 1 { owner } else { Expr::Repeat(width, Box::new(owner)) };
+                bin(BinOp::And, mask, self.phase_mux(group, width))
+            })
+            .reduce(|a, b| bin(BinOp::Or, a, b))
+            .unwrap_or(lit(width, 0))
     }
 
     /// One pipeline's (or one FSM step's) part of [`Self::site_mux`].

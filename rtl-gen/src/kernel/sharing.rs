@@ -105,7 +105,7 @@ impl Gen<'_> {
                     let (arg, w) = (g.src(k.ops[s.op].args[n], s.at), g.result_width(s.op));
                     if w < m.width { Expr::Concat(vec![lit(m.width - w, 0), arg]) } else { arg }
                 };
-                g.site_mux(sites.iter().map(|s| (s, widened(s))).collect(), m.width)
+                g.operand_site_mux(sites.iter().map(|s| (s, widened(s))).collect(), m.width)
             };
             let args = vec![operand(self, 0), operand(self, 1)];
             let advances: Vec<Box<dyn Fn(u32) -> Expr>> = sites
