@@ -172,6 +172,45 @@ fn counted_loops_test_for_equality() {
     }
 }
 
+/// `exit-test` on `i <= n` with a bound that is no constant: the latches carry `i != n` (or the
+/// loop never ends when `n` is the largest value), and every run, with bounds at the edges of
+/// both signednesses, computes what the kernel without the passes computes.
+#[test]
+fn at_most_loops_carry_their_test() {
+    let src = "kernel void s(global int *out, int start, int n) {
+            int t = 0; for (int i = start; i <= n; i++) { t = t * 3 + i; if (i == start + 3) break; }
+            out[0] = t; out[1] = 7; }
+        kernel void u(global uint *out, uint start, uint n) {
+            uint t = 0; for (uint i = start; i <= n; ++i) { t = t * 5 + i; if (i == start + 3) break; }
+            out[0] = t; out[1] = 7; }
+        kernel void tri(global int *out, int n) {
+            int t = 0;
+            for (int i = 0; i < n; i++) for (int j = 0; j <= i; j++) t = t * 7 + j - i;
+            out[0] = t; out[1] = 7; }";
+    for name in ["s", "u", "tri"] {
+        let (_, opt) = compile(src, name);
+        let carried = opt.loops.iter().filter(|l| {
+            matches!(&opt.blocks[l.header].term, kiln_dataflow::ir::Terminator::Branch { cond, .. }
+                if matches!(opt.values[*cond].def, kiln_dataflow::ir::ValueDef::Param(b, _) if b == l.header))
+        });
+        let loops = if name == "tri" { 2 } else { 1 };
+        assert_eq!(carried.count(), loops, "{name}: every loop's test is carried into its header\n{opt}");
+    }
+    let edges: [u64; 8] = [0, 1, 5, 0x7fff_fffd, 0x7fff_ffff, 0x8000_0000, 0xffff_fffd, 0xffff_ffff];
+    for name in ["s", "u"] {
+        for &start in &edges {
+            for &n in &edges {
+                let r = run(src, name, vec![Arg::Buffer(vec![0, 0]), Arg::Scalar(start), Arg::Scalar(n)]);
+                assert_eq!(r[0].as_ref().map(|b| b[1]), Some(7), "{name}: start {start:#x} n {n:#x}");
+            }
+        }
+    }
+    for n in [0u64, 1, 2, 5] {
+        let r = run(src, "tri", vec![Arg::Buffer(vec![0, 0]), Arg::Scalar(n)]);
+        assert_eq!(r[0].as_ref().map(|b| b[1]), Some(7), "tri: n {n}");
+    }
+}
+
 /// `bounded-compare`: the inner test of a coalesced nest, `j + 1 < 25` in front of both
 /// counters' next values, becomes an equality on the counter itself, and the nest computes
 /// what the kernel without loop transformations computes.

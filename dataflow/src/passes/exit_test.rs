@@ -74,6 +74,7 @@ fn rewrite(k: &mut Kernel, l: &NaturalLoop, constant_bounds: bool) -> Option<()>
         (CmpOp::Slt | CmpOp::Ult, c) => (cmp, c),
         (CmpOp::Ule, Some(c)) if c & mask(w) != mask(w) => (CmpOp::Ult, Some(c + 1)),
         (CmpOp::Sle, Some(c)) if c & mask(w) != mask(w) >> 1 => (CmpOp::Slt, Some((c + 1) & mask(w))),
+        (CmpOp::Ule | CmpOp::Sle, None) if constant_bounds => return rewrite_at_most(k, l, test, iv, bound),
         _ => return None,
     };
     if constant_bound.is_some() && !constant_bounds {
@@ -89,23 +90,7 @@ fn rewrite(k: &mut Kernel, l: &NaturalLoop, constant_bounds: bool) -> Option<()>
     }
     // One edge enters the loop (its block computes the maximum); every other edge is a latch
     // bringing back `i + 1`.
-    let mut entry = None;
-    for &p in &k.predecessors()[h] {
-        for t in k.blocks[p].term.targets() {
-            if t.block != h {
-                continue;
-            }
-            let arg = t.args[idx as usize];
-            if l.latches.contains(&p) {
-                if !is_increment(k, arg, iv) {
-                    return None;
-                }
-            } else if entry.replace((p, arg)).is_some() {
-                return None;
-            }
-        }
-    }
-    let (pre, init) = entry?;
+    let (pre, init) = entry_and_increments(k, l, idx, iv)?;
     let span = k.ops[test].span;
     let bound = match constant_bound {
         Some(c) => {
@@ -132,6 +117,70 @@ fn rewrite(k: &mut Kernel, l: &NaturalLoop, constant_bounds: bool) -> Option<()>
     let last = k.push_value(pre, OpKind::Binary(BinOp::Sub), vec![stop, one], w, span);
     let first_test = k.push_value(pre, OpKind::Cmp(CmpOp::Ne), vec![init, stop], 1, span);
     let next_test = k.push_value(h, OpKind::Cmp(CmpOp::Ne), vec![iv, last], 1, span);
+    carry_test(k, l, first_test, next_test);
+    Some(())
+}
+
+/// The test `i <= n` of loop `l` (`test`, on its header's parameter `i`, with a bound `n` that
+/// is no constant), computed an iteration ahead: inside the loop `i <= n` holds, so the next
+/// iteration's `i + 1 <= n` is `i != n`, except that when `n` is the largest value `i + 1`
+/// wraps and the test never fails: the latches carry `i != n | n == MAX` (`n == MAX` computed
+/// once before the loop), the entry `i0 <= n`. Left to the end of optimization, like constant
+/// bounds, so that the range analysis reads the test (trisolv's and syrk's `j <= i`: the
+/// carry chain of the comparison in front of every stage's enable on the iCE40).
+fn rewrite_at_most(k: &mut Kernel, l: &NaturalLoop, test: Op, iv: Value, bound: Value) -> Option<()> {
+    let h = l.header;
+    let ValueDef::Param(_, idx) = k.values[iv].def else { return None };
+    let cmp = match k.ops[test].kind {
+        OpKind::Cmp(c @ (CmpOp::Ule | CmpOp::Sle)) => c,
+        _ => return None,
+    };
+    let bound_block = match k.values[bound].def {
+        ValueDef::Param(b, _) => b,
+        ValueDef::Op(op) => k.ops[op].block,
+    };
+    if l.blocks.contains(&bound_block) {
+        return None;
+    }
+    let (pre, init) = entry_and_increments(k, l, idx, iv)?;
+    let w = k.width(iv);
+    let span = k.ops[test].span;
+    let largest = if cmp == CmpOp::Sle { mask(w) >> 1 } else { mask(w) };
+    let largest = k.push_value(pre, OpKind::Const(largest), vec![], w, span);
+    let endless = k.push_value(pre, OpKind::Cmp(CmpOp::Eq), vec![bound, largest], 1, span);
+    let first_test = k.push_value(pre, OpKind::Cmp(cmp), vec![init, bound], 1, span);
+    let below_bound = k.push_value(h, OpKind::Cmp(CmpOp::Ne), vec![iv, bound], 1, span);
+    let next_test = k.push_value(h, OpKind::Binary(BinOp::Or), vec![below_bound, endless], 1, span);
+    carry_test(k, l, first_test, next_test);
+    Some(())
+}
+
+/// The block that enters loop `l` and the value its header's parameter `idx` (`iv`) enters
+/// with, when exactly one edge enters and every latch brings back `iv + 1`.
+fn entry_and_increments(k: &Kernel, l: &NaturalLoop, idx: u32, iv: Value) -> Option<(Block, Value)> {
+    let mut entry = None;
+    for &p in &k.predecessors()[l.header] {
+        for t in k.blocks[p].term.targets() {
+            if t.block != l.header {
+                continue;
+            }
+            let arg = t.args[idx as usize];
+            if l.latches.contains(&p) {
+                if !is_increment(k, arg, iv) {
+                    return None;
+                }
+            } else if entry.replace((p, arg)).is_some() {
+                return None;
+            }
+        }
+    }
+    entry
+}
+
+/// Makes the test of loop `l` a header parameter: `first_test` from the entry, `next_test`
+/// from every latch.
+fn carry_test(k: &mut Kernel, l: &NaturalLoop, first_test: Value, next_test: Value) {
+    let h = l.header;
     let test = k.add_param(h, 1, None);
     for p in k.predecessors()[h].clone() {
         let arg = if l.latches.contains(&p) { next_test } else { first_test };
@@ -144,7 +193,6 @@ fn rewrite(k: &mut Kernel, l: &NaturalLoop, constant_bounds: bool) -> Option<()>
     if let Terminator::Branch { cond, .. } = &mut k.blocks[h].term {
         *cond = test;
     }
-    Some(())
 }
 
 /// A loop whose trip count `T` is known but whose test is on no counter of its own (a
