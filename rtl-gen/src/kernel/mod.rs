@@ -246,12 +246,13 @@ impl<'s> Gen<'s> {
             return enabled_mux(choices, width);
         }
         // The owners (pipelines' `active`, FSM steps' selects) are never true together, so
-        // from three on an AND-OR of them, which synthesis balances, not a chain of
+        // from four on an AND-OR of them, which synthesis balances, not a chain of
         // multiplexers in priority order: fdtd-2d's read address of `hz`, shared by three
         // pipelines and a state, was four LUT levels from a pipeline's `active` to the block
-        // RAMs on the iCE40 (46.0 -> 49.5 MHz; syrk 52.7 -> 60.2, syr2k 53.4 -> 61.3, medians of
-        // three seeds). Two owners keep the multiplexer, one select fewer than the AND-OR
-        // (seidel-2d 53.7 -> 48.9, jacobi-1d 59.1 -> 54.9 with the AND-OR).
+        // RAMs on the iCE40 (47.4 -> 48.6 MHz, symm 55.6 -> 60.4 with `j <= i` carried by
+        // exit-test; medians of three seeds). Two and three owners keep the chain, which needs
+        // one select fewer (as an AND-OR seidel-2d read 48.9 against 53.7, jacobi-1d 54.9
+        // against 59.1, durbin 51.8 against 57.0).
         owners
             .into_iter()
             .map(|(owner, group)| {
