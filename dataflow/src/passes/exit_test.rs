@@ -15,7 +15,8 @@
 //! loop when the test fails: then `i` takes the values `i0, i0 + 1, ...` and the first one that
 //! fails `i < n` is exactly the first one equal to `max(n, i0)` (`i < n ≤ MAX` never wraps).
 //! Signed and unsigned tests take the signed and unsigned maximum. Loops with a constant bound
-//! (also `i <= c`, as `i < c + 1`) are rewritten only at the end of optimization
+//! (also `i <= c`, as `i < c + 1`), and `i <= n` with any loop-invariant `n` (carried as
+//! `i != n | n == MAX`, [`rewrite_at_most`]), are rewritten only at the end of optimization
 //! (`constant_bounds`, by [`super::finish_for_hardware`]): until then the range analysis of the
 //! `-O2` phase reads the test to bound the counter, and the loop records its trip count for the
 //! scheduler when it rewrites it. A comparison with a constant still costs a carry chain in front
