@@ -264,15 +264,7 @@ fn on_chip_arrays_are_built_where_the_report_says() {
                 && verilog.contains("(* ram_style = \"logic\", no_rw_check *)"),
             "{target}: the memories' attributes"
         );
-        let stat = out.join("stat.txt");
-        let script = format!("read_verilog arrays.v; synth_ice40 -top arrays; tee -q -o {} stat", stat.display());
-        let y = Command::new("yosys").current_dir(&out).args(["-q", "-p", &script]).output().unwrap();
-        assert!(y.status.success(), "{}", String::from_utf8_lossy(&y.stderr));
-        let text = std::fs::read_to_string(&stat).unwrap();
-        let rams = text
-            .lines()
-            .find_map(|l| l.trim().strip_prefix("SB_RAM40_4K").map(|n| n.trim().parse::<u32>().unwrap_or(0)))
-            .unwrap_or(0);
+        let (rams, text) = ice40_cells(&out, "arrays", "", "SB_RAM40_4K");
         assert_eq!(rams, blocks, "{target}: {text}");
     }
 }
@@ -369,17 +361,7 @@ fn multiplies_share_the_up5k_multiplier_blocks() {
             .wrapping_add((p ^ q).wrapping_mul(q.wrapping_sub(p)))
     }));
     assert_eq!(words("out"), expect);
-    let stat = dir.join("stat.txt");
-    let script = format!(
-        "read_verilog {}; synth_ice40 -dsp -top shared_multipliers; tee -q -o {} stat",
-        verilog_path.display(),
-        stat.display()
-    );
-    let r = Command::new("yosys").args(["-q", "-p", &script]).output().unwrap();
-    assert!(r.status.success(), "yosys failed:\n{}", String::from_utf8_lossy(&r.stderr));
-    let stat = std::fs::read_to_string(&stat).unwrap();
-    let dsps: u32 =
-        stat.lines().find_map(|l| l.trim().strip_prefix("SB_MAC16").map(|n| n.trim().parse().unwrap())).unwrap_or(0);
+    let (dsps, stat) = ice40_cells(&out, "shared_multipliers", "-dsp", "SB_MAC16");
     assert!((1..=8).contains(&dsps), "{dsps} DSP blocks:\n{stat}");
 }
 
@@ -428,15 +410,8 @@ fn deep_arrays_are_sliced_into_deep_block_ram_configurations() {
     assert!(verilog.contains("`acc`: 600 x 32 bits, in 8 slices of 4 bits"), "{verilog}");
     assert!(verilog.contains("`wave`: 300 x 16 bits, in 2 slices of 8 bits"), "{verilog}");
     assert!(verilog.contains("reg [3:0] mem_m2_acc_s7 [0:599];"), "{verilog}");
-    let stat = out.join("stat.txt");
-    let script =
-        format!("read_verilog sliced_memory.v; synth_ice40 -top sliced_memory; tee -q -o {} stat", stat.display());
-    let y = Command::new("yosys").current_dir(&out).args(["-q", "-p", &script]).output().unwrap();
-    assert!(y.status.success(), "{}", String::from_utf8_lossy(&y.stderr));
-    let text = std::fs::read_to_string(&stat).unwrap();
-    let rams =
-        text.lines().find_map(|l| l.trim().strip_prefix("SB_RAM40_4K").map(|n| n.trim().parse::<u32>().unwrap_or(0)));
-    assert_eq!(rams, Some(10), "{text}");
+    let (rams, text) = ice40_cells(&out, "sliced_memory", "", "SB_RAM40_4K");
+    assert_eq!(rams, 10, "{text}");
     let got = cosim_on_ice40(&dir, &cl, &spec, &["--stall-seed", "4"]);
     let input: Vec<i32> = got["in"].as_array().unwrap().iter().map(|v| v.as_i64().unwrap() as i32).collect();
     let out: Vec<i32> = got["out"].as_array().unwrap().iter().map(|v| v.as_i64().unwrap() as i32).collect();
@@ -550,6 +525,18 @@ mod num_like {
         )*};
     }
     int!(i32, u32, i64, u64);
+}
+
+/// Yosys's `synth_ice40 FLAGS` of module `top` in `dir/top.v`: how many `cell`s it maps the
+/// module to (0 when none), and its statistics for assertion messages.
+fn ice40_cells(dir: &std::path::Path, top: &str, flags: &str, cell: &str) -> (u32, String) {
+    let stat = dir.join(format!("{top}.stat.txt"));
+    let script = format!("read_verilog {top}.v; synth_ice40 {flags} -top {top}; tee -q -o {} stat", stat.display());
+    let y = Command::new("yosys").current_dir(dir).args(["-q", "-p", &script]).output().unwrap();
+    assert!(y.status.success(), "yosys failed:\n{}", String::from_utf8_lossy(&y.stderr));
+    let text = std::fs::read_to_string(&stat).unwrap();
+    let count = text.lines().find_map(|l| l.trim().strip_prefix(cell).map(|n| n.trim().parse::<u32>().unwrap_or(0)));
+    (count.unwrap_or(0), text)
 }
 
 /// The corpus kernel `name` built for the iCE40 UP5K at 60 MHz in `dir/build`: its source and
