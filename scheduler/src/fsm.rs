@@ -16,12 +16,13 @@
 //!   after the other (which could deadlock a system the source lets run); a packet's lanes are
 //!   read in the step of its transfer.
 
+use crate::binding::operand_registering_multiplies;
 use crate::pipeline::{Context, pipeline_loops};
 use crate::schedule::*;
 use crate::target::Target;
 use cranelift_entity::SecondaryMap;
 use kiln_dataflow::ir::{Block, Kernel, Mem, Op, OpKind, Terminator, Value, ValueDef};
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 
 #[derive(Default)]
 struct MemOrder {
@@ -34,8 +35,27 @@ struct MemOrder {
 /// The widest division that gets a dedicated pipelined divider inside a pipelined loop.
 pub const PIPELINED_DIVIDER_MAX_WIDTH: u32 = 64;
 
-/// Schedules every block of a kernel as an FSM.
+/// Schedules every block of a kernel as an FSM, its innermost loops as pipelines where they
+/// can be. A kernel whose first schedule binds four multiplies or more to one shared
+/// multiplier is scheduled again with those multiplies' operands registered
+/// (`binding::operand_registering_multiplies`).
 pub fn schedule_fsm(k: Kernel, target: Target, clock_mhz: f64, opts: crate::Options) -> Schedule {
+    let first = schedule_pass(k, target, clock_mhz, opts, BTreeSet::new());
+    let registered: BTreeSet<Op> = operand_registering_multiplies(&first).into_iter().collect();
+    if registered.is_empty() {
+        return first;
+    }
+    schedule_pass(first.kernel, first.target, clock_mhz, opts, registered)
+}
+
+/// One schedule of the kernel, with the multiplies of `registered_operands` a cycle longer.
+fn schedule_pass(
+    k: Kernel,
+    target: Target,
+    clock_mhz: f64,
+    opts: crate::Options,
+    registered_operands: BTreeSet<Op>,
+) -> Schedule {
     let period = 1000.0 / clock_mhz;
     let mut s = Schedule {
         target,
@@ -50,6 +70,7 @@ pub fn schedule_fsm(k: Kernel, target: Target, clock_mhz: f64, opts: crate::Opti
         pipelines: Vec::new(),
         pipeline_of: SecondaryMap::new(),
         loops: Vec::new(),
+        registered_operands,
         kernel: k,
     };
     assign_units(&mut s, period);
@@ -148,7 +169,7 @@ fn assign_units(s: &mut Schedule, period: f64) {
         if class == OpClass::Comb {
             let (n, _) = s.target.op_segments(&s.kernel, op, period);
             if n > 1 {
-                class = OpClass::Multi(n);
+                class = OpClass::Multi(if s.registered_operands.contains(&op) { n + 1 } else { n });
             }
         }
         s.class[op] = Some(class);

@@ -2,11 +2,13 @@
 //!
 //! Owns: target models (operator delays and latencies, default clocks), the [`Schedule`] data
 //! structure that the simulator and the RTL generator both consume, FSM scheduling of blocks,
+//! the binding of multiplies to shared multipliers,
 //! the schedule verifier, and the scheduling part of the build report.
 //!
 //! Must not: emit Verilog, simulate, or do IO. It reads the dataflow IR and never changes its
 //! meaning.
 
+pub mod binding;
 pub mod fsm;
 pub mod pipeline;
 pub mod report;

@@ -18,6 +18,7 @@ use crate::pipeline::{LoopAnalysis, Pipeline};
 use crate::target::Target;
 use cranelift_entity::SecondaryMap;
 use kiln_dataflow::ir::{BinOp, Block, Kernel, Mem, Op, OpKind, Pipe, Value};
+use std::collections::BTreeSet;
 use std::fmt;
 
 /// How an operation uses time and hardware.
@@ -111,6 +112,9 @@ pub struct Schedule {
     pub pipeline_of: SecondaryMap<Block, Option<u32>>,
     /// Every loop of the kernel, pipelined or not, with the reasons.
     pub loops: Vec<LoopAnalysis>,
+    /// Split multiplies that register their operands in the fabric for a cycle before the
+    /// multiplier blocks (`binding`); their `OpClass::Multi` counts that cycle.
+    pub registered_operands: BTreeSet<Op>,
 }
 
 /// What runs when control enters a block.

@@ -73,7 +73,7 @@ struct Gen<'s> {
     chains: HashMap<Value, u32>,
     /// The shared multiplier of each multiply that has one (`sharing.rs`).
     shared_multiplier_of: HashMap<Op, usize>,
-    shared_multipliers: Vec<sharing::SharedMultiplier>,
+    shared_multipliers: Vec<kiln_scheduler::binding::SharedMultiplier>,
 }
 
 impl<'s> Gen<'s> {

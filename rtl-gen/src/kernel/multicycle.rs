@@ -64,7 +64,7 @@ impl Gen<'_> {
                 self.segmented_less(&base, aw, n, flip(x), flip(y), negate, advance)
             }
             OpKind::Binary(IrBin::Mul) if self.s.target.splits_multiply(k, op) => {
-                self.split_multiply(&base, w, n, args, advance)
+                self.split_multiply(&base, w, n, self.s.registered_operands.contains(&op), args, advance)
             }
             OpKind::Binary(IrBin::Mul)
                 if (33..=64).contains(&w)
@@ -106,16 +106,31 @@ impl Gen<'_> {
     /// each one DSP multiply registered in the first cycle, summed at their offsets in the
     /// second, then `n - 2` output registers. Yosys packs neither its own output registers nor
     /// the adder of the partial products into the DSP blocks, so the register between them is
-    /// written here.
+    /// written here. With `registered_operands` (`Schedule::registered_operands`) the
+    /// operands are first registered in the fabric (`keep`, so that the route into the DSP
+    /// block starts at a register), and everything after is a cycle later.
     pub(super) fn split_multiply(
         &mut self,
         base: &str,
         w: u32,
         n: u32,
+        registered_operands: bool,
         args: Vec<Expr>,
         advance: &dyn Fn(u32) -> Expr,
     ) -> Expr {
-        let (a, b) = operand_wires(&mut self.m, base, w, &args);
+        let (mut a, mut b) = operand_wires(&mut self.m, base, w, &args);
+        let mut stmts = Vec::new();
+        // Cycles before the partial products.
+        let mut first = 0;
+        if registered_operands {
+            let (ra, rb) = (format!("{base}_ra"), format!("{base}_rb"));
+            for reg in [&ra, &rb] {
+                self.m.add(Item::Reg { name: reg.clone(), width: w });
+                self.m.keep_register(reg);
+            }
+            stmts.push(Stmt::If(advance(0), vec![set(ra.clone(), id(&a)), set(rb.clone(), id(&b))], vec![]));
+            (a, b, first) = (ra, rb, 1);
+        }
         // Bits [lo, lo + width) of `x`, widened to `to` bits.
         let part = |x: &str, lo: u32, width: u32, to: u32| {
             let bits = slice_w(&id(x), w, lo + width - 1, lo);
@@ -140,9 +155,9 @@ impl Gen<'_> {
             }
             terms.push(if term.len() == 1 { id(&name) } else { Expr::Concat(term) });
         }
-        let mut stmts = vec![Stmt::If(advance(0), load, vec![])];
+        stmts.push(Stmt::If(advance(first), load, vec![]));
         let mut value = terms.into_iter().reduce(|x, y| bin(BinOp::Add, x, y)).unwrap_or_else(|| lit(w, 0));
-        for j in 2..n {
+        for j in first + 2..n {
             let name = format!("{base}{j}");
             self.m.add(Item::Reg { name: name.clone(), width: w });
             stmts.push(Stmt::If(advance(j - 1), vec![set(name.clone(), value)], vec![]));
