@@ -10,7 +10,7 @@
 //   'C'                          -> cycles[8] of the last completed run
 //   anything else                -> NAK
 // Addresses and counts are in bytes of the selected buffer. The memory bus is byte-wide: a write
-// is one byte at `bus_addr`; a read presents `bus_addr` and takes `bus_rbyte` two cycles later.
+// is one byte at `bus_addr`; a read presents `bus_addr` and takes `bus_rbyte` four cycles later.
 module kiln_bridge #(
     parameter [15:0] CLKS_PER_BIT = 16'd104,
     parameter [31:0] SIGNATURE = 32'h0,
@@ -41,7 +41,7 @@ module kiln_bridge #(
     localparam [3:0] S_CMD = 4'd0, S_HEADER = 4'd1, S_WRITE = 4'd2, S_READ = 4'd3, S_READ_WAIT = 4'd4,
                      S_READ_SEND = 4'd5, S_REPLY = 4'd6, S_REPLY_WAIT = 4'd7, S_WAIT_DONE = 4'd8,
                      S_REPLY_LOAD = 4'd9, S_READ_NEXT = 4'd10, S_DECODE = 4'd11, S_HEADER_DONE = 4'd12,
-                     S_READ_LATCH = 4'd13;
+                     S_READ_LATCH = 4'd13, S_READ_LATCH2 = 4'd14, S_READ_LATCH3 = 4'd15;
     // Which reply S_REPLY_LOAD puts into `reply`. The command decoder only picks a code: loading
     // the 80-bit reply register straight from the decoder put the whole decode in front of that
     // register's enable, the bridge's longest path.
@@ -223,10 +223,12 @@ module kiln_bridge #(
                     state <= S_READ_LATCH;
                 end
             end
-            // The memories read the word at `bus_addr` at the end of S_READ and register it
-            // again at the end of this cycle (a block RAM's read data straight into `tx_data`
-            // was the longest path of the ECP5 designs).
-            S_READ_LATCH: state <= S_READ_WAIT;
+            // The memories register `bus_addr` at the end of S_READ, read the word at the end
+            // of S_READ_LATCH, register it at the end of S_READ_LATCH2 and its byte at the end
+            // of S_READ_LATCH3 (kiln_board_mem.v: each was once a longest path).
+            S_READ_LATCH: state <= S_READ_LATCH2;
+            S_READ_LATCH2: state <= S_READ_LATCH3;
+            S_READ_LATCH3: state <= S_READ_WAIT;
             S_READ_WAIT: begin
                 if (!tx_busy) begin
                     tx_data <= bus_rbyte;

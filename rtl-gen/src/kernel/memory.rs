@@ -108,6 +108,12 @@ impl Gen<'_> {
         }
     }
 
+    /// Whether port access `s` presents its request: its state or pipeline slot, not yet
+    /// accepted, and its enable.
+    fn port_request(&self, s: &Site) -> Expr {
+        and(bin(BinOp::And, s.sel.clone(), un(UnOp::Not, id(self.acc_name(s.op)))), s.en.clone())
+    }
+
     pub(super) fn ports_logic(&mut self) {
         let k = self.k;
         let ports: Vec<(Mem, bool)> =
@@ -124,17 +130,17 @@ impl Gen<'_> {
             for s in &reqs {
                 self.m.add(Item::Reg { name: self.acc_name(s.op), width: 1 });
             }
-            let valid: Vec<Expr> = reqs
-                .iter()
-                .map(|s| and(bin(BinOp::And, s.sel.clone(), un(UnOp::Not, id(self.acc_name(s.op)))), s.en.clone()))
-                .collect();
+            let valid: Vec<Expr> = reqs.iter().map(|s| self.port_request(s)).collect();
             self.m.add(Item::Assign(format!("{pre}_req_valid"), any(valid)));
             let addr = reqs.iter().map(|s| (s, self.request_addr(m, self.src(k.ops[s.op].args[0], s.at)))).collect();
             self.m.add(Item::Assign(format!("{pre}_req_addr"), self.site_mux(addr, 32)));
             if !read_only {
                 let stores: Vec<&Site> = reqs.iter().filter(|s| k.ops[s.op].kind.has_side_effect()).collect();
-                let we: Vec<Expr> = stores.iter().map(|s| s.sel.clone()).collect();
-                // (`req_we` only matters while `req_valid`, which carries the enables.)
+                // The stores' own request terms: `req_we` implies `req_valid`, and a memory may
+                // enable its writes from `req_we` alone (the board's memories do: the loads'
+                // terms of `req_valid` in front of the block RAMs' write enables were the
+                // longest path of iCE40 designs, matmul and prefix_sum).
+                let we: Vec<Expr> = stores.iter().map(|s| self.port_request(s)).collect();
                 self.m.add(Item::Assign(format!("{pre}_req_we"), any(we)));
                 let elem = k.mems[m].elem_width;
                 let (data, strobes): (Vec<Case>, Vec<Case>) = stores
