@@ -4,7 +4,8 @@
 //! no later than their user starts; port requests are at most one per port per step and in
 //! program order, with responses consumed in order after their requests; on-chip memories have
 //! at most one read and one write per step and respect read/write order; divider operations do
-//! not overlap on a unit.
+//! not overlap on a unit; multiplies that register their operands are split multiplies with a
+//! cycle for it.
 
 use crate::schedule::*;
 use kiln_dataflow::ir::{BinOp, Mem, OpKind, ValueDef};
@@ -36,6 +37,13 @@ pub fn verify_schedule(s: &Schedule) -> Result<(), Vec<String>> {
                 }
                 _ => {}
             }
+        }
+    }
+    // rtl-gen registers these operands in the first of the multiply's cycles, then builds
+    // the split multiply of two cycles or more in the rest.
+    for &op in &s.registered_operands {
+        if !s.target.splits_multiply(k, op) || !matches!(s.class(op), OpClass::Multi(n) if n >= 3) {
+            errs.push(format!("{op} registers its operands but is no split multiply of three cycles or more"));
         }
     }
     for b in k.rpo() {

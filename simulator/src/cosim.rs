@@ -228,6 +228,14 @@ int main(int argc, char** argv) {
                 format!("get_bits(top->{x}_req_wstrb, {})", word_bytes.div_ceil(8)),
             )
         };
+        if !m.read_only {
+            // docs/timing.md §3: a write request is a request (the board's memories enable
+            // their writes from `req_we` alone).
+            let _ = writeln!(
+                c,
+                "        if (top->{x}_req_we && !top->{x}_req_valid) {{\n            std::printf(\"error write-without-valid %d %\" PRIu64 \"\\n\", {p}, cycle);\n            return 5;\n        }}"
+            );
+        }
         let _ = writeln!(
             c,
             r#"        {{

@@ -324,7 +324,8 @@ fn magic_number_products_are_summed_a_digit_per_cycle_on_the_ice40() {
 
 /// Twelve 32-bit multiplies would take 36 of the UP5K's eight DSP blocks; the scheduler starts
 /// at most two per cycle in a pipeline and rtl-gen shares multipliers between multiplies that
-/// never run at once (rtl-gen/src/kernel/sharing.rs). The
+/// never run at once (scheduler/src/binding.rs), registering the operands of a multiplier
+/// shared by four multiplies or more. The
 /// kernel cosimulates on the ice40-up5k target with random stalls, its results equal the
 /// products computed here, and Yosys maps it to at most eight DSP blocks.
 #[test]
@@ -338,6 +339,16 @@ fn multiplies_share_the_up5k_multiplier_blocks() {
     let verilog_path = out.join("shared_multipliers.v");
     let verilog = std::fs::read_to_string(&verilog_path).unwrap();
     assert!(verilog.matches("= mul0_product;").count() >= 5, "no multiplier serves the pipeline's phases:\n{verilog}");
+    // Multiplier 0 serves four multiplies or more: its operand multiplexer's output is
+    // registered (kept out of the DSP block) and its partial products are a cycle later;
+    // multiplier 1 serves two and takes its operands straight from the multiplexer.
+    assert!(verilog.contains("(operands registered), shared by 9 multiplies"), "{verilog}");
+    assert!(
+        verilog.contains("(* keep *)\n    reg [31:0] mul0_ra;") && verilog.contains("mul0_ra <= mul0_a;"),
+        "{verilog}"
+    );
+    assert!(verilog.contains("mul0_p10 <= mul0_ra[31:16] * mul0_rb[15:0];"), "{verilog}");
+    assert!(verilog.contains("over 3 cycles, shared by 2") && !verilog.contains("mul1_ra"), "{verilog}");
     let got = cosim_on_ice40(&dir, &cl, &spec, &["--stall-seed", "5"]);
     let words =
         |name: &str| -> Vec<i32> { got[name].as_array().unwrap().iter().map(|v| v.as_i64().unwrap() as i32).collect() };
