@@ -476,6 +476,42 @@ fn a_memory_shared_by_four_loops_selects_its_address_with_an_and_or() {
     assert_eq!(out, [a, b, c, d]);
 }
 
+/// A difference from a constant split over cycles (`differences`: 32-bit ones in two segments,
+/// 64-bit ones in four on the iCE40 at 60 MHz) is the inverted sum of the constant's inverse and
+/// the subtrahend, which enters the carry chain uninverted; the results equal those computed
+/// here on the edges of every segment.
+#[test]
+fn differences_from_constants_feed_their_subtrahend_straight_into_the_chain() {
+    require_tool("verilator");
+    let dir = scratch("differences");
+    let (cl, spec, out, _) = build_on_ice40(&dir, "differences");
+    let verilog = std::fs::read_to_string(out.join("differences.v")).unwrap();
+    for line in [
+        "_m_a0 = 32'hffffffff;",
+        "_m_a0 = 32'hfffffc17;",
+        "_m_a0 = 64'hffffffffffffffff;",
+        "_m_a0 = 64'hffffffffffffffb2;",
+    ] {
+        assert!(verilog.contains(line), "no `{line}`:\n{verilog}");
+    }
+    // Five differences, their sums' bits inverted into the registers; the 64-bit ones over
+    // four segments.
+    assert_eq!(verilog.matches("_m_lo1 <= ~").count(), 5, "{verilog}");
+    assert_eq!(verilog.matches("_m_lo3 <= {~").count(), 2, "{verilog}");
+    let got = cosim_on_ice40(&dir, &cl, &spec, &["--stall-seed", "7"]);
+    let a: Vec<i32> = got["a"].as_array().unwrap().iter().map(|v| v.as_i64().unwrap() as i32).collect();
+    let b: Vec<i64> = got["b"].as_array().unwrap().iter().map(|v| v.as_i64().unwrap()).collect();
+    let expect: Vec<i32> = a
+        .iter()
+        .flat_map(|&x| [x.wrapping_neg(), 1000i32.wrapping_sub(x), 0x8000_0000u32.wrapping_sub(x as u32) as i32])
+        .collect();
+    let words =
+        |name: &str| -> Vec<i64> { got[name].as_array().unwrap().iter().map(|v| v.as_i64().unwrap()).collect() };
+    assert_eq!(words("out").iter().map(|v| *v as i32).collect::<Vec<_>>(), expect);
+    let expect_wide: Vec<i64> = b.iter().flat_map(|&y| [y.wrapping_neg(), 77i64.wrapping_sub(y)]).collect();
+    assert_eq!(words("wide"), expect_wide);
+}
+
 /// What `sliced_memory` computes.
 fn sliced_memory_expected(input: &[i32]) -> Vec<i32> {
     let wave = |i: usize| ((i as u32).wrapping_mul(7919).wrapping_add(12345) % 65536) as u16 as i16 as i32;

@@ -501,17 +501,32 @@ impl Gen<'_> {
     ) -> Expr {
         let seg = w.div_ceil(n);
         let n = w.div_ceil(seg);
-        // Operands as named wires, the subtrahend inverted (a - b = a + ~b + 1).
-        add_wire(&mut self.m, format!("{base}_a0"), w, args[0].clone());
-        let b = if sub { un(UnOp::Not, args[1].clone()) } else { args[1].clone() };
+        // Operands as named wires, the subtrahend inverted (a - b = a + ~b + 1); from a
+        // constant, the difference is the inverted sum of the constant's inverse and the
+        // subtrahend (a - b = ~(~a + b)): the inverse of a constant is a constant, so no LUT
+        // stands between the subtrahend and the carry chain (the inverting LUT in front of a
+        // negation's chain was on lookup's and durbin's critical paths on the iCE40), and the
+        // sum's bits are inverted on their way into the registers and the result.
+        let inverted_sum = match args[0] {
+            Expr::Lit(_, c) if sub => Some(lit(w, !c & kiln_dataflow::ir::op::mask(w))),
+            _ => None,
+        };
+        let (a, b) = match &inverted_sum {
+            Some(not_a) => (not_a.clone(), args[1].clone()),
+            None if sub => (args[0].clone(), un(UnOp::Not, args[1].clone())),
+            None => (args[0].clone(), args[1].clone()),
+        };
+        add_wire(&mut self.m, format!("{base}_a0"), w, a);
         add_wire(&mut self.m, format!("{base}_b0"), w, b);
+        let carry_into_chain = sub && inverted_sum.is_none();
+        let out = |e: Expr| if inverted_sum.is_some() { un(UnOp::Not, e) } else { e };
         let mut stmts = Vec::new();
         for j in 0..n {
             let lo = j * seg;
             let sw = seg.min(w - lo);
             let rest = w - lo; // width of the operand registers of segment j
             let (a, b) = (format!("{base}_a{j}"), format!("{base}_b{j}"));
-            let carry_in = if j == 0 { lit(1, sub as u64) } else { id(format!("{base}_c{j}")) };
+            let carry_in = if j == 0 { lit(1, carry_into_chain as u64) } else { id(format!("{base}_c{j}")) };
             if j > 0 {
                 for name in [&a, &b] {
                     self.m.add(Item::Reg { name: name.clone(), width: rest });
@@ -538,7 +553,8 @@ impl Gen<'_> {
             if j + 1 < n {
                 let next = j + 1;
                 let upper = |x: &str| slice_w(&id(x), rest, rest - 1, sw);
-                let lo_next = if j == 0 { low(&s) } else { Expr::Concat(vec![low(&s), id(format!("{base}_lo{j}"))]) };
+                let lo_next =
+                    if j == 0 { out(low(&s)) } else { Expr::Concat(vec![out(low(&s)), id(format!("{base}_lo{j}"))]) };
                 stmts.push(Stmt::If(
                     advance(j),
                     vec![
@@ -550,7 +566,7 @@ impl Gen<'_> {
                     vec![],
                 ));
             } else {
-                let result = Expr::Concat(vec![id(&s), id(format!("{base}_lo{j}"))]);
+                let result = Expr::Concat(vec![out(id(&s)), id(format!("{base}_lo{j}"))]);
                 self.m.add(Item::Always(stmts));
                 return result;
             }
