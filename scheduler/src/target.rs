@@ -354,8 +354,12 @@ impl Target {
     }
 
     /// From a division's operands to the shared divider's registers at its start: the
-    /// multiplexer of the division sites and, for the divide-by-zero flag, an equality test of
-    /// the divisor. (The absolute values of signed operands are taken in the next cycle.)
+    /// multiplexer of the division sites and the divisor's inversion, priced with an equality
+    /// tree's depth besides. The divide-by-zero flag is no longer tested there (rtl-gen makes
+    /// it from the registered divisor a cycle later); the price stays as a margin for the
+    /// route from the sites to the divider's registers, which fan out over its width (4-5 ns
+    /// routes on durbin's iCE40 critical path). (The absolute values of signed operands are
+    /// taken in the next cycle.)
     pub fn divider_start_ns(&self, width: u32) -> f64 {
         self.operators.lut_ns + self.delay_ns(&OpKind::Cmp(CmpOp::Eq), 1, width)
     }

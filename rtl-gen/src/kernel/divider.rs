@@ -6,7 +6,8 @@
 //!
 //! The divisor is never negated: a step's `rs - |d|` is `rs + dn + cin`, with `dn = ~d` and
 //! `cin = 1` for a divisor that is not negative and `dn = d`, `cin = 0` for a negative one, both
-//! loaded with the operands.
+//! loaded with the operands; the divisor is zero when `cin` is set and `dn` is all ones, which a
+//! flag register records in every cycle after the start.
 //!
 //! With one cycle per step (`Unit::step_cycles`), the dividend's negation, each step and the
 //! result's correction are combinational in their cycle. With two, every carry chain ends in a
@@ -97,12 +98,7 @@ impl Gen<'_> {
             let quot = cond(id(n("zero")), lit(w, u64::MAX), quot);
             let rem = cond(id(n("zero")), id(n("a0")), rem);
 
-            let mut load = vec![
-                set(n("q"), id(n("a"))),
-                set(n("r"), lit(w, 0)),
-                set(n("a0"), id(n("a"))),
-                set(n("zero"), bin(BinOp::Eq, id(n("b")), lit(w, 0))),
-            ];
+            let mut load = vec![set(n("q"), id(n("a"))), set(n("r"), lit(w, 0)), set(n("a0"), id(n("a")))];
             if signed {
                 let (sa, sb) = (bit_of(&n("a"), w, w - 1), bit_of(&n("b"), w, w - 1));
                 load.push(set(n("neg_q"), bin(BinOp::Xor, sa.clone(), sb.clone())));
@@ -115,7 +111,13 @@ impl Gen<'_> {
                 load.push(set(n("dn"), un(UnOp::Not, id(n("b")))));
             }
             let next_q = if w == 1 { ge } else { Expr::Concat(vec![Expr::Slice(n("q"), w - 2, 0), ge]) };
-            let mut busy = Vec::new();
+            // Division by zero, from the registered divisor in every cycle after the start (the
+            // result is written two cycles after it at the earliest): the equality tree of the
+            // divisor's bits behind the sites' multiplexer was durbin's critical path on the
+            // iCE40. `dn` is `~b` for a divisor that is not negative, so all ones for zero.
+            let dn_ones = bin(BinOp::Eq, id(n("dn")), lit(w, u64::MAX));
+            let zero = if signed { and(id(n("cin")), dn_ones) } else { dn_ones };
+            let mut busy = vec![set(n("zero"), zero)];
             if let Some(abs_q) = abs_q {
                 busy.push(Stmt::If(
                     control.prepares(),
