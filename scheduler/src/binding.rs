@@ -50,17 +50,8 @@ pub fn shared_multipliers(s: &Schedule) -> Vec<SharedMultiplier> {
     if s.target.multipliers_per_cycle(k).is_none() {
         return Vec::new();
     }
-    let mut ops: Vec<Op> = Vec::new();
-    for b in k.rpo() {
-        if s.pipeline_of[b].is_none() {
-            ops.extend(k.blocks[b].ops.iter().copied());
-        }
-    }
-    for p in &s.pipelines {
-        ops.extend(p.ops.iter().copied());
-    }
     let mut bound: Vec<SharedMultiplier> = Vec::new();
-    for op in ops {
+    for op in s.scheduled_ops() {
         let OpClass::Multi(cycles) = s.class(op) else { continue };
         if !s.target.splits_multiply(k, op) {
             continue;

@@ -215,6 +215,22 @@ impl Schedule {
         })
     }
 
+    /// Every operation that is scheduled (no constants): the state machine's blocks' in state
+    /// order, then each pipeline's in iteration order.
+    pub fn scheduled_ops(&self) -> Vec<Op> {
+        let mut v = Vec::new();
+        for b in self.kernel.rpo() {
+            if self.pipeline_of[b].is_none() {
+                v.extend(self.kernel.blocks[b].ops.iter().copied());
+            }
+        }
+        for p in &self.pipelines {
+            v.extend(p.ops.iter().copied());
+        }
+        v.retain(|op| self.class(*op) != OpClass::Constant);
+        v
+    }
+
     /// Estimated critical path among all chained operations, in ns.
     pub fn critical_path_ns(&self) -> f64 {
         self.kernel

@@ -12,7 +12,8 @@ impl Gen<'_> {
 
     /// Sites where responses of port `m` are consumed.
     pub(super) fn consume_sites(&self, m: Mem) -> Vec<Site> {
-        self.scheduled_ops()
+        self.s
+            .scheduled_ops()
             .into_iter()
             .filter(|op| matches!(self.s.class(*op), OpClass::PortLoad(x) if x == m))
             .map(|op| self.site(op, self.s.time[op].end))

@@ -185,24 +185,10 @@ impl<'s> Gen<'s> {
         }
     }
 
-    /// Every op of the kernel that is scheduled (FSM blocks in state order, then pipelines).
-    fn scheduled_ops(&self) -> Vec<Op> {
-        let mut v = Vec::new();
-        for b in self.k.rpo() {
-            if self.s.pipeline_of[b].is_none() {
-                v.extend(self.k.blocks[b].ops.iter().copied());
-            }
-        }
-        for p in &self.s.pipelines {
-            v.extend(p.ops.iter().copied());
-        }
-        v.retain(|op| self.s.class(*op) != OpClass::Constant);
-        v
-    }
-
     /// Sites where ops of `class` (as selected by `pick`) start.
     fn start_sites(&self, pick: &dyn Fn(OpClass) -> bool) -> Vec<Site> {
-        self.scheduled_ops()
+        self.s
+            .scheduled_ops()
             .into_iter()
             .filter(|op| pick(self.s.class(*op)))
             .map(|op| self.site(op, self.s.time[op].start))
