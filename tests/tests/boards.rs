@@ -32,7 +32,8 @@ fn require_flow_tool(program: &str) {
 }
 
 /// Every element width (8 to 64 bits), a `__constant` port, NDRange launch parameters,
-/// `__local` memory with barriers, 64-bit division, and the bundled example.
+/// `__local` memory with barriers, 64-bit division, the bundled example, and two pipelines at
+/// 60 MHz (through the PLL).
 #[test]
 fn simulated_board_computes_what_the_simulator_computes() {
     require_tool("verilator");
@@ -48,12 +49,21 @@ fn simulated_board_computes_what_the_simulator_computes() {
     cases.push(("vadd".into(), cl.clone(), spec.clone()));
     // Buffers of 2048 elements: two of the three go to the iCE40's single-port RAM (SPRAM).
     cases.push(("vadd-spram".into(), cl, spec));
+    // Through the PLL at 60 MHz: pipelines of II > 1 whose loads take their responses as they
+    // arrive, without a response buffer behind the board's memories.
+    for n in ["fir", "prefix_sum"] {
+        let (cl, spec) = corpus_kernel(n);
+        cases.push((format!("{n}-60mhz"), cl, spec));
+    }
     par_each(&cases, |(name, cl, spec)| {
         let board_json = dir.join(format!("{name}-board.json"));
         let sim_json = dir.join(format!("{name}-sim.json"));
         let depth = if name.ends_with("spram") { "2048" } else { "256" };
+        let clock_mhz = if name.ends_with("60mhz") { "60" } else { "12" };
         let r = kiln(&[
             "run-board",
+            "--clock-mhz",
+            clock_mhz,
             "--buffer-depth",
             depth,
             cl.to_str().unwrap(),
@@ -67,7 +77,7 @@ fn simulated_board_computes_what_the_simulator_computes() {
         ]);
         assert_eq!(r.code, 0, "{name}: run-board failed:\n{}{}", r.stdout, r.stderr);
         assert!(r.stdout.contains("board-sim: "), "{}", r.stdout);
-        // The same schedule: the board's delay model and its oscillator clock.
+        // The same schedule: the board's delay model and its kernel clock.
         let r = kiln(&[
             "sim",
             cl.to_str().unwrap(),
@@ -76,7 +86,7 @@ fn simulated_board_computes_what_the_simulator_computes() {
             "--target",
             "ice40-up5k",
             "--clock-mhz",
-            "12",
+            clock_mhz,
             "--json",
             sim_json.to_str().unwrap(),
         ]);

@@ -512,6 +512,48 @@ fn differences_from_constants_feed_their_subtrahend_straight_into_the_chain() {
     assert_eq!(words("wide"), expect_wide);
 }
 
+/// Behind memories that answer the next cycle (`PORTS_ANSWER_NEXT_CYCLE`, the board's), a
+/// port whose loads consume their responses one cycle after the request, with nothing but port
+/// handshakes to hold the kernel in between, keeps no response buffer: prefix_sum synthesized
+/// with the parameter set has neither the buffer's two 32-bit entries nor its pointers. A
+/// kernel that also writes a pipe keeps its buffer (a full pipe holds the loop while a response
+/// arrives). That the simulated board computes what the simulator does is boards.rs's test.
+#[test]
+fn ports_behind_memories_that_answer_next_cycle_keep_no_response_buffer() {
+    require_tool("yosys");
+    let dir = scratch("response-on-arrival");
+    let (_, _, out, _) = build_on_ice40(&dir, "prefix_sum");
+    let verilog = std::fs::read_to_string(out.join("prefix_sum.v")).unwrap();
+    assert!(verilog.contains("assign data_rb_data = PORTS_ANSWER_NEXT_CYCLE ? data_resp_rdata : "), "{verilog}");
+    let flip_flops = |answers_next_cycle: u32| -> u32 {
+        let stat = out.join(format!("stat{answers_next_cycle}.txt"));
+        let script = format!(
+            "read_verilog prefix_sum.v; chparam -set PORTS_ANSWER_NEXT_CYCLE {answers_next_cycle} prefix_sum; \
+             synth_ice40 -top prefix_sum; tee -q -o {} stat",
+            stat.display()
+        );
+        let y = Command::new("yosys").current_dir(&out).args(["-q", "-p", &script]).output().unwrap();
+        assert!(y.status.success(), "yosys failed:\n{}", String::from_utf8_lossy(&y.stderr));
+        let text = std::fs::read_to_string(&stat).unwrap();
+        text.lines()
+            .filter_map(|l| l.trim().strip_prefix("SB_DFF"))
+            .filter_map(|l| l.split_whitespace().last()?.parse::<u32>().ok())
+            .sum()
+    };
+    let (handshakes, next_cycle) = (flip_flops(0), flip_flops(1));
+    assert!(
+        handshakes >= next_cycle + 2 * 32 + 2,
+        "{handshakes} flip-flops with handshakes, {next_cycle} behind memories that answer the next cycle"
+    );
+
+    let system = tests_dir().join("systems").join("chain_std.cl");
+    let out = dir.join("chain");
+    let r = kiln(&["build", system.to_str().unwrap(), "-o", out.to_str().unwrap(), "--target", "ice40-up5k"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let producer = std::fs::read_to_string(out.join("producer.v")).unwrap();
+    assert!(producer.contains("assign in_rb_data = in_rb_empty ? in_resp_rdata : in_rb_mem[in_rb_rd];"), "{producer}");
+}
+
 /// What `sliced_memory` computes.
 fn sliced_memory_expected(input: &[i32]) -> Vec<i32> {
     let wave = |i: usize| ((i as u32).wrapping_mul(7919).wrapping_add(12345) % 65536) as u16 as i16 as i32;

@@ -161,6 +161,18 @@ impl Gen<'_> {
         }
     }
 
+    /// Whether every response of port `m` is consumed in the cycle it arrives when the ports
+    /// answer the next cycle (`PORTS_ANSWER_NEXT_CYCLE`): each load consumes its response one
+    /// cycle after its request, and nothing but port handshakes, which that parameter removes,
+    /// can hold the FSM or a pipeline between the two (pipe and channel transfers can).
+    fn responses_consumed_on_arrival(&self, m: Mem) -> bool {
+        let loads_next_cycle = self.s.scheduled_ops().into_iter().all(|op| {
+            !matches!(self.s.class(op), OpClass::PortLoad(x) if x == m)
+                || self.s.time[op].end == self.s.time[op].start + 1
+        });
+        loads_next_cycle && self.transfer_sites().is_empty()
+    }
+
     /// The in-order response buffer of a port, with a bypass so that a response can be used in
     /// the cycle it arrives.
     fn response_buffer(&mut self, m: Mem, pre: &str, w: u32) {
@@ -168,6 +180,14 @@ impl Gen<'_> {
         let pops: Vec<Expr> = self.consume_sites(m).into_iter().map(|s| and(s.commit, s.en)).collect();
         let rv = id(format!("{pre}_resp_valid"));
         let rd = id(format!("{pre}_resp_rdata"));
+        // Behind memories that answer the next cycle, a port whose responses are consumed on
+        // arrival never holds one: its data is the response itself, and synthesis removes the
+        // buffer (its registers and multiplexer were in front of the loads' consumers and its
+        // read pointer's enable was the iCE40's critical path of prefix_sum).
+        let on_arrival = self.responses_consumed_on_arrival(m);
+        let data_of = |buffered: Expr| {
+            if on_arrival { cond(id(PORTS_ANSWER_NEXT_CYCLE), rd.clone(), buffered) } else { buffered }
+        };
         self.m.add(Item::Comment(format!(
             "Response buffer of `{pre}`: {depth} entr{}, bypassed when empty.",
             if depth == 1 { "y" } else { "ies" }
@@ -187,7 +207,7 @@ impl Gen<'_> {
             self.m.add(Item::Wire {
                 name: format!("{pre}_rb_data"),
                 width: w,
-                value: Some(cond(id(&full), id(&q), rd.clone())),
+                value: Some(data_of(cond(id(&full), id(&q), rd.clone()))),
                 comment: None,
             });
             let push = bin(
@@ -235,7 +255,7 @@ impl Gen<'_> {
         self.m.add(Item::Wire {
             name: format!("{pre}_rb_data"),
             width: w,
-            value: Some(cond(e.clone(), rd.clone(), Expr::Index(mem.clone(), Box::new(id(&rdp))))),
+            value: Some(data_of(cond(e.clone(), rd.clone(), Expr::Index(mem.clone(), Box::new(id(&rdp)))))),
             comment: None,
         });
         // Every response is written at the write pointer, which then advances; a pop advances
