@@ -526,16 +526,9 @@ fn ports_behind_memories_that_answer_next_cycle_keep_no_response_buffer() {
     let verilog = std::fs::read_to_string(out.join("prefix_sum.v")).unwrap();
     assert!(verilog.contains("assign data_rb_data = PORTS_ANSWER_NEXT_CYCLE ? data_resp_rdata : "), "{verilog}");
     let flip_flops = |answers_next_cycle: u32| -> u32 {
-        let stat = out.join(format!("stat{answers_next_cycle}.txt"));
-        let script = format!(
-            "read_verilog prefix_sum.v; chparam -set PORTS_ANSWER_NEXT_CYCLE {answers_next_cycle} prefix_sum; \
-             synth_ice40 -top prefix_sum; tee -q -o {} stat",
-            stat.display()
-        );
-        let y = Command::new("yosys").current_dir(&out).args(["-q", "-p", &script]).output().unwrap();
-        assert!(y.status.success(), "yosys failed:\n{}", String::from_utf8_lossy(&y.stderr));
-        let text = std::fs::read_to_string(&stat).unwrap();
-        text.lines()
+        let setup = format!("chparam -set PORTS_ANSWER_NEXT_CYCLE {answers_next_cycle} prefix_sum;");
+        ice40_stat(&out, "prefix_sum", &setup, "")
+            .lines()
             .filter_map(|l| l.trim().strip_prefix("SB_DFF"))
             .filter_map(|l| l.split_whitespace().last()?.parse::<u32>().ok())
             .sum()
@@ -619,13 +612,20 @@ mod num_like {
 /// Yosys's `synth_ice40 FLAGS` of module `top` in `dir/top.v`: how many `cell`s it maps the
 /// module to (0 when none), and its statistics for assertion messages.
 fn ice40_cells(dir: &std::path::Path, top: &str, flags: &str, cell: &str) -> (u32, String) {
-    let stat = dir.join(format!("{top}.stat.txt"));
-    let script = format!("read_verilog {top}.v; synth_ice40 {flags} -top {top}; tee -q -o {} stat", stat.display());
-    let y = Command::new("yosys").current_dir(dir).args(["-q", "-p", &script]).output().unwrap();
-    assert!(y.status.success(), "yosys failed:\n{}", String::from_utf8_lossy(&y.stderr));
-    let text = std::fs::read_to_string(&stat).unwrap();
+    let text = ice40_stat(dir, top, "", flags);
     let count = text.lines().find_map(|l| l.trim().strip_prefix(cell).map(|n| n.trim().parse::<u32>().unwrap_or(0)));
     (count.unwrap_or(0), text)
+}
+
+/// Yosys's cell statistics of module `top` in `dir/top.v` after the commands `setup` (ending in
+/// `;`, e.g. a `chparam`) and `synth_ice40 FLAGS`.
+fn ice40_stat(dir: &std::path::Path, top: &str, setup: &str, flags: &str) -> String {
+    let stat = dir.join(format!("{top}.stat.txt"));
+    let script =
+        format!("read_verilog {top}.v; {setup} synth_ice40 {flags} -top {top}; tee -q -o {} stat", stat.display());
+    let y = Command::new("yosys").current_dir(dir).args(["-q", "-p", &script]).output().unwrap();
+    assert!(y.status.success(), "yosys failed:\n{}", String::from_utf8_lossy(&y.stderr));
+    std::fs::read_to_string(&stat).unwrap()
 }
 
 /// The corpus kernel `name` built for the iCE40 UP5K at 60 MHz in `dir/build`: its source and
