@@ -176,7 +176,7 @@ impl<'s> Gen<'s> {
             Some(pi) => {
                 let at = At::Pipe(pi, r);
                 let sel = self.slot(pi, r);
-                Site { op, at, commit: bin(BinOp::And, self.go(pi), sel.clone()), sel, en: self.enable_at(op, at) }
+                Site { op, at, commit: self.advances_at(pi, sel.clone()), sel, en: self.enable_at(op, at) }
             }
             None => {
                 let at = At::Fsm(b, r);
@@ -200,7 +200,8 @@ impl<'s> Gen<'s> {
     /// gives a resource at most one site per FSM step and, in a pipeline, per phase of the
     /// initiation interval (`kiln_scheduler::verify`), so a pipeline's sites are told apart by
     /// its one-hot phase register alone, an AND-OR with no stage valid bits or `active` in
-    /// front of it; only the choice between pipelines and FSM states needs the state. Those
+    /// front of it. A phase bit is zero outside its pipeline's state (`pipeline_resets`), so
+    /// where the owners are combined as an AND-OR the phase bits need no `active` either. Those
     /// selects were the iCE40's critical paths into the block RAMs' addresses of the stencils.
     fn site_mux(&self, cases: Vec<(&Site, Expr)>, width: u32) -> Expr {
         self.owners_mux(cases, width, 4)
@@ -239,37 +240,47 @@ impl<'s> Gen<'s> {
         // exit-test; medians of three seeds). Two and three owners keep the chain, which needs
         // one select fewer (as an AND-OR seidel-2d read 48.9 against 53.7, jacobi-1d 54.9
         // against 59.1, durbin 51.8 against 57.0).
+        // A pipeline's sites told apart by its phase are selected by their phase bits alone,
+        // which imply `active` (`pipeline_resets`).
+        let mask = |sel: Expr| if width == 1 { sel } else { Expr::Repeat(width, Box::new(sel)) };
         owners
             .into_iter()
-            .map(|(owner, group)| {
-                let mask = if width == 1 { owner } else { Expr::Repeat(width, Box::new(owner)) };
-                bin(BinOp::And, mask, self.phase_mux(group, width))
+            .flat_map(|(owner, group)| match self.phases_of(&group) {
+                Some(phases) => {
+                    group.into_iter().zip(phases).map(|((_, v), p)| bin(BinOp::And, mask(p), v)).collect::<Vec<_>>()
+                }
+                None => vec![bin(BinOp::And, mask(owner), self.phase_mux(group, width))],
             })
             .reduce(|a, b| bin(BinOp::Or, a, b))
             .unwrap_or(lit(width, 0))
     }
 
-    /// One pipeline's (or one FSM step's) part of [`Self::site_mux`].
-    fn phase_mux(&self, group: Vec<(&Site, Expr)>, width: u32) -> Expr {
-        let phases: Option<Vec<Expr>> = group
+    /// The phase bit of each of a pipeline's sites, when they are all in distinct phases of an
+    /// initiation interval above one.
+    fn phases_of(&self, group: &[(&Site, Expr)]) -> Option<Vec<Expr>> {
+        let phases: Vec<Expr> = group
             .iter()
             .map(|(s, _)| match s.at {
                 At::Pipe(pi, r) if self.pp(pi).ii > 1 => Some(self.phase_is(pi, r % self.pp(pi).ii)),
                 _ => None,
             })
-            .collect();
-        match phases {
-            Some(phases) if group.len() > 1 && phases.iter().enumerate().all(|(i, p)| !phases[..i].contains(p)) => {
-                group
-                    .into_iter()
-                    .zip(phases)
-                    .map(|((_, v), p)| {
-                        let mask = if width == 1 { p } else { Expr::Repeat(width, Box::new(p)) };
-                        bin(BinOp::And, mask, v)
-                    })
-                    .reduce(|a, b| bin(BinOp::Or, a, b))
-                    .unwrap_or(lit(width, 0))
-            }
+            .collect::<Option<_>>()?;
+        let distinct = phases.iter().enumerate().all(|(i, p)| !phases[..i].contains(p));
+        distinct.then_some(phases)
+    }
+
+    /// One pipeline's (or one FSM step's) part of [`Self::site_mux`].
+    fn phase_mux(&self, group: Vec<(&Site, Expr)>, width: u32) -> Expr {
+        match self.phases_of(&group) {
+            Some(phases) if group.len() > 1 => group
+                .into_iter()
+                .zip(phases)
+                .map(|((_, v), p)| {
+                    let mask = if width == 1 { p } else { Expr::Repeat(width, Box::new(p)) };
+                    bin(BinOp::And, mask, v)
+                })
+                .reduce(|a, b| bin(BinOp::Or, a, b))
+                .unwrap_or(lit(width, 0)),
             _ => enabled_mux(group.into_iter().map(|(s, v)| (s.sel.clone(), v)).collect(), width),
         }
     }

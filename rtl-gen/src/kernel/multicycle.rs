@@ -377,7 +377,7 @@ impl Gen<'_> {
     ) -> Expr {
         let ii = self.pp(pi).ii;
         let go = self.go(pi);
-        let in_phase = |g: &Self, cycle: u32| and(go.clone(), g.phase_is(pi, cycle % ii));
+        let in_phase = |g: &Self, cycle: u32| g.advances_at(pi, g.phase_is(pi, cycle % ii));
         let st = |j: u32, f: &str| format!("{base}{j}_{f}");
         let mut stmts = Vec::new();
         let o = u32::from(signed);

@@ -181,9 +181,11 @@ impl Gen<'_> {
                 self.m.add(Item::Reg { name: format!("{pre}_phase"), width: p.ii });
             }
             self.m.add(Item::Reg { name: format!("{pre}_v"), width: stages });
+            // The valid bits and the phase are all zero outside the pipeline's state (see
+            // `pipeline_resets` and the exit in `pipeline_arm`), so a slot needs no `active`.
             for r in self.used_slots(pi) {
                 let (stage, phase) = (r / p.ii, r % p.ii);
-                let e = and(bin(BinOp::And, self.active(pi), self.valid_bit(pi, stage)), self.phase_is(pi, phase));
+                let e = and(self.valid_bit(pi, stage), self.phase_is(pi, phase));
                 self.m.add(Item::Wire { name: format!("{pre}_slot{r}"), width: 1, value: Some(e), comment: None });
             }
             // The pipeline holds while an enabled access of an active slot waits.
@@ -310,7 +312,7 @@ impl Gen<'_> {
                 }
             }
             for (phase, shifts) in shifts_by_phase {
-                let en = simplify_and(bin(BinOp::And, id(format!("{pre}_go")), self.phase_is(pi, phase)));
+                let en = self.advances_at(pi, self.phase_is(pi, phase));
                 self.m.add(Item::Always(vec![Stmt::If(en, shifts, vec![])]));
             }
             // Parameter registers after this cycle's write (what the loop hands on when it ends).
@@ -345,8 +347,30 @@ impl Gen<'_> {
         v
     }
 
+    /// Outside its state a pipeline's valid bits and phase are zero: reset clears them, and the
+    /// exit leaves them so (the valid bits drain, the phase is cleared). A phase bit or a valid
+    /// bit therefore implies `active`, and the slots and the sites' multiplexers need no state
+    /// decode in front of them.
     pub(super) fn pipeline_resets(&self) -> Vec<Stmt> {
-        (0..self.s.pipelines.len() as u32).map(|pi| set(format!("p{pi}_v"), lit(self.pp(pi).stages, 0))).collect()
+        let mut resets = Vec::new();
+        for pi in 0..self.s.pipelines.len() as u32 {
+            let p = self.pp(pi);
+            resets.push(set(format!("p{pi}_v"), lit(p.stages, 0)));
+            if p.ii > 1 {
+                resets.push(set(format!("p{pi}_phase"), lit(p.ii, 0)));
+            }
+        }
+        resets
+    }
+
+    /// Whether pipeline `pi` advances in a cycle where `implies_active` holds, a condition that
+    /// holds only in the pipeline's state (a slot, a phase bit): the stall alone, without the
+    /// state decode of `go`.
+    pub(super) fn advances_at(&self, pi: u32, implies_active: Expr) -> Expr {
+        if self.pp(pi).ii == 1 && implies_active == lit(1, 1) {
+            return self.go(pi);
+        }
+        bin(BinOp::And, implies_active, un(UnOp::Not, id(format!("p{pi}_stall"))))
     }
 
     /// The value a loop result `v` has when the pipeline hands over.
@@ -404,6 +428,10 @@ impl Gen<'_> {
         }
         // Drained: hand the loop's results on and enter the exit block.
         let mut exit = Vec::new();
+        if p.ii > 1 {
+            // Before `enter`, which starts the phase again when the exit re-enters this loop.
+            exit.push(set(format!("{pre}_phase"), lit(p.ii, 0)));
+        }
         for (v, src) in &p.exits {
             let same = matches!(src, ExitSource::ParamReg(q) if q == v);
             if self.s.registered[*v] && !same {
