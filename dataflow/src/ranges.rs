@@ -9,6 +9,9 @@
 //!   the loop body, and a block learns every condition on the edges that dominate it
 //!   ([`ValueRanges::facts_in`]); a `select` tells each of its arms the same way, which bounds
 //!   the counters of coalesced loops (`j + 1 < 25 ? j + 1 : 0`);
+//! - a counter tested for equality with a loop-invariant value (what `exit-test` makes of
+//!   `j < k`, `k` an outer counter) stays at most that value ([`TestedIv`]), as a counter of a
+//!   loop with a known trip count stays in its values ([`CountedIv`]);
 //! - loops reach a fixed point by widening to the kernel's constants (and their neighbours),
 //!   then one step of narrowing.
 //!
@@ -110,6 +113,9 @@ struct Analysis<'a> {
     k: &'a Kernel,
     /// Induction variables of loops whose trip count is known (see [`CountedIv`]).
     counters: Vec<CountedIv>,
+    /// Induction variables of loops that test them for equality with a bound (see
+    /// [`TestedIv`]).
+    tested: Vec<TestedIv>,
     rpo: Vec<Block>,
     doms: Dominators,
     preds: SecondaryMap<Block, Vec<Block>>,
@@ -156,6 +162,7 @@ impl<'a> Analysis<'a> {
         Analysis {
             k,
             counters: counted_induction_variables(k),
+            tested: tested_induction_variables(k),
             rpo,
             doms,
             preds,
@@ -207,6 +214,10 @@ impl<'a> Analysis<'a> {
                 // A counter of a loop with a known trip count stays in its values.
                 let new = match self.counters.iter().find(|c| c.param == p) {
                     Some(c) => meet(&new, &interval(new.width, c.first, c.exit)),
+                    None => new,
+                };
+                let new = match self.tested.iter().find(|c| c.param == p).and_then(|c| self.tested_bound(c)) {
+                    Some(last) => meet(&new, &interval(new.width, 0, last + 1)),
                     None => new,
                 };
                 changed |= self.facts[p].as_ref() != Some(&new);
@@ -354,6 +365,13 @@ impl<'a> Analysis<'a> {
                 add(&mut out, c.param, interval(self.k.width(c.param), c.first, c.last));
             }
         }
+        for c in &self.tested {
+            if c.body.contains(&b) {
+                if let Some(last) = self.tested_bound(c) {
+                    add(&mut out, c.param, interval(self.k.width(c.param), 0, last));
+                }
+            }
+        }
         let preds: BTreeSet<Block> = self.preds[b].iter().copied().filter(|&p| !self.doms.dominates(b, p)).collect();
         if let [p] = preds.iter().copied().collect::<Vec<_>>().as_slice() {
             let edges: Vec<usize> = self.k.blocks[*p]
@@ -375,6 +393,20 @@ impl<'a> Analysis<'a> {
             }
         }
         out
+    }
+
+    /// The largest value counter `c` takes in its loop's body, `hi(stop)`, when every value it
+    /// enters the loop with is at most every value of the stop (so that counting up by one
+    /// meets the stop before passing it), and one more still fits its width.
+    fn tested_bound(&self, c: &TestedIv) -> Option<u64> {
+        let stop = self.facts[c.stop].as_ref()?;
+        let entering_at_most = c
+            .entries
+            .iter()
+            .map(|&(pred, v)| self.facts[v].as_ref().map(|_| self.seen_in(pred, v).hi))
+            .collect::<Option<Vec<u64>>>()?;
+        let fits = entering_at_most.iter().all(|&hi| hi <= stop.lo) && stop.hi < mask(stop.width);
+        fits.then_some(stop.hi)
     }
 
     /// What the `edge`th target of `p`'s terminator learns about values.
@@ -495,6 +527,72 @@ fn counted_induction_variables(k: &Kernel) -> Vec<CountedIv> {
             let last = if trips == 0 { first } else { exit - step };
             let body = l.blocks.iter().copied().filter(|b| *b != l.header).collect();
             out.push(CountedIv { param: p, first, last, exit, body });
+        }
+    }
+    out
+}
+
+/// A loop counter tested for equality with a loop-invariant bound, as `exit-test` leaves a
+/// counted loop whose bound is a value: the header branches on a parameter `t` into the loop
+/// (when true) or out of it; every latch passes `param + 1` and `t = (param != stop)`, computed
+/// in the iteration with the header's `param`, and `stop` is defined outside the loop. When
+/// the counter enters at most at `stop` it counts up to `stop` and no further: the iteration
+/// that runs with `stop` passes a false test. So the body sees `..= stop` and the header
+/// `..= stop + 1` ([`Analysis::tested_bound`] checks the entry against the facts).
+struct TestedIv {
+    param: Value,
+    stop: Value,
+    /// The edges that enter the loop: the predecessor and the value it passes for `param`.
+    entries: Vec<(Block, Value)>,
+    /// The loop's blocks other than the header.
+    body: BTreeSet<Block>,
+}
+
+fn tested_induction_variables(k: &Kernel) -> Vec<TestedIv> {
+    let mut out = Vec::new();
+    let preds = k.predecessors();
+    for l in crate::analysis::natural_loops(k) {
+        let h = l.header;
+        let Terminator::Branch { cond, then_to, else_to } = &k.blocks[h].term else { continue };
+        if !l.blocks.contains(&then_to.block) || l.blocks.contains(&else_to.block) {
+            continue;
+        }
+        let params = &k.blocks[h].params;
+        let Some(test) = params.iter().position(|p| p == cond) else { continue };
+        let outside = |v: Value| match k.values[v].def {
+            ValueDef::Param(b, _) => !l.blocks.contains(&b),
+            ValueDef::Op(op) => !l.blocks.contains(&k.ops[op].block),
+        };
+        for (i, &p) in params.iter().enumerate() {
+            if i == test {
+                continue;
+            }
+            let mut stop = None;
+            let mut entries = Vec::new();
+            let mut ok = true;
+            for &pred in &preds[h] {
+                for t in k.blocks[pred].term.targets() {
+                    if t.block != h {
+                        continue;
+                    }
+                    if !l.latches.contains(&pred) {
+                        entries.push((pred, t.args[i]));
+                        continue;
+                    }
+                    let s = k.def_op(t.args[test]).and_then(|op| match (&k.ops[op].kind, k.ops[op].args.as_slice()) {
+                        (OpKind::Cmp(CmpOp::Ne), [a, b]) if *a == p => Some(*b),
+                        (OpKind::Cmp(CmpOp::Ne), [a, b]) if *b == p => Some(*a),
+                        _ => None,
+                    });
+                    ok &= increment_of(k, t.args[i], p) == Some(1)
+                        && s.is_some_and(outside)
+                        && (stop.is_none() || stop == s);
+                    stop = stop.or(s);
+                }
+            }
+            let (Some(stop), true, false) = (stop, ok, entries.is_empty()) else { continue };
+            let body = l.blocks.iter().copied().filter(|b| *b != h).collect();
+            out.push(TestedIv { param: p, stop, entries, body });
         }
     }
     out

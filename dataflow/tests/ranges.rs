@@ -112,3 +112,33 @@ fn a_triangular_nest_bounds_both_counters() {
     assert_eq!(his.len(), 2, "{k}");
     assert!(his.iter().all(|h| *h <= 28), "the counters stay within 0..=28: {his:?}\n{k}");
 }
+
+#[test]
+fn a_loop_up_to_an_outer_counter_bounds_its_counter() {
+    // `exit-test` has made the inner test `j != k - 1`, carried to the header: with `k` at
+    // least 1, `j` enters at 0, at most `k - 1`, so it counts up to `k - 1` and stops.
+    let k = compile(
+        "kernel void t(global int *o) {
+            int y[40];
+            for (int i = 0; i < 40; i++) y[i] = i;
+            int s = 0;
+            for (int k = 1; k < 40; k++)
+                for (int j = 0; j < k; j++)
+                    s += y[j];
+            o[0] = s;
+        }",
+    );
+    let r = ValueRanges::compute(&k);
+    let tests: Vec<(Value, Value)> = k
+        .ops
+        .iter()
+        .filter_map(|(_, o)| match (&o.kind, o.args.as_slice()) {
+            (OpKind::Cmp(CmpOp::Ne), [x, y]) if k.as_const(*y).is_none() && k.def_op(*x).is_none() => Some((*x, *y)),
+            _ => None,
+        })
+        .collect();
+    let [(j, stop)] = tests.as_slice() else { panic!("one test of a counter against a value: {tests:?}\n{k}") };
+    assert_eq!(r.facts(&k, *stop).hi, 38, "k - 1 is at most 38\n{k}");
+    let f = r.facts(&k, *j);
+    assert_eq!((f.lo, f.hi), (0, 39), "j takes 0..=39 at the header (39 when the loop exits)\n{k}");
+}
