@@ -366,10 +366,10 @@ impl<'a> Analysis<'a> {
             }
         }
         for c in &self.tested {
-            if c.body.contains(&b) {
-                if let Some(last) = self.tested_bound(c) {
-                    add(&mut out, c.param, interval(self.k.width(c.param), 0, last));
-                }
+            if c.body.contains(&b)
+                && let Some(last) = self.tested_bound(c)
+            {
+                add(&mut out, c.param, interval(self.k.width(c.param), 0, last));
             }
         }
         let preds: BTreeSet<Block> = self.preds[b].iter().copied().filter(|&p| !self.doms.dominates(b, p)).collect();
