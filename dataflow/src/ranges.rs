@@ -398,15 +398,39 @@ impl<'a> Analysis<'a> {
     /// The largest value counter `c` takes in its loop's body, `hi(stop)`, when every value it
     /// enters the loop with is at most every value of the stop (so that counting up by one
     /// meets the stop before passing it), and one more still fits its width.
+    ///
+    /// The body runs only after an entry whose test passed, so each entry's stop and first
+    /// value are taken where its test holds: `k != 0` on entry makes `k - 1` no longer wrap.
     fn tested_bound(&self, c: &TestedIv) -> Option<u64> {
-        let stop = self.facts[c.stop].as_ref()?;
-        let entering_at_most = c
-            .entries
-            .iter()
-            .map(|&(pred, v)| self.facts[v].as_ref().map(|_| self.seen_in(pred, v).hi))
-            .collect::<Option<Vec<u64>>>()?;
-        let fits = entering_at_most.iter().all(|&hi| hi <= stop.lo) && stop.hi < mask(stop.width);
-        fits.then_some(stop.hi)
+        self.facts[c.stop].as_ref()?;
+        let mut last = 0;
+        for &(pred, first, test) in &c.entries {
+            self.facts[first].as_ref()?;
+            let mut held = HashMap::new();
+            if self.facts[test].is_some() {
+                self.condition(pred, test, true, CONDITION_DEPTH, &mut held);
+            }
+            let stop = self.seen_under(pred, c.stop, &held, CONDITION_DEPTH);
+            let first = self.seen_under(pred, first, &held, CONDITION_DEPTH);
+            if first.hi > stop.lo || stop.hi >= mask(stop.width) {
+                return None;
+            }
+            last = last.max(stop.hi);
+        }
+        Some(last)
+    }
+
+    /// What `v` is in block `b` where the facts `held` of other values hold too: `v`'s own
+    /// facts, and its operation's on the operands' (to `depth` operations back).
+    fn seen_under(&self, b: Block, v: Value, held: &HashMap<Value, Facts>, depth: u32) -> Facts {
+        let seen = self.seen_in(b, v);
+        if let Some(f) = held.get(&v) {
+            return meet(&seen, f);
+        }
+        let Some(op) = self.k.def_op(v).filter(|_| depth > 0) else { return seen };
+        let o = &self.k.ops[op];
+        let args: Vec<Facts> = o.args.iter().map(|a| self.seen_under(b, *a, held, depth - 1)).collect();
+        meet(&seen, &op_facts(&o.kind, &args, self.k.width(v)))
     }
 
     /// What the `edge`th target of `p`'s terminator learns about values.
@@ -542,8 +566,9 @@ fn counted_induction_variables(k: &Kernel) -> Vec<CountedIv> {
 struct TestedIv {
     param: Value,
     stop: Value,
-    /// The edges that enter the loop: the predecessor and the value it passes for `param`.
-    entries: Vec<(Block, Value)>,
+    /// The edges that enter the loop: the predecessor and the values it passes for `param`
+    /// and for the test.
+    entries: Vec<(Block, Value, Value)>,
     /// The loop's blocks other than the header.
     body: BTreeSet<Block>,
 }
@@ -576,7 +601,7 @@ fn tested_induction_variables(k: &Kernel) -> Vec<TestedIv> {
                         continue;
                     }
                     if !l.latches.contains(&pred) {
-                        entries.push((pred, t.args[i]));
+                        entries.push((pred, t.args[i], t.args[test]));
                         continue;
                     }
                     let s = k.def_op(t.args[test]).and_then(|op| match (&k.ops[op].kind, k.ops[op].args.as_slice()) {

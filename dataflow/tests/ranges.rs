@@ -142,3 +142,32 @@ fn a_loop_up_to_an_outer_counter_bounds_its_counter() {
     let f = r.facts(&k, *j);
     assert_eq!((f.lo, f.hi), (0, 39), "j takes 0..=39 at the header (39 when the loop exits)\n{k}");
 }
+
+#[test]
+fn a_loop_up_to_an_outer_counter_from_zero_bounds_its_counter() {
+    // With `i` from 0, the stop `i - 1` wraps to all ones for `i == 0`, where the inner loop's
+    // entry test `0 != i` fails; where it passes, `i - 1` is at most 38.
+    let k = compile(
+        "kernel void t(global int *o) {
+            int y[40];
+            for (int i = 0; i < 40; i++) y[i] = i;
+            int s = 0;
+            for (int i = 0; i < 40; i++)
+                for (int j = 0; j < i; j++)
+                    s += y[j];
+            o[0] = s;
+        }",
+    );
+    let r = ValueRanges::compute(&k);
+    let counters: Vec<Value> = k
+        .ops
+        .iter()
+        .filter_map(|(_, o)| match (&o.kind, o.args.as_slice()) {
+            (OpKind::Cmp(CmpOp::Ne), [x, y]) if k.as_const(*y).is_none() && k.def_op(*x).is_none() => Some(*x),
+            _ => None,
+        })
+        .collect();
+    let [j] = counters.as_slice() else { panic!("one test of a counter against a value: {counters:?}\n{k}") };
+    let f = r.facts(&k, *j);
+    assert_eq!((f.lo, f.hi), (0, 39), "j takes 0..=39 at the header\n{k}");
+}
