@@ -430,7 +430,7 @@ fn deep_arrays_are_sliced_into_deep_block_ram_configurations() {
 }
 
 /// A memory read by four loops: its read address is an AND-OR of the four pipelines' `active`
-/// (which synthesis balances), not a chain of multiplexers, and the kernel cosimulated on the
+/// or phase bits (which synthesis balances), not a chain of multiplexers, and the kernel cosimulated on the
 /// iCE40 at 60 MHz with stalls computes the sums computed here.
 #[test]
 fn a_memory_shared_by_four_loops_selects_its_address_with_an_and_or() {
@@ -464,7 +464,11 @@ fn a_memory_shared_by_four_loops_selects_its_address_with_an_and_or() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     let verilog = std::fs::read_to_string(out.join("owners.v")).unwrap();
     let ra = verilog.lines().find(|l| l.contains("assign mem_") && l.contains("_ra = ")).expect("a read address");
-    assert_eq!(ra.matches("_active}} & ").count(), 4, "{ra}");
+    // Four terms, each selected by one signal: a loop of II 1 by its state, one of a longer
+    // II by its phase bit alone (a phase bit is zero outside its loop's state).
+    assert_eq!(ra.matches("}} & ").count(), 4, "{ra}");
+    assert_eq!(ra.matches("_active}} & ").count() + ra.matches("_phase[").count(), 4, "{ra}");
+    assert!(ra.contains("_phase["), "the loop of II > 1 selects by its phase: {ra}");
     assert!(!ra.contains('?'), "{ra}");
     let got = cosim_on_ice40(&dir, cl.to_str().unwrap(), spec.to_str().unwrap(), &["--stall-seed", "6"]);
     let input: Vec<i32> = got["in"].as_array().unwrap().iter().map(|v| v.as_i64().unwrap() as i32).collect();
