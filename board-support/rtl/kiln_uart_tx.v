@@ -25,14 +25,13 @@ module kiln_uart_tx #(
     reg [8:0]  frame;
 
     always @(posedge clk) begin
+        // The reset clears only `busy` and the line: the counters and the frame are loaded
+        // when a byte is taken, and a reset term in their enables (the iCE40's set/reset
+        // flip-flops act only when enabled) made them five-input functions that synthesis
+        // shared with the bridge's logic, four LUT levels from `busy`.
         if (rst) begin
             tx <= 1'b1;
             busy <= 1'b0;
-            count <= 16'd0;
-            count_last <= 1'b0;
-            bit_index <= 4'd0;
-            on_stop_bit <= 1'b0;
-            frame <= 9'h1ff;
         end else if (!busy) begin
             tx <= 1'b1;
             if (start) begin
