@@ -647,6 +647,7 @@ fn count_rules(term: &FlatTerm<Hw>, used: &mut BTreeMap<String, usize>) {
 /// The expression computing class `id` with `choose(class)` per class (canonical classes when
 /// `canonical`, else the ids the nodes were built with).
 fn to_rec_expr(g: &HwGraph, id: Id, choose: &dyn Fn(Id) -> Option<Hw>, canonical: bool) -> Option<RecExpr<Hw>> {
+    #[allow(clippy::too_many_arguments)]
     fn go(
         g: &HwGraph,
         id: Id,
@@ -654,18 +655,25 @@ fn to_rec_expr(g: &HwGraph, id: Id, choose: &dyn Fn(Id) -> Option<Hw>, canonical
         canonical: bool,
         expr: &mut RecExpr<Hw>,
         memo: &mut HashMap<Id, Id>,
+        building: &mut HashSet<Id>,
         fuel: &mut usize,
     ) -> Option<Id> {
         let key = if canonical { g.find(id) } else { id };
         if let Some(i) = memo.get(&key) {
             return Some(*i);
         }
+        // A class whose chosen node reaches it again has no finite expression: fail at once,
+        // not after recursing as deep as the fuel (which overflowed a test thread's stack).
+        if !building.insert(key) {
+            return None;
+        }
         *fuel = fuel.checked_sub(1)?;
         let node = choose(key)?;
         let mut children = Vec::new();
         for c in node.children() {
-            children.push(go(g, *c, choose, canonical, expr, memo, fuel)?);
+            children.push(go(g, *c, choose, canonical, expr, memo, building, fuel)?);
         }
+        building.remove(&key);
         let mut it = children.into_iter();
         let node = node.map_children(|_| it.next().unwrap_or(Id::from(0usize)));
         let i = expr.add(node);
@@ -674,7 +682,7 @@ fn to_rec_expr(g: &HwGraph, id: Id, choose: &dyn Fn(Id) -> Option<Hw>, canonical
     }
     let mut expr = RecExpr::default();
     let mut fuel = 10_000;
-    go(g, id, choose, canonical, &mut expr, &mut HashMap::new(), &mut fuel)?;
+    go(g, id, choose, canonical, &mut expr, &mut HashMap::new(), &mut HashSet::new(), &mut fuel)?;
     Some(expr)
 }
 
