@@ -129,17 +129,9 @@ fn a_loop_up_to_an_outer_counter_bounds_its_counter() {
         }",
     );
     let r = ValueRanges::compute(&k);
-    let tests: Vec<(Value, Value)> = k
-        .ops
-        .iter()
-        .filter_map(|(_, o)| match (&o.kind, o.args.as_slice()) {
-            (OpKind::Cmp(CmpOp::Ne), [x, y]) if k.as_const(*y).is_none() && k.def_op(*x).is_none() => Some((*x, *y)),
-            _ => None,
-        })
-        .collect();
-    let [(j, stop)] = tests.as_slice() else { panic!("one test of a counter against a value: {tests:?}\n{k}") };
-    assert_eq!(r.facts(&k, *stop).hi, 38, "k - 1 is at most 38\n{k}");
-    let f = r.facts(&k, *j);
+    let (j, stop) = counter_tested_against_a_value(&k);
+    assert_eq!(r.facts(&k, stop).hi, 38, "k - 1 is at most 38\n{k}");
+    let f = r.facts(&k, j);
     assert_eq!((f.lo, f.hi), (0, 39), "j takes 0..=39 at the header (39 when the loop exits)\n{k}");
 }
 
@@ -159,15 +151,22 @@ fn a_loop_up_to_an_outer_counter_from_zero_bounds_its_counter() {
         }",
     );
     let r = ValueRanges::compute(&k);
-    let counters: Vec<Value> = k
+    let (j, _) = counter_tested_against_a_value(&k);
+    let f = r.facts(&k, j);
+    assert_eq!((f.lo, f.hi), (0, 39), "j takes 0..=39 at the header\n{k}");
+}
+
+/// The one comparison `j != stop` of the kernel between a block parameter and a computed value
+/// (what `exit-test` leaves of `j < k`), as `(j, stop)`.
+fn counter_tested_against_a_value(k: &Kernel) -> (Value, Value) {
+    let tests: Vec<(Value, Value)> = k
         .ops
         .iter()
         .filter_map(|(_, o)| match (&o.kind, o.args.as_slice()) {
-            (OpKind::Cmp(CmpOp::Ne), [x, y]) if k.as_const(*y).is_none() && k.def_op(*x).is_none() => Some(*x),
+            (OpKind::Cmp(CmpOp::Ne), [x, y]) if k.as_const(*y).is_none() && k.def_op(*x).is_none() => Some((*x, *y)),
             _ => None,
         })
         .collect();
-    let [j] = counters.as_slice() else { panic!("one test of a counter against a value: {counters:?}\n{k}") };
-    let f = r.facts(&k, *j);
-    assert_eq!((f.lo, f.hi), (0, 39), "j takes 0..=39 at the header\n{k}");
+    let [test] = tests.as_slice() else { panic!("one test of a counter against a value: {tests:?}\n{k}") };
+    *test
 }
