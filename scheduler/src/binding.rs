@@ -23,6 +23,7 @@
 
 use crate::schedule::{OpClass, Schedule};
 use kiln_dataflow::ir::Op;
+use std::collections::HashSet;
 
 /// The fewest multiplies on one multiplier for which a first schedule's multiplies register
 /// their operands.
@@ -86,6 +87,23 @@ fn overlap(s: &Schedule, a: Op, b: Op, cycles: u32) -> bool {
         (None, None) => ba == bb && sa < sb + cycles && sb < sa + cycles,
         _ => false,
     }
+}
+
+/// The multiplier blocks a schedule's multiplies take once bound: each shared multiplier as many
+/// as its widest multiply, every other multiply its own (`Target::multiplier_blocks_of`).
+pub fn multiplier_blocks_used(s: &Schedule) -> u32 {
+    let k = &s.kernel;
+    let shared = shared_multipliers(s);
+    let on_shared: HashSet<Op> = shared.iter().flat_map(|m| m.ops.iter().copied()).collect();
+    let by_multiplier: u32 =
+        shared.iter().map(|m| m.ops.iter().map(|op| s.target.multiplier_blocks_of(k, *op)).max().unwrap_or(0)).sum();
+    let alone: u32 = s
+        .scheduled_ops()
+        .into_iter()
+        .filter(|op| !on_shared.contains(op))
+        .map(|op| s.target.multiplier_blocks_of(k, op))
+        .sum();
+    by_multiplier + alone
 }
 
 /// The multiplies that register their operands: those a schedule binds to a multiplier with

@@ -16,7 +16,7 @@
 //!   after the other (which could deadlock a system the source lets run); a packet's lanes are
 //!   read in the step of its transfer.
 
-use crate::binding::operand_registering_multiplies;
+use crate::binding::{multiplier_blocks_used, operand_registering_multiplies};
 use crate::pipeline::{Context, pipeline_loops};
 use crate::schedule::*;
 use crate::target::Target;
@@ -38,14 +38,22 @@ pub const PIPELINED_DIVIDER_MAX_WIDTH: u32 = 64;
 /// Schedules every block of a kernel as an FSM, its innermost loops as pipelines where they
 /// can be. A kernel whose first schedule binds four multiplies or more to one shared
 /// multiplier is scheduled again with those multiplies' operands registered
-/// (`binding::operand_registering_multiplies`).
+/// (`binding::operand_registering_multiplies`), unless then its multiplies no longer fit the
+/// part's multiplier blocks where the first schedule's did.
 pub fn schedule_fsm(k: Kernel, target: Target, clock_mhz: f64, opts: crate::Options) -> Schedule {
     let first = schedule_pass(k, target, clock_mhz, opts, BTreeSet::new());
     let registered: BTreeSet<Op> = operand_registering_multiplies(&first).into_iter().collect();
     if registered.is_empty() {
         return first;
     }
-    schedule_pass(first.kernel, first.target, clock_mhz, opts, registered)
+    let second = schedule_pass(first.kernel.clone(), first.target.clone(), clock_mhz, opts, registered);
+    // Multiplies with registered operands share a multiplier only with each other, and the
+    // second schedule moves them: where two of them now start in one phase, or overlap in a
+    // state, they take a multiplier more (shared_multipliers at 12 MHz: nine DSP blocks).
+    match first.target.multiplier_blocks() {
+        Some(blocks) if multiplier_blocks_used(&second) > blocks && multiplier_blocks_used(&first) <= blocks => first,
+        _ => second,
+    }
 }
 
 /// One schedule of the kernel, with the multiplies of `registered_operands` a cycle longer.
@@ -143,10 +151,12 @@ fn pipelined_divider_latency(target: &Target, u: &Unit) -> u32 {
 }
 
 /// One divider per (width, signedness), shared by all blocks (only one block runs at a time);
-/// logic slower than the clock period becomes multi-cycle.
+/// logic slower than the clock period becomes multi-cycle, and so does every split multiply when
+/// the kernel shares multipliers.
 fn assign_units(s: &mut Schedule, period: f64) {
     let mut by_key: HashMap<(u32, bool), UnitId> = HashMap::new();
     let ops: Vec<Op> = s.kernel.rpo().iter().flat_map(|b| s.kernel.blocks[*b].ops.clone()).collect();
+    let shares_multipliers = s.target.multipliers_per_cycle(&s.kernel).is_some();
     for op in ops {
         let mut class = classify(&s.kernel, op);
         if let OpClass::Unit(_) = class {
@@ -167,7 +177,14 @@ fn assign_units(s: &mut Schedule, period: f64) {
             class = OpClass::Unit(id);
         }
         if class == OpClass::Comb {
-            let (n, _) = s.target.op_segments(&s.kernel, op, period);
+            let (mut n, _) = s.target.op_segments(&s.kernel, op, period);
+            // Only a split multiply (partial products registered, summed a cycle later) is
+            // bound to a shared multiplier, so when the part's multiplier blocks are too few
+            // one that would chain at a slow clock takes two cycles: doitgen at the
+            // iCEBreaker's 12 MHz needed 36 DSP blocks of 8 with its twelve chained multiplies.
+            if n == 1 && shares_multipliers && s.target.splits_multiply(&s.kernel, op) {
+                n = 2;
+            }
             if n > 1 {
                 class = OpClass::Multi(if s.registered_operands.contains(&op) { n + 1 } else { n });
             }

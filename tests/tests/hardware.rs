@@ -350,6 +350,33 @@ fn multiplies_share_the_up5k_multiplier_blocks() {
     assert!(verilog.contains("mul0_p10 <= mul0_ra[31:16] * mul0_rb[15:0];"), "{verilog}");
     assert!(verilog.contains("over 3 cycles, shared by 2") && !verilog.contains("mul1_ra"), "{verilog}");
     let got = cosim_on_ice40(&dir, &cl, &spec, &["--stall-seed", "5"]);
+    assert_shared_multipliers_products(&got);
+    let (dsps, stat) = ice40_cells(&out, "shared_multipliers", "-dsp", "SB_MAC16");
+    assert!((1..=8).contains(&dsps), "{dsps} DSP blocks:\n{stat}");
+}
+
+/// At the iCEBreaker's own 12 MHz a 32-bit multiply fits a cycle and would chain unshared (36
+/// DSP blocks); the scheduler still splits every multiply over two cycles when the kernel's
+/// need more blocks than the part has, so that they share, and keeps its first schedule when
+/// registering the operands would split them over three multipliers (nine blocks). The kernel
+/// cosimulates at 12 MHz with stalls, its results equal the products computed here, and Yosys
+/// maps it to at most eight DSP blocks.
+#[test]
+fn multiplies_share_the_up5k_multiplier_blocks_at_the_board_clock() {
+    require_tool("verilator");
+    require_tool("yosys");
+    let dir = scratch("shared-multipliers-12-mhz");
+    let (cl, spec, out, _) = build_on_ice40_at(&dir, "shared_multipliers", "12");
+    let verilog = std::fs::read_to_string(out.join("shared_multipliers.v")).unwrap();
+    assert!(verilog.contains("32-bit over 2 cycles, shared by"), "{verilog}");
+    let got = cosim_on_ice40_at(&dir, &cl, &spec, &["--stall-seed", "3"], "12");
+    assert_shared_multipliers_products(&got);
+    let (dsps, stat) = ice40_cells(&out, "shared_multipliers", "-dsp", "SB_MAC16");
+    assert!((1..=8).contains(&dsps), "{dsps} DSP blocks:\n{stat}");
+}
+
+/// `shared_multipliers`' outputs are the products of its inputs, computed here.
+fn assert_shared_multipliers_products(got: &serde_json::Value) {
     let words =
         |name: &str| -> Vec<i32> { got[name].as_array().unwrap().iter().map(|v| v.as_i64().unwrap() as i32).collect() };
     let (a, b) = (words("a"), words("b"));
@@ -372,8 +399,6 @@ fn multiplies_share_the_up5k_multiplier_blocks() {
             .wrapping_add((p ^ q).wrapping_mul(q.wrapping_sub(p)))
     }));
     assert_eq!(words("out"), expect);
-    let (dsps, stat) = ice40_cells(&out, "shared_multipliers", "-dsp", "SB_MAC16");
-    assert!((1..=8).contains(&dsps), "{dsps} DSP blocks:\n{stat}");
 }
 
 /// At 60 MHz on the iCE40 a quotient bit's step does not fit one cycle
@@ -635,11 +660,16 @@ fn ice40_stat(dir: &std::path::Path, top: &str, setup: &str, flags: &str) -> Str
 /// The corpus kernel `name` built for the iCE40 UP5K at 60 MHz in `dir/build`: its source and
 /// run spec paths, the build's output directory and what `kiln build` printed.
 fn build_on_ice40(dir: &std::path::Path, name: &str) -> (String, String, std::path::PathBuf, String) {
+    build_on_ice40_at(dir, name, "60")
+}
+
+/// [`build_on_ice40`] at `mhz`.
+fn build_on_ice40_at(dir: &std::path::Path, name: &str, mhz: &str) -> (String, String, std::path::PathBuf, String) {
     let cl = tests_dir().join("kernels").join(format!("{name}.cl")).display().to_string();
     let spec = tests_dir().join("kernels").join(format!("{name}.toml")).display().to_string();
     let out = dir.join("build");
     let mut args = vec!["build", &cl, "-o", out.to_str().unwrap()];
-    args.extend(ICE40_AT_60_MHZ);
+    args.extend(["--target", "ice40-up5k", "--clock-mhz", mhz]);
     let r = kiln(&args);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let printed = format!("{}{}", r.stdout, r.stderr);
@@ -649,10 +679,15 @@ fn build_on_ice40(dir: &std::path::Path, name: &str) -> (String, String, std::pa
 /// `kiln cosim` of a kernel on the iCE40 UP5K at 60 MHz (with `extra` options): the final
 /// argument values.
 fn cosim_on_ice40(dir: &std::path::Path, cl: &str, spec: &str, extra: &[&str]) -> serde_json::Value {
+    cosim_on_ice40_at(dir, cl, spec, extra, "60")
+}
+
+/// [`cosim_on_ice40`] at `mhz`.
+fn cosim_on_ice40_at(dir: &std::path::Path, cl: &str, spec: &str, extra: &[&str], mhz: &str) -> serde_json::Value {
     let json = dir.join("cosim.json");
     let mut args = vec!["cosim", cl, "--spec", spec, "--json", json.to_str().unwrap()];
     args.extend(extra);
-    args.extend(ICE40_AT_60_MHZ);
+    args.extend(["--target", "ice40-up5k", "--clock-mhz", mhz]);
     let r = kiln(&args);
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     kiln_tests::result_args(&json)
