@@ -305,12 +305,13 @@ fn signed_power_of_two_division_of_a_nonnegative_value_folds() {
 }
 
 /// `lut-multiply`: on a target whose synthesis builds narrow products from LUTs, a multiply of
-/// two small loop counters becomes partial products added in a tree, and computes the same.
+/// two small loop counters, and one of a small value by a constant, become partial products
+/// added in a tree, and compute the same.
 #[test]
 fn narrow_multiplies_are_partial_products() {
     use kiln_dataflow::ir::{BinOp, OpKind};
     let src = "kernel void k(global int *out) {
-        for (int i = 0; i < 30; i++) for (int j = 0; j < 30; j++) out[i * 30 + j] = i * (j + 2); }";
+        for (int i = 0; i < 30; i++) for (int j = 0; j < 30; j++) out[i * 30 + j] = i * (j + 2) + 30 * (i ^ j); }";
     let out = check_source("t.cl", src, &Options::default());
     let prog = out.program.unwrap_or_else(|| panic!("{}", diag::render(&out.sources, &out.diags)));
     let id = prog.kernel_by_name("k").expect("kernel");
@@ -322,7 +323,8 @@ fn narrow_multiplies_are_partial_products() {
             .filter(|o| o.kind == OpKind::Binary(BinOp::Mul) && o.args.iter().all(|a| k.as_const(*a).is_none()))
             .count()
     };
-    let expected: Vec<u64> = (0..900).map(|n: u64| (n / 30) * (n % 30 + 2)).collect();
+    let multiplies = |k: &Kernel| k.ops.values().filter(|o| o.kind == OpKind::Binary(BinOp::Mul)).count();
+    let expected: Vec<u64> = (0..900).map(|n: u64| (n / 30) * (n % 30 + 2) + 30 * (n / 30 ^ n % 30)).collect();
     for below in [0, 11] {
         let mut k = lowered.clone();
         let options = PipelineOptions { verify_each: true, lut_multiply_below: below, ..PipelineOptions::default() };
@@ -330,8 +332,9 @@ fn narrow_multiplies_are_partial_products() {
         let left = variable_multiplies(&k);
         if below == 0 {
             assert_eq!(left, 1, "without the pass the multiply stays\n{k}");
+            assert!(multiplies(&k) > left, "without the pass the address's multiply by 30 stays\n{k}");
         } else {
-            assert_eq!(left, 0, "the 10-bit product is partial products\n{k}");
+            assert_eq!(multiplies(&k), 0, "the 10-bit products, by a variable and by 30, are partial products\n{k}");
         }
         let r = emulate(&k, &[Arg::Buffer(vec![0; 900])], 10_000_000).unwrap_or_else(|e| panic!("{e:?}"));
         assert_eq!(r.buffers[0].as_deref(), Some(&expected[..]), "below = {below}");

@@ -1,7 +1,7 @@
 //! `lut-multiply`: a multiply whose product is too narrow for the target's DSP blocks (Yosys
 //! builds products under 11 bits from LUTs on the iCE40: `synth_ice40`'s `DSP_Y_MINWIDTH`)
 //! becomes its partial products — the multiplicand shifted by each bit of the narrower
-//! operand, or zero — added in a balanced tree.
+//! operand, or zero; by a constant, shifted by each set bit — added in a balanced tree.
 //!
 //! The scheduler prices a multiply as a DSP block, which such a multiply never is: Yosys's own
 //! LUT multiplier is one block of logic of four or five LUT levels and a carry chain (jacobi-2d's
@@ -10,8 +10,9 @@
 //! places register boundaries between the adds of the tree where the clock needs them.
 //!
 //! Exact: the narrower operand `m` has at most `n` significant bits in every run (the range
-//! analysis, [`crate::ranges`]), so `x · m = Σ_{i<n} m_i · (x << i)` modulo 2^w. Only operands
-//! of up to [`MAX_PARTIAL_PRODUCTS`] bits are rewritten (the tree's size grows with them).
+//! analysis, [`crate::ranges`]), so `x · m = Σ_{i<n} m_i · (x << i)` modulo 2^w; a constant's
+//! bits are known. Only operands of up to [`MAX_PARTIAL_PRODUCTS`] bits (constants with as
+//! many set bits) are rewritten (the tree's size grows with them).
 //! Tested in `dataflow/tests/emu.rs` (`narrow_multiplies_are_partial_products`).
 
 use super::Pass;
@@ -43,7 +44,7 @@ impl Pass for LutMultiply {
         for b in k.rpo() {
             let mut ops = Vec::new();
             for op in k.blocks[b].ops.clone() {
-                let Some((x, m, n)) = self.narrow_multiply(k, &ranges, b, op) else {
+                let Some(narrow) = self.narrow_multiply(k, &ranges, b, op) else {
                     ops.push(op);
                     continue;
                 };
@@ -59,18 +60,32 @@ impl Pass for LutMultiply {
                 };
                 let zero = new_op(k, OpKind::Const(0), vec![], w);
                 let mut terms = Vec::new();
-                for i in 0..n {
-                    let (bit, shifted) = if i == 0 {
-                        (m, x)
-                    } else {
-                        let count = new_op(k, OpKind::Const(i as u64), vec![], w);
-                        (
-                            new_op(k, OpKind::Binary(BinOp::LShr), vec![m, count], w),
-                            new_op(k, OpKind::Binary(BinOp::Shl), vec![x, count], w),
-                        )
-                    };
-                    let bit = new_op(k, OpKind::Cast(CastOp::Trunc), vec![bit], 1);
-                    terms.push(new_op(k, OpKind::Select, vec![bit, shifted, zero], w));
+                match narrow {
+                    NarrowMultiply::ByVariable { x, m, n } => {
+                        for i in 0..n {
+                            let (bit, shifted) = if i == 0 {
+                                (m, x)
+                            } else {
+                                let count = new_op(k, OpKind::Const(i as u64), vec![], w);
+                                (
+                                    new_op(k, OpKind::Binary(BinOp::LShr), vec![m, count], w),
+                                    new_op(k, OpKind::Binary(BinOp::Shl), vec![x, count], w),
+                                )
+                            };
+                            let bit = new_op(k, OpKind::Cast(CastOp::Trunc), vec![bit], 1);
+                            terms.push(new_op(k, OpKind::Select, vec![bit, shifted, zero], w));
+                        }
+                    }
+                    NarrowMultiply::ByConstant { x, c } => {
+                        for i in (0..w).filter(|i| c >> i & 1 == 1) {
+                            terms.push(if i == 0 {
+                                x
+                            } else {
+                                let count = new_op(k, OpKind::Const(i as u64), vec![], w);
+                                new_op(k, OpKind::Binary(BinOp::Shl), vec![x, count], w)
+                            });
+                        }
+                    }
                 }
                 // A balanced tree: each level adds neighbours.
                 while terms.len() > 1 {
@@ -94,27 +109,44 @@ impl Pass for LutMultiply {
     }
 }
 
+/// A multiply the pass rewrites.
+enum NarrowMultiply {
+    /// `x · m`, `m` of `n` significant bits: a select of `x << i` or zero by each bit of `m`.
+    ByVariable { x: Value, m: Value, n: u32 },
+    /// `x · c`: `x << i` for each set bit of the constant (modulo the width). Besides its
+    /// delay, Debian's Yosys 0.23 failed on such a product: its `share` pass merged fdtd-2d's
+    /// `30 * (i + 1)` at 12 MHz with a division's magic-number multiply whose low bits go
+    /// unused, and `ice40_dsp` stopped on an assertion over the merged product's bits (Yosys
+    /// issue 4865, fixed in 0.52).
+    ByConstant { x: Value, c: u64 },
+}
+
 impl LutMultiply {
-    /// `op` as (multiplicand, multiplier, significant bits of the multiplier) when it is a
-    /// multiply of two variables with a product narrower than `below` bits.
-    fn narrow_multiply(&self, k: &Kernel, ranges: &ValueRanges, b: Block, op: Op) -> Option<(Value, Value, u32)> {
+    /// `op` when it is a multiply with a product narrower than `below` bits, of a variable by
+    /// a variable or by a constant with at most [`MAX_PARTIAL_PRODUCTS`] partial products.
+    fn narrow_multiply(&self, k: &Kernel, ranges: &ValueRanges, b: Block, op: Op) -> Option<NarrowMultiply> {
         let o = &k.ops[op];
         if o.kind != OpKind::Binary(BinOp::Mul) {
             return None;
         }
         let w = k.width(o.result?);
         let [x, y] = o.args.as_slice() else { return None };
-        if w >= self.below
-            || k.width(*x) != w
-            || k.width(*y) != w
-            || k.as_const(*x).is_some()
-            || k.as_const(*y).is_some()
-        {
+        if w >= self.below || k.width(*x) != w || k.width(*y) != w {
             return None;
         }
-        let bits = |v: Value| (64 - ranges.facts_in(k, b, v).hi.leading_zeros()).min(w);
-        let (x, m) = if bits(*y) <= bits(*x) { (*x, *y) } else { (*y, *x) };
-        let n = bits(m);
-        (1..=MAX_PARTIAL_PRODUCTS).contains(&n).then_some((x, m, n))
+        match (k.as_const(*x), k.as_const(*y)) {
+            (Some(_), Some(_)) => None,
+            (Some(c), None) | (None, Some(c)) => {
+                let variable = if k.as_const(*x).is_some() { *y } else { *x };
+                let c = c & u64::MAX.checked_shr(64 - w).unwrap_or(0);
+                (c.count_ones() <= MAX_PARTIAL_PRODUCTS).then_some(NarrowMultiply::ByConstant { x: variable, c })
+            }
+            (None, None) => {
+                let bits = |v: Value| (64 - ranges.facts_in(k, b, v).hi.leading_zeros()).min(w);
+                let (x, m) = if bits(*y) <= bits(*x) { (*x, *y) } else { (*y, *x) };
+                let n = bits(m);
+                (1..=MAX_PARTIAL_PRODUCTS).contains(&n).then_some(NarrowMultiply::ByVariable { x, m, n })
+            }
+        }
     }
 }
