@@ -324,7 +324,7 @@ fn narrow_multiplies_are_partial_products() {
             .count()
     };
     let multiplies = |k: &Kernel| k.ops.values().filter(|o| o.kind == OpKind::Binary(BinOp::Mul)).count();
-    let expected: Vec<u64> = (0..900).map(|n: u64| (n / 30) * (n % 30 + 2) + 30 * (n / 30 ^ n % 30)).collect();
+    let expected: Vec<u64> = (0..900).map(|n: u64| (n / 30) * (n % 30 + 2) + 30 * ((n / 30) ^ (n % 30))).collect();
     for below in [0, 11] {
         let mut k = lowered.clone();
         let options = PipelineOptions { verify_each: true, lut_multiply_below: below, ..PipelineOptions::default() };
