@@ -8,7 +8,7 @@
 //! bitstream flow reports the real critical path next to the scheduler's estimate.
 
 use kiln_dataflow::delay::OperatorDelays;
-use kiln_dataflow::ir::{BinOp, CmpOp, Kernel, Op, OpKind, UnOp};
+use kiln_dataflow::ir::{BinOp, CastOp, CmpOp, Kernel, Op, OpKind, UnOp, Value};
 use serde::Serialize;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -323,6 +323,13 @@ impl Target {
         if !matches!(o.kind, OpKind::Binary(BinOp::Mul)) || (constant.is_some() && !self.splits_multiply(k, op)) {
             return 0;
         }
+        // A split multiply's partial products are of the full-width operands, whatever they hold.
+        if let Some((a, b)) = sign_extended_operands(k, op)
+            && constant.is_none()
+            && !self.splits_multiply(k, op)
+        {
+            return a.div_ceil(16) * b.div_ceil(16);
+        }
         let w = op_shape(k, op).1;
         partial_products(w)
             .filter(|p| {
@@ -485,6 +492,22 @@ pub struct PartialProduct {
     /// The operand chunks' bits that reach those.
     pub a_bits: u32,
     pub b_bits: u32,
+}
+
+/// The widths `multiply`'s operands are sign-extended from, when both are (`(long)a * b`).
+/// rtl-gen writes such a multiply as signed, which synthesis builds from the narrow operands'
+/// 16-bit pieces (four DSP blocks for two 32-bit ones where the 64-bit operands took ten).
+pub fn sign_extended_operands(k: &Kernel, multiply: Op) -> Option<(u32, u32)> {
+    let o = &k.ops[multiply];
+    if !matches!(o.kind, OpKind::Binary(BinOp::Mul)) {
+        return None;
+    }
+    let from = |v: Value| match k.def_op(v).map(|d| &k.ops[d]) {
+        Some(d) if d.kind == OpKind::Cast(CastOp::Sext) => Some(k.width(d.args[0])),
+        _ => None,
+    };
+    let [a, b] = o.args.as_slice() else { return None };
+    Some((from(*a)?, from(*b)?))
 }
 
 /// The partial products of a `w`-bit multiply that reach the result's bits (`16(i + j) < w`),

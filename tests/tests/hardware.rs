@@ -401,6 +401,30 @@ fn assert_shared_multipliers_products(got: &serde_json::Value) {
     assert_eq!(words("out"), expect);
 }
 
+/// `(long)x[i] * y[i]`: a 64-bit product of two sign-extended words, which Yosys built from ten
+/// DSP blocks (every 16-bit piece of the 64-bit operands that reaches the product) where the
+/// UP5K has eight. rtl-gen writes it as a signed multiply, which Yosys reduces to the words'
+/// pieces: four blocks. The kernel cosimulates on the iCE40 at the iCEBreaker's 12 MHz and at
+/// 60 MHz with stalls, and its dot product equals the one computed here.
+#[test]
+fn products_of_sign_extended_words_take_four_dsp_blocks() {
+    require_tool("verilator");
+    require_tool("yosys");
+    for mhz in ["12", "60"] {
+        let dir = scratch(&format!("signed-product-{mhz}"));
+        let (cl, spec, out, _) = build_on_ice40_at(&dir, "dot", mhz);
+        let verilog = std::fs::read_to_string(out.join("dot.v")).unwrap();
+        assert!(verilog.contains("$signed("), "{verilog}");
+        let got = cosim_on_ice40_at(&dir, &cl, &spec, &["--stall-seed", "4"], mhz);
+        let words =
+            |name: &str| -> Vec<i64> { got[name].as_array().unwrap().iter().map(|v| v.as_i64().unwrap()).collect() };
+        let expect = words("x").iter().zip(words("y")).fold(0i64, |acc, (x, y)| acc.wrapping_add(x.wrapping_mul(y)));
+        assert_eq!(words("out"), vec![expect], "at {mhz} MHz");
+        let (dsps, stat) = ice40_cells(&out, "dot", "-dsp", "SB_MAC16");
+        assert_eq!(dsps, 4, "at {mhz} MHz:\n{stat}");
+    }
+}
+
 /// At 60 MHz on the iCE40 a quotient bit's step does not fit one cycle
 /// (`Target::divider_step_cycles`), so the shared sequential dividers take two cycles per bit,
 /// with the step's sums and the negations registered. `divide_edges` divides at every width

@@ -19,6 +19,7 @@ impl Gen<'_> {
         let o = &self.k.ops[op];
         let w = self.result_width(op);
         let aw: Vec<u32> = o.args.iter().map(|a| self.k.width(*a)).collect();
+        let sign_extended_multiply = kiln_scheduler::target::sign_extended_operands(self.k, op).is_some();
         // Fully constant operands: compute the value.
         if args.iter().all(|a| matches!(a, Expr::Lit(..))) {
             let vals: Vec<u64> = args.iter().map(|a| if let Expr::Lit(_, v) = a { *v } else { 0 }).collect();
@@ -33,6 +34,9 @@ impl Gen<'_> {
                 match op {
                     IrBin::Add => simple(BinOp::Add),
                     IrBin::Sub => simple(BinOp::Sub),
+                    IrBin::Mul if sign_extended_multiply => {
+                        bin(BinOp::Mul, Expr::Signed(Box::new(a(0))), Expr::Signed(Box::new(a(1))))
+                    }
                     IrBin::Mul => simple(BinOp::Mul),
                     IrBin::And => simple(BinOp::And),
                     IrBin::Or => simple(BinOp::Or),
