@@ -325,7 +325,6 @@ impl Target {
         }
         // A split multiply's partial products are of the full-width operands, whatever they hold.
         if let Some((a, b)) = sign_extended_operands(k, op)
-            && constant.is_none()
             && !self.splits_multiply(k, op)
         {
             return a.div_ceil(16) * b.div_ceil(16);

@@ -117,7 +117,7 @@ enum NarrowMultiply {
     /// delay, Debian's Yosys 0.23 failed on such a product: its `share` pass merged fdtd-2d's
     /// `30 * (i + 1)` at 12 MHz with a division's magic-number multiply whose low bits go
     /// unused, and `ice40_dsp` stopped on an assertion over the merged product's bits (Yosys
-    /// issue 4865, fixed in 0.52).
+    /// issue 4865, fixed upstream by pull request 4942).
     ByConstant { x: Value, c: u64 },
 }
 
@@ -136,11 +136,8 @@ impl LutMultiply {
         }
         match (k.as_const(*x), k.as_const(*y)) {
             (Some(_), Some(_)) => None,
-            (Some(c), None) | (None, Some(c)) => {
-                let variable = if k.as_const(*x).is_some() { *y } else { *x };
-                let c = c & u64::MAX.checked_shr(64 - w).unwrap_or(0);
-                (c.count_ones() <= MAX_PARTIAL_PRODUCTS).then_some(NarrowMultiply::ByConstant { x: variable, c })
-            }
+            (Some(c), None) => Self::by_constant(*y, c, w),
+            (None, Some(c)) => Self::by_constant(*x, c, w),
             (None, None) => {
                 let bits = |v: Value| (64 - ranges.facts_in(k, b, v).hi.leading_zeros()).min(w);
                 let (x, m) = if bits(*y) <= bits(*x) { (*x, *y) } else { (*y, *x) };
@@ -148,5 +145,11 @@ impl LutMultiply {
                 (1..=MAX_PARTIAL_PRODUCTS).contains(&n).then_some(NarrowMultiply::ByVariable { x, m, n })
             }
         }
+    }
+
+    /// `x · c` at width `w`, when the constant has at most [`MAX_PARTIAL_PRODUCTS`] set bits.
+    fn by_constant(x: Value, c: u64, w: u32) -> Option<NarrowMultiply> {
+        let c = c & u64::MAX.checked_shr(64 - w).unwrap_or(0);
+        (c.count_ones() <= MAX_PARTIAL_PRODUCTS).then_some(NarrowMultiply::ByConstant { x, c })
     }
 }
