@@ -518,6 +518,11 @@ impl Module {
         used
     }
 
+    /// Names of the signals read anywhere in the module.
+    pub fn read_signals(&self) -> BTreeSet<String> {
+        self.used_bits().into_keys().collect()
+    }
+
     fn fully_used(used: &BTreeMap<String, BTreeSet<u32>>, name: &str, width: u32) -> bool {
         used.get(name).is_some_and(|b| (0..width).all(|i| b.contains(&i)))
     }

@@ -401,6 +401,42 @@ fn assert_shared_multipliers_products(got: &serde_json::Value) {
     assert_eq!(words("out"), expect);
 }
 
+/// lookup's `i % 5` is `i - 5 * (i / 5)`, a subtraction split over two cycles at 60 MHz on the
+/// iCE40 whose subtrahend is a register: the chain reads a register loaded with its inverse
+/// (`inverted_registers.rs`), not `~r` through a LUT. The kernel cosimulates with stalls and
+/// computes the lookups done here.
+#[test]
+fn a_split_subtraction_reads_its_subtrahend_inverted_from_a_register() {
+    require_tool("verilator");
+    let dir = scratch("inverted-subtrahend");
+    let (cl, spec, out, _) = build_on_ice40(&dir, "lookup");
+    let verilog = std::fs::read_to_string(out.join("lookup.v")).unwrap();
+    let inverted: Vec<&str> = verilog
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("assign ").and_then(|l| l.split_once(" = ")))
+        .filter(|(wire, value)| wire.ends_with("_m_b0") && value.ends_with("_inv;"))
+        .map(|(_, value)| value.trim_end_matches(';'))
+        .collect();
+    assert!(!inverted.is_empty(), "no subtrahend read inverted from a register:\n{verilog}");
+    for r in &inverted {
+        let register = r.trim_end_matches("_inv");
+        assert!(verilog.contains(&format!("{r} <= ~")), "{r} is not loaded inverted:\n{verilog}");
+        assert!(!verilog.contains(&format!("= ~{register};")), "{register} is still inverted by a LUT");
+    }
+    let got = cosim_on_ice40(&dir, &cl, &spec, &["--stall-seed", "9"]);
+    let words =
+        |name: &str| -> Vec<i64> { got[name].as_array().unwrap().iter().map(|v| v.as_i64().unwrap()).collect() };
+    let sbox = [12, 5, 6, 11, 9, 0, 10, 13, 3, 14, 15, 8, 4, 7, 1, 2];
+    // `weights` is a `__constant` argument (not in the results): lookup.toml's data.
+    let (scale, weights) = ([1, 10, 100, 1000], [-2, -1, 0, 1, 2]);
+    let expect: Vec<i64> = words("in")
+        .iter()
+        .enumerate()
+        .map(|(i, x)| (sbox[(x >> 4) as usize] << 4 | sbox[(x & 15) as usize]) * scale[i & 3] + weights[i % 5])
+        .collect();
+    assert_eq!(words("out"), expect);
+}
+
 /// `(long)x[i] * y[i]`: a 64-bit product of two sign-extended words, which Yosys built from ten
 /// DSP blocks (every 16-bit piece of the 64-bit operands that reaches the product) where the
 /// UP5K has eight. rtl-gen writes it as a signed multiply, which Yosys reduces to the words'

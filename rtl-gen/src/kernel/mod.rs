@@ -10,6 +10,7 @@
 mod control;
 mod datapath;
 mod divider;
+mod inverted_registers;
 mod memory;
 pub use memory::PORTS_ANSWER_NEXT_CYCLE;
 mod multicycle;
@@ -22,7 +23,7 @@ use kiln_dataflow::ir::{Block, Kernel, Mem, MemKind, Op, OpKind, Value, ValueDef
 use kiln_frontend::Span;
 use kiln_scheduler::Schedule;
 use kiln_scheduler::schedule::OpClass;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// The input port of a scalar argument: `arg_<name>`, or `launch_<what>` for the launch
 /// parameters of NDRange kernels.
@@ -74,6 +75,8 @@ struct Gen<'s> {
     /// The shared multiplier of each multiply that has one (`sharing.rs`).
     shared_multiplier_of: HashMap<Op, usize>,
     shared_multipliers: Vec<kiln_scheduler::binding::SharedMultiplier>,
+    /// Wires that enter a carry chain inverted (`inverted_registers.rs`).
+    inverted_chain_operands: BTreeSet<String>,
 }
 
 impl<'s> Gen<'s> {
@@ -401,6 +404,7 @@ pub fn kernel_module(s: &Schedule, locate: &dyn Fn(Span) -> String) -> Module {
         chains: HashMap::new(),
         shared_multiplier_of: HashMap::new(),
         shared_multipliers: Vec::new(),
+        inverted_chain_operands: BTreeSet::new(),
     };
     g.compute_chains();
     g.bind_multipliers();
@@ -419,6 +423,7 @@ pub fn kernel_module(s: &Schedule, locate: &dyn Fn(Span) -> String) -> Module {
     g.dividers();
     g.shared_multiplier_logic();
     g.control(&states);
+    inverted_registers::register_inverted_operands(&mut g.m, &g.inverted_chain_operands);
     g.m
 }
 

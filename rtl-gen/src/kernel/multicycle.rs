@@ -450,6 +450,7 @@ impl Gen<'_> {
         let n = w.div_ceil(seg);
         add_wire(&mut self.m, format!("{base}_a0"), w, x);
         add_wire(&mut self.m, format!("{base}_b0"), w, un(UnOp::Not, y));
+        self.inverted_chain_operands.insert(format!("{base}_b0"));
         let mut stmts = Vec::new();
         for j in 0..n {
             let lo = j * seg;
@@ -518,6 +519,9 @@ impl Gen<'_> {
         };
         add_wire(&mut self.m, format!("{base}_a0"), w, a);
         add_wire(&mut self.m, format!("{base}_b0"), w, b);
+        if sub && inverted_sum.is_none() {
+            self.inverted_chain_operands.insert(format!("{base}_b0"));
+        }
         let carry_into_chain = sub && inverted_sum.is_none();
         let out = |e: Expr| if inverted_sum.is_some() { un(UnOp::Not, e) } else { e };
         let mut stmts = Vec::new();
