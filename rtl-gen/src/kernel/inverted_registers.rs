@@ -7,7 +7,9 @@
 //! critical paths at 60 MHz). Loaded inverted, the chain starts at a register, and the inversion
 //! joins the logic in front of the register's input, a LUT already in most designs. Timing
 //! stays the scheduler's: the cycle the operand is computed in gains at most that inversion,
-//! which the delay model's LUT level per operator already covers.
+//! which the delay model's LUT level per operator already covers. Only for targets whose carry
+//! cell cannot invert an operand (`OperatorDelays::carry_invert_ns`): elsewhere `~r` is free
+//! and the register would not be.
 
 use crate::verilog::{Expr, Item, Module, Stmt, UnOp, un};
 use std::collections::{BTreeMap, BTreeSet};

@@ -423,7 +423,10 @@ pub fn kernel_module(s: &Schedule, locate: &dyn Fn(Span) -> String) -> Module {
     g.dividers();
     g.shared_multiplier_logic();
     g.control(&states);
-    inverted_registers::register_inverted_operands(&mut g.m, &g.inverted_chain_operands);
+    // Where the carry cell cannot invert an operand (`carry_invert_ns`, the iCE40's).
+    if s.target.operators.carry_invert_ns > 0.0 {
+        inverted_registers::register_inverted_operands(&mut g.m, &g.inverted_chain_operands);
+    }
     g.m
 }
 
