@@ -196,6 +196,18 @@ impl Schedule {
         self.class[op].unwrap_or(OpClass::Constant)
     }
 
+    /// Whether `op` reads an on-chip memory in a pipelined loop through an address register
+    /// loaded the cycle before its start (`Target::registers_read_address`, for a memory the
+    /// loop reads at two sites or more): its address operand is used at `start - 1`.
+    pub fn reads_address_early(&self, op: Op) -> bool {
+        let k = &self.kernel;
+        let (OpClass::MemLoad(m), Some(pi)) = (self.class(op), self.pipeline_of[k.ops[op].block]) else {
+            return false;
+        };
+        let sites = self.pipelines[pi as usize].ops.iter().filter(|o| self.class(**o) == OpClass::MemLoad(m)).count();
+        self.target.registers_read_address(&k.mems[m], sites)
+    }
+
     /// The states of the FSM in order: (block, step).
     pub fn states(&self) -> Vec<(Block, u32)> {
         let mut v = Vec::new();

@@ -138,6 +138,18 @@ fn verify_pipeline(s: &Schedule, pi: usize, p: &crate::pipeline::Pipeline, errs:
                 errs.push(format!("pipeline {pi}: {op} starts before its operand {d} ends"));
             }
         }
+        if s.reads_address_early(op) {
+            let address = k.ops[op].args[0];
+            let late = match k.values[address].def {
+                ValueDef::Op(d) => in_loop.contains(&d) && s.time[d].end >= t.start,
+                ValueDef::Param(..) => p.params.iter().any(|q| q.param == address && q.read >= t.start),
+            };
+            if t.start == 0 || late {
+                errs.push(format!(
+                    "pipeline {pi}: {op} reads through an address register, but its address is not ready a cycle before"
+                ));
+            }
+        }
         if let (OpClass::Multi(_), Some(per_cycle)) = (s.class(op), multipliers)
             && s.target.splits_multiply(k, op)
         {

@@ -401,6 +401,37 @@ fn assert_shared_multipliers_products(got: &serde_json::Value) {
     assert_eq!(words("out"), expect);
 }
 
+/// vec_init's loop reads the `__constant` table, a block RAM on the iCE40, at four sites in
+/// four phases of its initiation interval. The sites' address multiplexer is in front of an
+/// address register loaded the cycle before each read (`Target::registers_read_address`), and
+/// the block RAM's address is that register, not the multiplexer. The kernel cosimulates with
+/// stalls and its sums equal the ones computed here.
+#[test]
+fn pipelined_reads_take_their_address_from_a_register_loaded_a_cycle_ahead() {
+    require_tool("verilator");
+    let dir = scratch("read-address-register");
+    let (cl, spec, out, _) = build_on_ice40(&dir, "vec_init");
+    let verilog = std::fs::read_to_string(out.join("vec_init.v")).unwrap();
+    let register = verilog
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("assign mem_m1_table_ra = "))
+        .map(|v| v.trim_end_matches(';').to_string())
+        .next()
+        .unwrap_or_else(|| panic!("no read address of `table`:\n{verilog}"));
+    assert!(register.starts_with("mem_m1_table_ra_p"), "the block RAM reads its address from {register}");
+    let next = verilog
+        .lines()
+        .find_map(|l| l.trim().strip_prefix(&format!("{register} <= ")))
+        .unwrap_or_else(|| panic!("{register} is never loaded:\n{verilog}"));
+    assert_eq!(next.matches("_phase[").count(), 4, "four sites by phase: {next}");
+    let got = cosim_on_ice40(&dir, &cl, &spec, &["--stall-seed", "5"]);
+    let o: Vec<i64> = got["o"].as_array().unwrap().iter().map(|v| v.as_i64().unwrap()).collect();
+    let (table, v, arr) = ([[1, 2, 3, 4], [7, 7, 7, 7], [9, 8, 7, 6]], [1, 2, 3, 4], [[100; 4], [5, 6, 7, 8]]);
+    let mut expect: Vec<i64> = (0..12).map(|n| table[n / 4][n % 4] + v[n % 4] + arr[(n / 4) & 1][n % 4]).collect();
+    expect.push(10 + 20 + 30 - 6);
+    assert_eq!(o, expect);
+}
+
 /// lookup's `i % 5` is `i - 5 * (i / 5)`, a subtraction split over two cycles at 60 MHz on the
 /// iCE40 whose subtrahend is a register: the chain reads a register loaded with its inverse
 /// (`inverted_registers.rs`), not `~r` through a LUT. The kernel cosimulates with stalls and

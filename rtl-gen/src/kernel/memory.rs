@@ -368,7 +368,7 @@ impl Gen<'_> {
                     }
                 }
                 let re = any(advances);
-                let ra = self.site_mux(reads.iter().map(|s| (s, addr_of(self, s))).collect(), aw);
+                let ra = self.read_address(&name, aw, &reads, &addr_of);
                 self.m.add(Item::Wire { name: format!("{name}_re"), width: 1, value: Some(re), comment: None });
                 self.m.add(Item::Wire { name: format!("{name}_ra"), width: aw, value: Some(ra), comment: None });
                 self.m.add(Item::Reg { name: format!("{name}_rdata"), width: w });
@@ -402,6 +402,54 @@ impl Gen<'_> {
                 self.m.add(Item::Initial(stmts));
             }
         }
+    }
+}
+
+impl Gen<'_> {
+    /// The read address of an on-chip memory over its read `sites`. A pipeline's reads through
+    /// an address register (`Schedule::reads_address_early`) share one register per pipeline,
+    /// `{name}_ra_p{pi}`, loaded as the pipeline advances with the address of the read in the
+    /// next cycle: its site multiplexer by the phase before the read's, of the address as the
+    /// read's iteration sees it a cycle early. The memory's address is then that register while
+    /// the pipeline runs, the other sites' multiplexer otherwise.
+    fn read_address(&mut self, name: &str, aw: u32, sites: &[Site], addr_of: &dyn Fn(&Self, &Site) -> Expr) -> Expr {
+        let mut registered: BTreeMap<u32, Vec<(u32, &Site)>> = BTreeMap::new();
+        let mut direct = Vec::new();
+        for s in sites {
+            match s.at {
+                At::Pipe(pi, r) if r > 0 && self.s.reads_address_early(s.op) => {
+                    registered.entry(pi).or_default().push((r, s))
+                }
+                _ => direct.push((s, addr_of(self, s))),
+            }
+        }
+        let mut ra = if direct.is_empty() { None } else { Some(self.site_mux(direct, aw)) };
+        for (pi, group) in registered.into_iter().rev() {
+            let reg = format!("{name}_ra_p{pi}");
+            let ii = self.pp(pi).ii;
+            let next = group
+                .iter()
+                .map(|&(r, s)| {
+                    let early = Site { at: At::Pipe(pi, r - 1), ..s.clone() };
+                    let address = addr_of(self, &early);
+                    if group.len() == 1 {
+                        address
+                    } else {
+                        let phase = self.phase_is(pi, (r - 1) % ii);
+                        let mask = if aw == 1 { phase } else { Expr::Repeat(aw, Box::new(phase)) };
+                        bin(BinOp::And, mask, address)
+                    }
+                })
+                .reduce(|a, b| bin(BinOp::Or, a, b))
+                .unwrap_or(lit(aw, 0));
+            self.m.add(Item::Reg { name: reg.clone(), width: aw });
+            self.m.add(Item::Always(vec![Stmt::If(self.go(pi), vec![set(reg.clone(), next)], vec![])]));
+            ra = Some(match ra {
+                Some(other) => cond(self.active(pi), id(&reg), other),
+                None => id(&reg),
+            });
+        }
+        ra.unwrap_or(lit(aw, 0))
     }
 }
 

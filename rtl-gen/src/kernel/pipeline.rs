@@ -86,7 +86,11 @@ impl Gen<'_> {
         for &op in &p.ops {
             let o = &k.ops[op];
             let t = self.s.time[op];
-            uses.extend(o.args.iter().map(|a| (*a, t.start)));
+            // A read through an address register takes its address a cycle early.
+            let early = self.s.reads_address_early(op);
+            uses.extend(
+                o.args.iter().enumerate().map(|(i, a)| (*a, if early && i == 0 { t.start - 1 } else { t.start })),
+            );
             if o.kind.is_memory() || o.kind.is_pipe_transfer() {
                 if p.guarded.contains(&op) {
                     uses.push((cond, t.start));

@@ -204,6 +204,17 @@ pub fn place(p: &Problem, ii: Option<u32>, floors: &HashMap<Value, u32>) -> Resu
         if let (OpClass::PipeTransfer(_), Some(l)) = (class, last_transfer) {
             earliest = earliest.max(l + 1);
         }
+        // A read through an address register needs its address a cycle before it starts.
+        let early_address = reads_address_early(p, op).then(|| {
+            let address = o.args[0];
+            let def = match k.values[address].def {
+                ValueDef::Op(d) if in_loop.contains(&d) => times.get(&d).copied(),
+                _ => None,
+            };
+            let floor = floors.get(&address).copied().unwrap_or(0);
+            earliest = earliest.max(floor + 1).max(def.map_or(1, |t| t.end + 1));
+            def
+        });
         let is_request = matches!(class, OpClass::PortLoad(_) | OpClass::PortStore(_));
         let occupancy = match class {
             OpClass::Unit(u) => (p.unit_latency)(u).max(1),
@@ -233,6 +244,13 @@ pub fn place(p: &Problem, ii: Option<u32>, floors: &HashMap<Value, u32>) -> Resu
                     None => "logic".to_string(),
                 };
                 return Err(Violation::Resource { op, what });
+            }
+            if let Some(Some(a)) = early_address
+                && a.end + 1 == step
+                && a.ready_ns + p.target.memory_request_ns() > p.period
+            {
+                step += 1;
+                continue;
             }
             if is_request && preds.iter().any(|(d, t)| t.end == step && unstable.contains(d)) {
                 step += 1;
@@ -314,7 +332,11 @@ fn param_times(p: &Problem, pl: &mut Placement, floors: &HashMap<Value, u32>) {
             .ops
             .iter()
             .filter(|op| k.ops[**op].args.contains(&param))
-            .filter_map(|op| pl.times.get(op).map(|t| t.start))
+            .filter_map(|op| {
+                let t = pl.times.get(op)?;
+                let early = reads_address_early(p, *op) && k.ops[*op].args[0] == param;
+                Some(if early { t.start - 1 } else { t.start })
+            })
             .min();
         // A parameter copied into another's next value is read at the start, so that the copy
         // always sees this iteration's value.
@@ -339,6 +361,15 @@ fn param_times(p: &Problem, pl: &mut Placement, floors: &HashMap<Value, u32>) {
         let w = ready.max(pl.reads[param]).max(test_ready);
         pl.writes.insert(*param, w);
     }
+}
+
+/// Whether `op` reads an on-chip memory through an address register loaded the cycle before
+/// (`Target::registers_read_address`, `Schedule::reads_address_early`): its address is used at
+/// `start - 1`, so `start >= 1`.
+fn reads_address_early(p: &Problem, op: Op) -> bool {
+    let OpClass::MemLoad(m) = (p.class)(op) else { return false };
+    let sites = p.ops.iter().filter(|o| (p.class)(**o) == OpClass::MemLoad(m)).count();
+    p.target.registers_read_address(&p.k.mems[m], sites)
 }
 
 /// Checks the loop-carried constraints of a placement at `ii`.
