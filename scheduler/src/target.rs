@@ -225,15 +225,16 @@ impl Target {
 
     /// Whether a pipelined loop's reads of on-chip memory `m` take their address from a
     /// register loaded the cycle before, with the read sites' address multiplexer in front of
-    /// that register instead of in front of the block RAMs: on the iCE40, where the multiplexer
-    /// and the route to every block of the memory did not fit one cycle (seidel-2d's nine reads
-    /// of `A`, sixteen 2048 x 2 blocks: five LUT levels and a 4.7 ns route, 50 MHz). Such a
+    /// that register instead of in front of the block RAMs: on the iCE40 and the ECP5, where the
+    /// multiplexer and the route to every block of the memory did not fit one cycle (seidel-2d's
+    /// nine reads of `A`, sixteen 2048 x 2 blocks: five LUT levels and a 4.7 ns route, 50 MHz on
+    /// the iCE40; on the ECP5 at 120 MHz covariance 112.0 -> 120.0, fdtd-2d 118.1 -> 124.4). Such a
     /// read's address must be ready a cycle before the read, [`Target::memory_request_ns`]
     /// before that cycle ends (`pipeline::modulo::place`), which can lengthen the loop by a
     /// cycle, so a loop that reads the memory at one site (no multiplexer) keeps its reads as
     /// they were (`sites`: the loop's reads of `m`).
     pub fn registers_read_address(&self, m: &kiln_dataflow::ir::MemData, sites: usize) -> bool {
-        self.kind == TargetKind::Ice40Up5k && m.in_block_ram(self.block_ram_min_bits) && sites >= 2
+        self.kind != TargetKind::Generic && m.in_block_ram(self.block_ram_min_bits) && sites >= 2
     }
 
     /// From a memory operation's operands to the memory (or to its address register).

@@ -404,8 +404,8 @@ fn assert_shared_multipliers_products(got: &serde_json::Value) {
 /// vec_init's loop reads the `__constant` table, a block RAM on the iCE40, at four sites in
 /// four phases of its initiation interval. The sites' address multiplexer is in front of an
 /// address register loaded the cycle before each read (`Target::registers_read_address`), and
-/// the block RAM's address is that register, not the multiplexer. The kernel cosimulates with
-/// stalls and its sums equal the ones computed here.
+/// the block RAM's address is that register, not the multiplexer (on the ECP5 too). The kernel
+/// cosimulates with stalls and its sums equal the ones computed here.
 #[test]
 fn pipelined_reads_take_their_address_from_a_register_loaded_a_cycle_ahead() {
     require_tool("verilator");
@@ -424,6 +424,14 @@ fn pipelined_reads_take_their_address_from_a_register_loaded_a_cycle_ahead() {
         .find_map(|l| l.trim().strip_prefix(&format!("{register} <= ")))
         .unwrap_or_else(|| panic!("{register} is never loaded:\n{verilog}"));
     assert_eq!(next.matches("_phase[").count(), 4, "four sites by phase: {next}");
+    // On the ECP5 `table` is LUT RAM (no register); narrow_indices reads its block RAM `A` at
+    // two sites of a loop, through the register (its Verilog, not a flow).
+    let ecp5 = dir.join("ecp5");
+    let narrow = tests_dir().join("kernels").join("narrow_indices.cl").display().to_string();
+    let r = kiln(&["build", &narrow, "-o", ecp5.to_str().unwrap(), "--target", "ecp5", "--clock-mhz", "120"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let ecp5_verilog = std::fs::read_to_string(ecp5.join("narrow_indices.v")).unwrap();
+    assert!(ecp5_verilog.contains("assign mem_m1_A_ra = p1_active ? mem_m1_A_ra_p1 :"), "{ecp5_verilog}");
     let got = cosim_on_ice40(&dir, &cl, &spec, &["--stall-seed", "5"]);
     let o: Vec<i64> = got["o"].as_array().unwrap().iter().map(|v| v.as_i64().unwrap()).collect();
     let (table, v, arr) = ([[1, 2, 3, 4], [7, 7, 7, 7], [9, 8, 7, 6]], [1, 2, 3, 4], [[100; 4], [5, 6, 7, 8]]);
