@@ -228,7 +228,7 @@ impl Target {
     /// that register instead of in front of the block RAMs: on the iCE40 and the ECP5, where the
     /// multiplexer and the route to every block of the memory did not fit one cycle (seidel-2d's
     /// nine reads of `A`, sixteen 2048 x 2 blocks: five LUT levels and a 4.7 ns route, 50 MHz on
-    /// the iCE40; on the ECP5 at 120 MHz covariance 112.0 -> 120.0, fdtd-2d 118.1 -> 124.4). Such a
+    /// the iCE40; on the ECP5 at 120 MHz covariance 112.0 -> 119.95, fdtd-2d 118.1 -> 124.4). Such a
     /// read's address must be ready a cycle before the read, [`Target::memory_request_ns`]
     /// before that cycle ends (`pipeline::modulo::place`), which can lengthen the loop by a
     /// cycle, so a loop that reads the memory at one site (no multiplexer) keeps its reads as

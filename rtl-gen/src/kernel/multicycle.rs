@@ -519,10 +519,10 @@ impl Gen<'_> {
         };
         add_wire(&mut self.m, format!("{base}_a0"), w, a);
         add_wire(&mut self.m, format!("{base}_b0"), w, b);
-        if sub && inverted_sum.is_none() {
+        let carry_into_chain = sub && inverted_sum.is_none();
+        if carry_into_chain {
             self.inverted_chain_operands.insert(format!("{base}_b0"));
         }
-        let carry_into_chain = sub && inverted_sum.is_none();
         let out = |e: Expr| if inverted_sum.is_some() { un(UnOp::Not, e) } else { e };
         let mut stmts = Vec::new();
         for j in 0..n {
