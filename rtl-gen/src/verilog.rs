@@ -115,6 +115,8 @@ pub enum Expr {
     /// `{n{e}}`.
     Repeat(u32, Box<Expr>),
     Signed(Box<Expr>),
+    /// A string literal: a vendor primitive's parameter value (`"CLK0"`).
+    Str(String),
 }
 
 pub fn id(s: impl Into<String>) -> Expr {
@@ -207,6 +209,14 @@ pub enum Item {
     Initial(Vec<Stmt>),
     /// An instance of another module: parameters and port connections in the order given.
     Instance(Instance),
+    /// Items that exist only where the macro is defined, and their alternative: a vendor
+    /// primitive for synthesis (`SYNTHESIS`, which every synthesis tool defines) beside the
+    /// model that simulators and linters see. Each branch declares its own signals.
+    Ifdef {
+        name: &'static str,
+        then: Vec<Item>,
+        otherwise: Vec<Item>,
+    },
 }
 
 /// A module instance. Connections say their direction so that the lint waivers know which
@@ -230,6 +240,10 @@ pub struct Module {
     /// Registers declared `(* keep *)`: synthesis leaves them in the fabric (see
     /// [`Module::keep_register`]).
     pub kept: std::collections::BTreeSet<String>,
+    /// Modules printed after this one, in the same file: the wrappers of the primitives it
+    /// instantiates. Their names start with this module's, so that the files of a system's
+    /// kernels never define one module twice.
+    pub companions: Vec<Module>,
 }
 
 fn range(width: u32) -> String {
@@ -308,6 +322,9 @@ impl Expr {
                 e.print(out);
                 out.push_str("}}");
             }
+            Expr::Str(text) => {
+                let _ = write!(out, "\"{text}\"");
+            }
             Expr::Signed(e) => {
                 out.push_str("$signed(");
                 e.print(out);
@@ -334,7 +351,7 @@ impl Expr {
                 used.entry(n.clone()).or_default().extend(0..w);
                 i.reads(used, widths);
             }
-            Expr::Lit(..) => {}
+            Expr::Lit(..) | Expr::Str(_) => {}
             Expr::Bin(_, a, b) => {
                 a.reads(used, widths);
                 b.reads(used, widths);
@@ -473,17 +490,7 @@ impl Module {
         for p in &self.ports {
             w.insert(p.name.clone(), p.width);
         }
-        for i in &self.items {
-            match i {
-                Item::Wire { name, width, .. }
-                | Item::Reg { name, width }
-                | Item::StateReg { name, width }
-                | Item::Memory { name, width, .. } => {
-                    w.insert(name.clone(), *width);
-                }
-                _ => {}
-            }
-        }
+        declared_widths(&self.items, &mut w);
         w
     }
 
@@ -491,30 +498,7 @@ impl Module {
     fn used_bits(&self) -> BTreeMap<String, BTreeSet<u32>> {
         let widths = self.widths();
         let mut used = BTreeMap::new();
-        for i in &self.items {
-            match i {
-                Item::Wire { value: Some(e), .. } | Item::Assign(_, e) => e.reads(&mut used, &widths),
-                Item::Always(stmts) => {
-                    used.entry("clk".to_string()).or_default().insert(0);
-                    for s in stmts {
-                        stmt_reads(s, &mut used, &widths);
-                    }
-                }
-                Item::Initial(stmts) => {
-                    for s in stmts {
-                        stmt_reads(s, &mut used, &widths);
-                    }
-                }
-                Item::Instance(inst) => {
-                    for (_, dir, e) in &inst.conns {
-                        if *dir == Dir::Input {
-                            e.reads(&mut used, &widths);
-                        }
-                    }
-                }
-                _ => {}
-            }
-        }
+        items_read(&self.items, &mut used, &widths);
         used
     }
 
@@ -527,7 +511,127 @@ impl Module {
         used.get(name).is_some_and(|b| (0..width).all(|i| b.contains(&i)))
     }
 
-    /// Prints the module.
+    /// Declarations, then logic, of `items`: every signal is declared before any logic uses it
+    /// (Verilog-2005 has no forward references; an undeclared name would become an implicit
+    /// net). An `Item::Ifdef` prints each branch the same way, inside it.
+    fn print_items(&self, items: &[Item], used: &BTreeMap<String, BTreeSet<u32>>, out: &mut String) {
+        let waive = |out: &mut String, on: bool| {
+            if on {
+                out.push_str("    /* verilator lint_off UNUSEDSIGNAL */\n");
+            }
+        };
+        let unwaive = |out: &mut String, on: bool| {
+            if on {
+                out.push_str("    /* verilator lint_on UNUSEDSIGNAL */\n");
+            }
+        };
+        for item in items {
+            match item {
+                Item::Localparam { name, width, value } => {
+                    let _ = write!(out, "    localparam {}{name} = ", range(*width));
+                    lit(*width, *value).print(out);
+                    out.push_str(";\n");
+                }
+                Item::Wire { name, width, .. } => {
+                    let unused = !Self::fully_used(used, name, *width);
+                    waive(out, unused);
+                    let _ = writeln!(out, "    wire {}{name};", range(*width));
+                    unwaive(out, unused);
+                }
+                Item::Reg { name, width } => {
+                    let unused = !Self::fully_used(used, name, *width);
+                    waive(out, unused);
+                    if self.kept.contains(name) {
+                        let _ = writeln!(out, "    (* keep *)");
+                    }
+                    let _ = writeln!(out, "    reg {}{name};", range(*width));
+                    unwaive(out, unused);
+                }
+                Item::StateReg { name, width } => {
+                    let unused = !Self::fully_used(used, name, *width);
+                    waive(out, unused);
+                    let _ = writeln!(out, "    (* fsm_encoding = \"one-hot\" *)");
+                    let _ = writeln!(out, "    reg {}{name};", range(*width));
+                    unwaive(out, unused);
+                }
+                Item::Memory { name, width, depth, style, no_rw_check } => {
+                    let mut attributes: Vec<String> = style.iter().map(|s| format!("ram_style = \"{s}\"")).collect();
+                    if *no_rw_check {
+                        attributes.push("no_rw_check".into());
+                    }
+                    if !attributes.is_empty() {
+                        let _ = writeln!(out, "    (* {} *)", attributes.join(", "));
+                    }
+                    let _ = writeln!(out, "    reg {}{name} [0:{}];", range(*width), depth - 1);
+                }
+                _ => {}
+            }
+        }
+        for item in items {
+            match item {
+                Item::Comment(c) => {
+                    let _ = writeln!(out, "    // {c}");
+                }
+                Item::Blank => out.push('\n'),
+                Item::Wire { name, value: Some(v), comment, .. } => {
+                    let _ = write!(out, "    assign {name} = ");
+                    v.print(out);
+                    out.push(';');
+                    if let Some(c) = comment {
+                        let _ = write!(out, "  // {c}");
+                    }
+                    out.push('\n');
+                }
+                Item::Assign(name, e) => {
+                    let _ = write!(out, "    assign {name} = ");
+                    e.print(out);
+                    out.push_str(";\n");
+                }
+                Item::Always(stmts) => {
+                    out.push_str("    always @(posedge clk) begin\n");
+                    print_stmts(out, stmts, 2);
+                    out.push_str("    end\n");
+                }
+                Item::Initial(stmts) => {
+                    out.push_str("    initial begin\n");
+                    let mut body = String::new();
+                    print_stmts(&mut body, stmts, 2);
+                    // Memory initialization uses blocking assignments.
+                    out.push_str(&body.replace(" <= ", " = "));
+                    out.push_str("    end\n");
+                }
+                Item::Instance(inst) => {
+                    let _ = write!(out, "    {}", inst.module);
+                    if !inst.params.is_empty() {
+                        out.push_str(" #(\n");
+                        for (i, (name, value)) in inst.params.iter().enumerate() {
+                            let _ = write!(out, "        .{name}(");
+                            value.print(out);
+                            out.push_str(if i + 1 < inst.params.len() { "),\n" } else { ")\n" });
+                        }
+                        out.push_str("    )");
+                    }
+                    let _ = writeln!(out, " {} (", inst.name);
+                    for (i, (port, _, e)) in inst.conns.iter().enumerate() {
+                        let _ = write!(out, "        .{port}(");
+                        e.print(out);
+                        out.push_str(if i + 1 < inst.conns.len() { "),\n" } else { ")\n" });
+                    }
+                    out.push_str("    );\n");
+                }
+                Item::Ifdef { name, then, otherwise } => {
+                    let _ = writeln!(out, "`ifdef {name}");
+                    self.print_items(then, used, out);
+                    out.push_str("`else\n");
+                    self.print_items(otherwise, used, out);
+                    out.push_str("`endif\n");
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Prints the module, then its companions.
     pub fn print(&self) -> String {
         let used = self.used_bits();
         let mut out = String::new();
@@ -563,118 +667,67 @@ impl Module {
             }
         }
         out.push_str(");\n");
-        // Every signal is declared before any logic uses it (Verilog-2005 has no forward
-        // references; an undeclared name would become an implicit net).
-        let waive = |out: &mut String, on: bool| {
-            if on {
-                out.push_str("    /* verilator lint_off UNUSEDSIGNAL */\n");
-            }
-        };
-        let unwaive = |out: &mut String, on: bool| {
-            if on {
-                out.push_str("    /* verilator lint_on UNUSEDSIGNAL */\n");
-            }
-        };
-        for item in &self.items {
-            match item {
-                Item::Localparam { name, width, value } => {
-                    let _ = write!(out, "    localparam {}{name} = ", range(*width));
-                    lit(*width, *value).print(&mut out);
-                    out.push_str(";\n");
-                }
-                Item::Wire { name, width, .. } => {
-                    let unused = !Self::fully_used(&used, name, *width);
-                    waive(&mut out, unused);
-                    let _ = writeln!(out, "    wire {}{name};", range(*width));
-                    unwaive(&mut out, unused);
-                }
-                Item::Reg { name, width } => {
-                    let unused = !Self::fully_used(&used, name, *width);
-                    waive(&mut out, unused);
-                    if self.kept.contains(name) {
-                        let _ = writeln!(out, "    (* keep *)");
-                    }
-                    let _ = writeln!(out, "    reg {}{name};", range(*width));
-                    unwaive(&mut out, unused);
-                }
-                Item::StateReg { name, width } => {
-                    let unused = !Self::fully_used(&used, name, *width);
-                    waive(&mut out, unused);
-                    let _ = writeln!(out, "    (* fsm_encoding = \"one-hot\" *)");
-                    let _ = writeln!(out, "    reg {}{name};", range(*width));
-                    unwaive(&mut out, unused);
-                }
-                Item::Memory { name, width, depth, style, no_rw_check } => {
-                    let mut attributes: Vec<String> = style.iter().map(|s| format!("ram_style = \"{s}\"")).collect();
-                    if *no_rw_check {
-                        attributes.push("no_rw_check".into());
-                    }
-                    if !attributes.is_empty() {
-                        let _ = writeln!(out, "    (* {} *)", attributes.join(", "));
-                    }
-                    let _ = writeln!(out, "    reg {}{name} [0:{}];", range(*width), depth - 1);
-                }
-                _ => {}
-            }
-        }
-        for item in &self.items {
-            match item {
-                Item::Comment(c) => {
-                    let _ = writeln!(out, "    // {c}");
-                }
-                Item::Blank => out.push('\n'),
-                Item::Wire { name, value: Some(v), comment, .. } => {
-                    let _ = write!(out, "    assign {name} = ");
-                    v.print(&mut out);
-                    out.push(';');
-                    if let Some(c) = comment {
-                        let _ = write!(out, "  // {c}");
-                    }
-                    out.push('\n');
-                }
-                Item::Assign(name, e) => {
-                    let _ = write!(out, "    assign {name} = ");
-                    e.print(&mut out);
-                    out.push_str(";\n");
-                }
-                Item::Always(stmts) => {
-                    out.push_str("    always @(posedge clk) begin\n");
-                    print_stmts(&mut out, stmts, 2);
-                    out.push_str("    end\n");
-                }
-                Item::Initial(stmts) => {
-                    out.push_str("    initial begin\n");
-                    let mut body = String::new();
-                    print_stmts(&mut body, stmts, 2);
-                    // Memory initialization uses blocking assignments.
-                    out.push_str(&body.replace(" <= ", " = "));
-                    out.push_str("    end\n");
-                }
-                Item::Instance(inst) => {
-                    let _ = write!(out, "    {}", inst.module);
-                    if !inst.params.is_empty() {
-                        out.push_str(" #(\n");
-                        for (i, (name, value)) in inst.params.iter().enumerate() {
-                            let _ = write!(out, "        .{name}(");
-                            value.print(&mut out);
-                            out.push_str(if i + 1 < inst.params.len() { "),\n" } else { ")\n" });
-                        }
-                        out.push_str("    )");
-                    }
-                    let _ = writeln!(out, " {} (", inst.name);
-                    for (i, (port, _, e)) in inst.conns.iter().enumerate() {
-                        let _ = write!(out, "        .{port}(");
-                        e.print(&mut out);
-                        out.push_str(if i + 1 < inst.conns.len() { "),\n" } else { ")\n" });
-                    }
-                    out.push_str("    );\n");
-                }
-                _ => {}
-            }
-        }
+        self.print_items(&self.items, &used, &mut out);
         out.push_str("endmodule\n");
         let _ = writeln!(out, "// MODULE END: {}", self.name);
+        for companion in &self.companions {
+            // A companion shares the file (and so is not named after it).
+            out.push_str("\n/* verilator lint_off DECLFILENAME */\n");
+            out.push_str(&companion.print());
+            out.push_str("/* verilator lint_on DECLFILENAME */\n");
+        }
         out
+    }
+}
+
+/// The widths of the signals `items` declare, those of `Item::Ifdef` branches included.
+fn declared_widths(items: &[Item], w: &mut BTreeMap<String, u32>) {
+    for i in items {
+        match i {
+            Item::Wire { name, width, .. }
+            | Item::Reg { name, width }
+            | Item::StateReg { name, width }
+            | Item::Memory { name, width, .. } => {
+                w.insert(name.clone(), *width);
+            }
+            Item::Ifdef { then, otherwise, .. } => {
+                declared_widths(then, w);
+                declared_widths(otherwise, w);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The bits of signals that `items` read.
+fn items_read(items: &[Item], used: &mut BTreeMap<String, BTreeSet<u32>>, widths: &BTreeMap<String, u32>) {
+    for i in items {
+        match i {
+            Item::Wire { value: Some(e), .. } | Item::Assign(_, e) => e.reads(used, widths),
+            Item::Always(stmts) => {
+                used.entry("clk".to_string()).or_default().insert(0);
+                for s in stmts {
+                    stmt_reads(s, used, widths);
+                }
+            }
+            Item::Initial(stmts) => {
+                for s in stmts {
+                    stmt_reads(s, used, widths);
+                }
+            }
+            Item::Instance(inst) => {
+                for (_, dir, e) in &inst.conns {
+                    if *dir == Dir::Input {
+                        e.reads(used, widths);
+                    }
+                }
+            }
+            Item::Ifdef { then, otherwise, .. } => {
+                items_read(then, used, widths);
+                items_read(otherwise, used, widths);
+            }
+            _ => {}
+        }
     }
 }
 

