@@ -242,7 +242,7 @@ impl Target {
     /// registers after them: on the ECP5, where Yosys packs no register into a MULT18X18D and
     /// the routes from the operand registers into the block and from the block out to the
     /// fabric register (2.4 + 2.5 ns beside the block's 3.9) were the critical path of durbin,
-    /// doitgen, seidel-2d and covariance at 120 MHz (durbin 107.6 -> 123.3 MHz). Where the
+    /// doitgen, seidel-2d and covariance at 120 MHz (durbin 107.6 -> 127.8 MHz). Where the
     /// partial products are registered changes no cycle.
     pub fn registers_products_in_dsp(&self) -> bool {
         self.kind == TargetKind::Ecp5

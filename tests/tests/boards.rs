@@ -426,3 +426,42 @@ fn ecp5_partial_products_are_registered_in_the_dsp_blocks() {
     }
     assert!(a.iter().any(|x| *x < 0) && b.iter().any(|x| *x < 0), "signed operands exercised");
 }
+
+/// dot's `(long)x[i] * y[i]` on the ECP5 is a 64-bit product over three cycles: its partial
+/// products below bit 32 and above are summed in the second cycle apart, into two registers,
+/// and joined in the third (`split_multiply`); the three below bit 32 are registered in DSP
+/// blocks, the seven above (more than three) in the fabric. The cosimulation with stalls
+/// computes the dot product of the cosimulation's own `x` and `y`.
+#[test]
+fn ecp5_wide_products_are_summed_in_halves() {
+    require_tool("verilator");
+    let dir = scratch("ecp5-product-halves");
+    let (cl, spec) = corpus_kernel("dot");
+    let (cl, spec) = (cl.to_str().unwrap(), spec.to_str().unwrap());
+    let out = dir.join("build");
+    let ecp5 = ["--target", "ecp5", "--clock-mhz", "120"];
+    let r = kiln(&[&["build", cl, "-o", out.to_str().unwrap()][..], &ecp5].concat());
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let verilog = std::fs::read_to_string(out.join("dot.v")).unwrap();
+    let joined = verilog
+        .lines()
+        .find(|l| l.contains("_m_lo + {") && l.contains("_m_hi, 32'd0}"))
+        .unwrap_or_else(|| panic!("no product joined from its halves:\n{verilog}"));
+    let base = joined.split(" = ").nth(1).and_then(|r| r.split("_lo").next()).unwrap();
+    assert!(verilog.contains(&format!("{base}_lo <= ")) && verilog.contains(&format!("{base}_hi <= ")));
+    let blocks: Vec<&str> = verilog.lines().filter_map(|l| l.trim().strip_prefix("dot_mul18_reg ")).collect();
+    let low: Vec<String> = ["p00", "p01", "p10"].iter().map(|p| format!("{base}_{p}_block (")).collect();
+    assert_eq!(blocks, low, "the products below bit 32 in DSP blocks, none above");
+    let cosim = dir.join("cosim.json");
+    let args = ["cosim", cl, "--spec", spec, "--json", cosim.to_str().unwrap(), "--stall-seed", "6"];
+    let r = kiln(&[&args[..], &ecp5].concat());
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let got = result_args(&cosim);
+    let words =
+        |name: &str| -> Vec<i64> { got[name].as_array().unwrap().iter().map(|v| v.as_i64().unwrap()).collect() };
+    let (x, y) = (words("x"), words("y"));
+    let n = x.len().min(y.len());
+    let expect = (0..n).fold(0i64, |s, i| s.wrapping_add(x[i].wrapping_mul(y[i])));
+    assert_eq!(words("out"), [expect]);
+    assert!(expect.unsigned_abs() > 1 << 40, "the upper half of the products matters");
+}

@@ -64,7 +64,12 @@ impl Gen<'_> {
                 self.segmented_less(&base, aw, n, flip(x), flip(y), negate, advance)
             }
             OpKind::Binary(IrBin::Mul) if self.s.target.splits_multiply(k, op) => {
-                self.split_multiply(&base, w, n, self.s.registered_operands.contains(&op), args, advance)
+                let operands = SplitOperands {
+                    significant: [0, 1].map(|n| significant_bits(k, k.ops[op].args[n])),
+                    registered: self.s.registered_operands.contains(&op),
+                    args,
+                };
+                self.split_multiply(&base, w, n, operands, advance)
             }
             OpKind::Binary(IrBin::Mul)
                 if (33..=64).contains(&w)
@@ -116,14 +121,10 @@ impl Gen<'_> {
         base: &str,
         w: u32,
         n: u32,
-        registered_operands: bool,
-        args: Vec<Expr>,
+        operands: SplitOperands,
         advance: &dyn Fn(u32) -> Expr,
     ) -> Expr {
-        // The partial products' sum must fit the cycle after the DSP blocks' routes out: one
-        // of 32 bits does, the 64-bit one of a division's magic-number multiply does not
-        // (covariance, seidel-2d: 120 -> 88 MHz).
-        let in_dsp = self.s.target.registers_products_in_dsp() && w <= 32;
+        let SplitOperands { args, significant, registered: registered_operands } = operands;
         // A constant operand (`Some((0, c))` for the first): synthesis folds the products of
         // its zero chunks away and makes shifts of its powers of two, so only its other chunks'
         // products are DSP multiplies (symm's `x * 30`).
@@ -144,23 +145,41 @@ impl Gen<'_> {
             stmts.push(Stmt::If(advance(0), vec![set(ra.clone(), id(&a)), set(rb.clone(), id(&b))], vec![]));
             (a, b, first) = (ra, rb, 1);
         }
+        // Wider products are summed in two cycles when there is a cycle to spare (below).
+        let summed_in_halves = w > 32 && n > first + 2;
+        // The partial products' sum must fit the cycle after the DSP blocks' routes out: one
+        // of 32 bits does, and each half of a wider one; the 64-bit sum of a division's
+        // magic-number multiply in one cycle did not (covariance, seidel-2d: 120 -> 88 MHz).
+        let in_dsp = self.s.target.registers_products_in_dsp() && (w <= 32 || summed_in_halves);
         // Bits [lo, lo + width) of `x`, widened to `to` bits.
         let part = |x: &str, lo: u32, width: u32, to: u32| {
             let bits = slice_w(&id(x), w, lo + width - 1, lo);
             if to > width { Expr::Concat(vec![lit(to - width, 0), bits]) } else { bits }
         };
+        // Whether a partial product is a multiply at all: neither of its operand chunks is
+        // known to be zero (above an operand's significant bits, or a zero digit of a
+        // constant) or a constant power of two (a shift).
+        let multiplies = |pp: &kiln_scheduler::target::PartialProduct| {
+            16 * pp.i < significant[0]
+                && 16 * pp.j < significant[1]
+                && constant.is_none_or(|(n, c)| {
+                    let (chunk, bits) = if n == 0 { (pp.i, pp.a_bits) } else { (pp.j, pp.b_bits) };
+                    let digit = (c >> (16 * chunk)) & ((1u64 << bits) - 1);
+                    !digit.is_power_of_two() && digit != 0
+                })
+        };
+        // The upper half's sum from more than three DSP blocks' outputs did not fit a cycle
+        // (ECP5 dot's seven, 121.8 -> 109.6 MHz): its products then stay in the fabric.
+        let upper = kiln_scheduler::target::partial_products(w).filter(|pp| pp.shift >= 32 && multiplies(pp)).count();
         let mut load = Vec::new();
-        let mut terms = Vec::new();
+        // The partial products: register, bit offset in the product, width.
+        let mut products = Vec::new();
         // Only the product's bits below the result's top matter.
         for pp in kiln_scheduler::target::partial_products(w) {
             let (i, j, shift, pw, ai, bj) = (pp.i, pp.j, pp.shift, pp.width, pp.a_bits, pp.b_bits);
             let name = format!("{base}_p{i}{j}");
-            let multiplies = constant.is_none_or(|(n, c)| {
-                let (chunk, bits) = if n == 0 { (i, ai) } else { (j, bj) };
-                let digit = (c >> (16 * chunk)) & ((1u64 << bits) - 1);
-                !digit.is_power_of_two() && digit != 0
-            });
-            if in_dsp && multiplies && ai.max(bj) <= dsp::OPERAND_BITS && pw <= dsp::PRODUCT_BITS {
+            let block = in_dsp && multiplies(&pp) && (shift < 32 || upper <= 3);
+            if block && ai.max(bj) <= dsp::OPERAND_BITS && pw <= dsp::PRODUCT_BITS {
                 let (x, y) = (part(&a, 16 * i, ai, dsp::OPERAND_BITS), part(&b, 16 * j, bj, dsp::OPERAND_BITS));
                 let product = self.registered_product(&name, x, y, advance(first));
                 add_wire(&mut self.m, name.clone(), pw, slice_w(&id(product), dsp::PRODUCT_BITS, pw - 1, 0));
@@ -168,22 +187,47 @@ impl Gen<'_> {
                 self.m.add(Item::Reg { name: name.clone(), width: pw });
                 load.push(set(name.clone(), bin(BinOp::Mul, part(&a, 16 * i, ai, pw), part(&b, 16 * j, bj, pw))));
             }
-            // The product at bits [shift, shift + pw) of a `w`-bit term (shift + pw <= w).
-            let mut term = Vec::new();
-            if shift + pw < w {
-                term.push(lit(w - shift - pw, 0));
-            }
-            term.push(id(&name));
-            if shift > 0 {
-                term.push(lit(shift, 0));
-            }
-            terms.push(if term.len() == 1 { id(&name) } else { Expr::Concat(term) });
+            products.push((name, shift, pw));
         }
         if !load.is_empty() {
             stmts.push(Stmt::If(advance(first), load, vec![]));
         }
-        let mut value = terms.into_iter().reduce(|x, y| bin(BinOp::Add, x, y)).unwrap_or_else(|| lit(w, 0));
-        for j in first + 2..n {
+        // The sum, in a `width`-bit field at bit `from` of the product, of the partial products
+        // at bits `from` to `below`.
+        let sum = |from: u32, below: u32, width: u32| {
+            let at_bits = |(_, shift, _): &&(String, u32, u32)| (from..below).contains(shift);
+            let terms = products.iter().filter(at_bits).map(|(name, shift, pw)| {
+                let at = shift - from;
+                let mut term = Vec::new();
+                if at + pw < width {
+                    term.push(lit(width - at - pw, 0));
+                }
+                term.push(id(name));
+                if at > 0 {
+                    term.push(lit(at, 0));
+                }
+                if term.len() == 1 { id(name) } else { Expr::Concat(term) }
+            });
+            terms.reduce(|x, y| bin(BinOp::Add, x, y)).unwrap_or_else(|| lit(width, 0))
+        };
+        let (mut value, mut registered) = (sum(0, w, w), first + 2);
+        if summed_in_halves {
+            // Up to ten partial products summed in one cycle were ECP5 dot's and gemver's
+            // critical path (64-bit chains, four deep): with a cycle to spare, the products
+            // below bit 32 and those above are summed apart and registered, and the halves
+            // joined in the next cycle (one chain of `w - 32` bits).
+            let (low, high) = (format!("{base}_lo"), format!("{base}_hi"));
+            self.m.add(Item::Reg { name: low.clone(), width: w });
+            self.m.add(Item::Reg { name: high.clone(), width: w - 32 });
+            stmts.push(Stmt::If(
+                advance(first + 1),
+                vec![set(low.clone(), sum(0, 32, w)), set(high.clone(), sum(32, w, w - 32))],
+                vec![],
+            ));
+            value = bin(BinOp::Add, id(low), Expr::Concat(vec![id(high), lit(32, 0)]));
+            registered += 1;
+        }
+        for j in registered..n {
             let name = format!("{base}{j}");
             self.m.add(Item::Reg { name: name.clone(), width: w });
             stmts.push(Stmt::If(advance(j - 1), vec![set(name.clone(), value)], vec![]));
@@ -609,6 +653,16 @@ impl Gen<'_> {
 
 /// Cycles of [`Gen::digit_serial_multiply`]: the partial products, four digit sums.
 const DIGIT_SERIAL_STAGES: u32 = 5;
+
+/// The operands of [`Gen::split_multiply`].
+pub(super) struct SplitOperands {
+    pub args: Vec<Expr>,
+    /// Bits of each operand that may be non-zero (its width when nothing is known).
+    pub significant: [u32; 2],
+    /// Whether the operands are registered before the partial products
+    /// (`Schedule::registered_operands`).
+    pub registered: bool,
+}
 
 /// How many low bits of `v` can be non-zero, as its definition shows: a constant's, a zero
 /// extension's operand width, else its width.

@@ -5,6 +5,7 @@
 //! cycle longer whether they share or not). Kernels whose multiplies fit the blocks share
 //! nothing: the operand multiplexer lies on the path into the multiplier.
 
+use super::multicycle::SplitOperands;
 use super::*;
 
 impl Gen<'_> {
@@ -73,7 +74,8 @@ impl Gen<'_> {
                 }
                 any(events)
             };
-            let product = self.split_multiply(&base, m.width, m.cycles, m.registered_operands, args, &advance);
+            let operands = SplitOperands { args, significant: [m.width, m.width], registered: m.registered_operands };
+            let product = self.split_multiply(&base, m.width, m.cycles, operands, &advance);
             self.m.add(Item::Wire {
                 name: format!("{base}_product"),
                 width: m.width,
