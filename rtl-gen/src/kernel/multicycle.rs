@@ -109,7 +109,9 @@ impl Gen<'_> {
     /// 16-bit partial products: those of
     /// chunks `i` and `j` with `16(i + j) < w` (the others only reach bits above the result),
     /// each one DSP multiply registered in the first cycle, summed at their offsets in the
-    /// second, then `n - 2` output registers. Yosys packs neither its own output registers nor
+    /// second, then `n - 2` output registers (a product wider than 32 bits over three cycles
+    /// or more is summed in halves, the second cycle's two sums registered and joined in the
+    /// third, then `n - 3` output registers). Yosys packs neither its own output registers nor
     /// the adder of the partial products into the DSP blocks, so the register between them is
     /// written here; where the target registers products in the DSP blocks
     /// (`Target::registers_products_in_dsp`) it is each block's own output register, the block
