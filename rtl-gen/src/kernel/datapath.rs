@@ -146,9 +146,12 @@ impl Gen<'_> {
                             id(format!("{}_rdata", self.mem_name(m)))
                         };
                         match k.ops[op].predicate() {
-                            // A predicated-off read yields 0, as in the emulator.
-                            Some(_) => cond(self.pred_at(op, At::Fsm(b, self.s.time[op].end)), data, lit(w, 0)),
-                            None => data,
+                            // A predicated-off read yields 0, as in the emulator (an on-chip
+                            // memory may clear its read data itself).
+                            Some(_) if !self.clears_read_data(class) => {
+                                cond(self.pred_at(op, At::Fsm(b, self.s.time[op].end)), data, lit(w, 0))
+                            }
+                            _ => data,
                         }
                     }
                     OpClass::Unit(u) => {

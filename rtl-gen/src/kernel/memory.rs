@@ -382,7 +382,22 @@ impl Gen<'_> {
                         )
                     })
                     .collect();
-                body.push(Stmt::If(id(format!("{name}_re")), loads, vec![]));
+                let read = Stmt::If(id(format!("{name}_re")), loads, vec![]);
+                // A predicated-off load's 0 as a synchronous reset of the read data, over the
+                // read's enable (`Target::clears_read_data`): the reading site commits and its
+                // enable (the predicate, and a pipeline body's loop test) is off.
+                let clears: Vec<Expr> = reads
+                    .iter()
+                    .filter(|s| self.s.target.clears_read_data() && s.en != lit(1, 1))
+                    .map(|s| and(s.commit.clone(), un(UnOp::Not, s.en.clone())))
+                    .collect();
+                if clears.is_empty() {
+                    body.push(read);
+                } else {
+                    let clear = format!("{name}_clear");
+                    self.m.add(Item::Wire { name: clear.clone(), width: 1, value: Some(any(clears)), comment: None });
+                    body.push(Stmt::If(id(clear), vec![set(format!("{name}_rdata"), lit(w, 0))], vec![read]));
+                }
             }
             if !body.is_empty() {
                 self.m.add(Item::Always(body));

@@ -158,6 +158,12 @@ impl<'s> Gen<'s> {
         }
     }
 
+    /// Whether a load of `class` reads data that its memory clears when the load is
+    /// predicated off (`Target::clears_read_data`; `memory.rs`), so it needs no zeroing.
+    fn clears_read_data(&self, class: OpClass) -> bool {
+        matches!(class, OpClass::MemLoad(_)) && self.s.target.clears_read_data()
+    }
+
     /// Predicate and, for the body of a test-first pipelined loop, the loop test.
     fn enable_at(&self, op: Op, at: At) -> Expr {
         let mut terms = Vec::new();

@@ -275,6 +275,7 @@ impl Gen<'_> {
                         };
                         match self.enable_at(op, At::Pipe(pi, t.end)) {
                             Expr::Lit(1, 1) => data,
+                            _ if self.clears_read_data(self.s.class(op)) => data,
                             en => cond(en, data, lit(w, 0)),
                         }
                     }
