@@ -1,7 +1,8 @@
 //! kiln's RTL generator: a scheduled kernel to synthesizable, deterministic Verilog-2005.
 //!
 //! Owns: the typed Verilog syntax tree and printer ([`verilog`]) and the translation of a
-//! [`kiln_scheduler::Schedule`] into one module per kernel ([`kernel`]).
+//! [`kiln_scheduler::Schedule`] into one module per kernel ([`kernel`]), with the wrappers of
+//! the vendor primitives it instantiates as companion modules in the same file.
 //!
 //! Must not: know about OpenCL (it sees only the dataflow IR and the schedule), change timing
 //! decisions (every cycle is decided by the scheduler), or write files.
