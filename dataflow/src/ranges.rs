@@ -412,7 +412,9 @@ impl<'a> Analysis<'a> {
             }
             let stop = self.seen_under(pred, c.stop, &held, CONDITION_DEPTH);
             let first = self.seen_under(pred, first, &held, CONDITION_DEPTH);
-            if first.hi > stop.lo || stop.hi >= mask(stop.width) {
+            // A bound compared with the counter's extension must leave the counter room to
+            // reach it and pass it by one.
+            if first.hi > stop.lo || stop.hi >= mask(stop.width.min(self.k.width(c.param))) {
                 return None;
             }
             last = last.max(stop.hi);
@@ -558,7 +560,8 @@ fn counted_induction_variables(k: &Kernel) -> Vec<CountedIv> {
 
 /// A loop counter tested for equality with a loop-invariant bound, as `exit-test` leaves a
 /// counted loop whose bound is a value: the header branches on a parameter `t` into the loop
-/// (when true) or out of it; every latch passes `param + 1` and `t = (param != stop)`, computed
+/// (when true) or out of it; every latch passes `param + 1` and `t = (param != stop)` (or the
+/// counter's zero extension `!= stop`, the bound then below the counter's largest value), computed
 /// in the iteration with the header's `param`, and `stop` is defined outside the loop. When
 /// the counter enters at most at `stop` it counts up to `stop` and no further: the iteration
 /// that runs with `stop` passes a false test. So the body sees `..= stop` and the header
@@ -604,9 +607,16 @@ fn tested_induction_variables(k: &Kernel) -> Vec<TestedIv> {
                         entries.push((pred, t.args[i], t.args[test]));
                         continue;
                     }
+                    // The counter, or its zero extension (the same number), against the bound.
+                    let counter = |v: Value| {
+                        v == p
+                            || k.def_op(v).is_some_and(|op| {
+                                k.ops[op].kind == OpKind::Cast(CastOp::Zext) && k.ops[op].args[0] == p
+                            })
+                    };
                     let s = k.def_op(t.args[test]).and_then(|op| match (&k.ops[op].kind, k.ops[op].args.as_slice()) {
-                        (OpKind::Cmp(CmpOp::Ne), [a, b]) if *a == p => Some(*b),
-                        (OpKind::Cmp(CmpOp::Ne), [a, b]) if *b == p => Some(*a),
+                        (OpKind::Cmp(CmpOp::Ne), [a, b]) if counter(*a) => Some(*b),
+                        (OpKind::Cmp(CmpOp::Ne), [a, b]) if counter(*b) => Some(*a),
                         _ => None,
                     });
                     ok &= increment_of(k, t.args[i], p) == Some(1)

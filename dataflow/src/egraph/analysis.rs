@@ -197,9 +197,15 @@ fn transfer(node: &Hw, a: &[Facts], width: u32) -> Facts {
     match node {
         Hw::Add(_) => {
             let y = &a[1];
-            if let Some(hi) = x.hi.checked_add(y.hi).filter(|h| *h <= m) {
-                f.lo = x.lo + y.lo;
-                f.hi = hi;
+            let (lo, hi) = (u128::from(x.lo) + u128::from(y.lo), u128::from(x.hi) + u128::from(y.hi));
+            let size = u128::from(m) + 1;
+            if hi < size {
+                f.lo = lo as u64;
+                f.hi = hi as u64;
+            } else if lo >= size {
+                // Every sum wraps once: `i + 0xffffffff` with `i >= 1` is `i - 1`.
+                f.lo = (lo - size) as u64;
+                f.hi = (hi - size) as u64;
             }
             let tz = x.zeros.trailing_ones().min(y.zeros.trailing_ones());
             f.zeros |= mask(tz.min(width));
