@@ -294,7 +294,9 @@ pub fn memory_dependences(
             } else {
                 match (aa.of(oa.args[0]), aa.of(ob.args[0])) {
                     (Some(fa), Some(fb)) if lanes > 1 && !(aligned(&fa) && aligned(&fb)) => Collision::Unknown,
-                    (Some(fa), Some(fb)) if fa.syms == fb.syms && fa.iv.map(|x| x.1) == fb.iv.map(|x| x.1) => {
+                    // The same induction variable with the same coefficient: two counters of one loop
+                    // step apart even where their coefficients agree.
+                    (Some(fa), Some(fb)) if fa.syms == fb.syms && fa.iv == fb.iv => {
                         let delta = fa.konst - fb.konst;
                         match fa.iv.or(fb.iv) {
                             None if delta == 0 => Collision::Unknown, // same address every iteration
