@@ -173,10 +173,17 @@ pub fn optimize_and_schedule(mut k: Kernel, hw: &HwOptions) -> Result<Schedule, 
         None => (with, egraph_notes(&report, hw.explain_opt)),
         // A pipeline one cycle deeper costs a cycle per entry of its loop; a datapath a third
         // smaller or more can decide whether the kernel fits its part at all (doitgen on the
-        // ECP5-85F: 36 multipliers with the phase's narrowing, 290 of 156 without).
+        // ECP5-85F: 36 multipliers with the phase's narrowing, 290 of 156 without), and a lower
+        // II saves a cycle per iteration (ludcmp on the iCE40: two loops at II 1 instead of 4,
+        // two others a cycle deeper).
         Some(why) if with.deeper_by_at_most_one(&base) && area_saved(&report) >= 1.0 / 3.0 => {
             let mut notes = egraph_notes(&report, hw.explain_opt);
             notes.push(format!("e-graph: rewrites kept although {why}: they save a third of the datapath or more"));
+            (with, notes)
+        }
+        Some(why) if with.deeper_by_at_most_one(&base) && with.lowers_an_ii(&base) => {
+            let mut notes = egraph_notes(&report, hw.explain_opt);
+            notes.push(format!("e-graph: rewrites kept although {why}: they lower a loop's II"));
             (with, notes)
         }
         Some(why) => (base, vec![format!("e-graph: rewrites discarded: {why}")]),

@@ -175,6 +175,17 @@ impl Schedule {
         loops_ok && steps(self) <= steps(base)
     }
 
+    /// Whether some loop of this schedule runs at a lower II than in `base` (a cycle saved on
+    /// every iteration of that loop, where a pipeline a cycle deeper costs one per entry).
+    pub fn lowers_an_ii(&self, base: &Schedule) -> bool {
+        base.loops.len() == self.loops.len()
+            && base.loops.iter().zip(&self.loops).any(|(b, w)| match (b.achieved_ii, w.achieved_ii) {
+                (Some(x), Some(y)) => y < x,
+                (None, Some(_)) => true,
+                _ => false,
+            })
+    }
+
     pub fn period_ns(&self) -> f64 {
         1000.0 / self.clock_mhz
     }
