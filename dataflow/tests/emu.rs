@@ -362,3 +362,67 @@ fn counting_a_loop_leaves_no_simulated_operations() {
     assert!(in_blocks < 500, "{in_blocks} operations in the blocks\n{k}");
     assert!(k.ops.len() < 1_000_000, "{} operations emitted", k.ops.len());
 }
+
+/// `induction-address`: a load's address computed from its loop's counter (`A[r][c]` walking a
+/// column, `A[r - 1][c]`, a counter stepping down) becomes a loop parameter stepped by a
+/// constant; a loop that writes the memory it reads keeps its addresses (the pipeline's
+/// dependence analysis reads them). The results stay those of the lowered kernel.
+#[test]
+fn loop_addresses_step_in_parameters() {
+    use kiln_dataflow::analysis::natural_loops;
+    use kiln_dataflow::ir::{CastOp, OpKind, ValueDef};
+    // The loads of on-chip memories, and whether each takes its address (below zero
+    // extensions) straight from a loop header's parameter.
+    fn load_addresses(k: &Kernel) -> Vec<bool> {
+        let headers: Vec<_> = natural_loops(k).iter().map(|l| l.header).collect();
+        k.ops
+            .values()
+            .filter(|o| matches!(o.kind, OpKind::Load(m) if k.mems[m].is_on_chip()))
+            .map(|o| {
+                let mut a = o.args[0];
+                while let Some(op) = k.def_op(a)
+                    && k.ops[op].kind == OpKind::Cast(CastOp::Zext)
+                {
+                    a = k.ops[op].args[0];
+                }
+                matches!(k.values[a].def, ValueDef::Param(b, _) if headers.contains(&b))
+            })
+            .collect()
+    }
+    let fill = "int A[12][10];
+        for (int i = 0; i < 12; i++) for (int j = 0; j < 10; j++) A[i][j] = i * 7 - j * j;";
+    let reads = format!(
+        "kernel void k(global int *out) {{ {fill}
+        for (int c = 0; c < 10; c++) {{
+            int s = 0;
+            for (int r = 1; r < 12; r++) s += A[r][c] * r - A[r - 1][c];
+            for (int r = 11; r >= 2; r--) s ^= A[r][c] + r;
+            out[c] = s;
+        }} }}"
+    );
+    let (_, opt) = compile(&reads, "k");
+    let loads = load_addresses(&opt);
+    assert_eq!(loads, vec![true; 3], "every load of `A` steps its address in a parameter\n{opt}");
+    let r = run(&reads, "k", vec![Arg::Buffer(vec![0; 10])]);
+    let a = |r: i32, c: i32| r * 7 - c * c;
+    let expected: Vec<u64> = (0..10)
+        .map(|c| {
+            let s = (1..12).fold(0i32, |s, r| s + a(r, c) * r - a(r - 1, c));
+            (2..12).rev().fold(s, |s, r| s ^ (a(r, c) + r)) as u32 as u64
+        })
+        .collect();
+    assert_eq!(r[0], Some(expected));
+
+    let updates = format!(
+        "kernel void k(global int *out) {{ {fill}
+        for (int c = 0; c < 10; c++)
+            for (int r = 1; r < 12; r++) A[r][c] += A[r - 1][c];
+        for (int c = 0; c < 10; c++) out[c] = A[11][c]; }}"
+    );
+    let (_, opt) = compile(&updates, "k");
+    let inner = load_addresses(&opt);
+    assert!(inner.iter().any(|p| !p), "the loop that writes `A` computes its read addresses\n{opt}");
+    let r = run(&updates, "k", vec![Arg::Buffer(vec![0; 10])]);
+    let expected: Vec<u64> = (0..10).map(|c| (0..12).map(|r| a(r, c)).sum::<i32>() as u32 as u64).collect();
+    assert_eq!(r[0], Some(expected));
+}

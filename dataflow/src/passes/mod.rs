@@ -9,6 +9,7 @@ mod cse;
 mod dce;
 mod exit_test;
 mod if_convert;
+mod induction_address;
 mod lut_multiply;
 mod merge_blocks;
 mod narrow_params;
@@ -191,17 +192,19 @@ pub fn egraph_phase(k: &mut Kernel, eg: &EgraphOptions, verify_each: bool) -> Re
 /// phase ([`PipelineOptions::defer_divisions`]) and the phase did not rewrite itself, and the
 /// tests of counted loops with constant bounds computed an iteration ahead (`exit-test`), and
 /// less-than tests of bounded values made equalities (`bounded-compare`), and accumulators
-/// started from zero (`zero-accumulator`), and multiplies with products narrower than
+/// started from zero (`zero-accumulator`), and the addresses that loops step by constants
+/// kept in loop parameters (`induction-address`), and multiplies with products narrower than
 /// `lut_multiply_below` bits made partial products (`lut-multiply`); then folds and shares what
 /// that produces, and compacts the kernel.
 pub fn finish_for_hardware(k: &mut Kernel, verify_each: bool, lut_multiply_below: u32) -> Result<(), PassFailure> {
     // `bounded-compare` after `exit-test`: a loop's own test must still be a less-than for
     // `exit-test` to carry it.
-    let rewrites: [&dyn Pass; 5] = [
+    let rewrites: [&dyn Pass; 6] = [
         &strength::StrengthReduce { defer_odd_divisors: false },
         &exit_test::ExitTest { constant_bounds: true },
         &bounded_compare::BoundedCompare,
         &zero_accumulator::ZeroAccumulator,
+        &induction_address::InductionAddress,
         &lut_multiply::LutMultiply { below: lut_multiply_below },
     ];
     let mut changed = false;
