@@ -45,6 +45,22 @@ impl Pass for InductionAddress {
         "keeps the addresses a loop steps by a constant in loop parameters (registers) of their own"
     }
     fn run(&self, k: &mut Kernel) -> bool {
+        // A second round keeps in the loops around them the first addresses that the first
+        // computes for inner loops (a row's `30 * (i - 1)`: a multiply in front of the inner
+        // loop's address register, fdtd-2d's critical path on the ECP5).
+        let mut changed = false;
+        for _round in 0..3 {
+            if !self.round(k) {
+                break;
+            }
+            changed = true;
+        }
+        changed
+    }
+}
+
+impl InductionAddress {
+    fn round(&self, k: &mut Kernel) -> bool {
         let loops = natural_loops(k);
         // Loops come outer before inner: the last one holding a block is its innermost.
         let mut innermost: HashMap<Block, usize> = HashMap::new();
@@ -131,8 +147,9 @@ fn plan_loop(
         .filter(|op| k.ops[**op].kind.has_side_effect())
         .filter_map(|op| k.ops[*op].kind.mem())
         .collect();
-    let mut seen = BTreeSet::new();
-    let mut out = Vec::new();
+    // The addresses of the loop's own memory operations, and the first addresses it passes to
+    // the address parameters of the loops inside it.
+    let mut candidates = Vec::new();
     for &b in &l.blocks {
         if innermost.get(&b) != Some(&n) {
             continue;
@@ -144,10 +161,26 @@ fn plan_loop(
                 OpKind::Store(m) if sequential => m,
                 _ => continue,
             };
-            if k.mems[m].kind == MemKind::Rom {
+            if k.mems[m].kind != MemKind::Rom {
+                candidates.push(o.args[0]);
+            }
+        }
+        for t in k.blocks[b].term.targets() {
+            if t.block == l.header || !loops.iter().any(|x| x.header == t.block) {
                 continue;
             }
-            let address = below_extensions(k, l, o.args[0]);
+            for (param, arg) in k.blocks[t.block].params.iter().zip(&t.args) {
+                if is_address_parameter(k, t.block, *param) {
+                    candidates.push(*arg);
+                }
+            }
+        }
+    }
+    let mut seen = BTreeSet::new();
+    let mut out = Vec::new();
+    {
+        for candidate in candidates {
+            let address = below_extensions(k, l, candidate);
             if !seen.insert(address) || k.width(address) > 32 {
                 continue;
             }
@@ -164,6 +197,44 @@ fn plan_loop(
         }
     }
     out
+}
+
+/// Whether parameter `param` of loop header `header` is an address this pass made: read only
+/// as memory operations' addresses (through zero extensions) and by its step, an addition read
+/// only as what the loop's latches pass back for it.
+fn is_address_parameter(k: &Kernel, header: Block, param: Value) -> bool {
+    let index = k.blocks[header].params.iter().position(|p| *p == param);
+    let in_terminators = |v: Value| k.blocks.values().filter(|b| b.term.uses().contains(&v)).count() > 0;
+    // Only as the argument `index` of edges to the header.
+    let passed_back_only = |v: Value| {
+        k.ops.values().all(|o| !o.args.contains(&v))
+            && k.blocks.values().all(|b| match &b.term {
+                Terminator::Branch { cond, .. } if *cond == v => false,
+                Terminator::Switch { value, .. } if *value == v => false,
+                term => term.targets().iter().all(|t| {
+                    t.args.iter().enumerate().all(|(j, a)| *a != v || (t.block == header && Some(j) == index))
+                }),
+            })
+    };
+    let mut pending = vec![param];
+    let mut read = false;
+    while let Some(v) = pending.pop() {
+        if in_terminators(v) {
+            return false;
+        }
+        for o in k.ops.values() {
+            for (i, _) in o.args.iter().enumerate().filter(|(_, a)| **a == v) {
+                read = true;
+                match o.kind {
+                    OpKind::Load(_) | OpKind::Store(_) if i == 0 => {}
+                    OpKind::Cast(CastOp::Zext) => pending.extend(o.result),
+                    OpKind::Binary(BinOp::Add) if v == param && o.result.is_some_and(passed_back_only) => {}
+                    _ => return false,
+                }
+            }
+        }
+    }
+    read
 }
 
 /// Whether every edge into loop `l` comes from a block that may compute the first address: one
