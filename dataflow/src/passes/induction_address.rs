@@ -21,8 +21,9 @@
 //! In a loop that may be pipelined (one without inner loops), only loads of memories the loop
 //! does not write: the memory dependence analysis of pipelined loops (`kiln-scheduler`'s
 //! `deps`) compares the indices of a memory's accesses where one of them writes, as affine forms
-//! of one induction variable, which a parameter per address would hide. A loop around another
-//! runs as states of the FSM, so there stores and every load qualify. Constant tables (ROMs) keep
+//! of one induction variable, which a parameter per address would hide (a store qualifies
+//! when it is the loop's only access to its memory). A loop around another runs as states of
+//! the FSM, so there stores and every load qualify. Constant tables (ROMs) keep
 //! their indices, which the range analysis reads for the entries a load can return. Only loops
 //! entered from blocks that may compute the first address: not from a pipelined loop before this
 //! one (an unrolled loop's remainder follows it), whose values reach the code after it only as
@@ -140,13 +141,16 @@ fn plan_loop(
     // A loop around another runs as states of the FSM, never as a pipeline, so no dependence
     // analysis reads its indices: its stores and the loads of what it writes qualify too.
     let sequential = l.blocks.iter().any(|b| innermost.get(b) != Some(&n));
-    let written: BTreeSet<Mem> = l
-        .blocks
-        .iter()
-        .flat_map(|b| &k.blocks[*b].ops)
-        .filter(|op| k.ops[**op].kind.has_side_effect())
-        .filter_map(|op| k.ops[*op].kind.mem())
-        .collect();
+    let ops_in_loop = || l.blocks.iter().flat_map(|b| &k.blocks[*b].ops).map(|op| &k.ops[*op]);
+    let written: BTreeSet<Mem> =
+        ops_in_loop().filter(|o| o.kind.has_side_effect()).filter_map(|o| o.kind.mem()).collect();
+    // A memory's only access in a loop has no other access to be compared with (and with
+    // itself its index compares the same as a parameter).
+    let mut accesses: HashMap<Mem, usize> = HashMap::new();
+    for m in ops_in_loop().filter_map(|o| o.kind.mem()) {
+        *accesses.entry(m).or_default() += 1;
+    }
+    let alone = |m: Mem| accesses.get(&m) == Some(&1);
     // The addresses of the loop's own memory operations, and the first addresses it passes to
     // the address parameters of the loops inside it.
     let mut candidates = Vec::new();
@@ -158,7 +162,7 @@ fn plan_loop(
             let o = &k.ops[op];
             let m = match o.kind {
                 OpKind::Load(m) if sequential || !written.contains(&m) => m,
-                OpKind::Store(m) if sequential => m,
+                OpKind::Store(m) if sequential || alone(m) => m,
                 _ => continue,
             };
             if k.mems[m].kind != MemKind::Rom {
