@@ -130,6 +130,7 @@ pub fn optimize(k: &mut Kernel, hw: &HwOptions) -> Result<(), Failure> {
             egraph: None,
             defer_divisions,
             lut_multiply_below,
+            first_addresses_in_outer_loops: hw.target.keeps_first_addresses_in_outer_loops(),
         },
     )
     .map(|_| ())
@@ -159,14 +160,16 @@ pub fn optimize_and_schedule(mut k: Kernel, hw: &HwOptions) -> Result<Schedule, 
         explain: hw.explain_opt,
         ..EgraphOptions::default()
     };
+    let (lut_multiply_below, first_addresses) =
+        (hw.target.lut_multiply_below(), hw.target.keeps_first_addresses_in_outer_loops());
     let mut rewritten = k.clone();
     let report = egraph_phase(&mut rewritten, &options, true).map_err(pass_failure)?;
-    finish_for_hardware(&mut rewritten, true, hw.target.lut_multiply_below()).map_err(pass_failure)?;
+    finish_for_hardware(&mut rewritten, true, lut_multiply_below, first_addresses).map_err(pass_failure)?;
     if !report.changed() {
         return schedule(rewritten, hw);
     }
     // Without the phase's rewrites, the divisions it was left are rewritten the `-O1` way.
-    finish_for_hardware(&mut k, true, hw.target.lut_multiply_below()).map_err(pass_failure)?;
+    finish_for_hardware(&mut k, true, lut_multiply_below, first_addresses).map_err(pass_failure)?;
     let base = schedule(k, hw)?;
     let with = schedule(rewritten, hw)?;
     let (mut chosen, notes) = match with.worse_than(&base) {

@@ -404,6 +404,37 @@ fn loop_addresses_step_in_parameters() {
     let loads = load_addresses(&opt);
     assert_eq!(loads, vec![true; 3], "every load of `A` steps its address in a parameter\n{opt}");
     let r = run(&reads, "k", vec![Arg::Buffer(vec![0; 10])]);
+    // With the inner loops' first addresses kept in the loop around them (the ECP5's choice):
+    // the same results, and the inner loops enter with a parameter of the outer loop.
+    let (lowered, _) = compile(&reads, "k");
+    let mut outer = lowered.clone();
+    let options =
+        PipelineOptions { verify_each: true, first_addresses_in_outer_loops: true, ..PipelineOptions::default() };
+    optimize(&mut outer, &options).unwrap_or_else(|f| panic!("{f:?}"));
+    // Arguments of edges into inner loops computed by arithmetic in the block before them.
+    fn computed_entries(k: &Kernel) -> usize {
+        use kiln_dataflow::ir::BinOp;
+        let loops = natural_loops(k);
+        let preds = k.predecessors();
+        loops
+            .iter()
+            .filter(|l| l.parent.is_some())
+            .flat_map(|l| preds[l.header].iter().filter(|p| !l.latches.contains(p)).map(move |p| (l.header, *p)))
+            .flat_map(|(h, p)| k.blocks[p].term.targets().into_iter().filter(move |t| t.block == h))
+            .flat_map(|t| t.args.iter())
+            .filter(|a| {
+                k.def_op(**a).is_some_and(|op| {
+                    matches!(k.ops[op].kind, OpKind::Binary(BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Shl))
+                })
+            })
+            .count()
+    }
+    assert!(computed_entries(&opt) >= 1, "by default the inner loops' first addresses are computed\n{opt}");
+    assert_eq!(computed_entries(&outer), 0, "the first addresses are the outer loop's parameters\n{outer}");
+    let args = vec![Arg::Buffer(vec![0; 10])];
+    let x = emulate(&lowered, &args, 100_000_000).unwrap_or_else(|e| panic!("{e:?}"));
+    let y = emulate(&outer, &args, 100_000_000).unwrap_or_else(|e| panic!("{e:?}"));
+    assert_eq!(x.buffers, y.buffers, "{outer}");
     let a = |r: i32, c: i32| r * 7 - c * c;
     let expected: Vec<u64> = (0..10)
         .map(|c| {

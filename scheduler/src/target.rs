@@ -258,6 +258,15 @@ impl Target {
         self.kind == TargetKind::Ecp5
     }
 
+    /// Whether the `induction-address` pass also keeps inner loops' first addresses in
+    /// parameters of the loops around them: on the ECP5, where a first address computed in the
+    /// state before an inner loop put a DSP multiply (`30 * (i - 1)`) in front of its address
+    /// register (fdtd-2d 119.8 -> 135.3 MHz); not on the iCE40, where the outer registers'
+    /// enables cost more than the arithmetic they take off (see the pass).
+    pub fn keeps_first_addresses_in_outer_loops(&self) -> bool {
+        self.kind == TargetKind::Ecp5
+    }
+
     /// From a memory operation's operands to the memory (or to its address register).
     pub fn memory_request_ns(&self) -> f64 {
         self.memory_request_ns

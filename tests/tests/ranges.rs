@@ -52,6 +52,7 @@ fn check(source: &Path, spec_path: &Path) -> u64 {
             egraph: None,
             defer_divisions: true,
             lut_multiply_below: 0,
+            first_addresses_in_outer_loops: true,
         },
     )
     .unwrap();
@@ -61,7 +62,7 @@ fn check(source: &Path, spec_path: &Path) -> u64 {
     // narrow multiplies made partial products.
     let options = kiln_dataflow::egraph::EgraphOptions::default();
     kiln_dataflow::passes::egraph_phase(&mut k, &options, false).unwrap();
-    kiln_dataflow::passes::finish_for_hardware(&mut k, false, 11).unwrap();
+    kiln_dataflow::passes::finish_for_hardware(&mut k, false, 11, true).unwrap();
     checked += emulate_and_check(&k, &m.args, &name);
     checked
 }

@@ -69,6 +69,8 @@ pub struct PipelineOptions {
     /// Products narrower than this many bits become partial products added in a tree
     /// (`lut-multiply`; 0: none), for targets whose synthesis builds them from LUTs.
     pub lut_multiply_below: u32,
+    /// `induction-address` also keeps inner loops' first addresses in the loops around them.
+    pub first_addresses_in_outer_loops: bool,
 }
 
 impl Default for PipelineOptions {
@@ -79,6 +81,7 @@ impl Default for PipelineOptions {
             egraph: Some(EgraphOptions::default()),
             defer_divisions: false,
             lut_multiply_below: 0,
+            first_addresses_in_outer_loops: false,
         }
     }
 }
@@ -143,7 +146,7 @@ pub fn optimize(k: &mut Kernel, opts: &PipelineOptions) -> Result<OptimizeReport
     }
     // A caller that defers divisions and runs no phase here runs it and finishes itself.
     if !opts.disabled && (opts.egraph.is_some() || !opts.defer_divisions) {
-        finish_for_hardware(k, opts.verify_each, opts.lut_multiply_below)?;
+        finish_for_hardware(k, opts.verify_each, opts.lut_multiply_below, opts.first_addresses_in_outer_loops)?;
     }
     *k = crate::compact::compact(k);
     if opts.verify_each {
@@ -193,10 +196,16 @@ pub fn egraph_phase(k: &mut Kernel, eg: &EgraphOptions, verify_each: bool) -> Re
 /// tests of counted loops with constant bounds computed an iteration ahead (`exit-test`), and
 /// less-than tests of bounded values made equalities (`bounded-compare`), and accumulators
 /// started from zero (`zero-accumulator`), and the addresses that loops step by constants
-/// kept in loop parameters (`induction-address`), and multiplies with products narrower than
+/// kept in loop parameters (`induction-address`; also inner loops' first addresses in the loops
+/// around them with `first_addresses_in_outer_loops`), and multiplies with products narrower than
 /// `lut_multiply_below` bits made partial products (`lut-multiply`); then folds and shares what
 /// that produces, and compacts the kernel.
-pub fn finish_for_hardware(k: &mut Kernel, verify_each: bool, lut_multiply_below: u32) -> Result<(), PassFailure> {
+pub fn finish_for_hardware(
+    k: &mut Kernel,
+    verify_each: bool,
+    lut_multiply_below: u32,
+    first_addresses_in_outer_loops: bool,
+) -> Result<(), PassFailure> {
     // `bounded-compare` after `exit-test`: a loop's own test must still be a less-than for
     // `exit-test` to carry it.
     let rewrites: [&dyn Pass; 6] = [
@@ -204,7 +213,7 @@ pub fn finish_for_hardware(k: &mut Kernel, verify_each: bool, lut_multiply_below
         &exit_test::ExitTest { constant_bounds: true },
         &bounded_compare::BoundedCompare,
         &zero_accumulator::ZeroAccumulator,
-        &induction_address::InductionAddress,
+        &induction_address::InductionAddress { first_addresses_in_outer_loops },
         &lut_multiply::LutMultiply { below: lut_multiply_below },
     ];
     let mut changed = false;
