@@ -32,6 +32,13 @@ pub const DSP_WEIGHT: f64 = 64.0;
 /// minimal extraction combines the recurrence last (tree-height reduction of recurrences).
 pub const RECURRENCE_ARRIVAL: f64 = 1000.0;
 
+/// Delay of a value an op of the block computes outside the region (a load's read data, a
+/// float result) entering it, in nanoseconds: such a value comes out of a register a cycle or
+/// more into the block, while values from other blocks are there from its first cycle, so
+/// depth-minimal extraction combines the values from other blocks first (`(3 * b) * load`,
+/// whose `3 * b` the schedule computes before the load returns, not `b * (3 * load)`).
+pub const IN_BLOCK_ARRIVAL: f64 = 100.0;
+
 /// (operator, width, iCE40 logic cells, iCE40 DSPs, ECP5 LUT4s (a CCU2C counts 2), ECP5 DSPs),
 /// as printed by `bench/egraph/measure-costs --rust`.
 const MEASURED: &[(&str, u32, u32, u32, u32, u32)] = &[

@@ -212,7 +212,9 @@ fn find_region(k: &Kernel, b: Block, carried: &[Value], used_elsewhere: &HashSet
             leaf_index.insert(a, leaves.len());
             leaves.push(a);
             let (pos, arrival) = match k.values[a].def {
-                ValueDef::Op(d) if k.ops[d].block == b => (position.get(&d).map_or(-1, |p| *p as i64), 0.0),
+                ValueDef::Op(d) if k.ops[d].block == b => {
+                    (position.get(&d).map_or(-1, |p| *p as i64), cost::IN_BLOCK_ARRIVAL)
+                }
                 ValueDef::Param(..) if carried.contains(&a) => (-1, cost::RECURRENCE_ARRIVAL),
                 _ => (-1, 0.0),
             };

@@ -234,3 +234,30 @@ fn a_recurrence_is_added_last() {
     assert_eq!(k.ops[last].kind, OpKind::Binary(BinOp::Add));
     assert!(k.ops[last].args.contains(&acc), "{k}");
 }
+
+#[test]
+fn values_from_other_blocks_are_combined_before_a_load() {
+    // `(3 * b) * mem[i]` in a loop body, b from before the loop: `3 * b` can be computed while
+    // the load is outstanding, so the extraction must not move the 3 onto the loaded value.
+    let span = kiln_frontend::Span::default();
+    let mut k = Kernel::new("load".into(), span);
+    let mem = k.mems.push(MemData::new("m".into(), MemKind::Private, 32, Some(16), span));
+    let entry = k.entry;
+    let body = k.new_block(span);
+    let exit = k.new_block(span);
+    let b = k.add_param(entry, 32, None);
+    let index = k.add_param(entry, 32, None);
+    k.blocks[entry].term = Terminator::Jump(Target { block: body, args: vec![] });
+    let three = k.push_value(body, OpKind::Const(3), vec![], 32, span);
+    let scaled = k.push_value(body, OpKind::Binary(BinOp::Mul), vec![three, b], 32, span);
+    let loaded = k.push_value(body, OpKind::Load(mem), vec![index], 32, span);
+    let product = k.push_value(body, OpKind::Binary(BinOp::Mul), vec![scaled, loaded], 32, span);
+    k.add_param(exit, 32, None);
+    k.blocks[exit].term = Terminator::Return;
+    k.blocks[body].term = Terminator::Jump(Target { block: exit, args: vec![product] });
+    optimize_kernel(&mut k, &EgraphOptions::default());
+    let Terminator::Jump(to_exit) = &k.blocks[body].term else { panic!("jump") };
+    let last = k.def_op(to_exit.args[0]).expect("a multiply");
+    assert_eq!(k.ops[last].kind, OpKind::Binary(BinOp::Mul), "{k}");
+    assert!(k.ops[last].args.contains(&loaded), "the loaded value should enter last:\n{k}");
+}
