@@ -258,6 +258,16 @@ impl Target {
         self.kind == TargetKind::Ecp5
     }
 
+    /// Whether a predicated load whose data only a pipeline register reads is zeroed by that
+    /// register's synchronous reset (reset over enable, which the ECP5's flip-flops have)
+    /// instead of by a LUT in front of it: on the ECP5 the LUT and its route after a board
+    /// memory's 5.8 ns clock-to-data were matmul's critical path at 120 MHz. The iCE40's
+    /// SB_DFFESR gates its reset with the enable, so the form would cost a LUT there. It
+    /// changes no cycle.
+    pub fn zeroes_read_data_in_registers(&self) -> bool {
+        self.kind == TargetKind::Ecp5
+    }
+
     /// Whether the `induction-address` pass also keeps inner loops' first addresses in
     /// parameters of the loops around them: on the ECP5, where a first address computed in the
     /// state before an inner loop put a DSP multiply (`30 * (i - 1)`) in front of its address

@@ -118,6 +118,18 @@ impl Gen<'_> {
         uses
     }
 
+    /// Whether loop value `v` is read only through its first chain register: by no use in the
+    /// cycle it is defined in, and by none of the loop's exits.
+    fn read_only_by_its_first_chain_register(&self, pi: u32, v: Value) -> bool {
+        let def = self.defined_at(pi, v);
+        self.chains.contains_key(&v)
+            && !self.pipe_uses(pi).iter().any(|(u, r)| *u == v && *r <= def)
+            && !self.pp(pi).exits.iter().any(|(x, src)| {
+                let (ExitSource::Invariant(y) | ExitSource::ParamReg(y) | ExitSource::Capture(y)) = src;
+                *x == v || *y == v
+            })
+    }
+
     pub(super) fn compute_chains(&mut self) {
         for pi in 0..self.s.pipelines.len() as u32 {
             let ii = self.pp(pi).ii;
@@ -257,6 +269,9 @@ impl Gen<'_> {
             self.m.add(Item::Blank);
             self.m
                 .add(Item::Comment(format!("Pipelined loop {pi}: datapath (times relative to the iteration start).")));
+            // Predicated loads whose zero the first chain register's reset makes, with the
+            // condition that resets it.
+            let mut zeroed_by_reset: BTreeMap<Value, Expr> = BTreeMap::new();
             for &op in &p.ops {
                 let Some(r) = k.ops[op].result else { continue };
                 let t = self.s.time[op];
@@ -276,6 +291,12 @@ impl Gen<'_> {
                         match self.enable_at(op, At::Pipe(pi, t.end)) {
                             Expr::Lit(1, 1) => data,
                             _ if self.clears_read_data(self.s.class(op)) => data,
+                            en if self.s.target.zeroes_read_data_in_registers()
+                                && self.read_only_by_its_first_chain_register(pi, r) =>
+                            {
+                                zeroed_by_reset.insert(r, un(UnOp::Not, en));
+                                data
+                            }
                             en => cond(en, data, lit(w, 0)),
                         }
                     }
@@ -313,7 +334,18 @@ impl Gen<'_> {
                 for j in 1..=n {
                     self.m.add(Item::Reg { name: self.chain_name(v, j), width: w });
                     let from = if j == 1 { id(base.clone()) } else { id(self.chain_name(v, j - 1)) };
-                    shifts.push(set(self.chain_name(v, j), from));
+                    match zeroed_by_reset.get(&v) {
+                        // Reset over enable: `if (adv & off) r <= 0; else if (adv) r <= data;`.
+                        Some(off) if j == 1 => {
+                            let adv = self.advances_at(pi, self.phase_is(pi, self.defined_at(pi, v) % p.ii));
+                            self.m.add(Item::Always(vec![Stmt::If(
+                                bin(BinOp::And, adv.clone(), off.clone()),
+                                vec![set(self.chain_name(v, 1), lit(w, 0))],
+                                vec![Stmt::If(adv, vec![set(self.chain_name(v, 1), from)], vec![])],
+                            )]));
+                        }
+                        _ => shifts.push(set(self.chain_name(v, j), from)),
+                    }
                 }
             }
             for (phase, shifts) in shifts_by_phase {
