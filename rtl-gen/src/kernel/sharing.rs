@@ -74,7 +74,12 @@ impl Gen<'_> {
                 }
                 any(events)
             };
-            let operands = SplitOperands { args, significant: [m.width, m.width], registered: m.registered_operands };
+            let operands = SplitOperands {
+                args,
+                significant: [m.width, m.width],
+                sign_extended_from: [None, None],
+                registered: m.registered_operands,
+            };
             let product = self.split_multiply(&base, m.width, m.cycles, operands, &advance);
             self.m.add(Item::Wire {
                 name: format!("{base}_product"),
