@@ -116,6 +116,8 @@ struct Analysis<'a> {
     /// Induction variables of loops that test them for equality with a bound (see
     /// [`TestedIv`]).
     tested: Vec<TestedIv>,
+    /// Induction variables counting down to a signed bound (see [`DescendingIv`]).
+    descending: Vec<DescendingIv>,
     rpo: Vec<Block>,
     doms: Dominators,
     preds: SecondaryMap<Block, Vec<Block>>,
@@ -163,6 +165,7 @@ impl<'a> Analysis<'a> {
             k,
             counters: counted_induction_variables(k),
             tested: tested_induction_variables(k),
+            descending: descending_induction_variables(k),
             rpo,
             doms,
             preds,
@@ -372,6 +375,14 @@ impl<'a> Analysis<'a> {
                 add(&mut out, c.param, interval(self.k.width(c.param), 0, last));
             }
         }
+        for c in &self.descending {
+            if c.body.contains(&b)
+                && let Some(first) = self.descending_bound(c)
+                && first >= c.lowest
+            {
+                add(&mut out, c.param, interval(self.k.width(c.param), c.lowest, first));
+            }
+        }
         let preds: BTreeSet<Block> = self.preds[b].iter().copied().filter(|&p| !self.doms.dominates(b, p)).collect();
         if let [p] = preds.iter().copied().collect::<Vec<_>>().as_slice() {
             let edges: Vec<usize> = self.k.blocks[*p]
@@ -420,6 +431,22 @@ impl<'a> Analysis<'a> {
             last = last.max(stop.hi);
         }
         Some(last)
+    }
+
+    /// The largest value counter `c` enters its loop with, when every entry's is non-negative
+    /// (so that counting down stays at or below it until the test stops it).
+    fn descending_bound(&self, c: &DescendingIv) -> Option<u64> {
+        let smax = mask(self.k.width(c.param)) >> 1;
+        let mut first = 0;
+        for &(pred, value) in &c.entries {
+            self.facts[value].as_ref()?;
+            let f = self.seen_in(pred, value);
+            if f.hi > smax {
+                return None;
+            }
+            first = first.max(f.hi);
+        }
+        Some(first)
     }
 
     /// What `v` is in block `b` where the facts `held` of other values hold too: `v`'s own
@@ -631,6 +658,88 @@ fn tested_induction_variables(k: &Kernel) -> Vec<TestedIv> {
         }
     }
     out
+}
+
+/// A loop counter counting down to a signed bound: the header branches into the loop when
+/// `param >= lowest` (signed; `sge`, `sgt`, or their mirrors `sle`, `slt`, with a constant, and
+/// `lowest` non-negative) and out of it otherwise, and every latch passes `param - c` for a
+/// positive constant `c`. Every value the header sees is then at most the largest it entered
+/// with (`param - c` of a body value at least `lowest >= 0` cannot wrap), so when the entries
+/// are non-negative the body sees `lowest ..= first` ([`Analysis::descending_bound`]). The
+/// unsigned intervals cannot say this at the header, where the counter may be negative.
+struct DescendingIv {
+    param: Value,
+    lowest: u64,
+    /// The edges that enter the loop: the predecessor and the value it passes for `param`.
+    entries: Vec<(Block, Value)>,
+    /// The loop's blocks other than the header.
+    body: BTreeSet<Block>,
+}
+
+fn descending_induction_variables(k: &Kernel) -> Vec<DescendingIv> {
+    let mut out = Vec::new();
+    let preds = k.predecessors();
+    for l in crate::analysis::natural_loops(k) {
+        let h = l.header;
+        let Terminator::Branch { cond, then_to, else_to } = &k.blocks[h].term else { continue };
+        if !l.blocks.contains(&then_to.block) || l.blocks.contains(&else_to.block) {
+            continue;
+        }
+        let Some(test) = k.def_op(*cond) else { continue };
+        let (kind, args) = (&k.ops[test].kind, k.ops[test].args.as_slice());
+        let [x, y] = args else { continue };
+        // (the counter, the bound, whether the bound itself passes)
+        let (param, bound, inclusive) = match kind {
+            OpKind::Cmp(CmpOp::Sge) => (*x, *y, true),
+            OpKind::Cmp(CmpOp::Sgt) => (*x, *y, false),
+            OpKind::Cmp(CmpOp::Sle) => (*y, *x, true),
+            OpKind::Cmp(CmpOp::Slt) => (*y, *x, false),
+            _ => continue,
+        };
+        let Some(i) = k.blocks[h].params.iter().position(|p| *p == param) else { continue };
+        let Some(bound) = k.as_const(bound) else { continue };
+        let w = k.width(param);
+        let (bound, smax) = (bound & mask(w), mask(w) >> 1);
+        let lowest = match (inclusive, bound) {
+            (true, b) if b <= smax => b,
+            (false, b) if b == mask(w) => 0,
+            (false, b) if b < smax => b + 1,
+            _ => continue,
+        };
+        let mut entries = Vec::new();
+        let mut ok = true;
+        for &pred in &preds[h] {
+            for t in k.blocks[pred].term.targets() {
+                if t.block != h {
+                    continue;
+                }
+                if l.latches.contains(&pred) {
+                    ok &= decrement_of(k, t.args[i], param).is_some();
+                } else {
+                    entries.push((pred, t.args[i]));
+                }
+            }
+        }
+        if ok && !entries.is_empty() {
+            let body = l.blocks.iter().copied().filter(|b| *b != h).collect();
+            out.push(DescendingIv { param, lowest, entries, body });
+        }
+    }
+    out
+}
+
+/// The positive constant `c` when `v` is `p - c` (or `p + (-c)`), `c` below the sign bit.
+fn decrement_of(k: &Kernel, v: Value, p: Value) -> Option<u64> {
+    let op = k.def_op(v)?;
+    let o = &k.ops[op];
+    let w = k.width(p);
+    let c = match (&o.kind, o.args.as_slice()) {
+        (OpKind::Binary(BinOp::Sub), [a, b]) if *a == p => k.as_const(*b)? & mask(w),
+        (OpKind::Binary(BinOp::Add), [a, b]) if *a == p => k.as_const(*b)?.wrapping_neg() & mask(w),
+        (OpKind::Binary(BinOp::Add), [a, b]) if *b == p => k.as_const(*a)?.wrapping_neg() & mask(w),
+        _ => return None,
+    };
+    (c != 0 && c <= mask(w) >> 1).then_some(c)
 }
 
 /// The positive constant `c` when `v` is `p + c`.

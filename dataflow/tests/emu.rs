@@ -457,3 +457,38 @@ fn loop_addresses_step_in_parameters() {
     let expected: Vec<u64> = (0..10).map(|c| (0..12).map(|r| a(r, c)).sum::<i32>() as u32 as u64).collect();
     assert_eq!(r[0], Some(expected));
 }
+
+/// `bounded-compare` folds the comparisons the ranges decide: the stop `exit-test` computes
+/// for `j = i + 1; j < 40` is `max(i + 1, 40)`, and with `i` counting down from 39 (the range
+/// analysis bounds a counter tested `i >= 0` by its start) it is 40. The kernel computes what
+/// the lowered kernel computes, and the closed form.
+#[test]
+fn a_stop_the_ranges_decide_is_a_constant() {
+    use kiln_dataflow::ir::{CmpOp, OpKind};
+    let src = "kernel void k(global int *out) {
+            int x[40];
+            for (int i = 39; i >= 0; i--) {
+                int w = i * 3;
+                for (int j = i + 1; j < 40; j++) w -= x[j] * (i + j);
+                x[i] = w;
+            }
+            for (int i = 0; i < 40; i++) out[i] = x[i]; }";
+    let (_, opt) = compile(src, "k");
+    let ordered_with_40 = opt
+        .ops
+        .values()
+        .filter(|o| matches!(o.kind, OpKind::Cmp(CmpOp::Slt | CmpOp::Ult | CmpOp::Sle | CmpOp::Ule)))
+        .filter(|o| o.args.iter().any(|a| opt.as_const(*a) == Some(40)))
+        .count();
+    assert_eq!(ordered_with_40, 0, "the inner loop's stop is the constant 40\n{opt}");
+    let r = run(src, "k", vec![Arg::Buffer(vec![0; 40])]);
+    let mut x = [0i32; 40];
+    for i in (0..40i32).rev() {
+        let mut w = i * 3;
+        for j in i + 1..40 {
+            w = w.wrapping_sub(x[j as usize].wrapping_mul(i + j));
+        }
+        x[i as usize] = w;
+    }
+    assert_eq!(r[0], Some(x.iter().map(|v| *v as u32 as u64).collect()));
+}

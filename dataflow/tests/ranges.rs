@@ -170,3 +170,35 @@ fn counter_tested_against_a_value(k: &Kernel) -> (Value, Value) {
     let [test] = tests.as_slice() else { panic!("one test of a counter against a value: {tests:?}\n{k}") };
     *test
 }
+
+#[test]
+fn a_loop_counting_down_to_zero_bounds_its_counter_in_the_body() {
+    // i from 39 down to 0 (`i >= 0`): at the header i may be -1, in the body it is 0..=39.
+    let k = compile("kernel void t(global int *o) { for (int i = 39; i >= 0; i--) o[i] = i + 1; }");
+    let r = ValueRanges::compute(&k);
+    let (test, i) = k
+        .ops
+        .iter()
+        .find_map(|(op, o)| match (&o.kind, o.args.as_slice()) {
+            (OpKind::Cmp(CmpOp::Sge), [x, y]) if k.as_const(*y) == Some(0) => Some((op, *x)),
+            (OpKind::Cmp(CmpOp::Sle), [y, x]) if k.as_const(*y) == Some(0) => Some((op, *x)),
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("no test i >= 0 in\n{k}"));
+    let header = k.ops[test].block;
+    let Terminator::Branch { then_to, else_to, .. } = &k.blocks[header].term else { panic!("a branch\n{k}") };
+    let f = r.facts_in(&k, then_to.block, i);
+    assert_eq!((f.lo, f.hi), (0, 39), "in the body\n{k}");
+    let f = r.facts_in(&k, else_to.block, i);
+    assert_eq!(f.hi, u32::MAX as u64, "after the loop i is -1\n{k}");
+}
+
+#[test]
+fn a_loop_counting_down_from_an_unknown_start_is_not_bounded_above() {
+    let k = compile("kernel void t(global int *o, int n) { for (int i = n; i >= 0; i--) o[i] = i + 1; }");
+    let r = ValueRanges::compute(&k);
+    let store = k.ops.iter().find(|(_, o)| matches!(o.kind, OpKind::Store(_))).map(|(_, o)| (o.block, o.args[0]));
+    let (body, index) = store.expect("a store");
+    let f = r.facts_in(&k, body, index);
+    assert_eq!((f.lo, f.hi), (0, 0x7fff_ffff), "only non-negative in the body\n{k}");
+}

@@ -3,7 +3,11 @@
 //! - `x + k < c` is `x < c − k` when `x + k` cannot wrap (and `k ≤ c`): the test reads `x`, with
 //!   no adder in front of it;
 //! - `x < c` is `x != c` when `x` never exceeds `c`: an equality is a shallow tree of LUTs, an
-//!   ordered comparison a carry chain.
+//!   ordered comparison a carry chain;
+//! - a comparison whose outcome the ranges decide is that constant: `exit-test` computes a
+//!   loop's stop as `max(first, bound)` (`40 < i + 1 ? i + 1 : 40`), which is the bound when
+//!   the ranges show that the first value never passes it (ludcmp's `j = i + 1` with `i <= 39`;
+//!   the 32-bit compare was in front of a register's reset, its critical path on the ECP5).
 //!
 //! The case it is for is the inner test of a coalesced loop nest (`j + 1 < 25 ? j + 1 : 0`,
 //! see `lower/coalesce.rs`), which `exit-test` does not rewrite because it is not a loop's exit
@@ -33,7 +37,11 @@ impl Pass for BoundedCompare {
         let mut changed = false;
         for b in k.rpo() {
             for op in k.blocks[b].ops.clone() {
-                if let Some((kind, x, bound)) = cheaper_test(k, &ranges, b, op) {
+                if let Some(c) = decided_test(k, &ranges, b, op) {
+                    k.ops[op].kind = OpKind::Const(c);
+                    k.ops[op].args.clear();
+                    changed = true;
+                } else if let Some((kind, x, bound)) = cheaper_test(k, &ranges, b, op) {
                     let w = k.width(x);
                     let cv = k.insert_const_before(op, bound, w);
                     k.ops[op].kind = OpKind::Cmp(kind);
@@ -44,6 +52,16 @@ impl Pass for BoundedCompare {
         }
         changed
     }
+}
+
+/// The outcome of comparison `op` when the ranges of its operands in block `b` decide it.
+fn decided_test(k: &Kernel, ranges: &ValueRanges, b: Block, op: Op) -> Option<u64> {
+    let o = &k.ops[op];
+    if !matches!(o.kind, OpKind::Cmp(_)) || o.args.iter().all(|a| k.as_const(*a).is_some()) {
+        return None;
+    }
+    let args: Vec<_> = o.args.iter().map(|a| ranges.facts_in(k, b, *a)).collect();
+    crate::egraph::analysis::op_facts(&o.kind, &args, 1).constant
 }
 
 /// The cheaper form of `op` if it is an unsigned less-than against a constant that the ranges
