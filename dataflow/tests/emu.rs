@@ -363,6 +363,27 @@ fn counting_a_loop_leaves_no_simulated_operations() {
     assert!(k.ops.len() < 1_000_000, "{} operations emitted", k.ops.len());
 }
 
+/// The loads of on-chip memories, and whether each takes its address (below zero extensions)
+/// straight from a loop header's parameter (`induction-address`).
+fn load_addresses(k: &Kernel) -> Vec<bool> {
+    use kiln_dataflow::analysis::natural_loops;
+    use kiln_dataflow::ir::{CastOp, OpKind, ValueDef};
+    let headers: Vec<_> = natural_loops(k).iter().map(|l| l.header).collect();
+    k.ops
+        .values()
+        .filter(|o| matches!(o.kind, OpKind::Load(m) if k.mems[m].is_on_chip()))
+        .map(|o| {
+            let mut a = o.args[0];
+            while let Some(op) = k.def_op(a)
+                && k.ops[op].kind == OpKind::Cast(CastOp::Zext)
+            {
+                a = k.ops[op].args[0];
+            }
+            matches!(k.values[a].def, ValueDef::Param(b, _) if headers.contains(&b))
+        })
+        .collect()
+}
+
 /// `induction-address`: a load's address computed from its loop's counter (`A[r][c]` walking a
 /// column, `A[r - 1][c]`, a counter stepping down) becomes a loop parameter stepped by a
 /// constant; a loop that writes the memory it reads keeps its addresses (the pipeline's
@@ -370,25 +391,7 @@ fn counting_a_loop_leaves_no_simulated_operations() {
 #[test]
 fn loop_addresses_step_in_parameters() {
     use kiln_dataflow::analysis::natural_loops;
-    use kiln_dataflow::ir::{CastOp, OpKind, ValueDef};
-    // The loads of on-chip memories, and whether each takes its address (below zero
-    // extensions) straight from a loop header's parameter.
-    fn load_addresses(k: &Kernel) -> Vec<bool> {
-        let headers: Vec<_> = natural_loops(k).iter().map(|l| l.header).collect();
-        k.ops
-            .values()
-            .filter(|o| matches!(o.kind, OpKind::Load(m) if k.mems[m].is_on_chip()))
-            .map(|o| {
-                let mut a = o.args[0];
-                while let Some(op) = k.def_op(a)
-                    && k.ops[op].kind == OpKind::Cast(CastOp::Zext)
-                {
-                    a = k.ops[op].args[0];
-                }
-                matches!(k.values[a].def, ValueDef::Param(b, _) if headers.contains(&b))
-            })
-            .collect()
-    }
+    use kiln_dataflow::ir::OpKind;
     let fill = "int A[12][10];
         for (int i = 0; i < 12; i++) for (int j = 0; j < 10; j++) A[i][j] = i * 7 - j * j;";
     let reads = format!(
@@ -491,4 +494,25 @@ fn a_stop_the_ranges_decide_is_a_constant() {
         x[i as usize] = w;
     }
     assert_eq!(r[0], Some(x.iter().map(|v| *v as u32 as u64).collect()));
+}
+
+/// `induction-address` in a loop counting down to zero (`i >= 0`: the counter ends at -1, a
+/// value the body never sees): the diagonal's address `A[i][i]` and the row's `A[i][j]` of the
+/// loop inside it step in parameters, and the kernel computes the closed form.
+#[test]
+fn addresses_step_in_loops_counting_down_to_zero() {
+    let src = "kernel void k(global int *out) {
+            int A[10][10];
+            for (int i = 0; i < 10; i++) for (int j = 0; j < 10; j++) A[i][j] = i * 5 - j;
+            for (int i = 9; i >= 0; i--) {
+                int s = A[i][i];
+                for (int j = i + 1; j < 10; j++) s -= A[i][j] * j;
+                out[i] = s;
+            } }";
+    let (_, opt) = compile(src, "k");
+    assert_eq!(load_addresses(&opt), vec![true; 2], "both loads of `A` step their addresses\n{opt}");
+    let r = run(src, "k", vec![Arg::Buffer(vec![0; 10])]);
+    let a = |i: i32, j: i32| i * 5 - j;
+    let expected: Vec<u64> = (0..10).map(|i| (i + 1..10).fold(a(i, i), |s, j| s - a(i, j) * j) as u32 as u64).collect();
+    assert_eq!(r[0], Some(expected));
 }

@@ -11,12 +11,14 @@
 //! Exact: the address is an affine function `F(i) = D·i + Σ c·s + K` of the induction variable
 //! `i` (every latch passes `i + c`, `c` constant) and of values `s` defined outside the loop,
 //! built of additions, subtractions, shifts and multiplications by constants, zero extensions
-//! and truncations. The value ranges (of `i` in the header, which sees every value it takes, and
-//! of each `s`) show that each step computes its form over the integers, or that form moved by
-//! the same multiple of `2^width` for every value (`i + 31` on 5 bits is `i - 1` when `i >= 1`),
-//! and that `i + c` does not wrap. So from one iteration to the next the address moves by `D·c`,
-//! modulo the address's width as the parameter's update computes it. Each edge into the loop
-//! passes `F` of the value it passes for `i`, computed in the edge's block.
+//! and truncations. The value ranges where the loop's body runs (of `i`, and of each `s`) show
+//! that each step computes its form over the integers, or that form moved by the same multiple
+//! of `2^width` for every value (`i + 31` on 5 bits is `i - 1` when `i >= 1`), and that `i + c`
+//! does not wrap, or wraps only to a value the body never runs with (`i >= 0` counting down:
+//! the loop exits at -1). So from one iteration that reads the address to the next the
+//! address moves by `D·c`, modulo the address's width as the parameter's update computes it.
+//! Each edge into the loop passes `F` of the value it passes for `i`, computed in the edge's
+//! block.
 //!
 //! In a loop that may be pipelined (one without inner loops), only loads of memories the loop
 //! does not write: the memory dependence analysis of pipelined loops (`kiln-scheduler`'s
@@ -31,6 +33,7 @@
 
 use super::Pass;
 use crate::analysis::{NaturalLoop, natural_loops};
+use crate::egraph::analysis::Facts;
 use crate::ir::op::{mask, sext};
 use crate::ir::*;
 use crate::ranges::ValueRanges;
@@ -202,7 +205,7 @@ fn plan_loop(
             if !form.arithmetic || form.iv == 0 {
                 continue;
             }
-            let (iv_index, step) = ivs[&iv];
+            let Counter { index: iv_index, step, .. } = ivs[&iv];
             let w = k.width(address);
             let step = (form.iv * step).rem_euclid(1i128 << w) as u64;
             out.push(Rewrite { address, iv, iv_index, step });
@@ -261,12 +264,26 @@ fn entered_from_enclosing_loops(k: &Kernel, loops: &[NaturalLoop], l: &NaturalLo
         .all(|p| loops.iter().all(|o| !o.blocks.contains(p) || o.blocks.contains(&l.header) || has_inner_loop(o)))
 }
 
-/// The loop's induction variables that count without wrapping: header parameter → (index,
-/// step). Every latch passes the parameter plus (or minus) one constant, and the parameter's
-/// range in the header (every value it takes) moved by the step stays in its width.
-fn induction_variables(k: &Kernel, ranges: &ValueRanges, l: &NaturalLoop) -> HashMap<Value, (usize, i128)> {
+/// An induction variable of a loop: its index among the header's parameters, its step, and
+/// the values it takes where the loop's body runs.
+struct Counter {
+    index: usize,
+    step: i128,
+    in_body: Facts,
+}
+
+/// The loop's induction variables that count without wrapping where it matters: header
+/// parameter → [`Counter`]. Every latch passes the parameter plus (or minus) one constant,
+/// and each value the body runs with, moved by the step, stays in the parameter's width or
+/// wraps to a value the body never runs with (so that the loop exits there: `i >= 0` counting
+/// down to -1).
+///
+/// The ranges that count are the body's (the blocks other than the header): an address
+/// parameter is read there only, and every iteration that continues runs a latch, so between
+/// two iterations that read it the counter moved by exactly the step.
+fn induction_variables(k: &Kernel, ranges: &ValueRanges, l: &NaturalLoop) -> HashMap<Value, Counter> {
     let mut out = HashMap::new();
-    for (idx, &p) in k.blocks[l.header].params.iter().enumerate() {
+    for (index, &p) in k.blocks[l.header].params.iter().enumerate() {
         let mut step = None;
         let mut ok = true;
         for &latch in &l.latches {
@@ -274,19 +291,32 @@ fn induction_variables(k: &Kernel, ranges: &ValueRanges, l: &NaturalLoop) -> Has
                 if t.block != l.header {
                     continue;
                 }
-                let s = step_of(k, t.args[idx], p);
+                let s = step_of(k, t.args[index], p);
                 ok &= s.is_some() && (step.is_none() || step == s);
                 step = step.or(s);
             }
         }
         let (Some(step), true) = (step, ok) else { continue };
-        let f = ranges.facts(k, p);
-        let moved = if step > 0 { i128::from(f.hi) + step } else { i128::from(f.lo) + step };
-        if step != 0 && moved >= 0 && moved <= i128::from(mask(k.width(p))) {
-            out.insert(p, (idx, step));
+        let in_body = in_body(k, ranges, l, p);
+        let (lo, hi, size) = (i128::from(in_body.lo), i128::from(in_body.hi), 1i128 << k.width(p));
+        let moved = if step > 0 { hi + step } else { lo + step };
+        let stays = (0..size).contains(&moved);
+        let leaves = if step > 0 { moved - size < lo } else { moved + size > hi };
+        if step != 0 && step.abs() < size && (stays || leaves) {
+            out.insert(p, Counter { index, step, in_body });
         }
     }
     out
+}
+
+/// What `v` can be where loop `l`'s body (its blocks other than the header) runs.
+fn in_body(k: &Kernel, ranges: &ValueRanges, l: &NaturalLoop, v: Value) -> Facts {
+    l.blocks
+        .iter()
+        .filter(|b| **b != l.header)
+        .map(|b| ranges.facts_in(k, *b, v))
+        .reduce(|a, b| crate::ranges::join(&a, &b))
+        .unwrap_or_else(|| ranges.facts(k, v))
 }
 
 /// The constant `c` when `v` is `p + c` or `p - c` (a constant with its sign bit set counts
@@ -320,7 +350,7 @@ struct FormWalk<'a> {
     k: &'a Kernel,
     ranges: &'a ValueRanges,
     l: &'a NaturalLoop,
-    ivs: &'a HashMap<Value, (usize, i128)>,
+    ivs: &'a HashMap<Value, Counter>,
     /// The induction variable the form is of (one per address).
     iv: Option<Value>,
     memo: HashMap<Value, Option<Form>>,
@@ -388,7 +418,10 @@ impl FormWalk<'_> {
         let terms =
             self.iv.filter(|_| f.iv != 0).map(|iv| (iv, f.iv)).into_iter().chain(f.syms.iter().map(|(v, c)| (*v, *c)));
         for (v, c) in terms {
-            let r = self.ranges.facts(self.k, v);
+            let r = match self.ivs.get(&v) {
+                Some(counter) => counter.in_body.clone(),
+                None => in_body(self.k, self.ranges, self.l, v),
+            };
             let (a, b) = (c * i128::from(r.lo), c * i128::from(r.hi));
             lo += a.min(b);
             hi += a.max(b);
