@@ -178,8 +178,13 @@ pub fn optimize_and_schedule(mut k: Kernel, hw: &HwOptions) -> Result<Schedule, 
         // smaller or more can decide whether the kernel fits its part at all (doitgen on the
         // ECP5-85F: 36 multipliers with the phase's narrowing, 290 of 156 without), and a lower
         // II saves a cycle per iteration (ludcmp on the iCE40: two loops at II 1 instead of 4,
-        // two others a cycle deeper).
-        Some(why) if with.deeper_by_at_most_one(&base) && area_saved(&report) >= 1.0 / 3.0 => {
+        // two others a cycle deeper). The generic target has no part to fit (nussinov there:
+        // 108,053 cycles without the rewrites, 111,294 with a pipeline a cycle deeper).
+        Some(why)
+            if hw.target.has_a_part_to_fit()
+                && with.deeper_by_at_most_one(&base)
+                && area_saved(&report) >= 1.0 / 3.0 =>
+        {
             let mut notes = egraph_notes(&report, hw.explain_opt);
             notes.push(format!("e-graph: rewrites kept although {why}: they save a third of the datapath or more"));
             (with, notes)

@@ -262,6 +262,13 @@ impl Target {
         self.kind == TargetKind::Ecp5
     }
 
+    /// Whether designs for this target must fit a part's logic and DSP blocks (the iCE40 UP5K,
+    /// the ECP5-85F); the generic target stands for no part, so a smaller datapath never
+    /// outweighs a cycle there.
+    pub fn has_a_part_to_fit(&self) -> bool {
+        self.kind != TargetKind::Generic
+    }
+
     /// Whether a predicated load whose data only a pipeline register reads is zeroed by that
     /// register's synchronous reset (reset over enable, which the ECP5's flip-flops have)
     /// instead of by a LUT in front of it: on the ECP5 the LUT and its route after a board
