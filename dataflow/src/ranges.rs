@@ -603,17 +603,29 @@ struct TestedIv {
     body: BTreeSet<Block>,
 }
 
+/// The loops whose header branches into the loop when a condition holds and out of it
+/// otherwise, with that condition.
+fn loops_tested_at_their_headers(k: &Kernel) -> Vec<(crate::analysis::NaturalLoop, Value)> {
+    crate::analysis::natural_loops(k)
+        .into_iter()
+        .filter_map(|l| match &k.blocks[l.header].term {
+            Terminator::Branch { cond, then_to, else_to }
+                if l.blocks.contains(&then_to.block) && !l.blocks.contains(&else_to.block) =>
+            {
+                Some((l, *cond))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
 fn tested_induction_variables(k: &Kernel) -> Vec<TestedIv> {
     let mut out = Vec::new();
     let preds = k.predecessors();
-    for l in crate::analysis::natural_loops(k) {
+    for (l, cond) in loops_tested_at_their_headers(k) {
         let h = l.header;
-        let Terminator::Branch { cond, then_to, else_to } = &k.blocks[h].term else { continue };
-        if !l.blocks.contains(&then_to.block) || l.blocks.contains(&else_to.block) {
-            continue;
-        }
         let params = &k.blocks[h].params;
-        let Some(test) = params.iter().position(|p| p == cond) else { continue };
+        let Some(test) = params.iter().position(|p| *p == cond) else { continue };
         let outside = |v: Value| match k.values[v].def {
             ValueDef::Param(b, _) => !l.blocks.contains(&b),
             ValueDef::Op(op) => !l.blocks.contains(&k.ops[op].block),
@@ -679,13 +691,9 @@ struct DescendingIv {
 fn descending_induction_variables(k: &Kernel) -> Vec<DescendingIv> {
     let mut out = Vec::new();
     let preds = k.predecessors();
-    for l in crate::analysis::natural_loops(k) {
+    for (l, cond) in loops_tested_at_their_headers(k) {
         let h = l.header;
-        let Terminator::Branch { cond, then_to, else_to } = &k.blocks[h].term else { continue };
-        if !l.blocks.contains(&then_to.block) || l.blocks.contains(&else_to.block) {
-            continue;
-        }
-        let Some(test) = k.def_op(*cond) else { continue };
+        let Some(test) = k.def_op(cond) else { continue };
         let (kind, args) = (&k.ops[test].kind, k.ops[test].args.as_slice());
         let [x, y] = args else { continue };
         // (the counter, the bound, whether the bound itself passes)
