@@ -325,8 +325,8 @@ fn magic_number_products_are_summed_a_digit_per_cycle_on_the_ice40() {
 /// Twelve 32-bit multiplies would take 36 of the UP5K's eight DSP blocks; the scheduler starts
 /// at most two per cycle in a pipeline and rtl-gen shares multipliers between multiplies that
 /// never run at once (scheduler/src/binding.rs), registering the operands of a multiplier
-/// shared by four multiplies or more. The
-/// kernel cosimulates on the ice40-up5k target with random stalls, its results equal the
+/// shared by four multiplies or more; the partial products' sum adds only the bits above the
+/// low product's low half. The kernel cosimulates on the ice40-up5k target with random stalls, its results equal the
 /// products computed here, and Yosys maps it to at most eight DSP blocks.
 #[test]
 fn multiplies_share_the_up5k_multiplier_blocks() {
@@ -349,6 +349,9 @@ fn multiplies_share_the_up5k_multiplier_blocks() {
         "{verilog}"
     );
     assert!(verilog.contains("mul0_p10 <= mul0_ra[31:16] * mul0_rb[15:0];"), "{verilog}");
+    // The low half of the product is the low product's (wired through); only the upper half
+    // is added, without a carry chain whose low carries are constant zeros.
+    assert!(verilog.contains("mul03 <= {mul0_p00[31:16] + mul0_p01 + mul0_p10, mul0_p00[15:0]};"), "{verilog}");
     assert!(!verilog.contains("mul1_ra"), "{verilog}");
     let got = cosim_on_ice40(&dir, &cl, &spec, &["--stall-seed", "5"]);
     assert_shared_multipliers_products(&got);

@@ -230,40 +230,24 @@ impl Gen<'_> {
         if !load.is_empty() {
             stmts.push(Stmt::If(advance(first), load, vec![]));
         }
-        // The sum, in a `width`-bit field at bit `from` of the product, of the partial products
-        // at bits `from` to `below`.
-        let sum = |from: u32, below: u32, width: u32| {
-            let at_bits = |(_, shift, _): &&(String, u32, u32)| (from..below).contains(shift);
-            let terms = products.iter().filter(at_bits).map(|(name, shift, pw)| {
-                let at = shift - from;
-                let mut term = Vec::new();
-                if at + pw < width {
-                    term.push(lit(width - at - pw, 0));
-                }
-                term.push(id(name));
-                if at > 0 {
-                    term.push(lit(at, 0));
-                }
-                if term.len() == 1 { id(name) } else { Expr::Concat(term) }
-            });
-            terms.reduce(|x, y| bin(BinOp::Add, x, y)).unwrap_or_else(|| lit(width, 0))
+        // The partial products at bits `from` to `below`, placed in a field at bit `from`.
+        let terms_in = |from: u32, below: u32| -> Vec<Placed> {
+            products
+                .iter()
+                .filter(|(_, shift, _)| (from..below).contains(shift))
+                .map(|(name, shift, pw)| Placed { name: name.clone(), at: shift - from, width: *pw })
+                .collect()
         };
-        let minus = |x: Expr, c: Option<Expr>| match c {
-            Some(c) => bin(BinOp::Sub, x, c),
-            None => x,
-        };
-        // The correction's bits below `shift` are zero: with both operands of 32 bits or more
-        // it belongs to the upper half.
-        // The correction at bit `at` and up (`at <= m`).
-        let correction_at = |at: u32| {
-            correction.as_ref().map(|(c, m)| if *m > at { Expr::Concat(vec![id(c), lit(m - at, 0)]) } else { id(c) })
-        };
+        // The correction sits at bit `m` of the product (`m - from` of a field at `from`); with
+        // both operands of 32 bits or more it belongs to the upper half.
+        let correction_from =
+            |from: u32| correction.as_ref().map(|(c, m)| Placed { name: c.clone(), at: m - from, width: w - m });
         let (low_correction, high_correction) = match &correction {
-            Some((_, m)) if *m >= 32 => (None, correction_at(32)),
-            Some(_) => (correction_at(0), None),
+            Some((_, m)) if *m >= 32 => (None, correction_from(32)),
+            Some(_) => (correction_from(0), None),
             None => (None, None),
         };
-        let (mut value, mut registered) = (minus(sum(0, w, w), correction_at(0)), first + 2);
+        let (mut value, mut registered) = (field_sum(&terms_in(0, w), correction_from(0).as_ref(), w), first + 2);
         if summed_in_halves {
             // Up to ten partial products summed in one cycle were ECP5 dot's and gemver's
             // critical path (64-bit chains, four deep): with a cycle to spare, the products
@@ -275,8 +259,8 @@ impl Gen<'_> {
             stmts.push(Stmt::If(
                 advance(first + 1),
                 vec![
-                    set(low.clone(), minus(sum(0, 32, w), low_correction)),
-                    set(high.clone(), minus(sum(32, w, w - 32), high_correction)),
+                    set(low.clone(), field_sum(&terms_in(0, 32), low_correction.as_ref(), w)),
+                    set(high.clone(), field_sum(&terms_in(32, w), high_correction.as_ref(), w - 32)),
                 ],
                 vec![],
             ));
@@ -833,4 +817,84 @@ fn quotient_bit(m: &mut Module, p: &str, w: u32, field: &dyn Fn(&str) -> String)
     let (ge, next_r) = super::divider::division_step(m, p, w, &field("r"), &field("q"), &field("d"), &lit(1, 1));
     let next_q = if w == 1 { ge } else { Expr::Concat(vec![Expr::Slice(field("q"), w - 2, 0), ge]) };
     (next_q, next_r)
+}
+
+/// A term of a sum: register (or wire) `name` of `width` bits at bit `at` of the sum's field.
+struct Placed {
+    name: String,
+    at: u32,
+    width: u32,
+}
+
+impl Placed {
+    /// The term in a field of `field` bits starting at bit `from` of this one's (`at >= from`,
+    /// `at + width <= from + field`).
+    fn in_field(&self, from: u32, field: u32) -> Expr {
+        let at = self.at - from;
+        let mut bits = Vec::new();
+        if at + self.width < field {
+            bits.push(lit(field - at - self.width, 0));
+        }
+        bits.push(id(&self.name));
+        if at > 0 {
+            bits.push(lit(at, 0));
+        }
+        if bits.len() == 1 { bits.remove(0) } else { Expr::Concat(bits) }
+    }
+}
+
+/// `Σ terms - minus` in a field of `width` bits (every term within it). The bits below the
+/// second lowest term come from the lowest alone and are wired through; only the bits above
+/// are added. So no carry chain starts with constant-zero carries, which Yosys's `ice40_opt`
+/// removes one cell per iteration over the whole design: a split 32-bit product's
+/// `p00 + {p01, 16'd0} + {p10, 16'd0}` took sixteen iterations, 5 s of doitgen's 15 s of
+/// synthesis.
+fn field_sum(terms: &[Placed], minus: Option<&Placed>, width: u32) -> Expr {
+    let mut sorted: Vec<&Placed> = terms.iter().collect();
+    sorted.sort_by_key(|t| t.at);
+    let Some((lowest, others)) = sorted.split_first() else {
+        return match minus {
+            Some(c) => bin(BinOp::Sub, lit(width, 0), c.in_field(0, width)),
+            None => lit(width, 0),
+        };
+    };
+    let through = others
+        .iter()
+        .copied()
+        .chain(minus)
+        .map(|t| t.at)
+        .min()
+        .unwrap_or(width)
+        .min(lowest.at + lowest.width)
+        .min(width);
+    if through <= lowest.at {
+        let sum = terms.iter().map(|t| t.in_field(0, width)).reduce(|x, y| bin(BinOp::Add, x, y));
+        let sum = sum.unwrap_or_else(|| lit(width, 0));
+        return match minus {
+            Some(c) => bin(BinOp::Sub, sum, c.in_field(0, width)),
+            None => sum,
+        };
+    }
+    // Bits `through` and up: the lowest term's bits above them, the others, the subtrahend.
+    let upper_width = width - through;
+    let wired = through - lowest.at;
+    let mut upper: Vec<Expr> = Vec::new();
+    if lowest.width > wired {
+        let above = slice_w(&id(&lowest.name), lowest.width, lowest.width - 1, wired);
+        let bits = lowest.width - wired;
+        upper.push(if bits < upper_width { Expr::Concat(vec![lit(upper_width - bits, 0), above]) } else { above });
+    }
+    upper.extend(others.iter().map(|t| t.in_field(through, upper_width)));
+    let mut low = vec![slice_w(&id(&lowest.name), lowest.width, wired - 1, 0)];
+    if lowest.at > 0 {
+        low.push(lit(lowest.at, 0));
+    }
+    if upper_width == 0 {
+        return if low.len() == 1 { low.remove(0) } else { Expr::Concat(low) };
+    }
+    let mut sum = upper.into_iter().reduce(|x, y| bin(BinOp::Add, x, y)).unwrap_or_else(|| lit(upper_width, 0));
+    if let Some(c) = minus {
+        sum = bin(BinOp::Sub, sum, c.in_field(through, upper_width));
+    }
+    Expr::Concat([vec![sum], low].concat())
 }
