@@ -8,7 +8,7 @@
 //! bitstream flow reports the real critical path next to the scheduler's estimate.
 
 use kiln_dataflow::delay::OperatorDelays;
-use kiln_dataflow::ir::{BinOp, CastOp, CmpOp, Kernel, Op, OpKind, UnOp, Value};
+use kiln_dataflow::ir::{BinOp, CastOp, CmpOp, Kernel, Op, OpKind, UnOp, Value, ValueDef};
 use serde::Serialize;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -33,6 +33,13 @@ pub struct Target {
     /// keeps it between segments: on the iCE40 it leaves the chain through a logic cell of its
     /// own (nextpnr's pass-out) and a routing hop to the register.
     carry_exit_ns: f64,
+    /// What a select that keeps or replaces a loop-carried value (`best = x <= best ? best :
+    /// x`) costs beyond its LUT: synthesis makes the hold the register's clock enable, merged
+    /// with the pipeline's own enable (stage, valid, predicate), two LUT levels and their route
+    /// into CE. On the ECP5 that was nussinov's critical path at 120 MHz (its k loop's add,
+    /// compare and select chained: 7.4 ns estimated, 9.3 routed, 3.2 of it from the compare
+    /// to CE).
+    hold_enable_ns: f64,
     /// From a memory operation's operands (address, data, predicate) to the memory: the
     /// request and enable logic shared by the operation's sites, and the block RAM's setup.
     memory_request_ns: f64,
@@ -65,6 +72,7 @@ impl Target {
                 operators: OperatorDelays::GENERIC,
                 reg_ns: 0.3,
                 carry_exit_ns: 0.0,
+                hold_enable_ns: 0.0,
                 memory_request_ns: 0.6,
                 block_ram_read_ns: 0.3,
                 block_ram_bits: 16384,
@@ -88,6 +96,8 @@ impl Target {
                 // A pass-out cell and a hop: durbin's, lookup's and trisolv's split subtractions,
                 // 6-7 ns from the chain's end to the carry register routed.
                 carry_exit_ns: 3.0,
+                // Not measured on the iCE40, whose LUT delay carries a long route already.
+                hold_enable_ns: 0.0,
                 // Two LUT levels (the OR of the sites' enables, the address multiplexer) and
                 // the block RAM's enable setup, 3 ns: nextpnr's paths into SB_RAM40_4K.
                 memory_request_ns: 9.0,
@@ -115,6 +125,7 @@ impl Target {
                 },
                 reg_ns: 0.3,
                 carry_exit_ns: 0.0,
+                hold_enable_ns: 1.5,
                 // Two LUT levels of request and enable logic, and the block RAM's setup.
                 memory_request_ns: 3.5,
                 // A DP16KD without output register: 5.8 ns clock-to-out, then 1.1 ns of
@@ -174,16 +185,27 @@ impl Target {
     }
 
     /// Combinational delay of op `op` of `k`: [`Target::delay_ns`] of its kind and widths,
-    /// except that a shift by a constant is wiring (as the e-graph's cost model has it).
+    /// except that a shift by a constant is wiring (as the e-graph's cost model has it), and a
+    /// select that holds a loop-carried value also pays for the register's enable
+    /// ([`Target::hold_enable_ns`]).
     pub fn op_delay_ns(&self, k: &Kernel, op: Op) -> f64 {
         let (kind, rw, iw) = op_shape(k, op);
-        if is_wiring(k, op) { 0.0 } else { self.delay_ns(kind, rw, iw) }
+        if is_wiring(k, op) { 0.0 } else { self.delay_ns(kind, rw, iw) + self.hold_enable_of(k, op) }
     }
 
     /// [`Target::segments`] of op `op` of `k` (one segment of no delay for wiring).
     pub fn op_segments(&self, k: &Kernel, op: Op, period: f64) -> (u32, f64) {
         let (kind, rw, iw) = op_shape(k, op);
-        if is_wiring(k, op) { (1, 0.0) } else { self.segments(kind, rw, iw, period) }
+        if is_wiring(k, op) {
+            return (1, 0.0);
+        }
+        let hold = self.hold_enable_of(k, op);
+        let (n, segment) = self.segments(kind, rw, iw, period - hold);
+        (n, segment + hold)
+    }
+
+    fn hold_enable_of(&self, k: &Kernel, op: Op) -> f64 {
+        if self.hold_enable_ns > 0.0 && holds_a_carried_value(k, op) { self.hold_enable_ns } else { 0.0 }
     }
 
     /// Cycles of logic an operator needs at clock period `period` (1 = combinational, chains
@@ -484,6 +506,20 @@ fn op_shape(k: &Kernel, op: Op) -> (&OpKind, u32, u32) {
 }
 
 /// Whether op `op` is only wiring in hardware: a shift by a constant count.
+/// Whether `op` is a select between a block parameter and another value whose result is
+/// passed back to that parameter (`p' = c ? p : x` on an edge into `p`'s block): the register
+/// of `p` keeps its value or takes `x`, which synthesis builds as the register's enable.
+fn holds_a_carried_value(k: &Kernel, op: Op) -> bool {
+    let o = &k.ops[op];
+    let (OpKind::Select, Some(result)) = (&o.kind, o.result) else { return false };
+    o.args.iter().skip(1).any(|&p| {
+        let ValueDef::Param(block, index) = k.values[p].def else { return false };
+        k.blocks
+            .values()
+            .any(|b| b.term.targets().iter().any(|t| t.block == block && t.args.get(index as usize) == Some(&result)))
+    })
+}
+
 fn is_wiring(k: &Kernel, op: Op) -> bool {
     let o = &k.ops[op];
     matches!(o.kind, OpKind::Binary(BinOp::Shl | BinOp::LShr | BinOp::AShr))

@@ -797,3 +797,80 @@ fn cosim_on_ice40_at(dir: &std::path::Path, cl: &str, spec: &str, extra: &[&str]
 }
 
 const ICE40_AT_60_MHZ: [&str; 4] = ["--target", "ice40-up5k", "--clock-mhz", "60"];
+
+/// On the ECP5 a select that keeps or replaces a loop-carried value (`best = split > best ?
+/// split : best`) becomes the register's clock enable, merged with the pipeline's enable, which
+/// costs a second LUT level (`Target::hold_enable_ns`): the loop's add, compare and select no
+/// longer fit one cycle at 120 MHz, so the scheduler registers the sum and keeps the compare
+/// and the select, the recurrence, in the next cycle at II 1. On the generic target the three
+/// chain in one cycle. Cosimulated on the ECP5 with stalls, the kernel computes the largest
+/// wrapping sum.
+#[test]
+fn a_held_maximum_leaves_its_sum_in_the_cycle_before() {
+    require_tool("verilator");
+    let dir = scratch("held-maximum");
+    let cl = dir.join("best.cl");
+    std::fs::write(
+        &cl,
+        "kernel void best_split(global const int *a, global const int *b, global int *out) {\n\
+         \x20   int best = a[0];\n\
+         \x20   for (int k = 0; k < 64; k++) {\n\
+         \x20       int split = a[k] + b[k];\n\
+         \x20       best = split > best ? split : best;\n\
+         \x20   }\n\
+         \x20   out[0] = best;\n\
+         }\n",
+    )
+    .unwrap();
+    let spec = dir.join("best.toml");
+    std::fs::write(
+        &spec,
+        "kernel = \"best_split\"\n[args]\na = { len = 64, fill = \"random\", seed = 3 }\n\
+         b = { len = 64, fill = \"random\", seed = 4 }\nout = { len = 1 }\n",
+    )
+    .unwrap();
+    // The cycle of the line of `best_split.v` whose comment names `op`.
+    let cycle_of = |verilog: &str, op: &str| -> String {
+        let line = verilog.lines().find(|l| l.contains(&format!("// {op} ["))).unwrap_or_else(|| panic!("{verilog}"));
+        line.split(&format!("// {op} [")).nth(1).and_then(|r| r.split(']').next()).unwrap().to_string()
+    };
+    for (target, mhz, chained) in [("ecp5", "120", false), ("generic", "120", true)] {
+        let out = dir.join(target);
+        let r =
+            kiln(&["build", cl.to_str().unwrap(), "-o", out.to_str().unwrap(), "--target", target, "--clock-mhz", mhz]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let verilog = std::fs::read_to_string(out.join("best_split.v")).unwrap();
+        let (add, compare, select) =
+            (cycle_of(&verilog, "add"), cycle_of(&verilog, "slt"), cycle_of(&verilog, "select"));
+        assert_eq!(compare, select, "{target}: the recurrence in one cycle:\n{verilog}");
+        assert_eq!(add == compare, chained, "{target}: add [{add}], compare [{compare}]:\n{verilog}");
+        let report: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap()).unwrap();
+        let pipelined: Vec<&serde_json::Value> =
+            report["kernels"][0]["loops"].as_array().unwrap().iter().filter(|l| l["pipelined"] == true).collect();
+        assert_eq!(pipelined.len(), 1, "{report}");
+        assert_eq!(pipelined[0]["achieved_ii"], 1, "{target}: {report}");
+    }
+    let json = dir.join("cosim.json");
+    let r = kiln(&[
+        "cosim",
+        cl.to_str().unwrap(),
+        "--spec",
+        spec.to_str().unwrap(),
+        "--json",
+        json.to_str().unwrap(),
+        "--target",
+        "ecp5",
+        "--clock-mhz",
+        "120",
+        "--stall-seed",
+        "6",
+    ]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let got = kiln_tests::result_args(&json);
+    let words =
+        |n: &str| -> Vec<i32> { got[n].as_array().unwrap().iter().map(|v| v.as_i64().unwrap() as i32).collect() };
+    let (a, b) = (words("a"), words("b"));
+    let expect = a.iter().zip(&b).fold(a[0], |best, (x, y)| best.max(x.wrapping_add(*y)));
+    assert_eq!(words("out"), [expect]);
+}
