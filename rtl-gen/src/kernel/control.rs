@@ -73,11 +73,14 @@ impl Gen<'_> {
     /// Statements that enter block `b` with parameter values `args`.
     pub(super) fn enter(&self, b: Block, args: Vec<Expr>) -> Vec<Stmt> {
         let mut v: Vec<Stmt> =
-            self.k.blocks[b].params.iter().zip(args).map(|(p, a)| set(self.reg_name(*p), a)).collect();
+            self.k.blocks[b].params.iter().zip(&args).map(|(p, a)| set(self.reg_name(*p), a.clone())).collect();
         match self.s.entry_of(b) {
             Entry::Done => v.push(set("state", id("S_DONE"))),
             Entry::Step(b) => v.push(set("state", id(self.state_name(b, 0)))),
-            Entry::Pipeline(pi) => v.extend(self.pipeline_entry(pi)),
+            Entry::Pipeline(pi) => {
+                v.extend(self.pipeline_entry(pi));
+                v.extend(self.fire_on_entry(pi, &args));
+            }
         }
         v
     }

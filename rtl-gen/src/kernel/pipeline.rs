@@ -52,6 +52,47 @@ impl Gen<'_> {
         if self.pp(pi).shape.continue_on_true { c } else { un(UnOp::Not, c) }
     }
 
+    /// The register that holds `v[0] & continues(0)` of a test-first pipeline whose loop test
+    /// is a header parameter's register read and written in relative cycle 0 (the `exit-test`
+    /// pass carries it): the loop's parameters written in slot 0 are written exactly when it
+    /// and phase 0 are set. Kept as a register of its own, it is what the enables of the loop's
+    /// registers read, where the AND of the stage's valid bit and the test register was a LUT
+    /// level, merged by synthesis with the state's initial write and a kept value's select into
+    /// two or three (syrk's, syr2k's and fdtd-2d's outer counters on the iCE40: their critical
+    /// paths, 17-19 ns). It is set on entry to the entering test and, in phase 0 of each
+    /// advance, to `fire & next test` (an iteration that does not fire leaves no valid one
+    /// behind it); the stages' shift in the last phase leaves it as it is, since the iteration
+    /// in stage 0 moves on exactly when it fired; reset clears it.
+    pub(super) fn fire_reg(&self, pi: u32) -> Option<String> {
+        let p = self.pp(pi);
+        let cond = p.shape.cond;
+        let is_header_param = matches!(self.k.values[cond].def, ValueDef::Param(b, _) if b == p.shape.header);
+        let q = p.params.iter().find(|q| q.param == cond)?;
+        (p.shape.shape == Shape::TestFirst && is_header_param && q.read == 0 && q.write == 0)
+            .then(|| format!("p{pi}_fire"))
+    }
+
+    /// Whether value `c` of the loop test means "continue".
+    fn continue_value(&self, pi: u32, c: Expr) -> Expr {
+        if self.pp(pi).shape.continue_on_true { c } else { un(UnOp::Not, c) }
+    }
+
+    /// `slot(pi, r) & continues(pi, r)` of a test-first loop: the fire register where there is one.
+    fn slot_continues(&self, pi: u32, r: u32) -> Expr {
+        match self.fire_reg(pi) {
+            Some(fire) if r == 0 => and(id(fire), self.phase_is(pi, 0)),
+            _ => and(self.slot(pi, r), self.continues(pi, r)),
+        }
+    }
+
+    /// The fire register's value when pipeline `pi` is entered with header arguments `args`.
+    pub(super) fn fire_on_entry(&self, pi: u32, args: &[Expr]) -> Option<Stmt> {
+        let fire = self.fire_reg(pi)?;
+        let p = self.pp(pi);
+        let idx = self.k.blocks[p.shape.header].params.iter().position(|v| *v == p.shape.cond)?;
+        Some(set(fire, self.continue_value(pi, args.get(idx)?.clone())))
+    }
+
     /// The relative cycle in which loop value `v` of pipeline `pi` is first seen: an operation's
     /// end, a header parameter's read.
     fn defined_at(&self, pi: u32, v: Value) -> u32 {
@@ -164,8 +205,12 @@ impl Gen<'_> {
                 _ => {}
             }
         }
+        // Parameters written in slot 0 read the fire register instead, where there is one.
+        let fire = self.fire_reg(pi).is_some();
         for q in &p.params {
-            s.insert(q.write);
+            if !(fire && q.write == 0) {
+                s.insert(q.write);
+            }
         }
         s
     }
@@ -173,8 +218,10 @@ impl Gen<'_> {
     /// Write enable of parameter `q`'s register for the next iteration.
     fn param_write_en(&self, pi: u32, write: u32) -> Expr {
         let p = self.pp(pi);
-        let en = bin(BinOp::And, self.go(pi), self.slot(pi, write));
-        if p.shape.shape == Shape::TestFirst { and(en, self.continues(pi, write)) } else { en }
+        match p.shape.shape {
+            Shape::TestFirst => bin(BinOp::And, self.go(pi), self.slot_continues(pi, write)),
+            Shape::TestLast => bin(BinOp::And, self.go(pi), self.slot(pi, write)),
+        }
     }
 
     /// Phase counter, stage valid bits, slots, stall and advance of every pipeline.
@@ -197,6 +244,9 @@ impl Gen<'_> {
                 self.m.add(Item::Reg { name: format!("{pre}_phase"), width: p.ii });
             }
             self.m.add(Item::Reg { name: format!("{pre}_v"), width: stages });
+            if let Some(fire) = self.fire_reg(pi) {
+                self.m.add(Item::Reg { name: fire, width: 1 });
+            }
             // The valid bits and the phase are all zero outside the pipeline's state (see
             // `pipeline_resets` and the exit in `pipeline_arm`), so a slot needs no `active`.
             for r in self.used_slots(pi) {
@@ -393,6 +443,9 @@ impl Gen<'_> {
         for pi in 0..self.s.pipelines.len() as u32 {
             let p = self.pp(pi);
             resets.push(set(format!("p{pi}_v"), lit(p.stages, 0)));
+            if let Some(fire) = self.fire_reg(pi) {
+                resets.push(set(fire, lit(1, 0)));
+            }
             if p.ii > 1 {
                 resets.push(set(format!("p{pi}_phase"), lit(p.ii, 0)));
             }
@@ -435,19 +488,21 @@ impl Gen<'_> {
             body.push(set(&phase, rotated));
         }
         for q in &p.params {
-            let en = bin(
-                BinOp::And,
-                self.slot(pi, q.write),
-                match p.shape.shape {
-                    Shape::TestFirst => self.continues(pi, q.write),
-                    Shape::TestLast => lit(1, 1),
-                },
-            );
-            body.push(Stmt::If(
-                simplify_and(en),
-                vec![set(self.reg_name(q.param), self.src(q.arg, At::Pipe(pi, q.write)))],
-                vec![],
-            ));
+            let en = match p.shape.shape {
+                Shape::TestFirst => self.slot_continues(pi, q.write),
+                Shape::TestLast => self.slot(pi, q.write),
+            };
+            body.push(Stmt::If(en, vec![set(self.reg_name(q.param), self.src(q.arg, At::Pipe(pi, q.write)))], vec![]));
+        }
+        if let Some(fire) = self.fire_reg(pi) {
+            // Before the exit, whose entry sets it again when the exit re-enters this loop.
+            let q = p.params.iter().find(|q| q.param == p.shape.cond).map(|q| q.arg).unwrap_or(p.shape.cond);
+            let next = self.continue_value(pi, self.src(q, At::Pipe(pi, 0)));
+            let update = set(fire.clone(), bin(BinOp::And, id(fire), next));
+            body.push(match self.phase_is(pi, 0) {
+                Expr::Lit(1, 1) => update,
+                phase0 => Stmt::If(phase0, vec![update], vec![]),
+            });
         }
         let mut turn = vec![set(format!("{pre}_v"), id(format!("{pre}_v_next")))];
         let caps: Vec<Stmt> = p
@@ -480,14 +535,6 @@ impl Gen<'_> {
         turn.push(Stmt::If(bin(BinOp::Eq, id(format!("{pre}_v_next")), lit(p.stages, 0)), exit, vec![]));
         body.push(Stmt::If(self.phase_is(pi, p.ii - 1), turn, vec![]));
         vec![Stmt::If(self.go(pi), simplify_if_true(body), vec![])]
-    }
-}
-
-/// Drops a trailing `& 1'b1`.
-fn simplify_and(e: Expr) -> Expr {
-    match e {
-        Expr::Bin(BinOp::And, a, b) if *b == lit(1, 1) => *a,
-        other => other,
     }
 }
 
