@@ -516,3 +516,96 @@ fn addresses_step_in_loops_counting_down_to_zero() {
     let expected: Vec<u64> = (0..10).map(|i| (i + 1..10).fold(a(i, i), |s, j| s - a(i, j) * j) as u32 as u64).collect();
     assert_eq!(r[0], Some(expected));
 }
+
+/// `carry-compare`: equality tests of loop counters against constants are computed an
+/// iteration ahead and carried in header parameters. The selects that step a coalesced nest's
+/// counters (`i' = j != 4 ? i : i + 1`) then test a parameter, and every kernel computes
+/// what the kernel without the passes computes: counters stepping up, down and wrapping
+/// around their width, tests in the body and in selects, loops that never start.
+#[test]
+fn carried_compares_keep_results() {
+    use kiln_dataflow::ir::{OpKind, ValueDef};
+    use kiln_dataflow::lower::{LowerOptions, lower_kernel_with};
+    // Built as for hardware (coalescing is a loop transformation), checked against the
+    // kernel as lowered for the emulator.
+    let for_hardware = |src: &str, name: &str| {
+        let out = check_source("t.cl", src, &Options::default());
+        let prog = out.program.unwrap();
+        let id = prog.kernel_by_name(name).unwrap();
+        let mut k = lower_kernel_with(&prog, id, &LowerOptions { loop_transforms: true, ..LowerOptions::default() })
+            .unwrap_or_else(|d| panic!("{}", diag::render(&out.sources, &d)));
+        optimize(&mut k, &PipelineOptions { verify_each: true, ..PipelineOptions::default() }).unwrap();
+        k
+    };
+    let run = |src: &str, name: &str, args: Vec<Arg>| {
+        let opt = for_hardware(src, name);
+        let want = run(src, name, args.clone());
+        let got = emulate(&opt, &args, 100_000_000).unwrap_or_else(|e| panic!("{e:?}"));
+        assert_eq!(got.buffers, want, "{name}: the kernel built for hardware differs\n{opt}");
+        want
+    };
+    let src = "kernel void nest(global int *out) {
+            int t = 0;
+            #pragma loop_coalesce
+            for (int i = 0; i < 7; i++)
+                for (int j = 0; j < 5; j++)
+                    t = t * 3 + i * 10 + j;
+            out[0] = t; }
+        kernel void marks(global int *out, int n) {
+            for (int j = 0; j < n; j++) { out[j] = j == 3 ? 100 : j; if (j == 0) out[j] += 5; } }
+        kernel void down(global int *out, int n) {
+            int t = 0;
+            for (int j = n; j != 0; j--) { if (j == 2) t += 1000; t = t * 2 + j; }
+            out[0] = t; }
+        kernel void wraps(global int *out, int n) {
+            uchar j = 250;
+            for (int i = 0; i < n; i++) { if (j == 1) out[0] = i; if (j != 255) out[1] += j; j++; } }";
+    let opt = for_hardware(src, "nest");
+    let headers: Vec<_> = opt.loops.iter().map(|l| l.header).collect();
+    let is_header_param = |v| matches!(opt.values[v].def, ValueDef::Param(b, _) if headers.contains(&b));
+    // The selects that step the counters (`j' = j != 4 ? j + 1 : 0`, `i' = j != 4 ? i : i + 1`).
+    let selects: Vec<_> = opt.ops.values().filter(|o| matches!(o.kind, OpKind::Select)).collect();
+    assert!(selects.len() >= 2, "the counters step through selects\n{opt}");
+    for o in selects {
+        assert!(is_header_param(o.args[0]), "a counter's select tests a carried parameter\n{opt}");
+    }
+    let mut t: i32 = 0;
+    for i in 0..7 {
+        for j in 0..5 {
+            t = t.wrapping_mul(3).wrapping_add(i * 10 + j);
+        }
+    }
+    assert_eq!(run(src, "nest", vec![Arg::Buffer(vec![0])])[0], Some(vec![t as u32 as u64]));
+    for n in [0u64, 1, 3, 4, 9] {
+        let r = run(src, "marks", vec![Arg::Buffer(vec![0; 9]), Arg::Scalar(n)]);
+        let want: Vec<u64> = (0..9)
+            .map(|j| {
+                if j >= n {
+                    0
+                } else if j == 3 {
+                    100
+                } else if j == 0 {
+                    5
+                } else {
+                    j
+                }
+            })
+            .collect();
+        assert_eq!(r[0], Some(want), "marks n={n}");
+        run(src, "down", vec![Arg::Buffer(vec![0]), Arg::Scalar(n)]);
+    }
+    for n in [0u64, 5, 6, 7, 8, 300] {
+        let r = run(src, "wraps", vec![Arg::Buffer(vec![0, 0]), Arg::Scalar(n)]);
+        let (mut first, mut sum, mut j) = (0u64, 0u64, 250u8);
+        for i in 0..n {
+            if j == 1 {
+                first = i;
+            }
+            if j != 255 {
+                sum += j as u64;
+            }
+            j = j.wrapping_add(1);
+        }
+        assert_eq!(r[0], Some(vec![first, sum & 0xffff_ffff]), "wraps n={n}");
+    }
+}

@@ -4,6 +4,7 @@
 //! each pass when asked to, and reports which pass broke an invariant.
 
 mod bounded_compare;
+mod carry_compare;
 mod const_fold;
 mod cse;
 mod dce;
@@ -194,7 +195,8 @@ pub fn egraph_phase(k: &mut Kernel, eg: &EgraphOptions, verify_each: bool) -> Re
 /// done: the divisions and remainders by constants that the `-O1` passes left for the e-graph
 /// phase ([`PipelineOptions::defer_divisions`]) and the phase did not rewrite itself, and the
 /// tests of counted loops with constant bounds computed an iteration ahead (`exit-test`), and
-/// less-than tests of bounded values made equalities (`bounded-compare`), and accumulators
+/// less-than tests of bounded values made equalities (`bounded-compare`), and equality tests
+/// of loop counters computed an iteration ahead (`carry-compare`), and accumulators
 /// started from zero (`zero-accumulator`), and the addresses that loops step by constants
 /// kept in loop parameters (`induction-address`; also inner loops' first addresses in the loops
 /// around them with `first_addresses_in_outer_loops`), and multiplies with products narrower than
@@ -207,11 +209,13 @@ pub fn finish_for_hardware(
     first_addresses_in_outer_loops: bool,
 ) -> Result<(), PassFailure> {
     // `bounded-compare` after `exit-test`: a loop's own test must still be a less-than for
-    // `exit-test` to carry it.
-    let rewrites: [&dyn Pass; 6] = [
+    // `exit-test` to carry it; `carry-compare` after `bounded-compare`, which makes the inner
+    // test of a coalesced nest the equality it carries.
+    let rewrites: [&dyn Pass; 7] = [
         &strength::StrengthReduce { defer_odd_divisors: false },
         &exit_test::ExitTest { constant_bounds: true },
         &bounded_compare::BoundedCompare,
+        &carry_compare::CarryCompare,
         &zero_accumulator::ZeroAccumulator,
         &induction_address::InductionAddress { first_addresses_in_outer_loops },
         &lut_multiply::LutMultiply { below: lut_multiply_below },
