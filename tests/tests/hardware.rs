@@ -874,3 +874,55 @@ fn a_held_maximum_leaves_its_sum_in_the_cycle_before() {
     let expect = a.iter().zip(&b).fold(a[0], |best, (x, y)| best.max(x.wrapping_add(*y)));
     assert_eq!(words("out"), [expect]);
 }
+
+/// A test-first pipeline whose loop test is carried in a register and compared narrowly keeps
+/// `valid & test` in a fire register, which the enables of its loop-carried registers read
+/// (`rtl-gen/src/kernel/pipeline.rs`, `fire_reg`): every pipeline of `loop_pragmas` on the
+/// iCE40 writes its parameters under `pN_fire`, while prefix_sum, whose test is a 32-bit
+/// equality of two registers (the AND would be a LUT level after the equality's tree), keeps
+/// none. Both cosimulate with stalls and compute what is computed here.
+#[test]
+fn pipelines_enable_their_registers_from_a_fire_register() {
+    require_tool("verilator");
+    let dir = scratch("fire-register");
+    let (cl, spec, out, _) = build_on_ice40(&dir, "loop_pragmas");
+    let verilog = std::fs::read_to_string(out.join("loop_pragmas.v")).unwrap();
+    let fires: Vec<&str> = verilog
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("reg ").and_then(|r| r.strip_suffix(';')))
+        .filter(|r| r.starts_with('p') && r.ends_with("_fire"))
+        .collect();
+    assert!(fires.len() >= 3, "too few fire registers {fires:?}:\n{verilog}");
+    for f in &fires {
+        assert!(verilog.contains(&format!("{f} <= {f} & ")), "{f} is not stepped with the next test");
+        assert!(verilog.contains(&format!("if ({f}")), "no register is written under {f}");
+    }
+    let got = cosim_on_ice40(&dir, &cl, &spec, &["--stall-seed", "5", "--mem-latency", "2"]);
+    let words =
+        |name: &str| -> Vec<i32> { got[name].as_array().unwrap().iter().map(|v| v.as_i64().unwrap() as i32).collect() };
+    let x = words("in");
+    let mut expect = vec![x[..16].iter().fold(0i32, |a, v| a.wrapping_add(*v))];
+    expect.push((0..16).fold(0i32, |a, i| a ^ (x[i].wrapping_mul(x[39 - i]) >> (i & 7))));
+    expect.push(x[..16].iter().fold(1i32, |a, v| a.wrapping_mul(3).wrapping_add(*v)));
+    let grid = |k: usize| x[k] + (k / 8) as i32 - (k % 8) as i32;
+    expect.push((0..32).fold(0i32, |a, k| a.wrapping_add(grid(k).wrapping_mul(k as i32 + 1))));
+    // `p` and `q` are the same recurrence, with and without `ivdep`.
+    expect.extend([0; 40]);
+    assert_eq!(words("out"), expect);
+
+    let dir = scratch("fire-register-wide-test");
+    let (cl, _, out, _) = build_on_ice40(&dir, "prefix_sum");
+    let verilog = std::fs::read_to_string(out.join("prefix_sum.v")).unwrap();
+    assert!(!verilog.contains("_fire"), "prefix_sum's 32-bit test has a fire register:\n{verilog}");
+    let data: Vec<i64> = (0..40).map(|i| (i * 7 % 23) - 11).collect();
+    let spec = dir.join("prefix_sum.toml");
+    let list = data.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(", ");
+    std::fs::write(&spec, format!("kernel = \"prefix_sum\"\n[args]\ndata = {{ data = [{list}] }}\nn = 37\n")).unwrap();
+    let got = cosim_on_ice40(&dir, &cl, spec.to_str().unwrap(), &["--stall-seed", "6"]);
+    let mut expect = data.clone();
+    for i in 1..37 {
+        expect[i] += expect[i - 1];
+    }
+    let got: Vec<i64> = got["data"].as_array().unwrap().iter().map(|v| v.as_i64().unwrap()).collect();
+    assert_eq!(got, expect);
+}

@@ -172,7 +172,10 @@ impl<'s> Gen<'s> {
         }
         if let At::Pipe(pi, r) = at {
             let p = self.s.pipeline(pi);
-            if p.guarded.contains(&op) && (self.k.ops[op].kind.is_memory() || self.k.ops[op].kind.is_pipe_transfer()) {
+            if p.guarded.contains(&op)
+                && (self.k.ops[op].kind.is_memory() || self.k.ops[op].kind.is_pipe_transfer())
+                && self.test_decides_at(pi, r)
+            {
                 terms.push(self.continues(pi, r));
             }
         }

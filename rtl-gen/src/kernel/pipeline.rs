@@ -8,6 +8,7 @@
 //! read time and written with the next iteration's value at their write time.
 
 use super::*;
+use kiln_dataflow::ir::CmpOp;
 use kiln_scheduler::pipeline::shape::Shape;
 use kiln_scheduler::pipeline::{ExitSource, Pipeline};
 use std::collections::{BTreeMap, BTreeSet};
@@ -68,8 +69,43 @@ impl Gen<'_> {
         let cond = p.shape.cond;
         let is_header_param = matches!(self.k.values[cond].def, ValueDef::Param(b, _) if b == p.shape.header);
         let q = p.params.iter().find(|q| q.param == cond)?;
-        (p.shape.shape == Shape::TestFirst && is_header_param && q.read == 0 && q.write == 0)
-            .then(|| format!("p{pi}_fire"))
+        (p.shape.shape == Shape::TestFirst
+            && is_header_param
+            && q.read == 0
+            && q.write == 0
+            && self.and_with_next_test_is_free(q.arg))
+        .then(|| format!("p{pi}_fire"))
+    }
+
+    /// Whether `fire & next` costs no LUT level beyond the next test `next` itself: a
+    /// constant or a register, or an equality whose tree of 4-input LUTs leaves an input free
+    /// at its root (a LUT compares two bit pairs, or four bits with a constant). A 32-bit
+    /// equality of two registers fills its root, so the AND would be a fourth level after the
+    /// tree (prefix_sum's, lookup's and histogram's `i != n - 1` on the iCE40: 51-55 MHz with
+    /// the fire register, 57-62 without).
+    fn and_with_next_test_is_free(&self, next: Value) -> bool {
+        let k = self.k;
+        let Some(op) = k.def_op(next) else { return true };
+        match (&k.ops[op].kind, k.ops[op].args.as_slice()) {
+            (OpKind::Const(_), _) => true,
+            (OpKind::Cmp(CmpOp::Eq | CmpOp::Ne), [a, b]) => {
+                let against_constant = k.as_const(*a).is_some() || k.as_const(*b).is_some();
+                let mut inputs = k.width(*a).div_ceil(if against_constant { 4 } else { 2 });
+                while inputs > 4 {
+                    inputs = inputs.div_ceil(4);
+                }
+                inputs < 4
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether the loop test decides anything at relative cycle `r` of a test-first pipeline:
+    /// only in stage 0. An iteration moves on to stage 1 only when its test passes (`v_next`),
+    /// so a later stage's valid bit implies the test, and reading it again there would put the
+    /// test's chain register into the stage's enables for nothing.
+    pub(super) fn test_decides_at(&self, pi: u32, r: u32) -> bool {
+        r < self.pp(pi).ii
     }
 
     /// Whether value `c` of the loop test means "continue".
@@ -81,6 +117,7 @@ impl Gen<'_> {
     fn slot_continues(&self, pi: u32, r: u32) -> Expr {
         match self.fire_reg(pi) {
             Some(fire) if r == 0 => and(id(fire), self.phase_is(pi, 0)),
+            _ if !self.test_decides_at(pi, r) => self.slot(pi, r),
             _ => and(self.slot(pi, r), self.continues(pi, r)),
         }
     }
@@ -134,8 +171,9 @@ impl Gen<'_> {
             );
             if o.kind.is_memory() || o.kind.is_pipe_transfer() {
                 if p.guarded.contains(&op) {
-                    uses.push((cond, t.start));
-                    uses.push((cond, t.end));
+                    uses.extend(
+                        [t.start, t.end].into_iter().filter(|r| self.test_decides_at(pi, *r)).map(|r| (cond, r)),
+                    );
                 }
                 if let Some(pr) = o.predicate() {
                     uses.push((pr, t.end));
@@ -144,7 +182,7 @@ impl Gen<'_> {
         }
         for q in &p.params {
             uses.push((q.arg, q.write));
-            if p.shape.shape == Shape::TestFirst {
+            if p.shape.shape == Shape::TestFirst && self.test_decides_at(pi, q.write) {
                 uses.push((cond, q.write));
             }
         }
