@@ -65,6 +65,7 @@ fn schedule_pass(
     registered_operands: BTreeSet<Op>,
 ) -> Schedule {
     let period = 1000.0 / clock_mhz;
+    let carry_out_sums = target.carry_out_sums(&k);
     let mut s = Schedule {
         target,
         clock_mhz,
@@ -79,6 +80,7 @@ fn schedule_pass(
         pipeline_of: SecondaryMap::new(),
         loops: Vec::new(),
         registered_operands,
+        carry_out_sums,
         kernel: k,
     };
     assign_units(&mut s, period);
@@ -111,6 +113,7 @@ fn schedule_pass(
             unit_latency: &lat,
             fsm_cycles: &fsm_cycles,
             target: &s.target,
+            carry_out_sums: &s.carry_out_sums,
             period,
             disabled: !opts.pipeline,
             strict_pipe_order: opts.strict_pipe_order,
@@ -177,7 +180,7 @@ fn assign_units(s: &mut Schedule, period: f64) {
             class = OpClass::Unit(id);
         }
         if class == OpClass::Comb {
-            let (mut n, _) = s.target.op_segments(&s.kernel, op, period);
+            let (mut n, _) = s.target.op_segments_with(&s.kernel, op, period, s.carry_out_sums.contains(&op));
             // Only a split multiply (partial products registered, summed a cycle later) is
             // bound to a shared multiplier, so when the part's multiplier blocks are too few
             // one that would chain at a slow clock takes two cycles: doitgen at the
@@ -227,8 +230,8 @@ fn schedule_block(s: &mut Schedule, b: Block, period: f64) {
             | OpClass::PortStore(_)
             | OpClass::MemLoad(_)
             | OpClass::MemStore(_)
-            | OpClass::PipeTransfer(_) => s.target.op_delay_ns(k, op),
-            OpClass::Multi(_) => s.target.op_segments(k, op, period).1,
+            | OpClass::PipeTransfer(_) => s.target.op_delay_with(k, op, s.carry_out_sums.contains(&op)),
+            OpClass::Multi(_) => s.target.op_segments_with(k, op, period, s.carry_out_sums.contains(&op)).1,
             OpClass::Unit(_) => s.target.divider_start_ns(iw),
             OpClass::Constant => 0.0,
         };

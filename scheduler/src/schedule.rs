@@ -115,6 +115,8 @@ pub struct Schedule {
     /// Split multiplies that register their operands in the fabric for a cycle before the
     /// multiplier blocks (`binding`); their `OpClass::Multi` counts that cycle.
     pub registered_operands: BTreeSet<Op>,
+    /// Adds whose sum's top bit is their chain's carry out ([`Target::carry_out_sums`]).
+    pub carry_out_sums: BTreeSet<Op>,
 }
 
 /// What runs when control enters a block.

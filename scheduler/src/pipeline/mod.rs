@@ -132,6 +132,8 @@ pub struct Context<'a> {
     /// Cycles per iteration of blocks run as FSM states.
     pub fsm_cycles: &'a dyn Fn(&[Block]) -> u32,
     pub target: &'a Target,
+    /// Adds whose sum's top bit is their chain's carry out ([`Target::carry_out_sums`]).
+    pub carry_out_sums: &'a BTreeSet<Op>,
     pub period: f64,
     /// Pipelining switched off (`--no-pipeline`).
     pub disabled: bool,
@@ -243,6 +245,7 @@ fn pipeline_one(
         guarded: &guarded,
         deps: &deps,
         target: cx.target,
+        carry_out_sums: cx.carry_out_sums,
         period: cx.period,
         strict_pipe_order: cx.strict_pipe_order,
         multipliers: cx.target.multipliers_per_cycle(k),

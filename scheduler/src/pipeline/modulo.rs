@@ -49,6 +49,8 @@ pub struct Problem<'a> {
     pub guarded: &'a BTreeSet<Op>,
     pub deps: &'a [MemDep],
     pub target: &'a Target,
+    /// Adds whose sum's top bit is their chain's carry out ([`Target::carry_out_sums`]).
+    pub carry_out_sums: &'a BTreeSet<Op>,
     pub period: f64,
     pub strict_pipe_order: bool,
     /// Split multiplies that may start in one cycle (modulo II), when the target's multiplier
@@ -171,8 +173,8 @@ pub fn place(p: &Problem, ii: Option<u32>, floors: &HashMap<Value, u32>) -> Resu
         let iw = o.args.first().map(|a| k.width(*a)).unwrap_or(rw);
         let delay = match class {
             OpClass::Unit(_) => p.target.divider_start_ns(iw),
-            OpClass::Multi(_) => p.target.op_segments(k, op, p.period).1,
-            _ => p.target.op_delay_ns(k, op),
+            OpClass::Multi(_) => p.target.op_segments_with(k, op, p.period, p.carry_out_sums.contains(&op)).1,
+            _ => p.target.op_delay_with(k, op, p.carry_out_sums.contains(&op)),
         };
         // Operands: values of this iteration (intra-iteration data dependences).
         let mut preds: Vec<(Op, OpTime)> = o
