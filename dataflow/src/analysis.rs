@@ -86,6 +86,12 @@ pub struct NaturalLoop {
     pub parent: Option<usize>,
 }
 
+/// The natural loops that are the kernel's source loops (`Kernel::loops`), outer loops
+/// before inner ones: the loops whose counters and tests the loop passes rewrite.
+pub fn source_loops(k: &Kernel) -> Vec<NaturalLoop> {
+    natural_loops(k).into_iter().filter(|l| k.loops.iter().any(|x| x.header == l.header)).collect()
+}
+
 /// All natural loops, outer loops before inner ones.
 pub fn natural_loops(k: &Kernel) -> Vec<NaturalLoop> {
     let doms = Dominators::compute(k);

@@ -21,7 +21,7 @@
 //! Tested in `dataflow/tests/emu.rs` (`carried_compares_keep_results`).
 
 use super::Pass;
-use crate::analysis::{NaturalLoop, natural_loops};
+use crate::analysis::{NaturalLoop, source_loops};
 use crate::ir::op::mask;
 use crate::ir::*;
 use kiln_frontend::Span;
@@ -36,8 +36,7 @@ impl Pass for CarryCompare {
         "computes equality tests of loop counters against constants an iteration ahead"
     }
     fn run(&self, k: &mut Kernel) -> bool {
-        let loops: Vec<NaturalLoop> =
-            natural_loops(k).into_iter().filter(|l| k.loops.iter().any(|x| x.header == l.header)).collect();
+        let loops: Vec<NaturalLoop> = source_loops(k);
         let mut changed = false;
         for l in &loops {
             // The tests are chosen before any is carried: carrying one builds tests of the

@@ -24,7 +24,7 @@
 //! 42–47 MHz). Tested in `dataflow/tests/emu.rs` (`counted_loops_test_for_equality`).
 
 use super::Pass;
-use crate::analysis::{NaturalLoop, natural_loops};
+use crate::analysis::{NaturalLoop, source_loops};
 use crate::ir::op::{mask, sext};
 use crate::ir::*;
 
@@ -43,8 +43,7 @@ impl Pass for ExitTest {
     }
     fn run(&self, k: &mut Kernel) -> bool {
         // Rewriting a test adds ops but no blocks, so the loops stay as computed.
-        let loops: Vec<NaturalLoop> =
-            natural_loops(k).into_iter().filter(|l| k.loops.iter().any(|x| x.header == l.header)).collect();
+        let loops: Vec<NaturalLoop> = source_loops(k);
         let mut changed = false;
         for l in &loops {
             let rewritten =
