@@ -308,6 +308,11 @@ fn transfer(node: &Hw, a: &[Facts], width: u32) -> Facts {
                 f.hi = x.hi >> c;
             }
         }
+        // A condition known where the select is seen (`Analysis::seen_under` holds a branch's
+        // condition) picks its arm.
+        Hw::Select(_) if x.constant.is_some() => {
+            return if x.constant.is_some_and(|c| c & 1 == 1) { a[1].clone() } else { a[2].clone() };
+        }
         Hw::Select(_) => {
             let (t, e) = (&a[1], &a[2]);
             f.lo = t.lo.min(e.lo);
@@ -387,5 +392,16 @@ mod tests {
         assert_eq!(facts("(and (shl v0 #4:32) #15:32)", &[32]).constant, Some(0));
         assert_eq!(facts("(or v0 #255:8)", &[8]).constant, Some(255));
         assert_eq!(facts("(trunc (zext v0 w32) w8)", &[4]).hi, 15);
+    }
+
+    #[test]
+    fn a_select_whose_condition_is_known_has_its_arms_facts() {
+        let (arm, other) = (Facts::constant(9, 32), Facts::unknown(32));
+        let select = crate::ir::OpKind::Select;
+        let picked = |c: u64| op_facts(&select, &[Facts::constant(c, 1), arm.clone(), other.clone()], 32);
+        assert_eq!(picked(1).constant, Some(9));
+        assert_eq!(picked(0).hi, 0xffff_ffff);
+        let either = op_facts(&select, &[Facts::unknown(1), arm.clone(), Facts::constant(3, 32)], 32);
+        assert_eq!((either.lo, either.hi), (3, 9));
     }
 }
