@@ -354,18 +354,37 @@ pub fn verilate(
     }
     std::fs::write(work.join("harness.cpp"), harness).map_err(io)?;
     let (make, cflags) = match speed {
-        ModelSpeed::CompileFast => ("OPT_FAST=-O0 OPT_SLOW=-O0 OPT_GLOBAL=-O0", "-O0"),
-        ModelSpeed::SimulateFast => ("OPT_FAST=-O1 OPT_SLOW=-O0 OPT_GLOBAL=-O1", "-O1"),
+        ModelSpeed::CompileFast => (["OPT_FAST=-O0", "OPT_SLOW=-O0", "OPT_GLOBAL=-O0"], "-O0"),
+        ModelSpeed::SimulateFast => (["OPT_FAST=-O1", "OPT_SLOW=-O0", "OPT_GLOBAL=-O1"], "-O1"),
     };
+    // Verilate, then make: between the two the runtime's objects, the same for every model
+    // built with these flags, are copied in from an earlier build (`verilator --build` would
+    // compile them again, half of a small model's build).
     let out = Command::new("verilator")
         .current_dir(&work)
-        .args(["--cc", "--exe", "--build", "-j", "2", "-Wno-fatal", "--x-assign", "fast", "--x-initial", "fast"])
-        .args(["-MAKEFLAGS", make, "-CFLAGS", cflags])
+        .args(["--cc", "--exe", "-Wno-fatal", "--x-assign", "fast", "--x-initial", "fast"])
+        .args(["-CFLAGS", cflags])
         .args(["--Mdir", "obj", "--top-module", top])
         .args(files.iter().map(|(n, _)| n.as_str()))
         .arg("harness.cpp")
         .output()
         .map_err(|e| CosimError::ToolMissing(format!("cannot run verilator: {e}")))?;
+    let runtime = cache_root.join(format!("verilator-runtime-{:016x}", fnv64(&[&version, &make.join(" "), cflags])));
+    let obj = work.join("obj");
+    let reused = out.status.success() && reuse_runtime(&runtime, &obj);
+    let out = if out.status.success() {
+        Command::new("make")
+            .current_dir(&obj)
+            .args(["-j", "2", "-f", &format!("V{top}.mk")])
+            .args(make)
+            .output()
+            .map_err(|e| CosimError::ToolMissing(format!("cannot run make: {e}")))?
+    } else {
+        out
+    };
+    if out.status.success() && !reused {
+        keep_runtime(&runtime, &obj);
+    }
     let built = work.join("obj").join(format!("V{top}"));
     if !out.status.success() || !built.exists() {
         let log = String::from_utf8_lossy(&out.stderr).into_owned() + &String::from_utf8_lossy(&out.stdout);
@@ -387,6 +406,30 @@ pub fn verilate(
         return Err(CosimError::Io(format!("the model {} vanished after it was built", binary.display())));
     }
     Ok(binary)
+}
+
+/// The objects of Verilator's runtime library in a model's build directory.
+const RUNTIME_OBJECTS: [&str; 2] = ["verilated.o", "verilated_threads.o"];
+
+/// Copies the runtime's objects kept in `runtime` into the model's build directory `obj`, after
+/// Verilator wrote its makefile (which they must be newer than); whether all were there.
+fn reuse_runtime(runtime: &Path, obj: &Path) -> bool {
+    RUNTIME_OBJECTS.iter().all(|o| runtime.join(o).exists())
+        && RUNTIME_OBJECTS.iter().all(|o| std::fs::copy(runtime.join(o), obj.join(o)).is_ok())
+}
+
+/// Keeps the runtime's objects of a finished build in `runtime`, written aside and renamed into
+/// place so that a build running beside this one sees all of them or none.
+fn keep_runtime(runtime: &Path, obj: &Path) {
+    static KEPT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = KEPT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let aside = runtime.with_extension(format!("part-{}-{n}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&aside);
+    let copied = std::fs::create_dir_all(&aside).is_ok()
+        && RUNTIME_OBJECTS.iter().all(|o| std::fs::copy(obj.join(o), aside.join(o)).is_ok());
+    if !(copied && std::fs::rename(&aside, runtime).is_ok()) {
+        let _ = std::fs::remove_dir_all(&aside);
+    }
 }
 
 /// Builds (or reuses from `cache_root`) the Verilator model of a kernel.

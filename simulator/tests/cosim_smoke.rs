@@ -6,9 +6,13 @@ use kiln_scheduler::{Target, schedule};
 use kiln_simulator::cosim::{build_model, run_model};
 use kiln_simulator::{MemConfig, SimConfig, simulate};
 
+/// Two kernels through Verilator from an empty cache: the first build keeps the Verilator
+/// runtime's objects, the second builds with them, and both models compute what the emulator
+/// and the simulator do.
 #[test]
 fn cosim_vadd_and_mixed() {
-    let cache = std::env::temp_dir().join("kiln-test-cosim");
+    let cache = std::env::temp_dir().join(format!("kiln-test-cosim-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&cache);
     let cases: Vec<(&str, &str, Vec<Arg>)> = vec![
         ("kernel void vadd(global const int *a, global const int *b, global int *c, int n) {
             for (int i = 0; i < n; i++) c[i] = a[i] + b[i]; }", "vadd",
@@ -45,5 +49,13 @@ fn cosim_vadd_and_mixed() {
             assert_eq!(vl.cycles, sim.cycles, "{name} latency {latency} seed {seed:?}");
             println!("{name}: latency {latency} seed {seed:?}: {} cycles", sim.cycles);
         }
+        let runtimes: Vec<std::path::PathBuf> = std::fs::read_dir(&cache)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("verilator-runtime-")))
+            .collect();
+        assert_eq!(runtimes.len(), 1, "one kept runtime for one set of flags: {runtimes:?}");
+        assert!(["verilated.o", "verilated_threads.o"].iter().all(|o| runtimes[0].join(o).exists()));
     }
+    let _ = std::fs::remove_dir_all(&cache);
 }
