@@ -343,9 +343,7 @@ pub fn verilate(
     }
     // Build in a private directory and move it into place, so that concurrent builds of the same
     // model (tests run in parallel) never see each other's half-written files.
-    static BUILDS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let n = BUILDS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let work = cache_root.join(format!("{name}-build-{}-{n}", std::process::id()));
+    let work = cache_root.join(format!("{name}-build-{}", private_suffix()));
     let io = |e: std::io::Error| CosimError::Io(format!("cannot prepare {}: {e}", work.display()));
     let _ = std::fs::remove_dir_all(&work);
     std::fs::create_dir_all(&work).map_err(io)?;
@@ -385,7 +383,7 @@ pub fn verilate(
     if out.status.success() && !reused {
         keep_runtime(&runtime, &obj);
     }
-    let built = work.join("obj").join(format!("V{top}"));
+    let built = obj.join(format!("V{top}"));
     if !out.status.success() || !built.exists() {
         let log = String::from_utf8_lossy(&out.stderr).into_owned() + &String::from_utf8_lossy(&out.stdout);
         let tail: Vec<&str> = log.lines().filter(|l| l.contains("rror")).take(20).collect();
@@ -408,6 +406,14 @@ pub fn verilate(
     Ok(binary)
 }
 
+/// A name part no other build in any process uses (the process id and a count), for directories
+/// written aside and renamed into the cache.
+fn private_suffix() -> String {
+    static COUNT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = COUNT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    format!("{}-{n}", std::process::id())
+}
+
 /// The objects of Verilator's runtime library in a model's build directory.
 const RUNTIME_OBJECTS: [&str; 2] = ["verilated.o", "verilated_threads.o"];
 
@@ -421,9 +427,7 @@ fn reuse_runtime(runtime: &Path, obj: &Path) -> bool {
 /// Keeps the runtime's objects of a finished build in `runtime`, written aside and renamed into
 /// place so that a build running beside this one sees all of them or none.
 fn keep_runtime(runtime: &Path, obj: &Path) {
-    static KEPT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let n = KEPT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let aside = runtime.with_extension(format!("part-{}-{n}", std::process::id()));
+    let aside = runtime.with_extension(format!("part-{}", private_suffix()));
     let _ = std::fs::remove_dir_all(&aside);
     let copied = std::fs::create_dir_all(&aside).is_ok()
         && RUNTIME_OBJECTS.iter().all(|o| std::fs::copy(obj.join(o), aside.join(o)).is_ok());
