@@ -449,6 +449,34 @@ fn pipelined_reads_take_their_address_from_a_register_loaded_a_cycle_ahead() {
     assert_eq!(o, expect);
 }
 
+/// matmul_unroll4's copy loop writes each bank of `Bt` in six of its eight phases from one stage
+/// under one predicate: the block RAM's write enable takes those sites as one term whose phase
+/// is "not one of the other two" of the one-hot phase register, not as an OR of six slots (the
+/// iCE40's WCLKE path in doitgen). The kernel cosimulates with stalls and its products equal
+/// the ones computed here.
+#[test]
+fn a_block_ram_written_in_most_phases_is_enabled_by_the_other_phases_nored() {
+    require_tool("verilator");
+    let dir = scratch("write-enable-by-phase");
+    let (cl, spec, out, _) = build_on_ice40(&dir, "matmul_unroll4");
+    let verilog = std::fs::read_to_string(out.join("matmul_unroll4.v")).unwrap();
+    let we = verilog
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("assign mem_m7_Bt_bank0_we = "))
+        .unwrap_or_else(|| panic!("no write enable of `Bt`'s first bank:\n{verilog}"));
+    assert!(we.starts_with("p0_v[0] & ~(p0_phase[0] | p0_phase[1]) & ~p0_stall"), "{we}");
+    assert_eq!(we.matches("_phase[").count(), 2, "{we}");
+    let got = cosim_on_ice40(&dir, &cl, &spec, &["--stall-seed", "5"]);
+    let words =
+        |name: &str| -> Vec<i32> { got[name].as_array().unwrap().iter().map(|v| v.as_i64().unwrap() as i32).collect() };
+    let (a, b) = (words("a"), words("b"));
+    const N: usize = 8;
+    let expect: Vec<i32> = (0..N * N)
+        .map(|ij| (0..N).fold(0i32, |acc, k| acc.wrapping_add(a[ij / N * N + k].wrapping_mul(b[k * N + ij % N]))))
+        .collect();
+    assert_eq!(words("c"), expect);
+}
+
 /// lookup's `i % 5` is `i - 5 * (i / 5)`, a subtraction split over two cycles at 60 MHz on the
 /// iCE40 whose subtrahend is a register: the chain reads a register loaded with its inverse
 /// (`inverted_registers.rs`), not `~r` through a LUT. The kernel cosimulates with stalls and

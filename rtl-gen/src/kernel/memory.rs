@@ -335,7 +335,7 @@ impl Gen<'_> {
             let addr_of = |g: &Self, s: &Site| -> Expr { slice_w(&g.src(k.ops[s.op].args[0], s.at), 32, aw - 1, 0) };
             let mut body = Vec::new();
             if !writes.is_empty() {
-                let we = any(writes.iter().map(|s| and(s.commit.clone(), s.en.clone())).collect());
+                let we = self.commits_any(&writes);
                 let wa = self.site_mux(writes.iter().map(|s| (s, addr_of(self, s))).collect(), aw);
                 let wd = self.site_mux(writes.iter().map(|s| (s, self.src(k.ops[s.op].args[1], s.at))).collect(), w);
                 self.m.add(Item::Wire { name: format!("{name}_we"), width: 1, value: Some(we), comment: None });

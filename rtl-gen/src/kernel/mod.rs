@@ -298,6 +298,57 @@ impl<'s> Gen<'s> {
         }
     }
 
+    /// Whether one of `sites` commits an enabled access: the OR of their `commit & en`, where
+    /// a pipeline's sites in one stage under one enable are one term whose phase bits are
+    /// ORed, or, where they are most of the initiation interval's phases, the other phase bits
+    /// NORed. A stage's valid bit implies that the phase register is one-hot, so the two agree
+    /// (`pipeline_resets`). doitgen's `C4` initialisation writes in 12 of its 12 phases from two
+    /// stages: as an OR of 12 slots its write enable was four LUT levels from the phase
+    /// register into the iCE40 block RAMs' `WCLKE`, the design's critical path.
+    fn commits_any(&self, sites: &[Site]) -> Expr {
+        // In the order of the sites, each group where its first site is: a term, or a group
+        // (pipeline, stage, enable) with its phases and its first site's own commit.
+        type Group = ((u32, u32, Expr), BTreeSet<u32>, Expr);
+        let mut entries: Vec<Result<Expr, Group>> = Vec::new();
+        for s in sites {
+            match s.at {
+                At::Pipe(pi, r) if self.pp(pi).ii > 1 => {
+                    let ii = self.pp(pi).ii;
+                    let key = (pi, r / ii, s.en.clone());
+                    match entries.iter_mut().find_map(|e| e.as_mut().err().filter(|g| g.0 == key)) {
+                        Some((_, phases, _)) => {
+                            phases.insert(r % ii);
+                        }
+                        None => entries.push(Err((key, BTreeSet::from([r % ii]), s.commit.clone()))),
+                    }
+                }
+                _ => entries.push(Ok(and(s.commit.clone(), s.en.clone()))),
+            }
+        }
+        let terms = entries
+            .into_iter()
+            .map(|e| match e {
+                Ok(term) => term,
+                Err(((_, _, en), phases, commit)) if phases.len() == 1 => and(commit, en),
+                Err(((pi, stage, en), phases, _)) => {
+                    let ii = self.pp(pi).ii;
+                    let bits = |set: Vec<u32>| any(set.into_iter().map(|p| self.phase_is(pi, p)).collect());
+                    let others: Vec<u32> = (0..ii).filter(|p| !phases.contains(p)).collect();
+                    let in_phase = if others.is_empty() {
+                        lit(1, 1)
+                    } else if others.len() < phases.len() {
+                        un(UnOp::Not, bits(others))
+                    } else {
+                        bits(phases.into_iter().collect())
+                    };
+                    let slot = and(self.valid_bit(pi, stage), in_phase);
+                    and(self.advances_at(pi, slot), en)
+                }
+            })
+            .collect();
+        any(terms)
+    }
+
     fn result_width(&self, op: Op) -> u32 {
         self.k.ops[op].result.map(|r| self.k.width(r)).unwrap_or(1)
     }

@@ -43,7 +43,7 @@ impl Gen<'_> {
         if ii == 1 { lit(1, 1) } else { bit_of(&format!("p{pi}_phase"), ii, phase) }
     }
 
-    fn valid_bit(&self, pi: u32, stage: u32) -> Expr {
+    pub(super) fn valid_bit(&self, pi: u32, stage: u32) -> Expr {
         bit_of(&format!("p{pi}_v"), self.pp(pi).stages, stage)
     }
 
