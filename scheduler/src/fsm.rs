@@ -40,7 +40,29 @@ pub const PIPELINED_DIVIDER_MAX_WIDTH: u32 = 64;
 /// multiplier is scheduled again with those multiplies' operands registered
 /// (`binding::operand_registering_multiplies`), unless then its multiplies no longer fit the
 /// part's multiplier blocks where the first schedule's did.
+///
+/// Where block RAM reads pass the blocks' output register (`Target::registers_block_ram_output`)
+/// and that raises the II of a loop (a recurrence through memory: floyd-warshall's 5 -> 6, 20%
+/// more cycles), the kernel is scheduled without them: a cycle more per iteration costs more
+/// than the clock gains.
 pub fn schedule_fsm(k: Kernel, target: Target, clock_mhz: f64, opts: crate::Options) -> Schedule {
+    let with = schedule_with_registered_operands(k.clone(), target.clone(), clock_mhz, opts);
+    let reads_output_registers = with.kernel.mems.keys().any(|m| with.output_register_blocks(m).is_some());
+    if !reads_output_registers {
+        return with;
+    }
+    let without = schedule_with_registered_operands(k, target.without_block_ram_output_registers(), clock_mhz, opts);
+    let raises_an_ii = with.loops.len() != without.loops.len()
+        || with.loops.iter().zip(&without.loops).any(|(w, b)| match (w.achieved_ii, b.achieved_ii) {
+            (Some(x), Some(y)) => x > y,
+            (None, Some(_)) => true,
+            _ => false,
+        });
+    if raises_an_ii { without } else { with }
+}
+
+/// [`schedule_fsm`] for one target: the multiplies' operands registered where that helps.
+fn schedule_with_registered_operands(k: Kernel, target: Target, clock_mhz: f64, opts: crate::Options) -> Schedule {
     let first = schedule_pass(k, target, clock_mhz, opts, BTreeSet::new());
     let registered: BTreeSet<Op> = operand_registering_multiplies(&first).into_iter().collect();
     if registered.is_empty() {
@@ -353,7 +375,8 @@ fn schedule_block(s: &mut Schedule, b: Block, period: f64) {
             OpClass::MemLoad(m) => {
                 mem_read.insert((m, start), ());
                 order.entry(m).or_default().last_load_start = Some(start);
-                OpTime { start, end: start + 1, ready_ns: s.target.memory_read_ns(&k.mems[m]) }
+                let (cycles, ready_ns) = s.target.memory_read_timing(&k.mems[m], period);
+                OpTime { start, end: start + cycles, ready_ns }
             }
             OpClass::MemStore(m) => {
                 mem_write.insert((m, start), ());

@@ -221,6 +221,17 @@ impl Schedule {
         self.target.registers_read_address(&k.mems[m], sites)
     }
 
+    /// Where on-chip memory `m`'s reads take their data from the block RAMs' output register
+    /// ([`Target::registers_block_ram_output`], a load's data two cycles after its read): the
+    /// blocks' configuration width and how many hold a word side by side.
+    pub fn output_register_blocks(&self, m: Mem) -> Option<(u32, u32)> {
+        let d = &self.kernel.mems[m];
+        if !self.target.registers_block_ram_output(d, 1000.0 / self.clock_mhz) {
+            return None;
+        }
+        self.target.output_register_blocks(d.elem_width, d.len.unwrap_or(0))
+    }
+
     /// The states of the FSM in order: (block, step).
     pub fn states(&self) -> Vec<(Block, u32)> {
         let mut v = Vec::new();

@@ -46,6 +46,11 @@ pub struct Target {
     /// From the clock to a block RAM's read data at the first logic input: the RAM's
     /// clock-to-out (no output register) and its routing hop.
     block_ram_read_ns: f64,
+    /// From the clock to a block RAM's read data at the first logic input when the data
+    /// passes the block's own output register (a cycle later), where kiln instantiates the
+    /// block with that register ([`Target::registers_block_ram_output`]); `None` where it does
+    /// not.
+    block_ram_output_register_ns: Option<f64>,
     /// A block RAM's data bits and the word widths it can be configured for (narrowest
     /// first): a memory deeper than one block's configuration for its width is split into
     /// rows of blocks, and its read data passes a multiplexer of the rows.
@@ -75,6 +80,7 @@ impl Target {
                 hold_enable_ns: 0.0,
                 memory_request_ns: 0.6,
                 block_ram_read_ns: 0.3,
+                block_ram_output_register_ns: None,
                 block_ram_bits: 16384,
                 block_ram_widths: &[1, 2, 4, 8, 16, 32],
                 block_ram_min_bits: 1024,
@@ -104,6 +110,7 @@ impl Target {
                 // An SB_RAM40_4K's read data at the first LUT input: 1.2 ns clock-to-out and a
                 // 3.5 ns hop (nextpnr's critical path of histogram at 60 MHz, 2026-11-25).
                 block_ram_read_ns: 4.7,
+                block_ram_output_register_ns: None,
                 // SB_RAM40_4K: 256 x 16, 512 x 8, 1024 x 4, 2048 x 2.
                 block_ram_bits: 4096,
                 block_ram_widths: &[2, 4, 8, 16],
@@ -131,6 +138,11 @@ impl Target {
                 // A DP16KD without output register: 5.8 ns clock-to-out, then 1.1 ns of
                 // routing (nextpnr's critical path of gemm at 120 MHz).
                 block_ram_read_ns: 7.0,
+                // A DP16KD's output register (REGMODE OUTREG): 0.96 ns clock-to-out, then 1.6 to
+                // 2.2 ns out of the block RAM column (nextpnr's paths of durbin and doitgen at
+                // 120 MHz; at 2.0 ns doitgen chained a DSP block's operand behind it, whose
+                // route from the RAM column and setup took 7 ns more: 102 MHz).
+                block_ram_output_register_ns: Some(3.2),
                 // DP16KD: 16384 x 1 ... 1024 x 18, 512 x 36 (with the parity bits).
                 block_ram_bits: 18432,
                 block_ram_widths: &[1, 2, 4, 9, 18, 36],
@@ -387,6 +399,57 @@ impl Target {
         let rows = self.block_ram_rows(m.elem_width, m.len.unwrap_or(1));
         let levels = (f64::from(rows.max(1)).log2() / 2.0).ceil();
         self.block_ram_read_ns + levels * self.operators.lut_ns
+    }
+
+    /// Cycles from a read of on-chip memory `m` to its data, and when in the last of them the
+    /// data reach the first logic input, for a design clocked with period `period_ns`: a cycle
+    /// and [`Target::memory_read_ns`], or two where the read data pass the block RAMs' output
+    /// register ([`Target::registers_block_ram_output`]).
+    pub fn memory_read_timing(&self, m: &kiln_dataflow::ir::MemData, period_ns: f64) -> (u32, f64) {
+        match self.block_ram_output_register_ns {
+            Some(ns) if self.registers_block_ram_output(m, period_ns) => (2, ns),
+            _ => (1, self.memory_read_ns(m)),
+        }
+    }
+
+    /// This target with every block RAM read as one cycle ([`Target::memory_read_timing`]).
+    pub fn without_block_ram_output_registers(mut self) -> Target {
+        self.block_ram_output_register_ns = None;
+        self
+    }
+
+    /// Whether the reads of on-chip memory `m` take their data from the block RAMs' output
+    /// register, a cycle after the read, in a design clocked with period `period_ns`. On the
+    /// ECP5 a DP16KD without it gives its data 5.8 ns after the clock, and nextpnr places the
+    /// register that takes them far from the block in a large design: heat-3d's and doitgen's
+    /// critical paths at 120 MHz (5.8 ns and a 2.9-3.6 ns route, 106.6 and 115.0 MHz). Yosys
+    /// maps no register into the block, so rtl-gen instantiates the DP16KDs (`bram` module).
+    /// Worth its cycle only where the read data would leave less than two LUT levels of the
+    /// period; for memories one row of blocks holds (in the configurations up to 18 bits wide
+    /// of [`Target::output_register_blocks`]), without initial contents (a ROM's would need
+    /// the blocks' init strings) and without atomics.
+    pub fn registers_block_ram_output(&self, m: &kiln_dataflow::ir::MemData, period_ns: f64) -> bool {
+        self.block_ram_output_register_ns.is_some()
+            && m.in_block_ram(self.block_ram_min_bits)
+            && m.init.is_none()
+            && !m.atomic
+            && self.output_register_blocks(m.elem_width, m.len.unwrap_or(0)).is_some()
+            && self.block_ram_read_ns + 2.0 * self.operators.lut_ns > period_ns
+    }
+
+    /// The configuration width of the blocks a memory of `len` words of `width` bits is built
+    /// from when rtl-gen instantiates them with their output register, and how many blocks
+    /// side by side hold a word: the widest true dual-port configuration (up to 18 bits; the
+    /// 36-bit one is another primitive) deep enough for every word. `None` when none is.
+    pub fn output_register_blocks(&self, width: u32, len: u32) -> Option<(u32, u32)> {
+        let config = self
+            .block_ram_widths
+            .iter()
+            .copied()
+            .filter(|c| *c <= 18)
+            .rev()
+            .find(|c| self.block_ram_depth(*c) >= len.max(1))?;
+        Some((config, width.div_ceil(config)))
     }
 
     /// Rows of block RAMs a memory of `len` words of `width` bits takes: one when some

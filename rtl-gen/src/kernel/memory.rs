@@ -323,6 +323,10 @@ impl Gen<'_> {
                 d.name,
                 (self.locate)(d.span)
             )));
+            if let Some((config, blocks)) = self.s.output_register_blocks(m) {
+                self.memory_with_output_register(m, &name, aw, (config, blocks), &reads, &writes);
+                continue;
+            }
             for (slice_name, hi, lo) in &slices {
                 self.m.add(Item::Memory {
                     name: slice_name.clone(),
@@ -427,6 +431,78 @@ impl Gen<'_> {
     /// next cycle: its site multiplexer by the phase before the read's, of the address as the
     /// read's iteration sees it a cycle early. The memory's address is then that register while
     /// the pipeline runs, the other sites' multiplexer otherwise.
+    /// On-chip memory `m` as DP16KDs read through their output registers (`bram`): a load's
+    /// data are the output register's two cycles after its read. The read register is loaded
+    /// as in [`Self::on_chip_memories`], and the output register when the reader moves on from
+    /// the cycle after the read: its pipeline advances, or the FSM state after the reading one
+    /// fires. A memory has one reader at a time (the FSM waits in a pipeline's state), so the
+    /// output register holds a load's data while its consumer stalls. A predicated-off load's
+    /// zero is made after the register (`Gen::clears_read_data`).
+    fn memory_with_output_register(
+        &mut self,
+        m: Mem,
+        name: &str,
+        aw: u32,
+        (config, blocks): (u32, u32),
+        reads: &[Site],
+        writes: &[Site],
+    ) {
+        let k = self.k;
+        let d = &k.mems[m];
+        let w = d.elem_width;
+        let addr_of = |g: &Self, s: &Site| -> Expr { slice_w(&g.src(k.ops[s.op].args[0], s.at), 32, aw - 1, 0) };
+        let (we, wa, wd) = if writes.is_empty() {
+            (lit(1, 0), lit(aw, 0), lit(w, 0))
+        } else {
+            let we = self.commits_any(writes);
+            let wa = self.site_mux(writes.iter().map(|s| (s, addr_of(self, s))).collect(), aw);
+            let wd = self.site_mux(writes.iter().map(|s| (s, self.src(k.ops[s.op].args[1], s.at))).collect(), w);
+            (we, wa, wd)
+        };
+        let mut advances: Vec<Expr> = Vec::new();
+        let mut moves_on: Vec<Expr> = Vec::new();
+        for s in reads {
+            let (advance, next) = match s.at {
+                At::Pipe(pi, _) => (self.go(pi), self.go(pi)),
+                At::Fsm(b, i) => (s.commit.clone(), self.fire(b, i + 1)),
+            };
+            if !advances.contains(&advance) {
+                advances.push(advance);
+            }
+            if !moves_on.contains(&next) {
+                moves_on.push(next);
+            }
+        }
+        let ra = if reads.is_empty() { lit(aw, 0) } else { self.read_address(name, aw, reads, &addr_of) };
+        for (suffix, width, value) in [
+            ("we", 1, we),
+            ("wa", aw, wa),
+            ("wd", w, wd),
+            ("re", 1, any(advances)),
+            ("ra", aw, ra),
+            ("oce", 1, any(moves_on)),
+        ] {
+            self.m.add(Item::Wire { name: format!("{name}_{suffix}"), width, value: Some(value), comment: None });
+        }
+        self.m.add(Item::Wire { name: format!("{name}_rdata"), width: w, value: None, comment: None });
+        let ram = bram::RegisteredRam {
+            name: format!("{}_{name}", self.m.name),
+            width: w,
+            depth: d.len.unwrap_or(1).max(1),
+            address_bits: aw,
+            config,
+            blocks,
+        };
+        let module = ram.name.clone();
+        self.m.companions.push(ram.module());
+        let mut conns = vec![("clk".to_string(), Dir::Input, id("clk"))];
+        for port in ["we", "wa", "wd", "re", "ra", "oce"] {
+            conns.push((port.to_string(), Dir::Input, id(format!("{name}_{port}"))));
+        }
+        conns.push(("rdata".to_string(), Dir::Output, id(format!("{name}_rdata"))));
+        self.m.add(Item::Instance(Instance { module, name: format!("{name}_blocks"), params: vec![], conns }));
+    }
+
     fn read_address(&mut self, name: &str, aw: u32, sites: &[Site], addr_of: &dyn Fn(&Self, &Site) -> Expr) -> Expr {
         let mut registered: BTreeMap<u32, Vec<(u32, &Site)>> = BTreeMap::new();
         let mut direct = Vec::new();

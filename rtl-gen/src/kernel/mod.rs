@@ -7,6 +7,7 @@
 //! its enable (predicate and loop test). Ports, memories and dividers are built from their sites
 //! without caring which kind of schedule produced them.
 
+mod bram;
 mod control;
 mod datapath;
 mod divider;
@@ -161,7 +162,10 @@ impl<'s> Gen<'s> {
     /// Whether a load of `class` reads data that its memory clears when the load is
     /// predicated off (`Target::clears_read_data`; `memory.rs`), so it needs no zeroing.
     fn clears_read_data(&self, class: OpClass) -> bool {
-        matches!(class, OpClass::MemLoad(_)) && self.s.target.clears_read_data()
+        match class {
+            OpClass::MemLoad(m) => self.s.target.clears_read_data() && self.s.output_register_blocks(m).is_none(),
+            _ => false,
+        }
     }
 
     /// Predicate and, for the body of a test-first pipelined loop, the loop test.

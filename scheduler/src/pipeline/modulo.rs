@@ -288,7 +288,10 @@ pub fn place(p: &Problem, ii: Option<u32>, floors: &HashMap<Value, u32>) -> Resu
             OpClass::PortLoad(_) => {
                 OpTime { start, end: start + PORT_RESPONSE_LATENCY, ready_ns: p.target.port_response_ns() }
             }
-            OpClass::MemLoad(m) => OpTime { start, end: start + 1, ready_ns: p.target.memory_read_ns(&p.k.mems[m]) },
+            OpClass::MemLoad(m) => {
+                let (cycles, ready_ns) = p.target.memory_read_timing(&p.k.mems[m], p.period);
+                OpTime { start, end: start + cycles, ready_ns }
+            }
             OpClass::PortStore(_) | OpClass::MemStore(_) => OpTime { start, end: start, ready_ns: 0.0 },
             OpClass::Unit(u) => OpTime { start, end: start + (p.unit_latency)(u), ready_ns: out },
             OpClass::PipeTransfer(pipe) => {
