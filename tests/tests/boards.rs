@@ -447,9 +447,10 @@ fn ecp5_partial_products_are_registered_in_the_dsp_blocks() {
 /// registers, two cycles after the read (`Target::registers_block_ram_output`): transpose_local's
 /// tile is a companion module of DP16KDs with `REGMODE_B = "OUTREG"` under `SYNTHESIS`, which
 /// Yosys keeps as they are (it infers no output register itself), and whose behavioural model
-/// the cosimulation with stalls runs: `out` is the transpose of the run's own `in`. A kernel
-/// whose loop would start iterations less often for the extra cycle (floyd-warshall's) keeps
-/// one-cycle reads.
+/// the cosimulation with stalls runs: `out` is the transpose of the run's own `in`, and
+/// predicated loads read in pipelines and in FSM states give the sums of the run's own `x`. A
+/// kernel whose loop would start iterations less often for the extra cycle (floyd-warshall's)
+/// keeps one-cycle reads.
 #[test]
 fn ecp5_block_ram_reads_pass_the_output_register() {
     require_tool("verilator");
@@ -486,6 +487,58 @@ fn ecp5_block_ram_reads_pass_the_output_register() {
             assert_eq!(output[x * height + y], input[y * width + x], "out[{x}][{y}]");
         }
     }
+
+    // Predicated loads of such a memory, read by pipelines and (without pipelining) by FSM
+    // states, whose output register then moves on as the state after the reading one fires:
+    // the sums are computed here from the cosimulation's own `x`.
+    let predicated = dir.join("predicated.cl");
+    std::fs::write(
+        &predicated,
+        "kernel void predicated(global const int *x, global int *out, int n) {\n\
+         int t[64];\n\
+         for (int i = 0; i < 64; i++) t[i] = i * 3 - 7;\n\
+         int s = 0;\n\
+         for (int i = 0; i < n; i++) { int v = x[i]; if (v > 0) s += t[v & 63]; }\n\
+         int u = 0;\n\
+         for (int i = 0; i < 64; i++) if (t[i] > 40) u ^= t[i];\n\
+         out[0] = s; out[1] = u;\n\
+         }\n",
+    )
+    .unwrap();
+    let spec = dir.join("predicated.toml");
+    std::fs::write(
+        &spec,
+        "kernel = \"predicated\"\n[args]\nx = { len = 200, fill = \"random\", seed = 3 }\nout = { len = 2 }\nn = 200\n",
+    )
+    .unwrap();
+    let expected_u = (16..64).fold(0i64, |u, i| u ^ (3 * i - 7));
+    for pipelining in [&[][..], &["--no-pipeline"][..]] {
+        let json = dir.join("predicated.json");
+        let args = [
+            "cosim",
+            predicated.to_str().unwrap(),
+            "--spec",
+            spec.to_str().unwrap(),
+            "--json",
+            json.to_str().unwrap(),
+            "--stall-seed",
+            "7",
+        ];
+        let r = kiln(&[&args[..], &ECP5_AT_120_MHZ, pipelining].concat());
+        assert_eq!(r.code, 0, "{pipelining:?}: {}{}", r.stdout, r.stderr);
+        let got = result_args(&json);
+        let x: Vec<i64> = got["x"].as_array().unwrap().iter().map(|v| v.as_i64().unwrap()).collect();
+        let expected_s: i64 = x.iter().filter(|v| **v > 0).map(|v| 3 * (v & 63) - 7).sum();
+        let out: Vec<i64> = got["out"].as_array().unwrap().iter().map(|v| v.as_i64().unwrap()).collect();
+        assert_eq!(out, [expected_s, expected_u], "{pipelining:?}");
+    }
+    let fsm_reads = dir.join("predicated-fsm");
+    let args = ["build", predicated.to_str().unwrap(), "-o", fsm_reads.to_str().unwrap(), "--no-pipeline"];
+    let r = kiln(&[&args[..], &ECP5_AT_120_MHZ].concat());
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let verilog = std::fs::read_to_string(fsm_reads.join("predicated.v")).unwrap();
+    let oce = verilog.lines().find(|l| l.contains("_oce = ")).expect("an output register enable");
+    assert!(oce.contains("fire_"), "the FSM's reads move the output register on with the states: {oce}");
 
     // floyd-warshall's inner loop reads `path` three times and writes it: with the extra cycle
     // its II would rise from 5 to 6.
