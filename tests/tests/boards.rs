@@ -38,16 +38,28 @@ const ECP5_AT_120_MHZ: [&str; 4] = ["--target", "ecp5", "--clock-mhz", "120"];
 
 /// `kiln build` of corpus kernel `name` for the ECP5 into `out`: its Verilog.
 fn build_for_ecp5(name: &str, out: &Path) -> String {
-    let (cl, _) = corpus_kernel(name);
-    let r = kiln(&[&["build", cl.to_str().unwrap(), "-o", out.to_str().unwrap()][..], &ECP5_AT_120_MHZ].concat());
+    build_file_for_ecp5(&corpus_kernel(name).0, out, &[]).1
+}
+
+/// `kiln build` of kernel file `cl` (whose kernel is named as the file) for the ECP5 into `out`,
+/// with `extra` options: what kiln printed and the Verilog.
+fn build_file_for_ecp5(cl: &Path, out: &Path, extra: &[&str]) -> (String, String) {
+    let args = ["build", cl.to_str().unwrap(), "-o", out.to_str().unwrap()];
+    let r = kiln(&[&args[..], &ECP5_AT_120_MHZ, extra].concat());
     assert_eq!(r.code, 0, "{}", r.stderr);
-    std::fs::read_to_string(out.join(format!("{name}.v"))).unwrap()
+    let name = cl.file_stem().unwrap().to_str().unwrap();
+    (r.stdout, std::fs::read_to_string(out.join(format!("{name}.v"))).unwrap())
 }
 
 /// `kiln cosim` of corpus kernel `name` for the ECP5 with random stalls (`stall_seed`): the final
 /// argument values.
 fn cosim_on_ecp5(name: &str, dir: &Path, stall_seed: &str) -> serde_json::Value {
     let (cl, spec) = corpus_kernel(name);
+    cosim_file_on_ecp5(&cl, &spec, dir, stall_seed, &[])
+}
+
+/// [`cosim_on_ecp5`] of kernel file `cl` with run spec `spec` and `extra` options.
+fn cosim_file_on_ecp5(cl: &Path, spec: &Path, dir: &Path, stall_seed: &str, extra: &[&str]) -> serde_json::Value {
     let json = dir.join("cosim.json");
     let args = [
         "cosim",
@@ -59,8 +71,8 @@ fn cosim_on_ecp5(name: &str, dir: &Path, stall_seed: &str) -> serde_json::Value 
         "--stall-seed",
         stall_seed,
     ];
-    let r = kiln(&[&args[..], &ECP5_AT_120_MHZ].concat());
-    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let r = kiln(&[&args[..], &ECP5_AT_120_MHZ, extra].concat());
+    assert_eq!(r.code, 0, "{extra:?}: {}{}", r.stdout, r.stderr);
     result_args(&json)
 }
 
@@ -513,30 +525,13 @@ fn ecp5_block_ram_reads_pass_the_output_register() {
     .unwrap();
     let expected_u = (16..64).fold(0i64, |u, i| u ^ (3 * i - 7));
     for pipelining in [&[][..], &["--no-pipeline"][..]] {
-        let json = dir.join("predicated.json");
-        let args = [
-            "cosim",
-            predicated.to_str().unwrap(),
-            "--spec",
-            spec.to_str().unwrap(),
-            "--json",
-            json.to_str().unwrap(),
-            "--stall-seed",
-            "7",
-        ];
-        let r = kiln(&[&args[..], &ECP5_AT_120_MHZ, pipelining].concat());
-        assert_eq!(r.code, 0, "{pipelining:?}: {}{}", r.stdout, r.stderr);
-        let got = result_args(&json);
+        let got = cosim_file_on_ecp5(&predicated, &spec, &dir, "7", pipelining);
         let x: Vec<i64> = got["x"].as_array().unwrap().iter().map(|v| v.as_i64().unwrap()).collect();
         let expected_s: i64 = x.iter().filter(|v| **v > 0).map(|v| 3 * (v & 63) - 7).sum();
         let out: Vec<i64> = got["out"].as_array().unwrap().iter().map(|v| v.as_i64().unwrap()).collect();
         assert_eq!(out, [expected_s, expected_u], "{pipelining:?}");
     }
-    let fsm_reads = dir.join("predicated-fsm");
-    let args = ["build", predicated.to_str().unwrap(), "-o", fsm_reads.to_str().unwrap(), "--no-pipeline"];
-    let r = kiln(&[&args[..], &ECP5_AT_120_MHZ].concat());
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    let verilog = std::fs::read_to_string(fsm_reads.join("predicated.v")).unwrap();
+    let (_, verilog) = build_file_for_ecp5(&predicated, &dir.join("predicated-fsm"), &["--no-pipeline"]);
     let oce = verilog.lines().find(|l| l.contains("_oce = ")).expect("an output register enable");
     assert!(oce.contains("fire_"), "the FSM's reads move the output register on with the states: {oce}");
 
@@ -557,12 +552,8 @@ fn ecp5_block_ram_reads_pass_the_output_register() {
          }\n",
     )
     .unwrap();
-    let floyd_out = dir.join("floyd");
-    let args = ["build", floyd.to_str().unwrap(), "-o", floyd_out.to_str().unwrap()];
-    let r = kiln(&[&args[..], &ECP5_AT_120_MHZ].concat());
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    assert!(r.stdout.contains("pipelined: II 5 (MII 4"), "{}", r.stdout);
-    let verilog = std::fs::read_to_string(floyd_out.join("floyd.v")).unwrap();
+    let (printed, verilog) = build_file_for_ecp5(&floyd, &dir.join("floyd"), &[]);
+    assert!(printed.contains("pipelined: II 5 (MII 4"), "{printed}");
     assert!(verilog.contains("ram_style = \"block\"") && !verilog.contains("DP16KD"), "{verilog}");
 }
 
