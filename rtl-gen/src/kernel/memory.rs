@@ -339,12 +339,15 @@ impl Gen<'_> {
             let addr_of = |g: &Self, s: &Site| -> Expr { slice_w(&g.src(k.ops[s.op].args[0], s.at), 32, aw - 1, 0) };
             let mut body = Vec::new();
             if !writes.is_empty() {
-                let we = self.commits_any(&writes);
-                let wa = self.site_mux(writes.iter().map(|s| (s, addr_of(self, s))).collect(), aw);
-                let wd = self.site_mux(writes.iter().map(|s| (s, self.src(k.ops[s.op].args[1], s.at))).collect(), w);
-                self.m.add(Item::Wire { name: format!("{name}_we"), width: 1, value: Some(we), comment: None });
-                self.m.add(Item::Wire { name: format!("{name}_wa"), width: aw, value: Some(wa), comment: None });
-                self.m.add(Item::Wire { name: format!("{name}_wd"), width: w, value: Some(wd), comment: None });
+                let [we, wa, wd] = self.write_port(aw, w, &writes, &addr_of);
+                for (suffix, width, value) in [("we", 1, we), ("wa", aw, wa), ("wd", w, wd)] {
+                    self.m.add(Item::Wire {
+                        name: format!("{name}_{suffix}"),
+                        width,
+                        value: Some(value),
+                        comment: None,
+                    });
+                }
                 let stores = slices
                     .iter()
                     .map(|(slice_name, hi, lo)| {
@@ -357,21 +360,7 @@ impl Gen<'_> {
                 body.push(Stmt::If(id(format!("{name}_we")), stores, vec![]));
             }
             if !reads.is_empty() {
-                // A read nobody takes is harmless: a load's data are taken in the cycle after
-                // its read, and a stalled design commits no read. So the read enable is the
-                // advance of each pipeline (or the firing of each state) that reads, without
-                // the slot decode and predicate that were in front of the RAMs' read enables.
-                let mut advances: Vec<Expr> = Vec::new();
-                for s in &reads {
-                    let advance = match s.at {
-                        At::Pipe(pi, _) => self.go(pi),
-                        At::Fsm(..) => s.commit.clone(),
-                    };
-                    if !advances.contains(&advance) {
-                        advances.push(advance);
-                    }
-                }
-                let re = any(advances);
+                let re = self.read_enable(&reads);
                 let ra = self.read_address(&name, aw, &reads, &addr_of);
                 self.m.add(Item::Wire { name: format!("{name}_re"), width: 1, value: Some(re), comment: None });
                 self.m.add(Item::Wire { name: format!("{name}_ra"), width: aw, value: Some(ra), comment: None });
@@ -425,12 +414,6 @@ impl Gen<'_> {
 }
 
 impl Gen<'_> {
-    /// The read address of an on-chip memory over its read `sites`. A pipeline's reads through
-    /// an address register (`Schedule::reads_address_early`) share one register per pipeline,
-    /// `{name}_ra_p{pi}`, loaded as the pipeline advances with the address of the read in the
-    /// next cycle: its site multiplexer by the phase before the read's, of the address as the
-    /// read's iteration sees it a cycle early. The memory's address is then that register while
-    /// the pipeline runs, the other sites' multiplexer otherwise.
     /// On-chip memory `m` as DP16KDs read through their output registers (`bram`): a load's
     /// data are the output register's two cycles after its read. The read register is loaded
     /// as in [`Self::on_chip_memories`], and the output register when the reader moves on from
@@ -451,24 +434,18 @@ impl Gen<'_> {
         let d = &k.mems[m];
         let w = d.elem_width;
         let addr_of = |g: &Self, s: &Site| -> Expr { slice_w(&g.src(k.ops[s.op].args[0], s.at), 32, aw - 1, 0) };
-        let (we, wa, wd) = if writes.is_empty() {
-            (lit(1, 0), lit(aw, 0), lit(w, 0))
+        let [we, wa, wd] = if writes.is_empty() {
+            [lit(1, 0), lit(aw, 0), lit(w, 0)]
         } else {
-            let we = self.commits_any(writes);
-            let wa = self.site_mux(writes.iter().map(|s| (s, addr_of(self, s))).collect(), aw);
-            let wd = self.site_mux(writes.iter().map(|s| (s, self.src(k.ops[s.op].args[1], s.at))).collect(), w);
-            (we, wa, wd)
+            self.write_port(aw, w, writes, &addr_of)
         };
-        let mut advances: Vec<Expr> = Vec::new();
+        // The output register moves on as the reader leaves the cycle after the read.
         let mut moves_on: Vec<Expr> = Vec::new();
         for s in reads {
-            let (advance, next) = match s.at {
-                At::Pipe(pi, _) => (self.go(pi), self.go(pi)),
-                At::Fsm(b, i) => (s.commit.clone(), self.fire(b, i + 1)),
+            let next = match s.at {
+                At::Pipe(pi, _) => self.go(pi),
+                At::Fsm(b, i) => self.fire(b, i + 1),
             };
-            if !advances.contains(&advance) {
-                advances.push(advance);
-            }
             if !moves_on.contains(&next) {
                 moves_on.push(next);
             }
@@ -478,7 +455,7 @@ impl Gen<'_> {
             ("we", 1, we),
             ("wa", aw, wa),
             ("wd", w, wd),
-            ("re", 1, any(advances)),
+            ("re", 1, self.read_enable(reads)),
             ("ra", aw, ra),
             ("oce", 1, any(moves_on)),
         ] {
@@ -503,6 +480,39 @@ impl Gen<'_> {
         self.m.add(Item::Instance(Instance { module, name: format!("{name}_blocks"), params: vec![], conns }));
     }
 
+    /// An on-chip memory's write enable, address and data over its write `sites`.
+    fn write_port(&self, aw: u32, w: u32, sites: &[Site], addr_of: &dyn Fn(&Self, &Site) -> Expr) -> [Expr; 3] {
+        let k = self.k;
+        let we = self.commits_any(sites);
+        let wa = self.site_mux(sites.iter().map(|s| (s, addr_of(self, s))).collect(), aw);
+        let wd = self.site_mux(sites.iter().map(|s| (s, self.src(k.ops[s.op].args[1], s.at))).collect(), w);
+        [we, wa, wd]
+    }
+
+    /// An on-chip memory's read enable over its read `sites`. A read nobody takes is harmless:
+    /// a load's data are taken after its read, and a stalled design commits no read. So the
+    /// read enable is the advance of each pipeline (or the firing of each state) that reads,
+    /// without the slot decode and predicate that were in front of the RAMs' read enables.
+    fn read_enable(&self, sites: &[Site]) -> Expr {
+        let mut advances: Vec<Expr> = Vec::new();
+        for s in sites {
+            let advance = match s.at {
+                At::Pipe(pi, _) => self.go(pi),
+                At::Fsm(..) => s.commit.clone(),
+            };
+            if !advances.contains(&advance) {
+                advances.push(advance);
+            }
+        }
+        any(advances)
+    }
+
+    /// The read address of an on-chip memory over its read `sites`. A pipeline's reads through
+    /// an address register (`Schedule::reads_address_early`) share one register per pipeline,
+    /// `{name}_ra_p{pi}`, loaded as the pipeline advances with the address of the read in the
+    /// next cycle: its site multiplexer by the phase before the read's, of the address as the
+    /// read's iteration sees it a cycle early. The memory's address is then that register while
+    /// the pipeline runs, the other sites' multiplexer otherwise.
     fn read_address(&mut self, name: &str, aw: u32, sites: &[Site], addr_of: &dyn Fn(&Self, &Site) -> Expr) -> Expr {
         let mut registered: BTreeMap<u32, Vec<(u32, &Site)>> = BTreeMap::new();
         let mut direct = Vec::new();
