@@ -129,6 +129,16 @@ pub fn scratch(name: &str) -> PathBuf {
     d
 }
 
+/// Writes a test's own kernel (`NAME.cl`) and its run spec (`NAME.toml`) into `dir` and
+/// returns their paths.
+pub fn write_kernel_and_spec(dir: &Path, name: &str, source: &str, spec: &str) -> (PathBuf, PathBuf) {
+    let (cl, toml) = (dir.join(format!("{name}.cl")), dir.join(format!("{name}.toml")));
+    for (path, text) in [(&cl, source), (&toml, spec)] {
+        std::fs::write(path, text).unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
+    }
+    (cl, toml)
+}
+
 /// The `args` object of a results JSON file.
 pub fn result_args(path: &Path) -> serde_json::Value {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));

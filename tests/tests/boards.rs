@@ -8,7 +8,7 @@
 //! Yosys makes of kiln's Verilog for it, and computes what the simulator computes.
 
 use kiln_board_support::flow::find_tool;
-use kiln_tests::{kiln, par_each, require_tool, result_args, scratch, tests_dir};
+use kiln_tests::{kiln, par_each, require_tool, result_args, scratch, tests_dir, write_kernel_and_spec};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -503,9 +503,9 @@ fn ecp5_block_ram_reads_pass_the_output_register() {
     // Predicated loads of such a memory, read by pipelines and (without pipelining) by FSM
     // states, whose output register then moves on as the state after the reading one fires:
     // the sums are computed here from the cosimulation's own `x`.
-    let predicated = dir.join("predicated.cl");
-    std::fs::write(
-        &predicated,
+    let (predicated, spec) = write_kernel_and_spec(
+        &dir,
+        "predicated",
         "kernel void predicated(global const int *x, global int *out, int n) {\n\
          int t[64];\n\
          for (int i = 0; i < 64; i++) t[i] = i * 3 - 7;\n\
@@ -515,14 +515,8 @@ fn ecp5_block_ram_reads_pass_the_output_register() {
          for (int i = 0; i < 64; i++) if (t[i] > 40) u ^= t[i];\n\
          out[0] = s; out[1] = u;\n\
          }\n",
-    )
-    .unwrap();
-    let spec = dir.join("predicated.toml");
-    std::fs::write(
-        &spec,
         "kernel = \"predicated\"\n[args]\nx = { len = 200, fill = \"random\", seed = 3 }\nout = { len = 2 }\nn = 200\n",
-    )
-    .unwrap();
+    );
     let expected_u = (16..64).fold(0i64, |u, i| u ^ (3 * i - 7));
     for pipelining in [&[][..], &["--no-pipeline"][..]] {
         let got = cosim_file_on_ecp5(&predicated, &spec, &dir, "7", pipelining);

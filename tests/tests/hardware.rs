@@ -4,7 +4,7 @@
 //! latches; `report.json` describes the interface that was emitted. The e-graph phase shows its
 //! work on the FIR filter.
 
-use kiln_tests::{corpus, kiln, par_each, require_tool, scratch, tests_dir};
+use kiln_tests::{corpus, kiln, par_each, require_tool, scratch, tests_dir, write_kernel_and_spec};
 use std::process::Command;
 
 fn build(case: &kiln_tests::Case, out: &std::path::Path) {
@@ -597,9 +597,9 @@ fn deep_arrays_are_sliced_into_deep_block_ram_configurations() {
 fn a_memory_shared_by_four_loops_selects_its_address_with_an_and_or() {
     require_tool("verilator");
     let dir = scratch("four-owners");
-    let cl = dir.join("owners.cl");
-    std::fs::write(
-        &cl,
+    let (cl, spec) = write_kernel_and_spec(
+        &dir,
+        "owners",
         "kernel void owners(global const int *in, global int *out) {\n\
          \x20   int t[64];\n\
          \x20   for (int i = 0; i < 64; i++) t[i] = in[i];\n\
@@ -610,14 +610,8 @@ fn a_memory_shared_by_four_loops_selects_its_address_with_an_and_or() {
          \x20   for (int i = 0; i < 8; i++) d = d * 5 + t[i * 8];\n\
          \x20   out[0] = a; out[1] = b; out[2] = c; out[3] = d;\n\
          }\n",
-    )
-    .unwrap();
-    let spec = dir.join("owners.toml");
-    std::fs::write(
-        &spec,
         "kernel = \"owners\"\n[args]\nin = { len = 64, fill = \"random\", seed = 8 }\nout = { len = 4 }\n",
-    )
-    .unwrap();
+    );
     let out = dir.join("build");
     let mut args = vec!["build", cl.to_str().unwrap(), "-o", out.to_str().unwrap()];
     args.extend(ICE40_AT_60_MHZ);
@@ -842,9 +836,9 @@ const ICE40_AT_60_MHZ: [&str; 4] = ["--target", "ice40-up5k", "--clock-mhz", "60
 fn a_held_maximum_leaves_its_sum_in_the_cycle_before() {
     require_tool("verilator");
     let dir = scratch("held-maximum");
-    let cl = dir.join("best.cl");
-    std::fs::write(
-        &cl,
+    let (cl, spec) = write_kernel_and_spec(
+        &dir,
+        "best",
         "kernel void best_split(global const int *a, global const int *b, global int *out) {\n\
          \x20   int best = a[0];\n\
          \x20   for (int k = 0; k < 64; k++) {\n\
@@ -853,15 +847,9 @@ fn a_held_maximum_leaves_its_sum_in_the_cycle_before() {
          \x20   }\n\
          \x20   out[0] = best;\n\
          }\n",
-    )
-    .unwrap();
-    let spec = dir.join("best.toml");
-    std::fs::write(
-        &spec,
         "kernel = \"best_split\"\n[args]\na = { len = 64, fill = \"random\", seed = 3 }\n\
          b = { len = 64, fill = \"random\", seed = 4 }\nout = { len = 1 }\n",
-    )
-    .unwrap();
+    );
     // The cycle of the line of `best_split.v` whose comment names `op`.
     let cycle_of = |verilog: &str, op: &str| -> String {
         let line = verilog.lines().find(|l| l.contains(&format!("// {op} ["))).unwrap_or_else(|| panic!("{verilog}"));

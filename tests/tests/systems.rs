@@ -5,7 +5,7 @@
 //! memory latency and random stalls; the chain streams one element per cycle; a system that
 //! deadlocks by construction is reported, naming its kernels and pipes, by every engine.
 
-use kiln_tests::{kiln, par_each, require_tool, scratch, tests_dir};
+use kiln_tests::{kiln, par_each, require_tool, scratch, tests_dir, write_kernel_and_spec};
 use serde_json::Value;
 
 fn system(name: &str) -> (String, String) {
@@ -416,21 +416,15 @@ fn deadlock_is_found_by_the_simulator_after_the_configured_window_and_by_verilat
 #[test]
 fn starvation_of_a_polling_kernel_is_reported() {
     let dir = scratch("system-starve");
-    let cl = dir.join("starve.cl");
-    std::fs::write(
-        &cl,
+    let (cl, spec) = write_kernel_and_spec(
+        &dir,
+        "starve",
         "#pragma OPENCL EXTENSION cl_intel_channels : enable\nchannel int c __attribute__((depth(2)));\n\
          kernel void idle(int n) { if (n > 100) write_channel_intel(c, n); }\n\
          kernel void poll(global int *out) {\n    bool ok = false;\n    int v = 0, polls = 0;\n    \
          while (!ok) { v = read_channel_nb_intel(c, &ok); polls++; }\n    out[0] = v + polls;\n}\n",
-    )
-    .unwrap();
-    let spec = dir.join("starve.toml");
-    std::fs::write(
-        &spec,
         "[[launch]]\nkernel = \"idle\"\nargs = { n = 1 }\n\n[[launch]]\nkernel = \"poll\"\nargs = { out = \"@out\" }\n\n[buffers]\nout = { len = 1 }\n",
-    )
-    .unwrap();
+    );
     for engine in ["sim", "emu"] {
         let r = kiln(&[
             engine,
