@@ -185,6 +185,15 @@ fn verify_pipeline(s: &Schedule, pi: usize, p: &crate::pipeline::Pipeline, errs:
                 pp.param, pp.read, pp.write
             ));
         }
+        if let Some(add) = pp.skewed {
+            let whole = !matches!(s.class(add), OpClass::Multi(n) if n >= 2);
+            if whole || s.time[add].start != pp.write || k.def_op(pp.arg) != Some(add) {
+                errs.push(format!(
+                    "pipeline {pi}: skewed accumulator {} is not written in the first cycle of its split add {add}",
+                    pp.param
+                ));
+            }
+        }
     }
     if let Some(c) = k.def_op(p.shape.cond)
         && in_loop.contains(&c)

@@ -41,12 +41,16 @@ impl Gen<'_> {
         match k.ops[op].kind {
             OpKind::Binary(b @ (IrBin::Add | IrBin::Sub)) if n <= w => {
                 let sub = b == IrBin::Sub;
-                self.segmented_add(&base, w, n, args, sub, advance)
+                let carried = self.skewed_accumulator_of(op).and_then(|acc| {
+                    let i = k.ops[op].args.iter().position(|a| *a == acc)?;
+                    Some((i, self.reg_name(acc)))
+                });
+                self.segmented_add(&base, w, n, args, sub, carried, advance)
             }
             // -x = 0 - x: the same chain as a subtraction's, split the same way.
             OpKind::Unary(IrUn::Neg) if n <= w => {
                 let x = args.into_iter().next().unwrap_or(lit(w, 0));
-                self.segmented_add(&base, w, n, vec![lit(w, 0), x], true, advance)
+                self.segmented_add(&base, w, n, vec![lit(w, 0), x], true, None, advance)
             }
             OpKind::Cmp(c) if !matches!(c, CmpOp::Eq | CmpOp::Ne) && n <= k.width(k.ops[op].args[0]) => {
                 let aw = k.width(k.ops[op].args[0]);
@@ -558,8 +562,7 @@ impl Gen<'_> {
         negate: bool,
         advance: &dyn Fn(u32) -> Expr,
     ) -> Expr {
-        let seg = w.div_ceil(n);
-        let n = w.div_ceil(seg);
+        let (seg, n) = carry_segments(w, n);
         add_wire(&mut self.m, format!("{base}_a0"), w, x);
         add_wire(&mut self.m, format!("{base}_b0"), w, un(UnOp::Not, y));
         self.inverted_chain_operands.insert(format!("{base}_b0"));
@@ -603,6 +606,12 @@ impl Gen<'_> {
         lit(1, 0)
     }
 
+    /// `args[0] + args[1]` (or `-`) over `n` carry segments. With `carried = (i, reg)`,
+    /// operand `i` is a skewed accumulator's register `reg` (`kiln_scheduler::pipeline::skew`):
+    /// segment `j` reads its bits from the register in its own cycle, where the previous
+    /// iteration's segment `j` wrote them, instead of from operand registers loaded in the
+    /// first cycle.
+    #[allow(clippy::too_many_arguments)]
     fn segmented_add(
         &mut self,
         base: &str,
@@ -610,10 +619,10 @@ impl Gen<'_> {
         n: u32,
         args: Vec<Expr>,
         sub: bool,
+        carried: Option<(usize, String)>,
         advance: &dyn Fn(u32) -> Expr,
     ) -> Expr {
-        let seg = w.div_ceil(n);
-        let n = w.div_ceil(seg);
+        let (seg, n) = carry_segments(w, n);
         // Operands as named wires, the subtrahend inverted (a - b = a + ~b + 1); from a
         // constant, the difference is the inverted sum of the constant's inverse and the
         // subtrahend (a - b = ~(~a + b)): the inverse of a constant is a constant, so no LUT
@@ -644,8 +653,11 @@ impl Gen<'_> {
             let (a, b) = (format!("{base}_a{j}"), format!("{base}_b{j}"));
             let carry_in = if j == 0 { lit(1, carry_into_chain as u64) } else { id(format!("{base}_c{j}")) };
             if j > 0 {
-                for name in [&a, &b] {
-                    self.m.add(Item::Reg { name: name.clone(), width: rest });
+                for (i, name) in [&a, &b].into_iter().enumerate() {
+                    match &carried {
+                        Some((c, reg)) if *c == i => add_wire(&mut self.m, name.clone(), rest, slice_w(&id(reg), w, w - 1, lo)),
+                        _ => self.m.add(Item::Reg { name: name.clone(), width: rest }),
+                    }
                 }
                 self.m.add(Item::Reg { name: format!("{base}_c{j}"), width: 1 });
                 self.m.add(Item::Reg { name: format!("{base}_lo{j}"), width: lo });
@@ -671,16 +683,15 @@ impl Gen<'_> {
                 let upper = |x: &str| slice_w(&id(x), rest, rest - 1, sw);
                 let lo_next =
                     if j == 0 { out(low(&s)) } else { Expr::Concat(vec![out(low(&s)), id(format!("{base}_lo{j}"))]) };
-                stmts.push(Stmt::If(
-                    advance(j),
-                    vec![
-                        set(format!("{base}_a{next}"), upper(&a)),
-                        set(format!("{base}_b{next}"), upper(&b)),
-                        set(format!("{base}_c{next}"), Expr::Bit(s.clone(), sw)),
-                        set(format!("{base}_lo{next}"), lo_next),
-                    ],
-                    vec![],
-                ));
+                let mut moves = Vec::new();
+                for (i, x) in [&a, &b].into_iter().enumerate() {
+                    if carried.as_ref().is_none_or(|(c, _)| *c != i) {
+                        moves.push(set(format!("{base}_{}{next}", ["a", "b"][i]), upper(x)));
+                    }
+                }
+                moves.push(set(format!("{base}_c{next}"), Expr::Bit(s.clone(), sw)));
+                moves.push(set(format!("{base}_lo{next}"), lo_next));
+                stmts.push(Stmt::If(advance(j), moves, vec![]));
             } else {
                 let result = Expr::Concat(vec![out(id(&s)), id(format!("{base}_lo{j}"))]);
                 self.m.add(Item::Always(stmts));
@@ -689,6 +700,13 @@ impl Gen<'_> {
         }
         lit(w, 0)
     }
+}
+
+/// The width of each segment of a `w`-bit carry chain split over `n` cycles, and the number
+/// of segments (at most `n`: every segment but the last is equally wide).
+pub(super) fn carry_segments(w: u32, n: u32) -> (u32, u32) {
+    let seg = w.div_ceil(n);
+    (seg, w.div_ceil(seg))
 }
 
 /// Cycles of [`Gen::digit_serial_multiply`]: the partial products, four digit sums.

@@ -10,7 +10,7 @@
 use super::*;
 use kiln_dataflow::ir::CmpOp;
 use kiln_scheduler::pipeline::shape::Shape;
-use kiln_scheduler::pipeline::{ExitSource, Pipeline};
+use kiln_scheduler::pipeline::{ExitSource, PipeParam, Pipeline};
 use std::collections::{BTreeMap, BTreeSet};
 
 impl Gen<'_> {
@@ -181,9 +181,13 @@ impl Gen<'_> {
             }
         }
         for q in &p.params {
-            uses.push((q.arg, q.write));
-            if p.shape.shape == Shape::TestFirst && self.test_decides_at(pi, q.write) {
-                uses.push((cond, q.write));
+            if q.skewed.is_none() {
+                uses.push((q.arg, q.write));
+            }
+            for r in self.param_write_cycles(q) {
+                if p.shape.shape == Shape::TestFirst && self.test_decides_at(pi, r) {
+                    uses.push((cond, r));
+                }
             }
         }
         uses.push((cond, p.ii - 1));
@@ -246,11 +250,61 @@ impl Gen<'_> {
         // Parameters written in slot 0 read the fire register instead, where there is one.
         let fire = self.fire_reg(pi).is_some();
         for q in &p.params {
-            if !(fire && q.write == 0) {
-                s.insert(q.write);
+            for r in self.param_write_cycles(q) {
+                if !(fire && r == 0) {
+                    s.insert(r);
+                }
             }
         }
         s
+    }
+
+    /// The skewed accumulator ([`kiln_scheduler::pipeline::skew`]) whose add is `op`, if any.
+    pub(super) fn skewed_accumulator_of(&self, op: Op) -> Option<Value> {
+        self.s.pipelines.iter().flat_map(|p| &p.params).find(|q| q.skewed == Some(op)).map(|q| q.param)
+    }
+
+    /// The bit ranges `(lo, width)` of a skewed accumulator's carry segments, segment `j`
+    /// written in cycle `q.write + j`; one range, the whole register, for any other parameter.
+    fn param_segments(&self, q: &PipeParam) -> Vec<(u32, u32)> {
+        let w = self.k.width(q.param);
+        match q.skewed.map(|op| self.s.class(op)) {
+            Some(OpClass::Multi(n)) => {
+                let (seg, n) = super::multicycle::carry_segments(w, n);
+                (0..n).map(|j| (j * seg, seg.min(w - j * seg))).collect()
+            }
+            _ => vec![(0, w)],
+        }
+    }
+
+    /// The relative cycles in which parameter `q`'s register is written.
+    fn param_write_cycles(&self, q: &PipeParam) -> Vec<u32> {
+        (0..self.param_segments(q).len() as u32).map(|j| q.write + j).collect()
+    }
+
+    /// Parameter `q`'s register after this cycle's writes: the next iteration's value where it
+    /// is written, or a skewed accumulator's segments each from its own segment's sum.
+    fn param_next(&self, pi: u32, q: &PipeParam) -> Expr {
+        let k = self.k;
+        let reg = id(self.reg_name(q.param));
+        if q.skewed.is_none() {
+            return cond(self.param_write_en(pi, q.write), self.src(q.arg, At::Pipe(pi, q.write)), reg);
+        }
+        let (w, base) = (k.width(q.param), format!("{}_m", self.wire_name(q.arg)));
+        let segments = self.param_segments(q);
+        let last = segments.len() - 1;
+        let parts = segments
+            .iter()
+            .enumerate()
+            .rev()
+            .map(|(j, (lo, sw))| {
+                // The last segment's sum is as wide as its bits; the others' carry their carry out.
+                let sum_width = if j == last { *sw } else { sw + 1 };
+                let sum = slice_w(&id(format!("{base}_s{j}")), sum_width, sw - 1, 0);
+                cond(self.param_write_en(pi, q.write + j as u32), sum, slice_w(&reg, w, lo + sw - 1, *lo))
+            })
+            .collect();
+        Expr::Concat(parts)
     }
 
     /// Write enable of parameter `q`'s register for the next iteration.
@@ -442,11 +496,7 @@ impl Gen<'_> {
             }
             // Parameter registers after this cycle's write (what the loop hands on when it ends).
             for q in &p.params {
-                let next = cond(
-                    self.param_write_en(pi, q.write),
-                    self.src(q.arg, At::Pipe(pi, q.write)),
-                    id(self.reg_name(q.param)),
-                );
+                let next = self.param_next(pi, q);
                 self.m.add(Item::Wire {
                     name: format!("{pre}_next_{}", self.wire_name(q.param)),
                     width: k.width(q.param),
@@ -525,7 +575,10 @@ impl Gen<'_> {
             let rotated = Expr::Concat(vec![slice_w(&id(&phase), p.ii, p.ii - 2, 0), bit_of(&phase, p.ii, p.ii - 1)]);
             body.push(set(&phase, rotated));
         }
-        for q in &p.params {
+        for q in p.params.iter().filter(|q| q.skewed.is_some()) {
+            body.push(set(self.reg_name(q.param), id(format!("{pre}_next_{}", self.wire_name(q.param)))));
+        }
+        for q in p.params.iter().filter(|q| q.skewed.is_none()) {
             let en = match p.shape.shape {
                 Shape::TestFirst => self.slot_continues(pi, q.write),
                 Shape::TestLast => self.slot(pi, q.write),

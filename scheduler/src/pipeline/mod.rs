@@ -9,6 +9,7 @@
 pub mod deps;
 pub mod modulo;
 pub mod shape;
+pub mod skew;
 
 use crate::schedule::{OpClass, OpTime, UnitId};
 use crate::target::Target;
@@ -41,6 +42,9 @@ pub struct PipeParam {
     pub arg: Value,
     pub read: u32,
     pub write: u32,
+    /// The add of a skewed accumulator ([`skew`]): the register is written a carry segment
+    /// at a time, segment `j` in cycle `write + j`, and read by the add alone.
+    pub skewed: Option<Op>,
 }
 
 /// A pipelined loop.
@@ -236,6 +240,7 @@ fn pipeline_one(
         _ => BTreeSet::new(),
     };
     let deps = memory_dependences(k, shape, &ops, ivdep, ranges);
+    let skewed = skew::skewed_accumulators(k, shape, &ops, cx.class);
     let problem = Problem {
         k,
         shape,
@@ -249,6 +254,7 @@ fn pipeline_one(
         period: cx.period,
         strict_pipe_order: cx.strict_pipe_order,
         multipliers: cx.target.multipliers_per_cycle(k),
+        skewed: &skewed,
     };
     // Lower bounds.
     let (res, res_what) = res_mii(&problem);
@@ -292,7 +298,13 @@ fn pipeline_one(
             .params
             .iter()
             .zip(&shape.back_args)
-            .map(|(p, arg)| PipeParam { param: *p, arg: *arg, read: pl.reads[p], write: pl.writes[p] })
+            .map(|(p, arg)| PipeParam {
+                param: *p,
+                arg: *arg,
+                read: pl.reads[p],
+                write: pl.writes[p],
+                skewed: skewed.get(p).copied(),
+            })
             .collect();
         let stages = pl.depth.div_ceil(ii);
         let fsm = (cx.fsm_cycles)(&shape.blocks());

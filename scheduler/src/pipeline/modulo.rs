@@ -56,6 +56,8 @@ pub struct Problem<'a> {
     /// Split multiplies that may start in one cycle (modulo II), when the target's multiplier
     /// blocks are shared (`Target::multipliers_per_cycle`).
     pub multipliers: Option<u32>,
+    /// Skewed accumulators and their adds ([`super::skew`]): written in the add's first cycle.
+    pub skewed: &'a std::collections::BTreeMap<Value, Op>,
 }
 
 /// A placed iteration.
@@ -360,6 +362,7 @@ fn param_times(p: &Problem, pl: &mut Placement, floors: &HashMap<Value, u32>) {
     };
     for (param, arg) in params.iter().zip(&p.shape.back_args) {
         let ready = match k.values[*arg].def {
+            ValueDef::Op(d) if p.skewed.get(param) == Some(&d) => pl.times.get(&d).map(|t| t.start).unwrap_or(0),
             ValueDef::Op(d) => pl.times.get(&d).map(|t| t.end).unwrap_or(0),
             ValueDef::Param(..) => pl.reads.get(arg).copied().unwrap_or(0),
         };
