@@ -655,7 +655,9 @@ impl Gen<'_> {
             if j > 0 {
                 for (i, name) in [&a, &b].into_iter().enumerate() {
                     match &carried {
-                        Some((c, reg)) if *c == i => add_wire(&mut self.m, name.clone(), rest, slice_w(&id(reg), w, w - 1, lo)),
+                        Some((c, reg)) if *c == i => {
+                            add_wire(&mut self.m, name.clone(), rest, slice_w(&id(reg), w, w - 1, lo))
+                        }
                         _ => self.m.add(Item::Reg { name: name.clone(), width: rest }),
                     }
                 }
