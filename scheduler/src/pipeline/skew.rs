@@ -69,8 +69,9 @@ fn is_skewable(
         .iter()
         .filter(|op| **op != add)
         .any(|op| k.ops[*op].args.contains(&param) || k.ops[*op].predicate() == Some(param));
-    let used_after = shape.exit.args.contains(&param) || used_outside(k, shape, param);
-    !read_elsewhere && !(shape.shape == Shape::TestLast && used_after)
+    let captured_after = shape.shape == Shape::TestLast
+        && (shape.exit.args.contains(&param) || used_outside(k, shape, param));
+    !read_elsewhere && !captured_after
 }
 
 /// Whether a block outside the loop reads `v`.
