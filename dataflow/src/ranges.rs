@@ -95,18 +95,19 @@ pub fn meet(a: &Facts, b: &Facts) -> Facts {
     if lo > hi || zeros & ones != 0 {
         return a.clone();
     }
-    Facts { width: a.width, constant: None, lo, hi, zeros, ones }.normalize()
+    Facts { width: a.width, constant: None, lo, hi, zeros, ones, sign_bits: a.sign_bits.max(b.sign_bits) }.normalize()
 }
 
 /// The facts true of either: the smallest interval holding both, the bits known in both alike.
 pub fn join(a: &Facts, b: &Facts) -> Facts {
     let (zeros, ones) = (a.zeros & b.zeros, a.ones & b.ones);
-    Facts { width: a.width, constant: None, lo: a.lo.min(b.lo), hi: a.hi.max(b.hi), zeros, ones }.normalize()
+    let sign_bits = a.sign_bits.min(b.sign_bits);
+    Facts { width: a.width, constant: None, lo: a.lo.min(b.lo), hi: a.hi.max(b.hi), zeros, ones, sign_bits }.normalize()
 }
 
 /// The values `lo..=hi` of `width` bits, nothing else known.
 fn interval(width: u32, lo: u64, hi: u64) -> Facts {
-    Facts { width, constant: None, lo, hi, zeros: 0, ones: 0 }.normalize()
+    Facts { width, constant: None, lo, hi, zeros: 0, ones: 0, sign_bits: 1 }.normalize()
 }
 
 struct Analysis<'a> {

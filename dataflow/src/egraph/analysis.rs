@@ -1,5 +1,6 @@
 //! What the e-graph knows about each e-class: its width, its constant value, an unsigned
-//! interval that holds every value it can take, and its known bits.
+//! interval that holds every value it can take, its known bits, and how many of its top bits
+//! copy its sign bit.
 //!
 //! Every fact is a property of the *value*, so it holds for every e-node of the class; merging
 //! two classes intersects their intervals and unions their known bits. Constants are folded with
@@ -26,20 +27,25 @@ pub struct Facts {
     /// Bits known to be 0 and known to be 1.
     pub zeros: u64,
     pub ones: u64,
+    /// How many top bits of every value equal its sign bit (at least 1; 0 for a width
+    /// literal): a value with `s` of them keeps its signed value in its low `width - s + 1`
+    /// bits.
+    pub sign_bits: u32,
 }
 
 impl Facts {
     pub fn unknown(width: u32) -> Facts {
-        Facts { width, constant: None, lo: 0, hi: mask(width), zeros: 0, ones: 0 }
+        Facts { width, constant: None, lo: 0, hi: mask(width), zeros: 0, ones: 0, sign_bits: 1 }
     }
 
     pub fn constant(value: u64, width: u32) -> Facts {
         let v = value & mask(width);
-        Facts { width, constant: Some(v), lo: v, hi: v, zeros: !v & mask(width), ones: v }
+        Facts { width, constant: Some(v), lo: v, hi: v, zeros: !v & mask(width), ones: v, sign_bits: 1 }
+            .normalize_sign()
     }
 
     fn width_literal(w: u32) -> Facts {
-        Facts { width: 0, constant: Some(w as u64), lo: 0, hi: 0, zeros: 0, ones: 0 }
+        Facts { width: 0, constant: Some(w as u64), lo: 0, hi: 0, zeros: 0, ones: 0, sign_bits: 0 }
     }
 
     /// The number of low bits that hold every value of the class.
@@ -66,6 +72,15 @@ impl Facts {
         }
         if let Some(c) = self.constant {
             return Facts::constant(c, self.width);
+        }
+        self.normalize_sign()
+    }
+
+    /// At least the top bits known alike (all zeros or all ones), at most the width.
+    fn normalize_sign(mut self) -> Facts {
+        if self.width > 0 {
+            let top = |known: u64| (known << (64 - self.width)).leading_ones();
+            self.sign_bits = self.sign_bits.max(top(self.zeros)).max(top(self.ones)).clamp(1, self.width);
         }
         self
     }
@@ -121,6 +136,7 @@ impl Analysis<Hw> for HwAnalysis {
         }
         a.zeros |= b.zeros;
         a.ones |= b.ones;
+        a.sign_bits = a.sign_bits.max(b.sign_bits);
         if a.zeros & a.ones != 0 {
             a.zeros = before.zeros;
             a.ones = before.ones;
@@ -194,6 +210,7 @@ fn transfer(node: &Hw, a: &[Facts], width: u32) -> Facts {
     let nonnegative = |v: &Facts| v.width > 0 && (v.zeros >> (v.width - 1)) & 1 == 1;
     let both_nonnegative = nonnegative(x) && y.is_some_and(nonnegative);
     let unsigned = matches!(node, Hw::UDiv(_) | Hw::URem(_) | Hw::Ult(_) | Hw::Ule(_) | Hw::Ugt(_) | Hw::Uge(_));
+    f.sign_bits = sign_bits(node, a, width);
     match node {
         Hw::Add(_) => {
             let y = &a[1];
@@ -345,6 +362,23 @@ fn transfer(node: &Hw, a: &[Facts], width: u32) -> Facts {
     f.zeros &= m;
     f.ones &= m;
     f
+}
+
+/// The sign bits of a node's result (before the known bits add theirs): a sign extension adds
+/// its new bits, a sum or difference has one fewer than its operands' fewest (its value needs a
+/// bit more), bitwise operations and selects their operands' fewest, a truncation loses the bits
+/// it cuts off.
+fn sign_bits(node: &Hw, a: &[Facts], width: u32) -> u32 {
+    let fewest = || a.iter().skip(matches!(node, Hw::Select(_)) as usize).map(|x| x.sign_bits).min().unwrap_or(1);
+    let x = &a[0];
+    let s = match node {
+        Hw::Sext(_) => x.sign_bits + width.saturating_sub(x.width),
+        Hw::Add(_) | Hw::Sub(_) => fewest().saturating_sub(1),
+        Hw::And(_) | Hw::Or(_) | Hw::Xor(_) | Hw::Not(_) | Hw::Select(_) => fewest(),
+        Hw::Trunc(_) => x.sign_bits.saturating_sub(x.width.saturating_sub(width)),
+        _ => 1,
+    };
+    s.clamp(1, width.max(1))
 }
 
 /// A 1-bit result that is 1 when `always`, 0 when `never`, and unknown otherwise.

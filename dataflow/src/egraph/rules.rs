@@ -291,6 +291,19 @@ fn built_rules() -> Vec<HwRewrite> {
             let n = bits_for(x.hi.checked_add(y.hi)?);
             narrow(g, Hw::Add, s[a], s[b], n)
         }),
+        // Signed narrowing: operands that are sign extensions (or sums of them) of narrower
+        // values have top bits that copy their sign bit; with `s` such bits an operand fits in
+        // `w - s + 1` bits, a sum or difference of two in one bit more, so the operation is done
+        // on those bits and sign-extended (mixed_types: `r += ...` of chars, shorts and ints
+        // into a long, 64-bit chains that need 35 to 37 bits).
+        build("narrow-add-signed", "(add ?a ?b)", move |g, s| {
+            let n = width(g, s[a]) + 2 - g[s[a]].data.sign_bits.min(g[s[b]].data.sign_bits);
+            narrow_signed(g, Hw::Add, s[a], s[b], n)
+        }),
+        build("narrow-sub-signed", "(sub ?a ?b)", move |g, s| {
+            let n = width(g, s[a]) + 2 - g[s[a]].data.sign_bits.min(g[s[b]].data.sign_bits);
+            narrow_signed(g, Hw::Sub, s[a], s[b], n)
+        }),
         build("narrow-mul", "(mul ?a ?b)", move |g, s| {
             let (x, y) = (&g[s[a]].data, &g[s[b]].data);
             let n = bits_for(x.hi.checked_mul(y.hi)?);
@@ -525,6 +538,23 @@ fn narrow(g: &mut HwGraph, op: fn([Id; 2]) -> Hw, a: Id, b: Id, n: u32) -> Optio
     Some(cast(g, r, w, false))
 }
 
+/// `op` on `n` bits of operands that keep their signed values there, sign-extended back.
+/// Only for operations wider than 32 bits (`long` datapaths), and not with a constant
+/// operand: `i - 1` is how a counter steps, and the kernel-wide range analysis
+/// ([`crate::ranges`]) bounds counters by reading their steps at their width (a sign-extended
+/// narrow sum hides the bound: a loop's constant stop was lost to it); and on 32-bit index
+/// arithmetic, which the unsigned rules narrow already, it changed the index expressions of
+/// most PolyBench kernels for no measured gain (jacobi-2d's multiplies 2 -> 4).
+fn narrow_signed(g: &mut HwGraph, op: fn([Id; 2]) -> Hw, a: Id, b: Id, n: u32) -> Option<Id> {
+    let w = width(g, a);
+    if w <= 32 || n >= w || n < 2 || constant(g, a).is_some() || constant(g, b).is_some() {
+        return None;
+    }
+    let (x, y) = (cast(g, a, n, true), cast(g, b, n, true));
+    let r = g.add(op([x, y]));
+    Some(cast(g, r, w, true))
+}
+
 /// `op` on `n` bits (the count truncated too: it is below `n`), zero-extended back.
 fn narrow_shift(g: &mut HwGraph, op: fn([Id; 2]) -> Hw, a: Id, count: Id, n: u32) -> Option<Id> {
     let w = width(g, a);
@@ -713,6 +743,18 @@ mod tests {
             &[8, 8],
             "(sub (zext (or v0 #128:8) w32) (zext (and v1 #127:8) w32))",
             "(zext (sub (trunc (zext (or v0 #128:8) w32) w8) (trunc (zext (and v1 #127:8) w32) w8)) w32)",
+        ),
+        (
+            "narrow-add-signed",
+            &[8, 16],
+            "(add (sext v0 w64) (sext v1 w64))",
+            "(sext (add (trunc (sext v0 w64) w17) (trunc (sext v1 w64) w17)) w64)",
+        ),
+        (
+            "narrow-sub-signed",
+            &[8, 16],
+            "(sub (sext v0 w64) (zext v1 w64))",
+            "(sext (sub (trunc (sext v0 w64) w18) (trunc (zext v1 w64) w18)) w64)",
         ),
         (
             "narrow-udiv",

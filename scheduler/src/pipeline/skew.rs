@@ -69,8 +69,8 @@ fn is_skewable(
         .iter()
         .filter(|op| **op != add)
         .any(|op| k.ops[*op].args.contains(&param) || k.ops[*op].predicate() == Some(param));
-    let captured_after = shape.shape == Shape::TestLast
-        && (shape.exit.args.contains(&param) || used_outside(k, shape, param));
+    let captured_after =
+        shape.shape == Shape::TestLast && (shape.exit.args.contains(&param) || used_outside(k, shape, param));
     !read_elsewhere && !captured_after
 }
 
