@@ -429,6 +429,17 @@ mod tests {
     }
 
     #[test]
+    fn sign_bits_follow_extensions_sums_and_truncations() {
+        assert_eq!(facts("(sext v0 w64)", &[8]).sign_bits, 57);
+        assert_eq!(facts("(zext v0 w64)", &[33]).sign_bits, 31, "zero-extended: its top zeros");
+        assert_eq!(facts("(add (sext v0 w64) (sext v1 w64))", &[8, 16]).sign_bits, 48);
+        assert_eq!(facts("(sub (zext v0 w64) (sext v1 w64))", &[33, 16]).sign_bits, 30);
+        assert_eq!(facts("(trunc (sext v0 w64) w16)", &[8]).sign_bits, 9);
+        assert_eq!(facts("(add v0 v1)", &[64, 64]).sign_bits, 1);
+        assert_eq!(facts("#4294967295:64", &[]).sign_bits, 32);
+    }
+
+    #[test]
     fn a_select_whose_condition_is_known_has_its_arms_facts() {
         let (arm, other) = (Facts::constant(9, 32), Facts::unknown(32));
         let select = crate::ir::OpKind::Select;
