@@ -4,8 +4,8 @@
 //! (`OpClass::Multi(n)`, rtl-gen's `segmented_add`), segment `j` adding bits
 //! `[j·s, (j+1)·s)` in cycle `start + j`. Carried whole, `acc` would be ready for the next
 //! iteration only after the last segment, `n` cycles: the loop's recurrence, its II at least
-//! `n` (dot's 64-bit sum on the iCE40 at 60 MHz, four segments, II 4). Segment `j` needs only bits
-//! `[j·s, (j+1)·s)` of `acc`, and the previous iteration's segment `j` wrote exactly those
+//! `n` (dot's 64-bit sum on the iCE40 at 60 MHz, four segments, II 4). Segment `j` needs only
+//! bits `[j·s, (j+1)·s)` of `acc`, and the previous iteration's segment `j` wrote exactly those
 //! bits at the end of its own cycle `start + j`, at least one cycle before the next
 //! iteration's segment `j` (at `start + II + j`) reads them. So the register of `acc` is
 //! written a segment at a time, each segment's bits in the cycle that segment adds them, and
