@@ -296,14 +296,8 @@ fn built_rules() -> Vec<HwRewrite> {
         // `w - s + 1` bits, a sum or difference of two in one bit more, so the operation is done
         // on those bits and sign-extended (mixed_types: `r += ...` of chars, shorts and ints
         // into a long, 64-bit chains that need 35 to 37 bits).
-        build("narrow-add-signed", "(add ?a ?b)", move |g, s| {
-            let n = width(g, s[a]) + 2 - g[s[a]].data.sign_bits.min(g[s[b]].data.sign_bits);
-            narrow_signed(g, Hw::Add, s[a], s[b], n)
-        }),
-        build("narrow-sub-signed", "(sub ?a ?b)", move |g, s| {
-            let n = width(g, s[a]) + 2 - g[s[a]].data.sign_bits.min(g[s[b]].data.sign_bits);
-            narrow_signed(g, Hw::Sub, s[a], s[b], n)
-        }),
+        build("narrow-add-signed", "(add ?a ?b)", move |g, s| narrow_signed(g, Hw::Add, s[a], s[b])),
+        build("narrow-sub-signed", "(sub ?a ?b)", move |g, s| narrow_signed(g, Hw::Sub, s[a], s[b])),
         build("narrow-mul", "(mul ?a ?b)", move |g, s| {
             let (x, y) = (&g[s[a]].data, &g[s[b]].data);
             let n = bits_for(x.hi.checked_mul(y.hi)?);
@@ -538,15 +532,17 @@ fn narrow(g: &mut HwGraph, op: fn([Id; 2]) -> Hw, a: Id, b: Id, n: u32) -> Optio
     Some(cast(g, r, w, false))
 }
 
-/// `op` on `n` bits of operands that keep their signed values there, sign-extended back.
+/// A sum or difference on the bits its operands' signed values need, one more for the result
+/// (an operand with `s` sign bits needs `w - s + 1`), sign-extended back.
 /// Only for operations wider than 32 bits (`long` datapaths), and not with a constant
 /// operand: `i - 1` is how a counter steps, and the kernel-wide range analysis
 /// ([`crate::ranges`]) bounds counters by reading their steps at their width (a sign-extended
 /// narrow sum hides the bound: a loop's constant stop was lost to it); and on 32-bit index
 /// arithmetic, which the unsigned rules narrow already, it changed the index expressions of
 /// most PolyBench kernels for no measured gain (jacobi-2d's multiplies 2 -> 4).
-fn narrow_signed(g: &mut HwGraph, op: fn([Id; 2]) -> Hw, a: Id, b: Id, n: u32) -> Option<Id> {
+fn narrow_signed(g: &mut HwGraph, op: fn([Id; 2]) -> Hw, a: Id, b: Id) -> Option<Id> {
     let w = width(g, a);
+    let n = w + 2 - g[a].data.sign_bits.min(g[b].data.sign_bits);
     if w <= 32 || n >= w || n < 2 || constant(g, a).is_some() || constant(g, b).is_some() {
         return None;
     }

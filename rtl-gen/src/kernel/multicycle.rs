@@ -562,14 +562,13 @@ impl Gen<'_> {
         negate: bool,
         advance: &dyn Fn(u32) -> Expr,
     ) -> Expr {
-        let (seg, n) = carry_segments(w, n);
+        let segments = carry_segments(w, n);
+        let n = segments.len() as u32;
         add_wire(&mut self.m, format!("{base}_a0"), w, x);
         add_wire(&mut self.m, format!("{base}_b0"), w, un(UnOp::Not, y));
         self.inverted_chain_operands.insert(format!("{base}_b0"));
         let mut stmts = Vec::new();
-        for j in 0..n {
-            let lo = j * seg;
-            let sw = seg.min(w - lo);
+        for (j, (lo, sw)) in (0..).zip(segments) {
             let rest = w - lo;
             let (a, b) = (format!("{base}_a{j}"), format!("{base}_b{j}"));
             let carry_in = if j == 0 { lit(1, 1) } else { id(format!("{base}_c{j}")) };
@@ -622,7 +621,8 @@ impl Gen<'_> {
         carried: Option<(usize, String)>,
         advance: &dyn Fn(u32) -> Expr,
     ) -> Expr {
-        let (seg, n) = carry_segments(w, n);
+        let segments = carry_segments(w, n);
+        let n = segments.len() as u32;
         // Operands as named wires, the subtrahend inverted (a - b = a + ~b + 1); from a
         // constant, the difference is the inverted sum of the constant's inverse and the
         // subtrahend (a - b = ~(~a + b)): the inverse of a constant is a constant, so no LUT
@@ -646,9 +646,7 @@ impl Gen<'_> {
         }
         let out = |e: Expr| if inverted_sum.is_some() { un(UnOp::Not, e) } else { e };
         let mut stmts = Vec::new();
-        for j in 0..n {
-            let lo = j * seg;
-            let sw = seg.min(w - lo);
+        for (j, (lo, sw)) in (0..).zip(segments) {
             let rest = w - lo; // width of the operand registers of segment j
             let (a, b) = (format!("{base}_a{j}"), format!("{base}_b{j}"));
             let carry_in = if j == 0 { lit(1, carry_into_chain as u64) } else { id(format!("{base}_c{j}")) };
@@ -704,11 +702,11 @@ impl Gen<'_> {
     }
 }
 
-/// The width of each segment of a `w`-bit carry chain split over `n` cycles, and the number
-/// of segments (at most `n`: every segment but the last is equally wide).
-pub(super) fn carry_segments(w: u32, n: u32) -> (u32, u32) {
+/// The segments `(lowest bit, width)` of a `w`-bit carry chain split over `n` cycles: at most
+/// `n`, every one but the last equally wide.
+pub(super) fn carry_segments(w: u32, n: u32) -> Vec<(u32, u32)> {
     let seg = w.div_ceil(n);
-    (seg, w.div_ceil(seg))
+    (0..w.div_ceil(seg)).map(|j| (j * seg, seg.min(w - j * seg))).collect()
 }
 
 /// Cycles of [`Gen::digit_serial_multiply`]: the partial products, four digit sums.

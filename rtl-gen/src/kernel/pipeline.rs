@@ -269,10 +269,7 @@ impl Gen<'_> {
     fn param_segments(&self, q: &PipeParam) -> Vec<(u32, u32)> {
         let w = self.k.width(q.param);
         match q.skewed.map(|op| self.s.class(op)) {
-            Some(OpClass::Multi(n)) => {
-                let (seg, n) = super::multicycle::carry_segments(w, n);
-                (0..n).map(|j| (j * seg, seg.min(w - j * seg))).collect()
-            }
+            Some(OpClass::Multi(n)) => super::multicycle::carry_segments(w, n),
             _ => vec![(0, w)],
         }
     }

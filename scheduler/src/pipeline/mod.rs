@@ -481,6 +481,20 @@ fn recurrence_limit(p: &Problem, pl: &Placement) -> (u32, Option<Limit>) {
     best
 }
 
+/// The values the code after the loop reads: the exit edge's arguments and every operand and
+/// terminator use of the blocks outside the loop.
+pub(crate) fn read_after_loop(k: &Kernel, shape: &LoopShape) -> BTreeSet<Value> {
+    let blocks: BTreeSet<Block> = shape.blocks().into_iter().collect();
+    let mut read: BTreeSet<Value> = shape.exit.args.iter().copied().collect();
+    for b in k.rpo().into_iter().filter(|b| !blocks.contains(b)) {
+        for op in &k.blocks[b].ops {
+            read.extend(k.ops[*op].args.iter().copied());
+        }
+        read.extend(k.blocks[b].term.uses());
+    }
+    read
+}
+
 /// Sources of the values the loop hands to the code after it.
 fn exit_sources(k: &Kernel, shape: &LoopShape, pl: &Placement, ii: u32) -> Result<Vec<(Value, ExitSource)>, String> {
     let blocks: BTreeSet<Block> = shape.blocks().into_iter().collect();
@@ -488,16 +502,7 @@ fn exit_sources(k: &Kernel, shape: &LoopShape, pl: &Placement, ii: u32) -> Resul
         ValueDef::Param(b, _) => blocks.contains(&b),
         ValueDef::Op(op) => blocks.contains(&k.ops[op].block),
     };
-    let mut needed: BTreeSet<Value> = shape.exit.args.iter().copied().filter(|v| defined_in_loop(*v)).collect();
-    for b in k.rpo() {
-        if blocks.contains(&b) {
-            continue;
-        }
-        for op in &k.blocks[b].ops {
-            needed.extend(k.ops[*op].args.iter().copied().filter(|v| defined_in_loop(*v)));
-        }
-        needed.extend(k.blocks[b].term.uses().into_iter().filter(|v| defined_in_loop(*v)));
-    }
+    let needed: BTreeSet<Value> = read_after_loop(k, shape).into_iter().filter(|v| defined_in_loop(*v)).collect();
     let params = &k.blocks[shape.header].params;
     let mut out = Vec::new();
     for v in needed {

@@ -65,20 +65,8 @@ fn is_skewable(
     if !carries || !split || k.width(param) != width || shape.cond == param || shape.back_args.contains(&param) {
         return false;
     }
-    let read_elsewhere = ops
-        .iter()
-        .filter(|op| **op != add)
-        .any(|op| k.ops[*op].args.contains(&param) || k.ops[*op].predicate() == Some(param));
-    let captured_after =
-        shape.shape == Shape::TestLast && (shape.exit.args.contains(&param) || used_outside(k, shape, param));
+    // (A memory operation's predicate is one of its arguments.)
+    let read_elsewhere = ops.iter().filter(|op| **op != add).any(|op| k.ops[*op].args.contains(&param));
+    let captured_after = shape.shape == Shape::TestLast && super::read_after_loop(k, shape).contains(&param);
     !read_elsewhere && !captured_after
-}
-
-/// Whether a block outside the loop reads `v`.
-fn used_outside(k: &Kernel, shape: &LoopShape, v: Value) -> bool {
-    let blocks = shape.blocks();
-    k.rpo().into_iter().filter(|b| !blocks.contains(b)).any(|b| {
-        k.blocks[b].ops.iter().any(|op| k.ops[*op].args.contains(&v) || k.ops[*op].predicate() == Some(v))
-            || k.blocks[b].term.uses().contains(&v)
-    })
 }
