@@ -100,6 +100,8 @@ impl Target {
                     dsp_ns: 9.0,
                     carry_invert_ns: 2.6,
                     equality_lut_tree: true,
+                    // Fitted to mixed_types' routed 34-bit sums (dataflow::delay).
+                    wide_chain_ns: 1.0,
                 },
                 reg_ns: 1.4,
                 // A pass-out cell and a hop: durbin's, lookup's and trisolv's split subtractions,
@@ -138,6 +140,7 @@ impl Target {
                     dsp_ns: 4.8,
                     carry_invert_ns: 0.0,
                     equality_lut_tree: false,
+                    wide_chain_ns: 0.0,
                 },
                 reg_ns: 0.3,
                 carry_exit_ns: 0.0,
@@ -727,6 +730,21 @@ mod tests {
         assert_eq!(ice40.op_segments_with(&k, plain, period, false).0, 1);
         let ecp5 = Target::by_name("ecp5").expect("target");
         assert!(ecp5.carry_out_sums(&k).is_empty());
+    }
+
+    #[test]
+    fn a_chain_over_32_bits_splits_at_60_mhz_on_the_ice40() {
+        let ice40 = Target::by_name("ice40-up5k").expect("target");
+        let add = OpKind::Binary(BinOp::Add);
+        let period = 1000.0 / 60.0;
+        assert_eq!(ice40.segments(&add, 32, 32, period).0, 1, "a 32-bit sum fits a cycle");
+        let (n, segment) = ice40.segments(&add, 34, 34, period);
+        assert_eq!(n, 2, "mixed_types' 34-bit sums routed 17.2-17.7 ns whole");
+        assert!(segment < period - ice40.clock_to_out_ns());
+        let ecp5 = Target::by_name("ecp5").expect("target");
+        assert_eq!(ecp5.delay_ns(&add, 34, 34), ecp5.operators.carry_chain_ns(34));
+        let over = ecp5.operators.carry_chain_ns(34) - ecp5.operators.carry_chain_ns(32);
+        assert!((over - 2.0 * ecp5.operators.carry_ns_per_bit).abs() < 1e-9, "no extra for wide chains");
     }
 
     #[test]
