@@ -5,8 +5,9 @@
 //! shallowest of equally small datapaths with it.
 //!
 //! The model is structural: a LUT level, a carry chain that grows with the width and is
-//! entered through a LUT, an inverted carry operand (subtract, ordered compare) where the carry
-//! cell cannot invert one, equality as a carry chain or as a tree of 4-input LUTs, multipliers
+//! entered through a LUT (with a surcharge past 32 bits, where it crosses more tiles), an
+//! inverted carry operand (subtract, ordered compare) where the carry cell cannot invert one,
+//! equality as a carry chain or as a tree of 4-input LUTs, multipliers
 //! in DSP blocks of 16 × 16 bits. Memory, pipe and float operators are the scheduler's own
 //! business (they depend on the memory system), so [`OperatorDelays::delay_ns`] knows only
 //! the datapath.
