@@ -28,9 +28,8 @@ pub struct OperatorDelays {
     pub carry_invert_ns: f64,
     /// Whether equality is a tree of LUTs (measured on the iCE40) rather than a carry chain.
     pub equality_lut_tree: bool,
-    /// What a carry chain of more than 32 bits takes beyond its per-bit delay: on the iCE40
-    /// such chains span more than four logic tiles and routed 1.0-1.3 ns slower than the
-    /// per-bit fit says (mixed_types' 34-bit sums, 17.2-17.7 ns against 16.0-16.65).
+    /// What a carry chain of more than 32 bits takes beyond its per-bit delay: the hops between
+    /// the logic tiles a long chain crosses, which the per-bit fit of shorter chains misses.
     pub wide_chain_ns: f64,
 }
 
