@@ -449,6 +449,69 @@ fn pipelined_reads_take_their_address_from_a_register_loaded_a_cycle_ahead() {
     assert_eq!(o, expect);
 }
 
+/// serial_sum's loop reads its 12 products' operands through one port (II 24), and on the
+/// iCE40 at 60 MHz its multiplies share one multiplier: their sum is one accumulator register
+/// (`serial_sum.rs`), the root adding the last product to it, not a register per product and a
+/// chain of adds. The kernel cosimulates with stalls (an accumulator that added a product again
+/// while the pipeline holds, or did not start again at an iteration's first product, fails
+/// here) and its wrapped 32-bit sums equal the ones computed here.
+#[test]
+fn a_shared_multipliers_products_are_summed_in_one_accumulator() {
+    require_tool("verilator");
+    let dir = scratch("serial-sum");
+    let (cl, spec, out, _) = build_on_ice40(&dir, "serial_sum");
+    let verilog = std::fs::read_to_string(out.join("serial_sum.v")).unwrap();
+    assert!(verilog.contains("// Serial sum: 12 products of multiplier 0"), "{verilog}");
+    assert!(verilog.contains("_sum0_mul0_acc <= 32'd0;"), "the accumulator is cleared before the first product");
+    assert!(verilog.contains(" = p1_sum0_mul0_acc + p1_sum0_mul0_product;"), "the root adds the last product");
+    const N: usize = 12;
+    for seed in ["1", "5"] {
+        let got = cosim_on_ice40(&dir, &cl, &spec, &["--stall-seed", seed]);
+        let words = |name: &str| -> Vec<i32> {
+            got[name].as_array().unwrap().iter().map(|v| v.as_i64().unwrap() as i32).collect()
+        };
+        let (x, m) = (words("x"), words("m"));
+        let expect: Vec<i32> = (0..N)
+            .map(|p| {
+                (0..N).fold(0i32, |acc, s| acc.wrapping_add((x[s] ^ m[s * N + N - 1 - p]).wrapping_mul(m[s * N + p])))
+            })
+            .collect();
+        assert_eq!(words("y"), expect, "stall seed {seed}");
+    }
+}
+
+/// doitgen_values shares two multipliers among its 12 products per iteration (ten and two):
+/// one accumulator is read by the root directly, the other through a register that takes its
+/// sum after its last add, because its next iteration's window starts before the root reads.
+/// The kernel cosimulates and its checksum is the one computed here.
+#[test]
+fn serial_sums_of_two_multipliers_are_read_directly_or_through_a_register() {
+    require_tool("verilator");
+    let dir = scratch("serial-sum-two");
+    let (cl, spec, out, _) = build_on_ice40(&dir, "doitgen_values");
+    let verilog = std::fs::read_to_string(out.join("doitgen_values.v")).unwrap();
+    assert_eq!(verilog.matches("// Serial sum: ").count(), 2, "{verilog}");
+    let root = verilog
+        .lines()
+        .find(|l| l.contains("_sum0_mul0_acc + ") && l.trim_start().starts_with("assign "))
+        .unwrap_or_else(|| panic!("no root of the serial sum:\n{verilog}"));
+    assert!(root.contains("_sum0_mul0_acc + p2_sum0_mul1_sum;"), "{root}");
+    assert!(verilog.contains("p2_sum0_mul1_sum <= p2_sum0_mul1_acc;"), "{verilog}");
+    let got = cosim_on_ice40(&dir, &cl, &spec, &[]);
+    let (nr, nq, np) = (10usize, 8usize, 12usize);
+    let mut a: Vec<i32> =
+        (0..nr * nq * np).map(|n| ((n / (nq * np)) * (n / np % nq) + n % np) as i32 % 12 - 5).collect();
+    let c4: Vec<i32> = (0..np * np).map(|n| ((n / np) * (n % np)) as i32 % 12 - 6).collect();
+    for rq in 0..nr * nq {
+        let row: Vec<i32> = a[rq * np..(rq + 1) * np].to_vec();
+        for p in 0..np {
+            a[rq * np + p] = (0..np).fold(0i32, |acc, s| acc.wrapping_add(row[s].wrapping_mul(c4[s * np + p])));
+        }
+    }
+    let checksum = a.iter().enumerate().fold(0i32, |x, (n, v)| x ^ v.wrapping_mul((n % np) as i32 + 1));
+    assert_eq!(got["checksum"][0].as_i64(), Some(checksum as i64));
+}
+
 /// matmul_unroll4's copy loop writes each bank of `Bt` in six of its eight phases from one stage
 /// under one predicate: the block RAM's write enable takes those sites as one term whose phase
 /// is "not one of the other two" of the one-hot phase register, not as an OR of six slots (the

@@ -18,6 +18,7 @@ pub use memory::PORTS_ANSWER_NEXT_CYCLE;
 mod multicycle;
 mod pipeline;
 mod pipes;
+mod serial_sum;
 mod sharing;
 
 use crate::verilog::*;
@@ -79,6 +80,10 @@ struct Gen<'s> {
     shared_multipliers: Vec<kiln_scheduler::binding::SharedMultiplier>,
     /// Wires that enter a carry chain inverted (`inverted_registers.rs`).
     inverted_chain_operands: BTreeSet<String>,
+    /// Sums of shared multipliers' products built as accumulators (`serial_sum.rs`).
+    serial_sums: Vec<serial_sum::SerialSum>,
+    /// The operations those sums replace: no wire, no chain register.
+    folded: BTreeSet<Op>,
 }
 
 impl<'s> Gen<'s> {
@@ -470,9 +475,12 @@ pub fn kernel_module(s: &Schedule, locate: &dyn Fn(Span) -> String) -> Module {
         shared_multiplier_of: HashMap::new(),
         shared_multipliers: Vec::new(),
         inverted_chain_operands: BTreeSet::new(),
+        serial_sums: Vec::new(),
+        folded: BTreeSet::new(),
     };
-    g.compute_chains();
     g.bind_multipliers();
+    g.find_serial_sums();
+    g.compute_chains();
     g.header();
     g.interface_ports();
     if k.ops.keys().any(|op| matches!(s.class(op), OpClass::PortLoad(_) | OpClass::PortStore(_))) {

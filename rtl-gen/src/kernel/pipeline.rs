@@ -161,7 +161,8 @@ impl Gen<'_> {
         let k = self.k;
         let cond = p.shape.cond;
         let mut uses = Vec::new();
-        for &op in &p.ops {
+        // A serial sum's adds read no value: its accumulators take the products.
+        for &op in p.ops.iter().filter(|op| !self.reads_nothing(**op)) {
             let o = &k.ops[op];
             let t = self.s.time[op];
             // A read through an address register takes its address a cycle early.
@@ -411,11 +412,13 @@ impl Gen<'_> {
             // Predicated loads whose zero the first chain register's reset makes, with the
             // condition that resets it.
             let mut zeroed_by_reset: BTreeMap<Value, Expr> = BTreeMap::new();
-            for &op in &p.ops {
+            let emitted: Vec<Op> = p.ops.iter().copied().filter(|op| !self.folded.contains(op)).collect();
+            for op in emitted {
                 let Some(r) = k.ops[op].result else { continue };
                 let t = self.s.time[op];
                 let w = k.width(r);
                 let value = match self.s.class(op) {
+                    _ if let Some(sum) = self.serial_sum_value(op) => sum,
                     OpClass::Comb => self.comb_expr(op, At::Pipe(pi, t.start)),
                     OpClass::Multi(n) => self.multicycle(op, n, At::Pipe(pi, t.start), &|_| id(format!("p{pi}_go"))),
                     OpClass::PortLoad(_) if matches!(k.ops[op].kind, OpKind::WordLoad(_)) => {
@@ -457,6 +460,7 @@ impl Gen<'_> {
                     comment: Some(comment),
                 });
             }
+            self.serial_sum_registers(pi);
             // Chains: one register per initiation interval a value is held, shifted in the phase
             // the value is defined in (every cycle when II is 1). Iteration k + 1 produces its
             // value II cycles after iteration k, so a register per cycle would hold copies no use
