@@ -245,9 +245,11 @@ impl Gen<'_> {
                 let mul = slice_w(&id(format!("mul{u}_product")), self.shared_multipliers[u].width, width - 1, 0);
                 self.m.add(Item::Always(vec![Stmt::If(self.go(pi), vec![set(&product, mul)], vec![])]));
                 let (first, last) = (part.products[0].1 + 1, part.products[part.products.len() - 1].1 + 1);
-                // The clear comes first, so its phase may count as an add's: the phases where
-                // the accumulator adds are those where it neither adds nor clears, NORed, where
-                // they are fewer (doitgen's 10 of 12: two LUT levels less into the enables).
+                // The clear takes precedence, so where the adds take most of the interval the
+                // enable is the NOR of the phases that neither add nor clear (doitgen's 10 of
+                // 12: two LUT levels less into the enables). The NOR also holds outside the
+                // pipeline's state, where the accumulator then adds junk: harmless, since every
+                // iteration clears it before its first add.
                 let added = match part.read {
                     Read::PlusLastProduct => &part.products[..part.products.len() - 1],
                     _ => &part.products[..],
