@@ -191,8 +191,7 @@ fn banking_is_not_bought_with_run_time_bank_multiplexers() {
             kiln(&["sim", cl.to_str().unwrap(), "--spec", spec.to_str().unwrap(), "--json", json.to_str().unwrap()]);
         assert_eq!(r.code, 0, "{}", r.stderr);
         let got = kiln_tests::result_args(&json);
-        let words =
-            |n: &str| -> Vec<i32> { got[n].as_array().unwrap().iter().map(|v| v.as_i64().unwrap() as i32).collect() };
+        let words = |name: &str| i32_words(&got, name);
         let input = words("in");
         let expect: Vec<i32> = (0..32)
             .map(|rp| {
@@ -386,8 +385,7 @@ fn multiplies_share_the_up5k_multiplier_blocks_at_the_board_clock() {
 
 /// `shared_multipliers`' outputs are the products of its inputs, computed here.
 fn assert_shared_multipliers_products(got: &serde_json::Value) {
-    let words =
-        |name: &str| -> Vec<i32> { got[name].as_array().unwrap().iter().map(|v| v.as_i64().unwrap() as i32).collect() };
+    let words = |name: &str| i32_words(got, name);
     let (a, b) = (words("a"), words("b"));
     const N: usize = 16;
     let mut expect: Vec<i32> = (0..N)
@@ -467,9 +465,7 @@ fn a_shared_multipliers_products_are_summed_in_one_accumulator() {
     const N: usize = 12;
     for seed in ["1", "5"] {
         let got = cosim_on_ice40(&dir, &cl, &spec, &["--stall-seed", seed]);
-        let words = |name: &str| -> Vec<i32> {
-            got[name].as_array().unwrap().iter().map(|v| v.as_i64().unwrap() as i32).collect()
-        };
+        let words = |name: &str| i32_words(&got, name);
         let (x, m) = (words("x"), words("m"));
         let expect: Vec<i32> = (0..N)
             .map(|p| {
@@ -530,8 +526,7 @@ fn a_block_ram_written_in_most_phases_is_enabled_by_the_other_phases_nored() {
     assert!(we.starts_with("p0_v[0] & ~(p0_phase[0] | p0_phase[1]) & ~p0_stall"), "{we}");
     assert_eq!(we.matches("_phase[").count(), 2, "{we}");
     let got = cosim_on_ice40(&dir, &cl, &spec, &["--stall-seed", "5"]);
-    let words =
-        |name: &str| -> Vec<i32> { got[name].as_array().unwrap().iter().map(|v| v.as_i64().unwrap() as i32).collect() };
+    let words = |name: &str| i32_words(&got, name);
     let (a, b) = (words("a"), words("b"));
     const N: usize = 8;
     let expect: Vec<i32> = (0..N * N)
@@ -563,8 +558,7 @@ fn a_split_subtraction_reads_its_subtrahend_inverted_from_a_register() {
         assert!(!verilog.contains(&format!("= ~{register};")), "{register} is still inverted by a LUT");
     }
     let got = cosim_on_ice40(&dir, &cl, &spec, &["--stall-seed", "9"]);
-    let words =
-        |name: &str| -> Vec<i64> { got[name].as_array().unwrap().iter().map(|v| v.as_i64().unwrap()).collect() };
+    let words = |name: &str| i64_words(&got, name);
     let sbox = [12, 5, 6, 11, 9, 0, 10, 13, 3, 14, 15, 8, 4, 7, 1, 2];
     // `weights` is a `__constant` argument (not in the results): lookup.toml's data.
     let (scale, weights) = ([1, 10, 100, 1000], [-2, -1, 0, 1, 2]);
@@ -591,8 +585,7 @@ fn products_of_sign_extended_words_take_four_dsp_blocks() {
         let verilog = std::fs::read_to_string(out.join("dot.v")).unwrap();
         assert!(verilog.contains("$signed("), "{verilog}");
         let got = cosim_on_ice40_at(&dir, &cl, &spec, &["--stall-seed", "4"], mhz);
-        let words =
-            |name: &str| -> Vec<i64> { got[name].as_array().unwrap().iter().map(|v| v.as_i64().unwrap()).collect() };
+        let words = |name: &str| i64_words(&got, name);
         let expect = words("x").iter().zip(words("y")).fold(0i64, |acc, (x, y)| acc.wrapping_add(x.wrapping_mul(y)));
         assert_eq!(words("out"), vec![expect], "at {mhz} MHz");
         let (dsps, stat) = ice40_cells(&out, "dot", "-dsp", "SB_MAC16");
@@ -628,8 +621,7 @@ fn a_split_accumulator_is_written_a_segment_at_a_time_and_keeps_ii_1() {
     // Without stalls last, so that `cosim.json` holds the cycles of the run without them.
     for stalls in [&["--mem-latency", "3", "--stall-seed", "9"][..], &[]] {
         let got = cosim_on_ice40_at(&dir, &cl, &spec, stalls, "60");
-        let words =
-            |name: &str| -> Vec<i64> { got[name].as_array().unwrap().iter().map(|v| v.as_i64().unwrap()).collect() };
+        let words = |name: &str| i64_words(&got, name);
         let expect = words("x").iter().zip(words("y")).fold(0i64, |acc, (x, y)| acc.wrapping_add(x.wrapping_mul(y)));
         assert_eq!(words("out"), vec![expect], "{stalls:?}");
     }
@@ -664,8 +656,7 @@ fn dividers_take_two_cycles_per_bit_on_the_ice40_at_60_mhz() {
     }
     assert!(units.iter().filter(|u| u["width"] == 32 || u["width"] == 64).count() >= 3, "{units:?}");
     let got = cosim_on_ice40(&dir, &cl, &spec, &["--stall-seed", "2"]);
-    let words =
-        |name: &str| -> Vec<i64> { got[name].as_array().unwrap().iter().map(|v| v.as_i64().unwrap()).collect() };
+    let words = |name: &str| i64_words(&got, name);
     let (a, b) = (words("a"), words("b"));
     assert_eq!(words("out"), divide_edges_expected(&a, &b));
 }
@@ -767,8 +758,7 @@ fn differences_from_constants_feed_their_subtrahend_straight_into_the_chain() {
         .iter()
         .flat_map(|&x| [x.wrapping_neg(), 1000i32.wrapping_sub(x), 0x8000_0000u32.wrapping_sub(x as u32) as i32])
         .collect();
-    let words =
-        |name: &str| -> Vec<i64> { got[name].as_array().unwrap().iter().map(|v| v.as_i64().unwrap()).collect() };
+    let words = |name: &str| i64_words(&got, name);
     assert_eq!(words("out").iter().map(|v| *v as i32).collect::<Vec<_>>(), expect);
     let expect_wide: Vec<i64> = b.iter().flat_map(|&y| [y.wrapping_neg(), 77i64.wrapping_sub(y)]).collect();
     assert_eq!(words("wide"), expect_wide);
@@ -909,6 +899,16 @@ fn build_on_ice40_at(dir: &std::path::Path, name: &str, mhz: &str) -> (String, S
     (cl, spec, out, printed)
 }
 
+/// Buffer `name` of a cosimulation's results, as 32-bit words.
+fn i32_words(got: &serde_json::Value, name: &str) -> Vec<i32> {
+    i64_words(got, name).into_iter().map(|v| v as i32).collect()
+}
+
+/// Buffer `name` of a cosimulation's results.
+fn i64_words(got: &serde_json::Value, name: &str) -> Vec<i64> {
+    got[name].as_array().unwrap().iter().map(|v| v.as_i64().unwrap()).collect()
+}
+
 /// `kiln cosim` of a kernel on the iCE40 UP5K at 60 MHz (with `extra` options): the final
 /// argument values.
 fn cosim_on_ice40(dir: &std::path::Path, cl: &str, spec: &str, extra: &[&str]) -> serde_json::Value {
@@ -992,8 +992,7 @@ fn a_held_maximum_leaves_its_sum_in_the_cycle_before() {
     ]);
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     let got = kiln_tests::result_args(&json);
-    let words =
-        |n: &str| -> Vec<i32> { got[n].as_array().unwrap().iter().map(|v| v.as_i64().unwrap() as i32).collect() };
+    let words = |name: &str| i32_words(&got, name);
     let (a, b) = (words("a"), words("b"));
     let expect = a.iter().zip(&b).fold(a[0], |best, (x, y)| best.max(x.wrapping_add(*y)));
     assert_eq!(words("out"), [expect]);
@@ -1022,8 +1021,7 @@ fn pipelines_enable_their_registers_from_a_fire_register() {
         assert!(verilog.contains(&format!("if ({f}")), "no register is written under {f}");
     }
     let got = cosim_on_ice40(&dir, &cl, &spec, &["--stall-seed", "5", "--mem-latency", "2"]);
-    let words =
-        |name: &str| -> Vec<i32> { got[name].as_array().unwrap().iter().map(|v| v.as_i64().unwrap() as i32).collect() };
+    let words = |name: &str| i32_words(&got, name);
     let x = words("in");
     let mut expect = vec![x[..16].iter().fold(0i32, |a, v| a.wrapping_add(*v))];
     expect.push((0..16).fold(0i32, |a, i| a ^ (x[i].wrapping_mul(x[39 - i]) >> (i & 7))));
