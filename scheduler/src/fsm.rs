@@ -7,8 +7,9 @@
 //! - ports: at most one request per port per step; requests and response consumptions of a port
 //!   keep program order; a load's response is consumed at least one step after its request;
 //! - on-chip memories: one read and one write per step; reads are registered (data one step
-//!   later); a write is visible to reads in later steps; reads see the old value in the step of
-//!   a write;
+//!   later); a write is visible to reads in later steps (two steps later where the writes pass
+//!   registers, `Target::registers_writes`, and the block lasts until the write lands); reads
+//!   see the old value in the step of a write;
 //! - divider units: one operation in flight per unit; the result appears `latency` steps after
 //!   the start;
 //! - pipe transfers: in program order, each in a later step than the one before (whatever the
@@ -45,20 +46,42 @@ pub const PIPELINED_DIVIDER_MAX_WIDTH: u32 = 64;
 /// and that raises the II of a loop (a recurrence through memory: floyd-warshall's 5 -> 6, 20%
 /// more cycles), the kernel is scheduled without them: a cycle more per iteration costs more
 /// than the clock gains.
+///
+/// Likewise where writes pass registers (`Target::registers_writes`, a store's element read two
+/// cycles after it) and that raises the II of a loop.
 pub fn schedule_fsm(k: Kernel, target: Target, clock_mhz: f64, opts: crate::Options) -> Schedule {
+    let with = schedule_reading_output_registers(k.clone(), target.clone(), clock_mhz, opts);
+    let registers_writes = with
+        .scheduled_ops()
+        .into_iter()
+        .any(|op| matches!(with.class(op), OpClass::MemStore(m) if with.registers_writes(m)));
+    if !registers_writes {
+        return with;
+    }
+    let without = schedule_reading_output_registers(k, target.without_registered_writes(), clock_mhz, opts);
+    if raises_an_ii(&with, &without) { without } else { with }
+}
+
+/// [`schedule_fsm`] for one choice of registered writes: block RAM reads through the blocks'
+/// output registers unless that raises an II.
+fn schedule_reading_output_registers(k: Kernel, target: Target, clock_mhz: f64, opts: crate::Options) -> Schedule {
     let with = schedule_with_registered_operands(k.clone(), target.clone(), clock_mhz, opts);
     let reads_output_registers = with.kernel.mems.keys().any(|m| with.output_register_blocks(m).is_some());
     if !reads_output_registers {
         return with;
     }
     let without = schedule_with_registered_operands(k, target.without_block_ram_output_registers(), clock_mhz, opts);
-    let raises_an_ii = with.loops.len() != without.loops.len()
+    if raises_an_ii(&with, &without) { without } else { with }
+}
+
+/// Whether schedule `with` pipelines some loop at a higher II than `without` does, or not at all.
+fn raises_an_ii(with: &Schedule, without: &Schedule) -> bool {
+    with.loops.len() != without.loops.len()
         || with.loops.iter().zip(&without.loops).any(|(w, b)| match (w.achieved_ii, b.achieved_ii) {
             (Some(x), Some(y)) => x > y,
             (None, Some(_)) => true,
             _ => false,
-        });
-    if raises_an_ii { without } else { with }
+        })
 }
 
 /// [`schedule_fsm`] for one target: the multiplies' operands registered where that helps.
@@ -236,6 +259,7 @@ fn schedule_block(s: &mut Schedule, b: Block, period: f64) {
     // response, the request's address and data would not be stable.
     let mut unstable: std::collections::HashSet<Op> = std::collections::HashSet::new();
     let mut violations = Vec::new();
+    let write_delay = |m: Mem| u32::from(s.target.registers_writes(&k.mems[m], period));
     let time_of = |times: &Vec<(Op, OpTime)>, op: Op| times.iter().rev().find(|(o, _)| *o == op).map(|(_, t)| *t);
     for &op in &ops {
         let class = s.class[op].unwrap_or(OpClass::Constant);
@@ -281,7 +305,7 @@ fn schedule_block(s: &mut Schedule, b: Block, period: f64) {
             OpClass::MemLoad(m) => {
                 let mo = order.entry(m).or_default();
                 if let Some(st) = mo.last_store_start {
-                    earliest = earliest.max(st + 1);
+                    earliest = earliest.max(st + 1 + write_delay(m));
                 }
                 if let Some(l) = mo.last_load_start {
                     earliest = earliest.max(l + 1);
@@ -294,7 +318,7 @@ fn schedule_block(s: &mut Schedule, b: Block, period: f64) {
                     earliest = earliest.max(l + 1);
                 }
                 if let Some(st) = mo.last_store_start {
-                    earliest = earliest.max(st + 1);
+                    earliest = earliest.max(st + 1 + write_delay(m));
                 }
             }
             OpClass::Unit(u) => {
@@ -381,7 +405,9 @@ fn schedule_block(s: &mut Schedule, b: Block, period: f64) {
             OpClass::MemStore(m) => {
                 mem_write.insert((m, start), ());
                 order.entry(m).or_default().last_store_start = Some(start);
-                OpTime { start, end: start, ready_ns: 0.0 }
+                // A registered write lands at the end of the next cycle: the block lasts
+                // until then, so that no later state reads the element before it lands.
+                OpTime { start, end: start + write_delay(m), ready_ns: 0.0 }
             }
             OpClass::Unit(u) => {
                 let lat = s.units[u.0 as usize].latency;

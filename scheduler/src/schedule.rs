@@ -232,6 +232,13 @@ impl Schedule {
         self.target.output_register_blocks(d.elem_width, d.len.unwrap_or(0))
     }
 
+    /// Whether on-chip memory `m`'s writes happen a cycle after their stores, from registers
+    /// ([`Target::registers_writes`]): a store's element is read no earlier than two cycles
+    /// after it, and the store's time ends a cycle after its start.
+    pub fn registers_writes(&self, m: Mem) -> bool {
+        self.target.registers_writes(&self.kernel.mems[m], 1000.0 / self.clock_mhz)
+    }
+
     /// The states of the FSM in order: (block, step).
     pub fn states(&self) -> Vec<(Block, u32)> {
         let mut v = Vec::new();

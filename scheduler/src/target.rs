@@ -53,6 +53,9 @@ pub struct Target {
     /// block with that register ([`Target::registers_block_ram_output`]); `None` where it does
     /// not.
     block_ram_output_register_ns: Option<f64>,
+    /// Whether an on-chip memory in block RAM may take its writes from registers a cycle after
+    /// the store ([`Target::registers_writes`]).
+    write_registers: bool,
     /// A block RAM's data bits and the word widths it can be configured for (narrowest
     /// first): a memory deeper than one block's configuration for its width is split into
     /// rows of blocks, and its read data passes a multiplexer of the rows.
@@ -84,6 +87,7 @@ impl Target {
                 memory_request_ns: 0.6,
                 block_ram_read_ns: 0.3,
                 block_ram_output_register_ns: None,
+                write_registers: false,
                 block_ram_bits: 16384,
                 block_ram_widths: &[1, 2, 4, 8, 16, 32],
                 block_ram_min_bits: 1024,
@@ -123,6 +127,7 @@ impl Target {
                 // 3.5 ns hop (nextpnr's critical path of histogram at 60 MHz, 2026-11-25).
                 block_ram_read_ns: 4.7,
                 block_ram_output_register_ns: None,
+                write_registers: true,
                 // SB_RAM40_4K: 256 x 16, 512 x 8, 1024 x 4, 2048 x 2.
                 block_ram_bits: 4096,
                 block_ram_widths: &[2, 4, 8, 16],
@@ -157,6 +162,7 @@ impl Target {
                 // 120 MHz; at 2.0 ns doitgen chained a DSP block's operand behind it, whose
                 // route from the RAM column and setup took 7 ns more: 102 MHz).
                 block_ram_output_register_ns: Some(3.2),
+                write_registers: false,
                 // DP16KD: 16384 x 1 ... 1024 x 18, 512 x 36 (with the parity bits).
                 block_ram_bits: 18432,
                 block_ram_widths: &[1, 2, 4, 9, 18, 36],
@@ -449,6 +455,32 @@ impl Target {
             && !m.atomic
             && self.output_register_blocks(m.elem_width, m.len.unwrap_or(0)).is_some()
             && self.block_ram_read_ns + 2.0 * self.operators.lut_ns > period_ns
+    }
+
+    /// Whether the writes of on-chip memory `m` reach its block RAMs from registers (enable,
+    /// address, data) loaded as the store fires, so that the write happens a cycle after the
+    /// store, in a design clocked with period `period_ns`. On the iCE40 the write port's logic
+    /// (the OR of the sites' commits, FSM states and pipeline phases, and their address and
+    /// data multiplexers) was mapped into up to four LUT levels in front of the SB_RAM40_4Ks'
+    /// `WCLKE`, each a long hop: doitgen's critical path at 60 MHz, 18.5 ns routed (53-57 MHz;
+    /// with the registers 60-64). [`Target::memory_request_ns`] counts two levels; where three
+    /// more would not fit the period (above about 51 MHz), the writes are registered. A read
+    /// then sees a store's element two cycles after the store instead of one (the schedulers'
+    /// store-to-load distance, `Schedule::registers_writes`), and the state or pipeline that
+    /// stores ends a cycle after it. Not for memories with atomics, whose updates of one
+    /// element would wait a cycle more for each other.
+    pub fn registers_writes(&self, m: &kiln_dataflow::ir::MemData, period_ns: f64) -> bool {
+        self.write_registers
+            && m.in_block_ram(self.block_ram_min_bits)
+            && !m.atomic
+            && self.reg_ns + self.memory_request_ns + 3.0 * self.operators.lut_ns > period_ns
+    }
+
+    /// This target with every on-chip memory written as the store fires
+    /// ([`Target::registers_writes`]).
+    pub fn without_registered_writes(mut self) -> Target {
+        self.write_registers = false;
+        self
     }
 
     /// The configuration width of the blocks a memory of `len` words of `width` bits is built

@@ -103,6 +103,10 @@ pub fn verify_schedule(s: &Schedule) -> Result<(), Vec<String>> {
                 OpClass::MemStore(m) if !mem_wr.insert((m, t.start)) => {
                     errs.push(format!("two writes to {m} in step {}", t.start));
                 }
+                // A registered write lands at the end of the step after the store.
+                OpClass::MemStore(m) if t.end != t.start + u32::from(s.registers_writes(m)) => {
+                    errs.push(format!("write {op} to {m} ends at {} for its start {}", t.end, t.start));
+                }
                 OpClass::Unit(u) => {
                     if unit_busy.get(&u).is_some_and(|f| *f > t.start) {
                         errs.push(format!("{op} starts on busy unit {}", u.0));
@@ -113,10 +117,32 @@ pub fn verify_schedule(s: &Schedule) -> Result<(), Vec<String>> {
             }
         }
     }
+    for b in k.rpo().into_iter().filter(|b| s.pipeline_of[*b].is_none()) {
+        verify_landing_writes(s, b, &mut errs);
+    }
     for (pi, p) in s.pipelines.iter().enumerate() {
         verify_pipeline(s, pi, p, &mut errs);
     }
     if errs.is_empty() { Ok(()) } else { Err(errs) }
+}
+
+/// In FSM block `b`, no read of a memory whose writes pass registers (`Schedule::registers_writes`)
+/// comes in the step after a store to it that precedes it in program order: the write lands
+/// at the end of that step.
+fn verify_landing_writes(s: &Schedule, b: kiln_dataflow::ir::Block, errs: &mut Vec<String>) {
+    let k = &s.kernel;
+    let mut stores: HashMap<Mem, Vec<u32>> = HashMap::new();
+    for &op in &k.blocks[b].ops {
+        match s.class[op] {
+            Some(OpClass::MemStore(m)) if s.registers_writes(m) => stores.entry(m).or_default().push(s.time[op].start),
+            Some(OpClass::MemLoad(m))
+                if stores.get(&m).is_some_and(|st| st.iter().any(|t| s.time[op].start <= t + 1)) =>
+            {
+                errs.push(format!("read {op} of {m} in {b} before an earlier store's registered write lands"));
+            }
+            _ => {}
+        }
+    }
 }
 
 /// Modulo constraints of a pipeline: resources at most once per slot modulo II, operands before

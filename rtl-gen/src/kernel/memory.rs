@@ -340,13 +340,17 @@ impl Gen<'_> {
             let mut body = Vec::new();
             if !writes.is_empty() {
                 let [we, wa, wd] = self.write_port(aw, w, &writes, &addr_of);
-                for (suffix, width, value) in [("we", 1, we), ("wa", aw, wa), ("wd", w, wd)] {
-                    self.m.add(Item::Wire {
-                        name: format!("{name}_{suffix}"),
-                        width,
-                        value: Some(value),
-                        comment: None,
-                    });
+                if self.s.registers_writes(m) {
+                    self.write_registers(&name, [(1, we), (aw, wa), (w, wd)]);
+                } else {
+                    for (suffix, width, value) in [("we", 1, we), ("wa", aw, wa), ("wd", w, wd)] {
+                        self.m.add(Item::Wire {
+                            name: format!("{name}_{suffix}"),
+                            width,
+                            value: Some(value),
+                            comment: None,
+                        });
+                    }
                 }
                 let stores = slices
                     .iter()
@@ -478,6 +482,22 @@ impl Gen<'_> {
         }
         conns.push(("rdata".to_string(), Dir::Output, id(format!("{name}_rdata"))));
         self.m.add(Item::Instance(Instance { module, name: format!("{name}_blocks"), params: vec![], conns }));
+    }
+
+    /// The write port of memory `name` from registers (`Schedule::registers_writes`): the
+    /// sites' enable, address and data (`[(width, value); 3]`) are taken as the stores fire
+    /// and written at the next edge, so the block RAMs' write enable is a register's output
+    /// instead of the sites' logic. The enable starts at 0 (no write before the first store).
+    fn write_registers(&mut self, name: &str, port: [(u32, Expr); 3]) {
+        let mut loads = Vec::new();
+        for (suffix, (width, value)) in ["we", "wa", "wd"].into_iter().zip(port) {
+            let next = format!("{name}_next_{suffix}");
+            self.m.add(Item::Wire { name: next.clone(), width, value: Some(value), comment: None });
+            self.m.add(Item::Reg { name: format!("{name}_{suffix}"), width });
+            loads.push(set(format!("{name}_{suffix}"), id(next)));
+        }
+        self.m.add(Item::Always(loads));
+        self.m.add(Item::Initial(vec![set(format!("{name}_we"), lit(1, 0))]));
     }
 
     /// An on-chip memory's write enable, address and data over its write `sites`.

@@ -171,13 +171,14 @@ impl Gen<'_> {
                 o.args.iter().enumerate().map(|(i, a)| (*a, if early && i == 0 { t.start - 1 } else { t.start })),
             );
             if o.kind.is_memory() || o.kind.is_pipe_transfer() {
+                // A store commits at its start; a registered write's later end
+                // (`Schedule::registers_writes`) needs nothing of the iteration.
+                let end = if matches!(self.s.class(op), OpClass::MemStore(_)) { t.start } else { t.end };
                 if p.guarded.contains(&op) {
-                    uses.extend(
-                        [t.start, t.end].into_iter().filter(|r| self.test_decides_at(pi, *r)).map(|r| (cond, r)),
-                    );
+                    uses.extend([t.start, end].into_iter().filter(|r| self.test_decides_at(pi, *r)).map(|r| (cond, r)));
                 }
                 if let Some(pr) = o.predicate() {
-                    uses.push((pr, t.end));
+                    uses.push((pr, end));
                 }
             }
         }

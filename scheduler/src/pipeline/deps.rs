@@ -220,6 +220,9 @@ pub struct MemDep {
     pub distance: u32,
     pub mem: Mem,
     pub kind: DepKind,
+    /// The fewest cycles from `from`'s start to `to`'s (in `to`'s iteration): 1, or 2 for a
+    /// read after a write that lands a cycle after its store (`Target::registers_writes`).
+    pub cycles: u32,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -326,7 +329,7 @@ pub fn memory_dependences(
                 if let Some(kind) = kind
                     && (from != to || d > 0)
                 {
-                    deps.push(MemDep { from, to, distance: d, mem: ma, kind });
+                    deps.push(MemDep { from, to, distance: d, mem: ma, kind, cycles: 1 });
                 }
             };
             match collision {

@@ -239,7 +239,10 @@ fn pipeline_one(
         Some(b) if shape.shape == Shape::TestFirst => k.blocks[b].ops.iter().copied().collect(),
         _ => BTreeSet::new(),
     };
-    let deps = memory_dependences(k, shape, &ops, ivdep, ranges);
+    let mut deps = memory_dependences(k, shape, &ops, ivdep, ranges);
+    for dep in deps.iter_mut().filter(|d| d.kind == DepKind::Raw) {
+        dep.cycles += u32::from(cx.target.registers_writes(&k.mems[dep.mem], cx.period));
+    }
     let skewed = skew::skewed_accumulators(k, shape, &ops, cx.class);
     let problem = Problem {
         k,
@@ -449,7 +452,7 @@ fn recurrence_limit(p: &Problem, pl: &Placement) -> (u32, Option<Limit>) {
     }
     for dep in p.deps.iter().filter(|d| d.distance > 0) {
         let (a, b) = (pl.times[&dep.from].start as i64, pl.times[&dep.to].start as i64);
-        let need = a + if dep.kind == DepKind::War { 0 } else { 1 } - b;
+        let need = a + if dep.kind == DepKind::War { 0 } else { i64::from(dep.cycles) } - b;
         if need <= 0 {
             continue;
         }

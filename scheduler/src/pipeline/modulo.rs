@@ -16,7 +16,7 @@
 //! units) are enforced modulo `II` with a reservation table. A placement that violates a
 //! loop-carried constraint means `II` is too small; the caller then tries the next `II`.
 
-use super::deps::{DepKind, MemDep};
+use super::deps::MemDep;
 use super::shape::{LoopShape, Shape};
 use crate::schedule::{OpClass, OpTime, UnitId};
 use crate::target::Target;
@@ -105,11 +105,10 @@ impl Violation {
 /// Minimum cycles from `from` to `to` of a memory dependence (in start times). A store is never
 /// in the cycle of a load it may overwrite either (`War`): a block RAM read in the cycle of a
 /// write to its address gives the old word only with emulation logic on the iCE40 (a delayed
-/// write and a multiplexer on the read data), which rtl-gen's `no_rw_check` leaves out.
+/// write and a multiplexer on the read data), which rtl-gen's `no_rw_check` leaves out. A read
+/// after a registered write (`Target::registers_writes`) comes two cycles after its store.
 fn delta(dep: &MemDep) -> i64 {
-    match dep.kind {
-        DepKind::War | DepKind::Raw | DepKind::Waw | DepKind::Ordered => 1,
-    }
+    i64::from(dep.cycles)
 }
 
 /// Places the ops of one iteration at `ii`, moving the reads of loop-carried values as late as
@@ -294,7 +293,11 @@ pub fn place(p: &Problem, ii: Option<u32>, floors: &HashMap<Value, u32>) -> Resu
                 let (cycles, ready_ns) = p.target.memory_read_timing(&p.k.mems[m], p.period);
                 OpTime { start, end: start + cycles, ready_ns }
             }
-            OpClass::PortStore(_) | OpClass::MemStore(_) => OpTime { start, end: start, ready_ns: 0.0 },
+            OpClass::PortStore(_) => OpTime { start, end: start, ready_ns: 0.0 },
+            // A registered write lands a cycle after the store: the pipeline drains until then.
+            OpClass::MemStore(m) => {
+                OpTime { start, end: start + u32::from(p.target.registers_writes(&k.mems[m], p.period)), ready_ns: 0.0 }
+            }
             OpClass::Unit(u) => OpTime { start, end: start + (p.unit_latency)(u), ready_ns: out },
             OpClass::PipeTransfer(pipe) => {
                 last_transfer = Some(start);

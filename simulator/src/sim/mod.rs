@@ -102,6 +102,11 @@ struct Sim<'s> {
     /// Transfers of the running pipeline's current cycle that have happened while it stalled:
     /// their result and, for reads, the packet taken.
     transferred: HashMap<Op, (u64, Vec<u64>)>,
+    /// Elements of memories whose writes pass registers (`Schedule::registers_writes`) stored
+    /// in this cycle, and in the cycle before: those land at this cycle's edge, so a read of
+    /// one of them now would meet its write.
+    stored_now: Vec<(Mem, u64)>,
+    landing: Vec<(Mem, u64)>,
 }
 
 impl<'s> Sim<'s> {
@@ -229,6 +234,13 @@ impl<'s> Sim<'s> {
         }
     }
 
+    /// Keeps a store's element for the next cycle's reads where it lands then.
+    fn note_store(&mut self, m: Mem, index: u64) {
+        if self.s.registers_writes(m) {
+            self.stored_now.push((m, index));
+        }
+    }
+
     /// Whether a (possibly predicated) memory op is enabled, from current values.
     fn enabled(&self, op: Op) -> bool {
         self.s.kernel.ops[op].predicate().is_none_or(|p| self.vals[p] & 1 == 1)
@@ -273,6 +285,7 @@ impl<'s> Sim<'s> {
                 OpClass::MemLoad(m) if t.start == i => {
                     let idx = self.vals[o.args[0]];
                     loaded.push((m, idx));
+                    check_no_collision(&self.s.kernel, &self.landing, m, idx, span)?;
                     let v = emu::load(&self.s.kernel, &self.mems, m, idx, span)?;
                     if let Some(r) = o.result {
                         self.vals[r] = v;
@@ -283,6 +296,7 @@ impl<'s> Sim<'s> {
                     let v = self.vals[o.args[1]];
                     check_no_collision(&self.s.kernel, &loaded, m, idx, span)?;
                     emu::store(&self.s.kernel, &mut self.mems, m, idx, v, span)?;
+                    self.note_store(m, idx);
                 }
                 OpClass::PortLoad(m) if t.end == i => {
                     let p = self.port_index[&m] as usize;
@@ -379,6 +393,8 @@ impl<'s> KernelRun<'s> {
             pipe_in: SecondaryMap::new(),
             pipe_out: PipeActivity::default(),
             transferred: HashMap::new(),
+            stored_now: Vec::new(),
+            landing: Vec::new(),
         };
         for (i, (_, _, m)) in k.ports().enumerate() {
             sim.port_index.insert(m, i as u32);
@@ -546,6 +562,7 @@ impl<'s> KernelRun<'s> {
                 });
             }
         }
+        sim.landing = std::mem::take(&mut sim.stored_now);
         self.entered = fired || next != state;
         self.state = next;
         Ok(None)

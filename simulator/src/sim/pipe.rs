@@ -184,6 +184,7 @@ impl Sim<'_> {
                             let idxv = self.value_in(p, it, o.args[0]);
                             if commit {
                                 loaded.push((m, idxv));
+                                super::check_no_collision(k, &self.landing, m, idxv, o.span)?;
                             }
                             Some(emu::load(k, &self.mems, m, idxv, o.span)?)
                         } else {
@@ -337,6 +338,7 @@ impl Sim<'_> {
         let (mem_writes, param_writes) = self.run_ops(&mut run, &p, tau, outs, true, &mut bypassed)?;
         for (m, i, v, span) in mem_writes {
             emu::store(k, &mut self.mems, m, i, v, span)?;
+            self.note_store(m, i);
         }
         for (param, v) in param_writes {
             self.vals[param] = v;
