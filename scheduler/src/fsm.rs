@@ -47,19 +47,57 @@ pub const PIPELINED_DIVIDER_MAX_WIDTH: u32 = 64;
 /// more cycles), the kernel is scheduled without them: a cycle more per iteration costs more
 /// than the clock gains.
 ///
-/// Likewise where writes pass registers (`Target::registers_writes`, a store's element read two
-/// cycles after it) and that raises the II of a loop.
+/// The writes of block RAM memories written from many places (`memories_written_in_many_places`)
+/// pass registers where the target allows it (`Target::may_register_writes`), unless that
+/// raises the II of a loop (a store's element read two cycles after it).
 pub fn schedule_fsm(k: Kernel, target: Target, clock_mhz: f64, opts: crate::Options) -> Schedule {
-    let with = schedule_reading_output_registers(k.clone(), target.clone(), clock_mhz, opts);
-    let registers_writes = with
-        .scheduled_ops()
-        .into_iter()
-        .any(|op| matches!(with.class(op), OpClass::MemStore(m) if with.registers_writes(m)));
-    if !registers_writes {
-        return with;
+    let without = schedule_reading_output_registers(k.clone(), target.clone(), clock_mhz, opts);
+    let chosen = memories_written_in_many_places(&without);
+    if chosen.is_empty() {
+        return without;
     }
-    let without = schedule_reading_output_registers(k, target.without_registered_writes(), clock_mhz, opts);
+    let with = schedule_reading_output_registers(k, target.with_registered_writes(chosen), clock_mhz, opts);
     if raises_an_ii(&with, &without) { without } else { with }
+}
+
+/// Places (FSM states and pipelines) from which a memory's write port takes its writes before
+/// the port is worth registers: each place is at least one input of the write enable and a
+/// choice of the address and data multiplexers, so four make them two LUT levels or more
+/// (doitgen's banks of `A`, written by an init pipeline and three states, were mapped into
+/// four levels in front of `WCLKE`). Registering the writes of every block RAM memory instead
+/// cost PolyBench 1.75% more cycles on the iCE40 at 60 MHz (a storing pipeline or state lasts
+/// a cycle longer) for a 0.3% higher Fmax geomean (bench/boards/README.md).
+pub const WRITE_PLACES_FOR_REGISTERS: usize = 4;
+
+/// The memories of schedule `s` that may take their writes from registers
+/// (`Target::may_register_writes`) and are written from [`WRITE_PLACES_FOR_REGISTERS`] places
+/// or more.
+fn memories_written_in_many_places(s: &Schedule) -> BTreeSet<Mem> {
+    /// A pipeline, or an FSM state (block and step).
+    #[derive(PartialEq, Eq, PartialOrd, Ord)]
+    enum Place {
+        Pipeline(u32),
+        State(Block, u32),
+    }
+    let period = 1000.0 / s.clock_mhz;
+    let mut places: HashMap<Mem, BTreeSet<Place>> = HashMap::new();
+    for op in s.scheduled_ops() {
+        if let OpClass::MemStore(m) = s.class(op) {
+            let b = s.kernel.ops[op].block;
+            let place = match s.pipeline_of[b] {
+                Some(pi) => Place::Pipeline(pi),
+                None => Place::State(b, s.time[op].start),
+            };
+            places.entry(m).or_default().insert(place);
+        }
+    }
+    places
+        .into_iter()
+        .filter(|(m, p)| {
+            p.len() >= WRITE_PLACES_FOR_REGISTERS && s.target.may_register_writes(&s.kernel.mems[*m], period)
+        })
+        .map(|(m, _)| m)
+        .collect()
 }
 
 /// [`schedule_fsm`] for one choice of registered writes: block RAM reads through the blocks'
@@ -259,7 +297,7 @@ fn schedule_block(s: &mut Schedule, b: Block, period: f64) {
     // response, the request's address and data would not be stable.
     let mut unstable: std::collections::HashSet<Op> = std::collections::HashSet::new();
     let mut violations = Vec::new();
-    let write_delay = |m: Mem| u32::from(s.target.registers_writes(&k.mems[m], period));
+    let write_delay = |m: Mem| u32::from(s.target.registers_writes(m));
     let time_of = |times: &Vec<(Op, OpTime)>, op: Op| times.iter().rev().find(|(o, _)| *o == op).map(|(_, t)| *t);
     for &op in &ops {
         let class = s.class[op].unwrap_or(OpClass::Constant);

@@ -236,7 +236,7 @@ impl Schedule {
     /// ([`Target::registers_writes`]): a store's element is read no earlier than two cycles
     /// after it, and the store's time ends a cycle after its start.
     pub fn registers_writes(&self, m: Mem) -> bool {
-        self.target.registers_writes(&self.kernel.mems[m], 1000.0 / self.clock_mhz)
+        self.target.registers_writes(m)
     }
 
     /// The states of the FSM in order: (block, step).

@@ -54,8 +54,12 @@ pub struct Target {
     /// not.
     block_ram_output_register_ns: Option<f64>,
     /// Whether an on-chip memory in block RAM may take its writes from registers a cycle after
-    /// the store ([`Target::registers_writes`]).
+    /// the store ([`Target::may_register_writes`]).
     write_registers: bool,
+    /// The memories of the kernel being scheduled whose writes pass registers
+    /// ([`Target::registers_writes`]; chosen by `fsm::schedule_fsm`).
+    #[serde(skip)]
+    registered_writes: std::collections::BTreeSet<kiln_dataflow::ir::Mem>,
     /// A block RAM's data bits and the word widths it can be configured for (narrowest
     /// first): a memory deeper than one block's configuration for its width is split into
     /// rows of blocks, and its read data passes a multiplexer of the rows.
@@ -88,6 +92,7 @@ impl Target {
                 block_ram_read_ns: 0.3,
                 block_ram_output_register_ns: None,
                 write_registers: false,
+                registered_writes: std::collections::BTreeSet::new(),
                 block_ram_bits: 16384,
                 block_ram_widths: &[1, 2, 4, 8, 16, 32],
                 block_ram_min_bits: 1024,
@@ -128,6 +133,7 @@ impl Target {
                 block_ram_read_ns: 4.7,
                 block_ram_output_register_ns: None,
                 write_registers: true,
+                registered_writes: std::collections::BTreeSet::new(),
                 // SB_RAM40_4K: 256 x 16, 512 x 8, 1024 x 4, 2048 x 2.
                 block_ram_bits: 4096,
                 block_ram_widths: &[2, 4, 8, 16],
@@ -163,6 +169,7 @@ impl Target {
                 // route from the RAM column and setup took 7 ns more: 102 MHz).
                 block_ram_output_register_ns: Some(3.2),
                 write_registers: false,
+                registered_writes: std::collections::BTreeSet::new(),
                 // DP16KD: 16384 x 1 ... 1024 x 18, 512 x 36 (with the parity bits).
                 block_ram_bits: 18432,
                 block_ram_widths: &[1, 2, 4, 9, 18, 36],
@@ -457,29 +464,34 @@ impl Target {
             && self.block_ram_read_ns + 2.0 * self.operators.lut_ns > period_ns
     }
 
-    /// Whether the writes of on-chip memory `m` reach its block RAMs from registers (enable,
-    /// address, data) loaded as the store fires, so that the write happens a cycle after the
-    /// store, in a design clocked with period `period_ns`. On the iCE40 the write port's logic
-    /// (the OR of the sites' commits, FSM states and pipeline phases, and their address and
-    /// data multiplexers) was mapped into up to four LUT levels in front of the SB_RAM40_4Ks'
-    /// `WCLKE`, each a long hop: doitgen's critical path at 60 MHz, 18.5 ns routed (53-57 MHz;
-    /// with the registers 60-64). [`Target::memory_request_ns`] counts two levels; where three
-    /// more would not fit the period (above about 51 MHz), the writes are registered. A read
-    /// then sees a store's element two cycles after the store instead of one (the schedulers'
-    /// store-to-load distance, `Schedule::registers_writes`), and the state or pipeline that
-    /// stores ends a cycle after it. Not for memories with atomics, whose updates of one
-    /// element would wait a cycle more for each other.
-    pub fn registers_writes(&self, m: &kiln_dataflow::ir::MemData, period_ns: f64) -> bool {
+    /// Whether the writes of on-chip memory `m` may reach its block RAMs from registers
+    /// (enable, address, data) loaded as the store fires, so that the write happens a cycle
+    /// after the store, in a design clocked with period `period_ns`. On the iCE40 the write
+    /// port's logic (the OR of the sites' commits, FSM states and pipeline phases, and their
+    /// address and data multiplexers) was mapped into up to four LUT levels in front of the
+    /// SB_RAM40_4Ks' `WCLKE`, each a long hop: doitgen's critical path at 60 MHz, 18.5 ns
+    /// routed (53-57 MHz; with the registers 60-64). [`Target::memory_request_ns`] counts two
+    /// levels; where three more would not fit the period (above about 51 MHz), the writes may
+    /// be registered. A read then sees a store's element two cycles after the store instead of
+    /// one (the schedulers' store-to-load distance), and the state or pipeline that stores
+    /// lasts a cycle longer when it stores in its last one. Not for memories with atomics,
+    /// whose updates of one element would wait a cycle more for each other.
+    pub fn may_register_writes(&self, m: &kiln_dataflow::ir::MemData, period_ns: f64) -> bool {
         self.write_registers
             && m.in_block_ram(self.block_ram_min_bits)
             && !m.atomic
             && self.reg_ns + self.memory_request_ns + 3.0 * self.operators.lut_ns > period_ns
     }
 
-    /// This target with every on-chip memory written as the store fires
-    /// ([`Target::registers_writes`]).
-    pub fn without_registered_writes(mut self) -> Target {
-        self.write_registers = false;
+    /// Whether memory `m`'s writes pass registers in the kernel being scheduled
+    /// ([`Target::may_register_writes`], [`Target::with_registered_writes`]).
+    pub fn registers_writes(&self, m: kiln_dataflow::ir::Mem) -> bool {
+        self.registered_writes.contains(&m)
+    }
+
+    /// This target with the writes of `mems` registered ([`Target::may_register_writes`]).
+    pub fn with_registered_writes(mut self, mems: std::collections::BTreeSet<kiln_dataflow::ir::Mem>) -> Target {
+        self.registered_writes = mems;
         self
     }
 

@@ -241,7 +241,7 @@ fn pipeline_one(
     };
     let mut deps = memory_dependences(k, shape, &ops, ivdep, ranges);
     for dep in deps.iter_mut().filter(|d| d.kind == DepKind::Raw) {
-        dep.cycles += u32::from(cx.target.registers_writes(&k.mems[dep.mem], cx.period));
+        dep.cycles += u32::from(cx.target.registers_writes(dep.mem));
     }
     let skewed = skew::skewed_accumulators(k, shape, &ops, cx.class);
     let problem = Problem {

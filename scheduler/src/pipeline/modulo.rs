@@ -296,7 +296,7 @@ pub fn place(p: &Problem, ii: Option<u32>, floors: &HashMap<Value, u32>) -> Resu
             OpClass::PortStore(_) => OpTime { start, end: start, ready_ns: 0.0 },
             // A registered write lands a cycle after the store: the pipeline drains until then.
             OpClass::MemStore(m) => {
-                OpTime { start, end: start + u32::from(p.target.registers_writes(&k.mems[m], p.period)), ready_ns: 0.0 }
+                OpTime { start, end: start + u32::from(p.target.registers_writes(m)), ready_ns: 0.0 }
             }
             OpClass::Unit(u) => OpTime { start, end: start + (p.unit_latency)(u), ready_ns: out },
             OpClass::PipeTransfer(pipe) => {
