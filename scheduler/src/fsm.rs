@@ -356,7 +356,7 @@ fn schedule_block(s: &mut Schedule, b: Block, period: f64) {
                     earliest = earliest.max(l + 1);
                 }
                 if let Some(st) = mo.last_store_start {
-                    earliest = earliest.max(st + 1 + write_delay(m));
+                    earliest = earliest.max(st + 1);
                 }
             }
             OpClass::Unit(u) => {
