@@ -81,11 +81,21 @@ fn verilog_synthesizes_for_ice40_without_latches() {
             let stat = out.join(format!("{top}.stat.txt"));
             let script =
                 format!("read_verilog {}; synth_ice40 -dsp -top {top}; tee -q -o {} stat", f.display(), stat.display());
-            let r = Command::new("yosys").args(["-q", "-p", &script]).output().unwrap();
-            let log = String::from_utf8_lossy(&r.stdout).into_owned()
-                + &String::from_utf8_lossy(&r.stderr)
-                + &std::fs::read_to_string(&stat).unwrap_or_default();
-            assert!(r.status.success(), "{}: yosys failed:\n{log}", case.name);
+            let run = || {
+                let r = Command::new("yosys").args(["-q", "-p", &script]).output().unwrap();
+                let log = String::from_utf8_lossy(&r.stdout).into_owned()
+                    + &String::from_utf8_lossy(&r.stderr)
+                    + &std::fs::read_to_string(&stat).unwrap_or_default();
+                (r.status.success(), log)
+            };
+            // Yosys 0.23's ABC aborts now and then on a netlist it maps the next time (an
+            // assertion, return code 134, seen once in CI on `structs`, not again in 25 runs of
+            // the same Verilog): one more run then, and a second abort fails the test.
+            let (mut ok, mut log) = run();
+            if !ok && log.contains("ABC: execution of command") && log.contains("return code 134") {
+                (ok, log) = run();
+            }
+            assert!(ok, "{}: yosys failed:\n{log}", case.name);
             assert!(
                 !log.contains("$dlatch") && !log.contains("SB_LATCH") && !log.to_lowercase().contains("latch inferred"),
                 "{}: latch in design:\n{log}",
