@@ -74,9 +74,10 @@ pub struct ReportMap {
     pub dsps: Vec<String>,
 }
 
-/// One tool invocation of the flow. In `args`, `{top}`, `{sources}` (expands to every Verilog
-/// file), `{constraints}`, `{mhz}` and `{seed}` (the placement seed) are substituted; the tool runs in the output directory
-/// and everything it prints goes to `log`.
+/// One tool invocation of the flow. In `args`, `{top}` (the top module), `{sources}` (expands
+/// to the Verilog files), `{json}` (the netlist file the step writes, `top.json`),
+/// `{constraints}`, `{mhz}` and `{seed}` (the placement seed) are substituted; the tool runs in
+/// the output directory and everything it prints goes to `log`.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Step {
@@ -84,6 +85,11 @@ pub struct Step {
     pub program: String,
     pub args: Vec<String>,
     pub log: String,
+    /// Run the step twice at the same time, on the kernel's half of the design and on the
+    /// board's own half (with the kernel's shell a black box), and join the two netlists into
+    /// `top.json` ([`crate::flow`]): for synthesis, which is one thread per run.
+    #[serde(default)]
+    pub split_kernel: bool,
 }
 
 #[derive(Clone, Debug, Deserialize)]

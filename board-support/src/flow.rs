@@ -2,7 +2,7 @@
 //! run one after the other in the output directory, each logging to its own file, with a
 //! progress display; then the logs are read back into a [`FlowSummary`].
 
-use crate::board::{Board, PllTool};
+use crate::board::{Board, PllTool, Step};
 use crate::report::{self, Utilization};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
@@ -183,8 +183,21 @@ pub fn plan_clock(board: &Board, requested_mhz: f64, work: &Path) -> Result<Cloc
 #[derive(Clone, Debug, Serialize)]
 pub struct StepTime {
     pub step: String,
-    /// The tool and its arguments as run (in the output directory).
+    /// The tool and its arguments as run (in the output directory); a split step's first run.
     pub command: Vec<String>,
+    /// The step's wall-clock time (a split step's runs overlap).
+    pub seconds: f64,
+    /// A split step's runs, one per half of the design.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub halves: Vec<HalfTime>,
+}
+
+/// One run of a split step.
+#[derive(Clone, Debug, Serialize)]
+pub struct HalfTime {
+    pub half: String,
+    pub command: Vec<String>,
+    pub log: PathBuf,
     pub seconds: f64,
 }
 
@@ -209,13 +222,25 @@ pub struct FlowSummary {
     pub bitstream: PathBuf,
 }
 
+/// The Verilog files of a board design (names in the output directory, already written), by
+/// half: what a split step ([`crate::board::Step::split_kernel`]) synthesizes apart.
+#[derive(Clone, Debug)]
+pub struct DesignSources {
+    /// The kernel and its shell ([`crate::top::kernel_shell`]).
+    pub kernel: Vec<String>,
+    /// The top level, the bridge, the memories, the PLL.
+    pub board: Vec<String>,
+    /// The shell's black box ([`crate::top::kernel_shell_blackbox`]), read with `board` when
+    /// the halves are synthesized apart.
+    pub kernel_blackbox: String,
+}
+
 /// The inputs of one flow run.
 pub struct FlowRun<'a> {
     pub board: &'a Board,
     pub kernel: &'a str,
     pub out_dir: &'a Path,
-    /// Verilog file names (already written to `out_dir`), the top level's among them.
-    pub sources: Vec<String>,
+    pub sources: DesignSources,
     /// The constraint file's name (already written).
     pub constraints: String,
     pub clock: ClockPlan,
@@ -226,12 +251,58 @@ pub struct FlowRun<'a> {
     pub progress: bool,
 }
 
-fn substitute(arg: &str, run: &FlowRun) -> Vec<String> {
-    if arg == "{sources}" {
-        return run.sources.clone();
+/// Which part of the design a run of a step works on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Half {
+    Whole,
+    Kernel,
+    Board,
+}
+
+impl Half {
+    fn name(self) -> &'static str {
+        match self {
+            Half::Whole => "whole",
+            Half::Kernel => "kernel",
+            Half::Board => "board",
+        }
     }
+
+    /// The netlist the run writes (`{json}`); the halves' are joined into the whole's.
+    fn json(self) -> &'static str {
+        match self {
+            Half::Whole => "top.json",
+            Half::Kernel => "kernel.json",
+            Half::Board => "board.json",
+        }
+    }
+
+    /// The run's log: the step's, or for a half the step's with the half's name before the
+    /// extension (`synth.log` -> `synth-kernel.log`).
+    fn log(self, step_log: &str) -> String {
+        if self == Half::Whole {
+            return step_log.to_string();
+        }
+        match step_log.rsplit_once('.') {
+            Some((stem, ext)) => format!("{stem}-{}.{ext}", self.name()),
+            None => format!("{step_log}-{}", self.name()),
+        }
+    }
+}
+
+fn substitute(arg: &str, run: &FlowRun, half: Half) -> Vec<String> {
+    let files = &run.sources;
+    if arg == "{sources}" {
+        return match half {
+            Half::Whole => files.kernel.iter().chain(&files.board).cloned().collect(),
+            Half::Kernel => files.kernel.clone(),
+            Half::Board => files.board.iter().chain(std::iter::once(&files.kernel_blackbox)).cloned().collect(),
+        };
+    }
+    let top = if half == Half::Kernel { crate::top::KERNEL_SHELL_MODULE } else { crate::top::TOP_MODULE };
     vec![
-        arg.replace("{top}", crate::top::TOP_MODULE)
+        arg.replace("{top}", top)
+            .replace("{json}", half.json())
             .replace("{constraints}", &run.constraints)
             .replace("{mhz}", &format!("{:.2}", run.clock.achieved_mhz))
             .replace("{seed}", &run.seed.to_string()),
@@ -271,54 +342,164 @@ fn over_used(line: &str) -> Option<String> {
     (used > available && percent > 100).then(|| format!("{used} {} of {available}", cell.trim()))
 }
 
+/// One run of a step: its command line and its log.
+struct Invocation {
+    half: Half,
+    program: String,
+    args: Vec<String>,
+    log: PathBuf,
+}
+
+impl Invocation {
+    fn spawn(&self, out_dir: &Path) -> Result<std::process::Child, FlowError> {
+        let io = |e: std::io::Error| FlowError::Io(format!("cannot write {}: {e}", self.log.display()));
+        let log = std::fs::File::create(&self.log).map_err(io)?;
+        let log2 = log.try_clone().map_err(io)?;
+        command(&self.program)?
+            .args(&self.args)
+            .current_dir(out_dir)
+            .stdin(Stdio::null())
+            .stdout(Stdio::from(log))
+            .stderr(Stdio::from(log2))
+            .spawn()
+            .map_err(|e| FlowError::Io(format!("cannot run {}: {e}", self.program)))
+    }
+
+    fn command_line(&self) -> Vec<String> {
+        std::iter::once(self.program.clone()).chain(self.args.iter().cloned()).collect()
+    }
+}
+
+/// Runs a step's invocations at the same time and waits for all of them; the first that failed
+/// (in order) is the step's error.
+fn run_step(step: &Step, runs: &[Invocation], out_dir: &Path) -> Result<Vec<f64>, FlowError> {
+    let started = Instant::now();
+    let mut children = Vec::new();
+    for r in runs {
+        match r.spawn(out_dir) {
+            Ok(c) => children.push(c),
+            Err(e) => {
+                for mut c in children {
+                    let _ = c.kill();
+                    let _ = c.wait();
+                }
+                return Err(e);
+            }
+        }
+    }
+    let mut outcomes = Vec::new();
+    for (r, mut c) in runs.iter().zip(children) {
+        let status = c.wait().map_err(|e| FlowError::Io(format!("cannot run {}: {e}", r.program)));
+        outcomes.push((status, started.elapsed().as_secs_f64()));
+    }
+    let mut seconds = Vec::new();
+    for (r, (status, s)) in runs.iter().zip(outcomes) {
+        if !status?.success() {
+            let text = std::fs::read_to_string(&r.log).unwrap_or_default();
+            return Err(FlowError::ToolFailed {
+                step: step.name.clone(),
+                program: step.program.clone(),
+                log: r.log.clone(),
+                excerpt: excerpt(&text),
+            });
+        }
+        seconds.push(s);
+    }
+    Ok(seconds)
+}
+
+/// Joins the netlists of a split step's halves into `top.json`: the board's, with the kernel
+/// shell's module (a black box there) replaced by the kernel half's. nextpnr flattens the
+/// hierarchy when it reads the netlist.
+fn join_netlists(out_dir: &Path) -> Result<(), FlowError> {
+    let read = |half: Half| -> Result<serde_json::Value, FlowError> {
+        let path = out_dir.join(half.json());
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| FlowError::Io(format!("cannot read {}: {e}", path.display())))?;
+        serde_json::from_str(&text).map_err(|e| FlowError::Io(format!("{} is not a netlist: {e}", path.display())))
+    };
+    let (mut board, kernel) = (read(Half::Board)?, read(Half::Kernel)?);
+    let shell = crate::top::KERNEL_SHELL_MODULE;
+    let missing =
+        |half: Half| FlowError::Io(format!("{} has no module `{shell}`", out_dir.join(half.json()).display()));
+    let mut module = kernel.get("modules").and_then(|m| m.get(shell)).cloned().ok_or_else(|| missing(Half::Kernel))?;
+    // The kernel half's top; the joined netlist has one, the board's.
+    if let Some(attributes) = module.get_mut("attributes").and_then(|a| a.as_object_mut()) {
+        attributes.remove("top");
+    }
+    let modules = board.get_mut("modules").and_then(|m| m.as_object_mut()).ok_or_else(|| missing(Half::Board))?;
+    if !modules.contains_key(shell) {
+        return Err(missing(Half::Board));
+    }
+    modules.insert(shell.to_string(), module);
+    let path = out_dir.join(Half::Whole.json());
+    let text =
+        serde_json::to_string(&board).map_err(|e| FlowError::Io(format!("cannot write {}: {e}", path.display())))?;
+    std::fs::write(&path, text).map_err(|e| FlowError::Io(format!("cannot write {}: {e}", path.display())))
+}
+
 /// Runs the board's steps and reads the results from their logs.
 pub fn run_flow(run: &FlowRun) -> Result<FlowSummary, FlowError> {
     let started = Instant::now();
     let mut times = Vec::new();
     let total = run.board.steps.len();
     for (i, step) in run.board.steps.iter().enumerate() {
-        let mut cmd = command(&step.program)?;
-        let args: Vec<String> = step.args.iter().flat_map(|a| substitute(a, run)).collect();
-        cmd.args(&args);
-        let log_path = run.out_dir.join(&step.log);
-        let io = |e: std::io::Error| FlowError::Io(format!("cannot write {}: {e}", log_path.display()));
-        let log = std::fs::File::create(&log_path).map_err(io)?;
-        let log2 = log.try_clone().map_err(io)?;
+        let halves: &[Half] = if step.split_kernel { &[Half::Kernel, Half::Board] } else { &[Half::Whole] };
+        let runs: Vec<Invocation> = halves
+            .iter()
+            .map(|&half| Invocation {
+                half,
+                program: step.program.clone(),
+                args: step.args.iter().flat_map(|a| substitute(a, run, half)).collect(),
+                log: run.out_dir.join(half.log(&step.log)),
+            })
+            .collect();
         let bar = if run.progress { ProgressBar::new_spinner() } else { ProgressBar::hidden() };
         bar.set_style(
             ProgressStyle::with_template("{spinner} [{prefix}] {msg} {elapsed}")
                 .unwrap_or_else(|_| ProgressStyle::default_spinner()),
         );
         bar.set_prefix(format!("{}/{total}", i + 1));
-        bar.set_message(format!("{} ({})", step.name, step.program));
+        let what = if step.split_kernel { ", kernel and board at once" } else { "" };
+        bar.set_message(format!("{} ({}{what})", step.name, step.program));
         bar.enable_steady_tick(Duration::from_millis(120));
         let t = Instant::now();
-        let status = cmd
-            .current_dir(run.out_dir)
-            .stdin(Stdio::null())
-            .stdout(Stdio::from(log))
-            .stderr(Stdio::from(log2))
-            .status()
-            .map_err(|e| FlowError::Io(format!("cannot run {}: {e}", step.program)))?;
+        let result = run_step(step, &runs, run.out_dir);
         bar.finish_and_clear();
-        let command = std::iter::once(step.program.clone()).chain(args).collect();
-        times.push(StepTime { step: step.name.clone(), command, seconds: t.elapsed().as_secs_f64() });
-        if !status.success() {
-            let text = std::fs::read_to_string(&log_path).unwrap_or_default();
-            return Err(FlowError::ToolFailed {
-                step: step.name.clone(),
-                program: step.program.clone(),
-                log: log_path.clone(),
-                excerpt: excerpt(&text),
-            });
+        let seconds = result?;
+        if step.split_kernel {
+            join_netlists(run.out_dir)?;
         }
+        let half_times = if step.split_kernel {
+            runs.iter()
+                .zip(&seconds)
+                .map(|(r, s)| HalfTime {
+                    half: r.half.name().into(),
+                    command: r.command_line(),
+                    log: r.log.clone(),
+                    seconds: *s,
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        times.push(StepTime {
+            step: step.name.clone(),
+            command: runs[0].command_line(),
+            seconds: t.elapsed().as_secs_f64(),
+            halves: half_times,
+        });
     }
     let bitstream = run.out_dir.join(&run.board.bitstream);
     if !bitstream.is_file() {
         return Err(FlowError::Io(format!("the flow finished but wrote no {}", bitstream.display())));
     }
     let read = |name: &str| std::fs::read_to_string(run.out_dir.join(name)).unwrap_or_default();
-    let synth_log = run.board.steps.first().map(|s| read(&s.log)).unwrap_or_default();
+    let synth_logs: Vec<String> = match run.board.steps.first() {
+        Some(s) if s.split_kernel => [Half::Kernel, Half::Board].iter().map(|h| read(&h.log(&s.log))).collect(),
+        Some(s) => vec![read(&s.log)],
+        None => vec![],
+    };
     let pnr_log = run.board.steps.get(1).map(|s| read(&s.log)).unwrap_or_default();
     let fmax = report::fmax_mhz(&pnr_log);
     let timing_met = fmax.is_some_and(|f| f + 1e-9 >= run.clock.achieved_mhz);
@@ -333,7 +514,7 @@ pub fn run_flow(run: &FlowRun) -> Result<FlowSummary, FlowError> {
         timing_met,
         estimated_critical_path_ns: run.estimated_critical_path_ns,
         routed_critical_path_ns: fmax.map(|f| 1000.0 / f),
-        resources: report::utilization(run.board, &synth_log, &pnr_log),
+        resources: report::utilization(run.board, &synth_logs, &pnr_log),
         steps: times,
         flow_seconds: started.elapsed().as_secs_f64(),
         bitstream,
@@ -402,6 +583,41 @@ mod tests {
         let lines = excerpt(log);
         assert_eq!(lines[0], "ERROR: Failed to expand region (0, 0) |_> (25, 31) of 5923 ICESTORM_LCs");
         assert!(lines[1].contains("the FPGA has: 5923 ICESTORM_LC of 5280 ("), "{}", lines[1]);
+    }
+
+    #[test]
+    fn the_halves_of_a_split_step_log_and_write_apart() {
+        assert_eq!(Half::Whole.log("synth.log"), "synth.log");
+        assert_eq!(Half::Kernel.log("synth.log"), "synth-kernel.log");
+        assert_eq!(Half::Board.log("synth"), "synth-board");
+        assert_ne!(Half::Kernel.json(), Half::Board.json());
+    }
+
+    #[test]
+    fn the_kernel_half_replaces_the_black_box_in_the_board_netlist() {
+        let dir = std::env::temp_dir().join(format!("kiln-join-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("dir");
+        let board = serde_json::json!({"creator": "yosys", "modules": {
+            "kiln_board_top": {"attributes": {"top": "1"}, "cells": {"kernel": {"type": "kiln_board_kernel"}}},
+            "kiln_board_kernel": {"attributes": {"blackbox": "1"}, "cells": {}},
+            "SB_LUT4": {"attributes": {"blackbox": "1"}}}});
+        let kernel = serde_json::json!({"modules": {
+            "kiln_board_kernel": {"attributes": {"top": "1"}, "cells": {"lut": {"type": "SB_LUT4"}}}}});
+        std::fs::write(dir.join("board.json"), board.to_string()).expect("write");
+        std::fs::write(dir.join("kernel.json"), kernel.to_string()).expect("write");
+        join_netlists(&dir).expect("joined");
+        let text = std::fs::read_to_string(dir.join("top.json")).expect("top.json");
+        let top: serde_json::Value = serde_json::from_str(&text).expect("json");
+        let shell = &top["modules"]["kiln_board_kernel"];
+        assert_eq!(shell["cells"]["lut"]["type"], "SB_LUT4");
+        // One top module, the board's.
+        assert!(shell["attributes"].get("top").is_none() && shell["attributes"].get("blackbox").is_none());
+        assert_eq!(top["modules"]["kiln_board_top"]["attributes"]["top"], "1");
+        // A kernel netlist without the shell is an error, not a design without its kernel.
+        std::fs::write(dir.join("kernel.json"), r#"{"modules": {}}"#).expect("write");
+        let e = join_netlists(&dir).expect_err("no shell");
+        assert!(e.to_string().contains("has no module `kiln_board_kernel`"), "{e}");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

@@ -88,9 +88,15 @@ pub fn fmax_mhz(log: &str) -> Option<f64> {
 
 /// The summary's resource lines, as the board file maps them: each entry names nextpnr BEL
 /// types, or `synth:PREFIX` for Yosys cells whose type starts with PREFIX.
-pub fn utilization(board: &Board, synth_log: &str, pnr_log: &str) -> Vec<Utilization> {
+/// A synthesis that ran in halves has a log for each; their counts add up.
+pub fn utilization(board: &Board, synth_logs: &[String], pnr_log: &str) -> Vec<Utilization> {
     let bels = nextpnr_utilisation(pnr_log);
-    let cells = yosys_cells(synth_log);
+    let mut cells: BTreeMap<String, u64> = BTreeMap::new();
+    for log in synth_logs {
+        for (name, n) in yosys_cells(log) {
+            *cells.entry(name).or_default() += n;
+        }
+    }
     let r = &board.report;
     let declared = &board.resources;
     let mut out = Vec::new();
@@ -152,7 +158,7 @@ mod tests {
     #[test]
     fn the_board_file_decides_the_resource_lines() {
         let b = crate::board::board_by_name("icebreaker").expect("board");
-        let u = utilization(&b, SYNTH, PNR);
+        let u = utilization(&b, &[SYNTH.to_string()], PNR);
         let get = |r: &str| u.iter().find(|x| x.resource == r).cloned();
         assert_eq!(get("LUTs"), Some(Utilization { resource: "LUTs".into(), used: 371, available: Some(5280) }));
         assert_eq!(get("FFs").map(|x| x.used), Some(16));

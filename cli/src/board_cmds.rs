@@ -6,10 +6,12 @@ use crate::results::RunOutput;
 use crate::runspec;
 use crate::{CompileArgs, Io};
 use kiln_board_support::fit::{KernelMemory, check_fit};
-use kiln_board_support::flow::{FlowRun, plan_clock, run_flow};
+use kiln_board_support::flow::{DesignSources, FlowRun, plan_clock, run_flow};
 use kiln_board_support::host::{Host, HostArg, open_serial};
 use kiln_board_support::sim::{SimLink, build_board_model};
-use kiln_board_support::top::{BRIDGE_SOURCES, TOP_MODULE, TopOptions, board_top};
+use kiln_board_support::top::{
+    BRIDGE_SOURCES, KERNEL_SHELL_MODULE, TOP_MODULE, TopOptions, board_top, kernel_shell, kernel_shell_blackbox,
+};
 use kiln_board_support::{Board, BridgeLayout, board_by_name, board_names};
 use kiln_dataflow::emu::Arg;
 use kiln_frontend::SourceMap;
@@ -187,10 +189,12 @@ fn build_for_board(
     Ok(BoardKernel { name, verilog, layout, placement, report })
 }
 
-/// Every Verilog file of a board design: the kernel, the top level, the bridge, the PLL.
-fn design_files(k: &BoardKernel, top: &TopOptions, pll: Option<&str>) -> Vec<(String, String)> {
+/// Every Verilog file of a board design, the kernel's half first (the kernel and its shell),
+/// then the board's (the top level, the bridge, the PLL); and how many are the kernel's.
+fn design_files(k: &BoardKernel, top: &TopOptions, pll: Option<&str>) -> (Vec<(String, String)>, usize) {
     let mut files = vec![
         (k.verilog.name.clone(), k.verilog.text.clone()),
+        (format!("{KERNEL_SHELL_MODULE}.v"), kernel_shell(&k.layout).print()),
         (format!("{TOP_MODULE}.v"), board_top(&k.layout, top).print()),
     ];
     for (n, t) in BRIDGE_SOURCES {
@@ -199,8 +203,12 @@ fn design_files(k: &BoardKernel, top: &TopOptions, pll: Option<&str>) -> Vec<(St
     if let Some(p) = pll {
         files.push(("kiln_pll.v".into(), p.to_string()));
     }
-    files
+    (files, 2)
 }
+
+/// Where the kernel shell's black box goes in the output directory: beside the design, not
+/// among its Verilog files (a simulator or linter given `*.v` would see the shell twice).
+const KERNEL_BLACKBOX: &str = "blackbox/kiln_board_kernel.v";
 
 fn top_options(board: &Board, k: &BoardKernel, clock_mhz: f64, pll: bool) -> TopOptions {
     TopOptions {
@@ -239,7 +247,7 @@ pub(crate) fn bitstream(
         Err(e) => return Err(fail(sources, Diagnostic::error(codes::BOARD_CLOCK, e.to_string()))),
     };
     let top = top_options(&board, &k, clock.achieved_mhz, clock.pll_verilog.is_some());
-    let files = design_files(&k, &top, clock.pll_verilog.as_deref());
+    let (files, kernel_files) = design_files(&k, &top, clock.pll_verilog.as_deref());
     let (cname, ctext) = kiln_board_support::constraints::constraints(&board);
     for (n, t) in files.iter().chain(std::iter::once(&(cname.clone(), ctext))) {
         if let Err(d) = write_atomic(&out_dir.join(n), t.as_bytes()) {
@@ -261,11 +269,25 @@ pub(crate) fn bitstream(
         let _ = writeln!(io.out, "board design: {} (top module {TOP_MODULE})", out_dir.display());
         return Ok(());
     }
+    let blackbox = out_dir.join(KERNEL_BLACKBOX);
+    if let Some(dir) = blackbox.parent()
+        && let Err(e) = std::fs::create_dir_all(dir)
+    {
+        let d = Diagnostic::error(codes::IO_WRITE, format!("cannot create `{}`: {e}", dir.display()));
+        return Err(fail(sources, d));
+    }
+    if let Err(d) = write_atomic(&blackbox, kernel_shell_blackbox(&k.layout).as_bytes()) {
+        return Err(fail(sources, d));
+    }
     let run = FlowRun {
         board: &board,
         kernel: &k.name,
         out_dir,
-        sources: files.iter().map(|(n, _)| n.clone()).collect(),
+        sources: DesignSources {
+            kernel: files[..kernel_files].iter().map(|(n, _)| n.clone()).collect(),
+            board: files[kernel_files..].iter().map(|(n, _)| n.clone()).collect(),
+            kernel_blackbox: KERNEL_BLACKBOX.into(),
+        },
         constraints: cname,
         clock,
         estimated_critical_path_ns: k.report.timing.estimated_critical_path_ns,
@@ -351,7 +373,7 @@ pub(crate) fn run_board(
         }
         Link::Simulated => {
             let top = top_options(&board, &k, hw.clock_mhz, false);
-            let files = design_files(&k, &top, None);
+            let (files, _) = design_files(&k, &top, None);
             let model = match build_board_model(&files, &cache_dir()) {
                 Ok(m) => m,
                 Err(e) => return Err(fail(sources, Diagnostic::error(codes::TOOL_FAILED, e.to_string()))),

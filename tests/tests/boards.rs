@@ -188,8 +188,9 @@ fn the_host_refuses_a_board_with_another_design_or_too_small_buffers() {
         kiln(&["bitstream", cl.to_str().unwrap(), "--board", "icebreaker", "--rtl-only", "-o", dir.to_str().unwrap()]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let files: Vec<(String, String)> =
-        ["vadd.v", "kiln_board_top.v", "kiln_bridge.v", "kiln_uart_rx.v", "kiln_uart_tx.v", "kiln_board_mem.v"]
+        ["vadd.v", "kiln_board_kernel.v", "kiln_board_top.v", "kiln_bridge.v", "kiln_uart_rx.v", "kiln_uart_tx.v"]
             .iter()
+            .chain(&["kiln_board_mem.v"])
             .map(|f| (f.to_string(), std::fs::read_to_string(dir.join(f)).unwrap()))
             .collect();
     let model = build_board_model(&files, &dir.join("model")).unwrap();
@@ -333,6 +334,16 @@ fn ice40_bitstreams_for_three_kernels_one_through_the_pll() {
         let command: Vec<&str> = pnr["command"].as_array().unwrap().iter().map(|a| a.as_str().unwrap()).collect();
         assert!(command[0].ends_with("nextpnr-ice40"), "{command:?}");
         assert!(command.windows(2).any(|w| w == ["--seed", seed]), "{name}: {command:?}");
+        // Synthesis ran in two halves at once, and place and route got the kernel's half in
+        // place of the board half's black box.
+        let halves: Vec<&str> =
+            s["steps"][0]["halves"].as_array().unwrap().iter().map(|h| h["half"].as_str().unwrap()).collect();
+        assert_eq!(halves, ["kernel", "board"], "{name}");
+        let netlist = results(&out.join("top.json"));
+        let shell = &netlist["modules"]["kiln_board_kernel"];
+        assert!(shell["attributes"].get("blackbox").is_none(), "{name}: the kernel is still a black box");
+        let luts = shell["cells"].as_object().unwrap().values().filter(|c| c["type"] == "SB_LUT4").count();
+        assert!(luts > 100, "{name}: the kernel half has {luts} LUTs");
         let spram =
             s["resources"].as_array().unwrap().iter().find(|r| r["resource"] == "SPRAM").unwrap()["used"].clone();
         assert_eq!(spram, if name == "vadd" { 4 } else { 0 }, "{name}: SPRAM blocks used: {s}");
