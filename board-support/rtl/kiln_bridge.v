@@ -7,7 +7,7 @@
 //   'A' index value[8]           -> ACK (NAK if the kernel is running)
 //   'S'                          -> ACK and the kernel starts (NAK if it is running)
 //   'D'                          -> ACK once the kernel is not running
-//   'C'                          -> cycles[8] of the last completed run
+//   'C'                          -> cycles[8]: the last run's count (while a run goes on, its count so far)
 //   anything else                -> NAK
 // Addresses and counts are in bytes of the selected buffer. The memory bus is byte-wide: a write
 // is one byte at `bus_addr`; a read presents `bus_addr` and takes `bus_rbyte` four cycles later.
@@ -42,9 +42,8 @@ module kiln_bridge #(
                      S_READ_SEND = 4'd5, S_REPLY = 4'd6, S_REPLY_WAIT = 4'd7, S_WAIT_DONE = 4'd8,
                      S_REPLY_LOAD = 4'd9, S_READ_NEXT = 4'd10, S_DECODE = 4'd11, S_HEADER_DONE = 4'd12,
                      S_READ_LATCH = 4'd13, S_READ_LATCH2 = 4'd14, S_READ_LATCH3 = 4'd15;
-    // Which reply S_REPLY_LOAD puts into `reply`. The command decoder only picks a code: loading
-    // the 80-bit reply register straight from the decoder put the whole decode in front of that
-    // register's enable, the bridge's longest path.
+    // Which reply goes out. The command decoder only picks a code; the reply's bytes are chosen
+    // by the code and the byte's index (`reply_byte`), not held in a reply register.
     localparam [1:0] R_ACK = 2'd0, R_NAK = 2'd1, R_INFO = 2'd2, R_CYCLES = 2'd3;
 
     // The bridge's own copy of the reset: the board's reset register also fans out to the
@@ -77,10 +76,14 @@ module kiln_bridge #(
     reg        command_d;
     reg        command_c;
     reg [1:0]  reply_code;
+    // Header bytes still to come; each lands in its field as it arrives (the port or argument
+    // index, then the address or the argument's low word, then the count or its high word), so
+    // that synthesis keeps only the fields' bits the design uses.
     reg [3:0]  header_left;
-    reg [71:0] header;
+    /* verilator lint_off UNUSEDSIGNAL */
+    reg [31:0] count;  // bytes_left keeps COUNT_BITS of it
+    /* verilator lint_on UNUSEDSIGNAL */
     reg [COUNT_BITS-1:0] bytes_left;
-    // Reply bytes go out least significant first.
     // `bytes_left == 0`, kept in a register beside it: a 32-bit zero test in front of the state
     // decoder would be the bridge's longest path.
     reg        bytes_zero;
@@ -89,21 +92,34 @@ module kiln_bridge #(
     // the two 32-bit registers, the bridge's longest path.
     reg        byte_written;
     reg        byte_read;
-    reg [79:0] reply;
+    // The reply's bytes go out least significant first: `reply_index` is the next one's, and
+    // `reply_byte` that byte, a register (the code and index change a UART frame before it is
+    // sent, and the multiplexer of the count's bytes in front of `tx_data` was a path of its own).
+    reg [3:0]  reply_index;
     reg [3:0]  reply_left;
     // `reply_left == 0`, a register beside it (a comparison in front of the reply's enable).
     reg        reply_empty;
+    reg [7:0]  reply_byte;
     // The run's cycle counter in four 16-bit segments, each a cycle behind the one below with the
     // carry between them in a register: a longer carry chain would limit the clock of small
-    // FPGAs. The carries settle three cycles after the last count; `settle` waits for that before
-    // the count is kept for the 'C' command.
+    // FPGAs. The carries settle three cycles after the last count, long before a 'C' can follow
+    // the 'D' that saw the run end. The counter stops with the run and 'C' reads it: no copy.
     reg [15:0] cycles0;
     reg [15:0] cycles1;
     reg [15:0] cycles2;
     reg [15:0] cycles3;
     reg [2:0]  carry;
-    reg [2:0]  settle;
-    reg [63:0] last_cycles;
+    wire [63:0] cycles = {cycles3, cycles2, cycles1, cycles0};
+    wire [79:0] info = {NUM_ARGS, NUM_PORTS, SIGNATURE, VERSION, "N", "L", "K"};
+
+    always @(posedge clk) begin
+        case (reply_code)
+            R_ACK: reply_byte <= ACK;
+            R_NAK: reply_byte <= NAK;
+            R_INFO: reply_byte <= info[8 * reply_index +: 8];
+            default: reply_byte <= cycles[8 * reply_index[2:0] +: 8];
+        endcase
+    end
 
     always @(posedge clk) begin
         bus_we <= 1'b0;
@@ -135,8 +151,6 @@ module kiln_bridge #(
             carry[2] <= carry[1] && &cycles2;
             cycles3 <= cycles3 + {15'd0, carry[2]};
         end
-        settle <= {settle[1:0], running && kernel_done};
-        if (settle[2]) last_cycles <= {cycles3, cycles2, cycles1, cycles0};
         if (running && kernel_done) begin
             running <= 1'b0;
             finished <= 1'b1;
@@ -174,16 +188,53 @@ module kiln_bridge #(
                 end
             end
             S_HEADER: if (rx_valid) begin
-                header <= {rx_data, header[71:8]};
+                // An argument's bytes also land in the address and count, and a transfer's in
+                // the argument: only the command's own fields are used.
+                case (header_left)
+                    4'd9: begin
+                        bus_port <= rx_data;
+                        arg_index <= rx_data;
+                    end
+                    4'd8: begin
+                        bus_addr[7:0] <= rx_data;
+                        arg_value[7:0] <= rx_data;
+                    end
+                    4'd7: begin
+                        bus_addr[15:8] <= rx_data;
+                        arg_value[15:8] <= rx_data;
+                    end
+                    4'd6: begin
+                        bus_addr[23:16] <= rx_data;
+                        arg_value[23:16] <= rx_data;
+                    end
+                    4'd5: begin
+                        bus_addr[31:24] <= rx_data;
+                        arg_value[31:24] <= rx_data;
+                    end
+                    4'd4: begin
+                        count[7:0] <= rx_data;
+                        arg_value[39:32] <= rx_data;
+                    end
+                    4'd3: begin
+                        count[15:8] <= rx_data;
+                        arg_value[47:40] <= rx_data;
+                    end
+                    4'd2: begin
+                        count[23:16] <= rx_data;
+                        arg_value[55:48] <= rx_data;
+                    end
+                    default: begin
+                        count[31:24] <= rx_data;
+                        arg_value[63:56] <= rx_data;
+                    end
+                endcase
                 header_left <= header_left - 4'd1;
                 if (header_left == 4'd1) state <= S_HEADER_DONE;
             end
             S_HEADER_DONE: begin
-                // The header is complete: its nine bytes are in `header`.
-                bus_port <= header[7:0];
-                bus_addr <= header[39:8];
-                bytes_left <= header[40 +: COUNT_BITS];
-                bytes_zero <= header[40 +: COUNT_BITS] == {COUNT_BITS{1'b0}};
+                // The header is complete: its nine bytes are in their fields.
+                bytes_left <= count[COUNT_BITS-1:0];
+                bytes_zero <= count[COUNT_BITS-1:0] == {COUNT_BITS{1'b0}};
                 if (command_w) begin
                     state <= S_WRITE;
                 end else if (command_r) begin
@@ -194,8 +245,6 @@ module kiln_bridge #(
                         state <= S_READ;
                     end
                 end else begin
-                    arg_index <= header[7:0];
-                    arg_value <= header[71:8];
                     arg_we <= !running;
                     reply_code <= running ? R_NAK : R_ACK;
                     state <= S_REPLY_LOAD;
@@ -244,33 +293,22 @@ module kiln_bridge #(
             S_READ_NEXT: state <= S_READ;
             S_REPLY_LOAD: begin
                 case (reply_code)
-                    R_ACK: begin
-                        reply <= {72'd0, ACK};
-                        reply_left <= 4'd1;
-                    end
-                    R_NAK: begin
-                        reply <= {72'd0, NAK};
-                        reply_left <= 4'd1;
-                    end
-                    R_INFO: begin
-                        reply <= {NUM_ARGS, NUM_PORTS, SIGNATURE, VERSION, "N", "L", "K"};
-                        reply_left <= 4'd10;
-                    end
-                    default: begin
-                        reply <= {16'd0, last_cycles};
-                        reply_left <= 4'd8;
-                    end
+                    R_ACK, R_NAK: reply_left <= 4'd1;
+                    R_INFO: reply_left <= 4'd10;
+                    default: reply_left <= 4'd8;
                 endcase
+                reply_index <= 4'd0;
                 reply_empty <= 1'b0;
-                state <= S_REPLY;
+                // Through S_REPLY_WAIT (at least a cycle), so that `reply_byte` is the first byte.
+                state <= S_REPLY_WAIT;
             end
             S_REPLY: begin
                 if (reply_empty) begin
                     state <= S_CMD;
                 end else if (!tx_busy) begin
-                    tx_data <= reply[7:0];
+                    tx_data <= reply_byte;
                     tx_start <= 1'b1;
-                    reply <= {8'd0, reply[79:8]};
+                    reply_index <= reply_index + 4'd1;
                     reply_left <= reply_left - 4'd1;
                     reply_empty <= reply_left == 4'd1;
                     state <= S_REPLY_WAIT;
@@ -293,8 +331,12 @@ module kiln_bridge #(
             state <= S_CMD;
             running <= 1'b0;
             finished <= 1'b0;
-            settle <= 3'd0;
-            last_cycles <= 64'd0;
+            // 'C' before the first run answers 0.
+            cycles0 <= 16'd0;
+            cycles1 <= 16'd0;
+            cycles2 <= 16'd0;
+            cycles3 <= 16'd0;
+            carry <= 3'd0;
             bus_we <= 1'b0;
             arg_we <= 1'b0;
             kernel_start <= 1'b0;
