@@ -387,11 +387,23 @@ fn run_step(step: &Step, runs: &[Invocation], out_dir: &Path) -> Result<Vec<f64>
             }
         }
     }
-    let mut outcomes = Vec::new();
-    for (r, mut c) in runs.iter().zip(children) {
-        let status = c.wait().map_err(|e| FlowError::Io(format!("cannot run {}: {e}", r.program)));
-        outcomes.push((status, started.elapsed().as_secs_f64()));
-    }
+    // Each run's own time: a thread per run waits for it.
+    let outcomes: Vec<_> = std::thread::scope(|scope| {
+        let waits: Vec<_> = runs
+            .iter()
+            .zip(children)
+            .map(|(r, mut c)| {
+                scope.spawn(move || {
+                    let status = c.wait().map_err(|e| FlowError::Io(format!("cannot run {}: {e}", r.program)));
+                    (status, started.elapsed().as_secs_f64())
+                })
+            })
+            .collect();
+        waits
+            .into_iter()
+            .map(|w| w.join().unwrap_or_else(|_| (Err(FlowError::Io("a flow run's waiter failed".into())), 0.0)))
+            .collect()
+    });
     let mut seconds = Vec::new();
     for (r, (status, s)) in runs.iter().zip(outcomes) {
         if !status?.success() {

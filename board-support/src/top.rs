@@ -2,7 +2,7 @@
 //! registers and the UART host bridge, built as typed Verilog modules (like the kernel itself)
 //! around the fixed bridge modules in `board-support/rtl/`.
 
-use crate::layout::{BridgeBuffer, BridgeLayout};
+use crate::layout::BridgeLayout;
 use kiln_rtl_gen::verilog::*;
 
 /// The name of every board top-level module.
@@ -11,13 +11,15 @@ pub const TOP_MODULE: &str = "kiln_board_top";
 /// The module around the kernel that the top level instantiates ([`kernel_shell`]).
 pub const KERNEL_SHELL_MODULE: &str = "kiln_board_kernel";
 
-/// The fixed Verilog modules every board design includes: (file name, text).
+/// The fixed Verilog modules of the bridge, in the board's half of the design: (file name, text).
 pub const BRIDGE_SOURCES: &[(&str, &str)] = &[
     ("kiln_uart_rx.v", include_str!("../rtl/kiln_uart_rx.v")),
     ("kiln_uart_tx.v", include_str!("../rtl/kiln_uart_tx.v")),
     ("kiln_bridge.v", include_str!("../rtl/kiln_bridge.v")),
-    ("kiln_board_mem.v", include_str!("../rtl/kiln_board_mem.v")),
 ];
+
+/// The fixed Verilog module of a buffer's RAM, in the kernel's half (the shell instantiates it).
+pub const MEMORY_SOURCE: (&str, &str) = ("kiln_board_mem.v", include_str!("../rtl/kiln_board_mem.v"));
 
 /// What the top level needs besides the layout.
 #[derive(Clone, Debug)]
@@ -89,22 +91,22 @@ pub fn board_top(layout: &BridgeLayout, opts: &TopOptions) -> Module {
     } else {
         m.add(Item::Assign("clk".into(), id("clk_osc")));
     }
-    let reset = if opts.pll {
-        bin(BinOp::LogOr, un(UnOp::LogNot, id("por_done")), un(UnOp::LogNot, id("pll_locked")))
-    } else {
-        un(UnOp::LogNot, id("por_done"))
-    };
+    let running_ok = if opts.pll { bin(BinOp::LogAnd, id("por_done"), id("pll_locked")) } else { id("por_done") };
     // The reset is a register: it fans out to the whole design, and a decoder of the counter
-    // (and the PLL's lock output) in front of that fan-out was the board's longest path.
-    m.add(Item::Reg { name: "rst".into(), width: 1 });
-    m.add(Item::Initial(vec![set("por_count", lit(4, 0)), set("rst", lit(1, 1))]));
+    // (and the PLL's lock output) in front of that fan-out was the board's longest path. It is
+    // kept active low, so that it starts at 0 like every iCE40 flip-flop: a register that
+    // starts at 1 is kept inverted behind a LUT, and that LUT, on the way into the kernel's half
+    // of the design (synthesized apart), was the critical path.
+    m.add(Item::Reg { name: "rst_n".into(), width: 1 });
+    m.add(Item::Wire { name: "rst".into(), width: 1, value: Some(un(UnOp::LogNot, id("rst_n"))), comment: None });
+    m.add(Item::Initial(vec![set("por_count", lit(4, 0)), set("rst_n", lit(1, 0))]));
     m.add(Item::Always(vec![
         Stmt::If(
             un(UnOp::LogNot, id("por_done")),
             vec![set("por_count", bin(BinOp::Add, id("por_count"), lit(4, 1)))],
             vec![],
         ),
-        set("rst", reset),
+        set("rst_n", running_ok),
     ]));
 
     // The bridge.
@@ -170,20 +172,21 @@ pub fn board_top(layout: &BridgeLayout, opts: &TopOptions) -> Module {
         m.add(Item::Always(arg_writes));
     }
 
-    // One RAM per buffer, and the kernel's side of each memory port.
+    // The kernel and its memories, in the shell; the bridge's side of each memory port.
+    let mut conns = vec![
+        conn("clk", Dir::Input, id("clk")),
+        conn("rst_n", Dir::Input, id("rst_n")),
+        conn("start", Dir::Input, id("kernel_start")),
+        conn("done", Dir::Output, id("kernel_done")),
+        conn("running", Dir::Input, id("running")),
+        conn("bus_addr", Dir::Input, Expr::Slice("bus_addr".into(), count_bits(layout) - 1, 0)),
+        conn("bus_wbyte", Dir::Input, id("bus_wbyte")),
+    ];
+    for (i, a) in layout.args.iter().enumerate() {
+        conns.push(conn(&a.port, Dir::Input, id(format!("arg{i}_{}", a.port))));
+    }
     let mut rbyte = lit(8, 0);
     for (p, b) in layout.buffers.iter().enumerate().rev() {
-        let k = |s: &str| format!("k_{}_{s}", b.name);
-        let width = b.word_width();
-        let bytes = width / 8;
-        for (s, w) in [("req_valid", 1), ("req_addr", address_bits(b)), ("resp_valid", 1), ("resp_rdata", width)] {
-            wire(&mut m, &k(s), w);
-        }
-        if !b.read_only {
-            for (s, w) in [("req_we", 1), ("req_wdata", width), ("req_wstrb", bytes)] {
-                wire(&mut m, &k(s), w);
-            }
-        }
         let rb = format!("rbyte{p}_{}", b.name);
         wire(&mut m, &rb, 8);
         // Whether the bridge addresses this buffer, a register: the bridge sets `bus_port` a
@@ -193,64 +196,10 @@ pub fn board_top(layout: &BridgeLayout, opts: &TopOptions) -> Module {
         m.add(Item::Reg { name: selected.clone(), width: 1 });
         m.add(Item::Always(vec![set(&selected, bin(BinOp::Eq, id("bus_port"), lit(8, p as u64)))]));
         rbyte = cond(id(&selected), id(&rb), rbyte);
-        let (we, wdata, wstrb) = if b.read_only {
-            (lit(1, 0), lit(width, 0), lit(bytes, 0))
-        } else {
-            (id(k("req_we")), id(k("req_wdata")), id(k("req_wstrb")))
-        };
-        m.add(Item::Instance(Instance {
-            module: "kiln_board_mem".into(),
-            name: format!("mem{p}_{}", b.name),
-            params: vec![
-                ("WIDTH".into(), Expr::Lit(32, width as u64)),
-                ("BYTES".into(), Expr::Lit(32, bytes as u64)),
-                ("ADDR_BITS".into(), Expr::Lit(32, log2(b.words()) as u64)),
-                ("LANE_SHIFT".into(), Expr::Lit(32, log2(bytes as u64) as u64)),
-                ("LANE_BITS".into(), Expr::Lit(32, log2(bytes as u64).max(1) as u64)),
-                ("SINGLE_PORT_RAM".into(), Expr::Lit(32, opts.single_port_ram.get(p).copied().unwrap_or(false) as u64)),
-            ],
-            conns: vec![
-                conn("clk", Dir::Input, id("clk")),
-                conn("kernel_owns", Dir::Input, id("running")),
-                conn("k_req_valid", Dir::Input, id(k("req_valid"))),
-                conn("k_req_addr", Dir::Input, zero_extend(id(k("req_addr")), address_bits(b), 32)),
-                conn("k_req_we", Dir::Input, we),
-                conn("k_req_wdata", Dir::Input, wdata),
-                conn("k_req_wstrb", Dir::Input, wstrb),
-                conn("k_resp_valid", Dir::Output, id(k("resp_valid"))),
-                conn("k_resp_rdata", Dir::Output, id(k("resp_rdata"))),
-                conn("b_addr", Dir::Input, id("bus_addr")),
-                conn("b_we", Dir::Input, bin(BinOp::LogAnd, id("bus_we"), id(format!("bus_sel{p}")))),
-                conn("b_wbyte", Dir::Input, id("bus_wbyte")),
-                conn("b_rbyte", Dir::Output, id(&rb)),
-            ],
-        }));
+        conns.push(conn(&format!("bus_we{p}"), Dir::Input, bin(BinOp::LogAnd, id("bus_we"), id(&selected))));
+        conns.push(conn(&format!("bus_rbyte{p}"), Dir::Output, id(&rb)));
     }
     m.add(Item::Assign("bus_rbyte".into(), rbyte));
-
-    // The kernel, in its shell.
-    let mut conns = vec![
-        conn("clk", Dir::Input, id("clk")),
-        conn("rst", Dir::Input, id("rst")),
-        conn("start", Dir::Input, id("kernel_start")),
-        conn("done", Dir::Output, id("kernel_done")),
-    ];
-    for (i, a) in layout.args.iter().enumerate() {
-        conns.push(conn(&a.port, Dir::Input, id(format!("arg{i}_{}", a.port))));
-    }
-    for b in &layout.buffers {
-        let x = |s: &str| format!("{}_{s}", b.name);
-        let k = |s: &str| id(format!("k_{}_{s}", b.name));
-        conns.push(conn(&x("req_valid"), Dir::Output, k("req_valid")));
-        conns.push(conn(&x("req_addr"), Dir::Output, k("req_addr")));
-        if !b.read_only {
-            conns.push(conn(&x("req_we"), Dir::Output, k("req_we")));
-            conns.push(conn(&x("req_wdata"), Dir::Output, k("req_wdata")));
-            conns.push(conn(&x("req_wstrb"), Dir::Output, k("req_wstrb")));
-        }
-        conns.push(conn(&x("resp_valid"), Dir::Input, k("resp_valid")));
-        conns.push(conn(&x("resp_rdata"), Dir::Input, k("resp_rdata")));
-    }
     m.add(Item::Instance(Instance {
         module: KERNEL_SHELL_MODULE.into(),
         name: "kernel".into(),
@@ -273,29 +222,40 @@ pub fn board_top(layout: &BridgeLayout, opts: &TopOptions) -> Module {
     m
 }
 
-/// The bits of a buffer's word address (at least one), all the board's memory uses of the
-/// kernel's 32-bit element index.
-fn address_bits(b: &BridgeBuffer) -> u32 {
-    log2(b.words()).clamp(1, 32)
-}
-
 fn zero_extend(e: Expr, from: u32, to: u32) -> Expr {
     if from >= to { e } else { Expr::Concat(vec![lit(to - from, 0), e]) }
 }
 
-/// The kernel as the board sees it: the kernel module with the board memories' constants
-/// applied (always ready, a read answered the next cycle) and only the address bits the
-/// memories use. The board flow synthesizes this module apart from the rest of the board (and
-/// at the same time), so whatever the board ties off must be tied off in here, where
-/// synthesis of the kernel sees it.
-pub fn kernel_shell(layout: &BridgeLayout) -> Module {
+/// The kernel as the board sees it: the kernel module and one RAM per buffer, with the board
+/// memories' constants applied (always ready, a read answered the next cycle). The bridge
+/// reaches the RAMs through its byte bus (`bus_*`; one write enable and one read byte per
+/// buffer). The board flow synthesizes this module apart from the bridge (and at the same
+/// time), so every signal between the two halves is a register's output (or the write enable,
+/// two registers ANDed) and nothing the kernel's logic could fold away crosses.
+pub fn kernel_shell(layout: &BridgeLayout, opts: &TopOptions) -> Module {
     let mut m = Module { name: KERNEL_SHELL_MODULE.into(), ..Default::default() };
-    m.header.push(format!("Generated by kiln: kernel `{}` as the board top level sees it.", layout.module));
+    m.header.push(format!(
+        "Generated by kiln: kernel `{}` and its memories, as the board top level sees them.",
+        layout.module
+    ));
     let output = |name: String, width: u32| Port { dir: Dir::Output, name, width, is_reg: false, comment: None };
     m.ports.push(input("clk", 1));
-    m.ports.push(input("rst", 1));
+    m.ports.push(Port { comment: Some("the board's reset, active low".into()), ..input("rst_n", 1) });
     m.ports.push(input("start", 1));
     m.ports.push(output("done".into(), 1));
+    m.ports.push(Port { comment: Some("the kernel owns the memories".into()), ..input("running", 1) });
+    m.ports.push(input("bus_addr", count_bits(layout)));
+    m.ports.push(input("bus_wbyte", 8));
+    for a in &layout.args {
+        m.ports.push(input(&a.port, a.width));
+    }
+    for (p, _) in layout.buffers.iter().enumerate() {
+        m.ports.push(input(&format!("bus_we{p}"), 1));
+        m.ports.push(output(format!("bus_rbyte{p}"), 8));
+    }
+    let bus_addr = zero_extend(id("bus_addr"), count_bits(layout), 32);
+    m.add(Item::Wire { name: "rst".into(), width: 1, value: Some(un(UnOp::LogNot, id("rst_n"))), comment: None });
+
     let mut conns = vec![
         conn("clk", Dir::Input, id("clk")),
         conn("rst", Dir::Input, id("rst")),
@@ -303,35 +263,57 @@ pub fn kernel_shell(layout: &BridgeLayout) -> Module {
         conn("done", Dir::Output, id("done")),
     ];
     for a in &layout.args {
-        m.ports.push(input(&a.port, a.width));
         conns.push(conn(&a.port, Dir::Input, id(&a.port)));
     }
-    for b in &layout.buffers {
+    for (p, b) in layout.buffers.iter().enumerate() {
+        let k = |s: &str| format!("k_{}_{s}", b.name);
         let x = |s: &str| format!("{}_{s}", b.name);
         let width = b.word_width();
-        let bits = address_bits(b);
-        m.ports.push(output(x("req_valid"), 1));
-        m.ports.push(output(x("req_addr"), bits));
-        wire(&mut m, &x("req_index"), 32);
-        m.add(Item::Assign(
-            x("req_addr"),
-            if bits >= 32 { id(x("req_index")) } else { Expr::Slice(x("req_index"), bits - 1, 0) },
-        ));
-        conns.push(conn(&x("req_valid"), Dir::Output, id(x("req_valid"))));
-        conns.push(conn(&x("req_ready"), Dir::Input, lit(1, 1)));
-        conns.push(conn(&x("req_addr"), Dir::Output, id(x("req_index"))));
-        if !b.read_only {
-            m.ports.push(output(x("req_we"), 1));
-            m.ports.push(output(x("req_wdata"), width));
-            m.ports.push(output(x("req_wstrb"), width / 8));
-            for s in ["req_we", "req_wdata", "req_wstrb"] {
-                conns.push(conn(&x(s), Dir::Output, id(x(s))));
-            }
+        let bytes = width / 8;
+        for (s, w) in [("req_valid", 1), ("req_addr", 32), ("resp_valid", 1), ("resp_rdata", width)] {
+            wire(&mut m, &k(s), w);
         }
-        m.ports.push(input(&x("resp_valid"), 1));
-        m.ports.push(input(&x("resp_rdata"), width));
-        conns.push(conn(&x("resp_valid"), Dir::Input, id(x("resp_valid"))));
-        conns.push(conn(&x("resp_rdata"), Dir::Input, id(x("resp_rdata"))));
+        conns.push(conn(&x("req_valid"), Dir::Output, id(k("req_valid"))));
+        conns.push(conn(&x("req_ready"), Dir::Input, lit(1, 1)));
+        conns.push(conn(&x("req_addr"), Dir::Output, id(k("req_addr"))));
+        let (we, wdata, wstrb) = if b.read_only {
+            (lit(1, 0), lit(width, 0), lit(bytes, 0))
+        } else {
+            for (s, w) in [("req_we", 1), ("req_wdata", width), ("req_wstrb", bytes)] {
+                wire(&mut m, &k(s), w);
+                conns.push(conn(&x(s), Dir::Output, id(k(s))));
+            }
+            (id(k("req_we")), id(k("req_wdata")), id(k("req_wstrb")))
+        };
+        conns.push(conn(&x("resp_valid"), Dir::Input, id(k("resp_valid"))));
+        conns.push(conn(&x("resp_rdata"), Dir::Input, id(k("resp_rdata"))));
+        m.add(Item::Instance(Instance {
+            module: "kiln_board_mem".into(),
+            name: format!("mem{p}_{}", b.name),
+            params: vec![
+                ("WIDTH".into(), Expr::Lit(32, width as u64)),
+                ("BYTES".into(), Expr::Lit(32, bytes as u64)),
+                ("ADDR_BITS".into(), Expr::Lit(32, log2(b.words()) as u64)),
+                ("LANE_SHIFT".into(), Expr::Lit(32, log2(bytes as u64) as u64)),
+                ("LANE_BITS".into(), Expr::Lit(32, log2(bytes as u64).max(1) as u64)),
+                ("SINGLE_PORT_RAM".into(), Expr::Lit(32, opts.single_port_ram.get(p).copied().unwrap_or(false) as u64)),
+            ],
+            conns: vec![
+                conn("clk", Dir::Input, id("clk")),
+                conn("kernel_owns", Dir::Input, id("running")),
+                conn("k_req_valid", Dir::Input, id(k("req_valid"))),
+                conn("k_req_addr", Dir::Input, id(k("req_addr"))),
+                conn("k_req_we", Dir::Input, we),
+                conn("k_req_wdata", Dir::Input, wdata),
+                conn("k_req_wstrb", Dir::Input, wstrb),
+                conn("k_resp_valid", Dir::Output, id(k("resp_valid"))),
+                conn("k_resp_rdata", Dir::Output, id(k("resp_rdata"))),
+                conn("b_addr", Dir::Input, bus_addr.clone()),
+                conn("b_we", Dir::Input, id(format!("bus_we{p}"))),
+                conn("b_wbyte", Dir::Input, id("bus_wbyte")),
+                conn("b_rbyte", Dir::Output, id(format!("bus_rbyte{p}"))),
+            ],
+        }));
     }
     // The board memories are always ready and answer a read the cycle after taking it.
     let params = if layout.ports_answer_next_cycle {
@@ -345,8 +327,8 @@ pub fn kernel_shell(layout: &BridgeLayout) -> Module {
 
 /// The shell's ports without its body, marked a black box: what synthesis of the board's own
 /// logic reads in place of the kernel.
-pub fn kernel_shell_blackbox(layout: &BridgeLayout) -> String {
-    let mut m = kernel_shell(layout);
+pub fn kernel_shell_blackbox(layout: &BridgeLayout, opts: &TopOptions) -> String {
+    let mut m = kernel_shell(layout, opts);
     m.items.clear();
     m.header = vec![format!(
         "Generated by kiln: the ports of {KERNEL_SHELL_MODULE}, for synthesis of the board without the kernel."

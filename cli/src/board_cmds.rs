@@ -10,7 +10,8 @@ use kiln_board_support::flow::{DesignSources, FlowRun, plan_clock, run_flow};
 use kiln_board_support::host::{Host, HostArg, open_serial};
 use kiln_board_support::sim::{SimLink, build_board_model};
 use kiln_board_support::top::{
-    BRIDGE_SOURCES, KERNEL_SHELL_MODULE, TOP_MODULE, TopOptions, board_top, kernel_shell, kernel_shell_blackbox,
+    BRIDGE_SOURCES, KERNEL_SHELL_MODULE, MEMORY_SOURCE, TOP_MODULE, TopOptions, board_top, kernel_shell,
+    kernel_shell_blackbox,
 };
 use kiln_board_support::{Board, BridgeLayout, board_by_name, board_names};
 use kiln_dataflow::emu::Arg;
@@ -189,12 +190,13 @@ fn build_for_board(
     Ok(BoardKernel { name, verilog, layout, placement, report })
 }
 
-/// Every Verilog file of a board design, the kernel's half first (the kernel and its shell),
-/// then the board's (the top level, the bridge, the PLL); and how many are the kernel's.
+/// Every Verilog file of a board design, the kernel's half first (the kernel, its shell and the
+/// RAMs), then the board's (the top level, the bridge, the PLL); and how many are the kernel's.
 fn design_files(k: &BoardKernel, top: &TopOptions, pll: Option<&str>) -> (Vec<(String, String)>, usize) {
     let mut files = vec![
         (k.verilog.name.clone(), k.verilog.text.clone()),
-        (format!("{KERNEL_SHELL_MODULE}.v"), kernel_shell(&k.layout).print()),
+        (format!("{KERNEL_SHELL_MODULE}.v"), kernel_shell(&k.layout, top).print()),
+        (MEMORY_SOURCE.0.to_string(), MEMORY_SOURCE.1.to_string()),
         (format!("{TOP_MODULE}.v"), board_top(&k.layout, top).print()),
     ];
     for (n, t) in BRIDGE_SOURCES {
@@ -203,7 +205,7 @@ fn design_files(k: &BoardKernel, top: &TopOptions, pll: Option<&str>) -> (Vec<(S
     if let Some(p) = pll {
         files.push(("kiln_pll.v".into(), p.to_string()));
     }
-    (files, 2)
+    (files, 3)
 }
 
 /// Where the kernel shell's black box goes in the output directory: beside the design, not
@@ -276,7 +278,7 @@ pub(crate) fn bitstream(
         let d = Diagnostic::error(codes::IO_WRITE, format!("cannot create `{}`: {e}", dir.display()));
         return Err(fail(sources, d));
     }
-    if let Err(d) = write_atomic(&blackbox, kernel_shell_blackbox(&k.layout).as_bytes()) {
+    if let Err(d) = write_atomic(&blackbox, kernel_shell_blackbox(&k.layout, &top).as_bytes()) {
         return Err(fail(sources, d));
     }
     let run = FlowRun {
