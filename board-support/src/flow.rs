@@ -567,7 +567,18 @@ impl FlowSummary {
                 r / self.estimated_critical_path_ns.max(1e-9)
             ));
         }
-        let steps: Vec<String> = self.steps.iter().map(|s| format!("{} {:.1} s", s.step, s.seconds)).collect();
+        let steps: Vec<String> = self
+            .steps
+            .iter()
+            .map(|s| {
+                let halves: Vec<String> = s.halves.iter().map(|h| format!("{} {:.1}", h.half, h.seconds)).collect();
+                if halves.is_empty() {
+                    format!("{} {:.1} s", s.step, s.seconds)
+                } else {
+                    format!("{} {:.1} s [{} at once]", s.step, s.seconds, halves.join(", "))
+                }
+            })
+            .collect();
         t.push_str(&format!("  flow          {:.1} s ({})\n", self.flow_seconds, steps.join(", ")));
         t
     }
