@@ -76,12 +76,20 @@ module kiln_bridge #(
     reg        command_d;
     reg        command_c;
     reg [1:0]  reply_code;
-    // Header bytes still to come; each lands in its field as it arrives (the port or argument
-    // index, then the address or the argument's low word, then the count or its high word), so
-    // that synthesis keeps only the fields' bits the design uses.
+    // Header bytes still to come; each lands in its field (the port or argument index, then
+    // the address or the argument's low word, then the count or its high word) the cycle after
+    // it arrives, so that synthesis keeps only the fields' bits the design uses. `header_byte`
+    // says a header byte is in `rx_data`, `header_slot` which one (one-hot, a register of
+    // `header_left`): a field's enable is one LUT of two registers, where the receiver's
+    // `valid`, the state and the byte's number in front of every field's enable were the
+    // bridge's longest path.
     reg [3:0]  header_left;
+    reg        header_byte;
+    reg [8:0]  header_slot;
+    // The count's low three bytes; its last byte is still in `rx_data` when the header is done.
+    reg [23:0] count;
     /* verilator lint_off UNUSEDSIGNAL */
-    reg [31:0] count;  // bytes_left keeps COUNT_BITS of it
+    wire [31:0] header_count = {rx_data, count};  // bytes_left keeps COUNT_BITS of it
     /* verilator lint_on UNUSEDSIGNAL */
     reg [COUNT_BITS-1:0] bytes_left;
     // `bytes_left == 0`, kept in a register beside it: a 32-bit zero test in front of the state
@@ -121,6 +129,7 @@ module kiln_bridge #(
         endcase
     end
 
+    integer slot;
     always @(posedge clk) begin
         bus_we <= 1'b0;
         arg_we <= 1'b0;
@@ -188,53 +197,15 @@ module kiln_bridge #(
                 end
             end
             S_HEADER: if (rx_valid) begin
-                // An argument's bytes also land in the address and count, and a transfer's in
-                // the argument: only the command's own fields are used.
-                case (header_left)
-                    4'd9: begin
-                        bus_port <= rx_data;
-                        arg_index <= rx_data;
-                    end
-                    4'd8: begin
-                        bus_addr[7:0] <= rx_data;
-                        arg_value[7:0] <= rx_data;
-                    end
-                    4'd7: begin
-                        bus_addr[15:8] <= rx_data;
-                        arg_value[15:8] <= rx_data;
-                    end
-                    4'd6: begin
-                        bus_addr[23:16] <= rx_data;
-                        arg_value[23:16] <= rx_data;
-                    end
-                    4'd5: begin
-                        bus_addr[31:24] <= rx_data;
-                        arg_value[31:24] <= rx_data;
-                    end
-                    4'd4: begin
-                        count[7:0] <= rx_data;
-                        arg_value[39:32] <= rx_data;
-                    end
-                    4'd3: begin
-                        count[15:8] <= rx_data;
-                        arg_value[47:40] <= rx_data;
-                    end
-                    4'd2: begin
-                        count[23:16] <= rx_data;
-                        arg_value[55:48] <= rx_data;
-                    end
-                    default: begin
-                        count[31:24] <= rx_data;
-                        arg_value[63:56] <= rx_data;
-                    end
-                endcase
                 header_left <= header_left - 4'd1;
                 if (header_left == 4'd1) state <= S_HEADER_DONE;
             end
             S_HEADER_DONE: begin
-                // The header is complete: its nine bytes are in their fields.
-                bytes_left <= count[COUNT_BITS-1:0];
-                bytes_zero <= count[COUNT_BITS-1:0] == {COUNT_BITS{1'b0}};
+                // The header is complete: its first eight bytes are in their fields, the last
+                // lands at the end of this cycle (an argument's top byte, which `arg_we`
+                // follows by a cycle) and is the count's top byte in `rx_data`.
+                bytes_left <= header_count[COUNT_BITS-1:0];
+                bytes_zero <= header_count[COUNT_BITS-1:0] == {COUNT_BITS{1'b0}};
                 if (command_w) begin
                     state <= S_WRITE;
                 end else if (command_r) begin
@@ -324,6 +295,26 @@ module kiln_bridge #(
                 end
             end
         endcase
+        header_byte <= state == S_HEADER && rx_valid;
+        header_slot <= 9'd1 << (header_left - 4'd1);  // 0 once no header byte is to come
+        // An argument's bytes also land in the address and count, and a transfer's in the
+        // argument: only the command's own fields are used.
+        if (header_byte) begin
+            if (header_slot[8]) begin
+                bus_port <= rx_data;
+                arg_index <= rx_data;
+            end
+            for (slot = 0; slot < 4; slot = slot + 1) begin
+                if (header_slot[7 - slot]) begin
+                    bus_addr[8 * slot +: 8] <= rx_data;
+                    arg_value[8 * slot +: 8] <= rx_data;
+                end
+                if (header_slot[3 - slot]) arg_value[32 + 8 * slot +: 8] <= rx_data;
+            end
+            for (slot = 0; slot < 3; slot = slot + 1) begin
+                if (header_slot[3 - slot]) count[8 * slot +: 8] <= rx_data;
+            end
+        end
         // The reset overrides only the registers whose value matters before a command sets
         // them: kept out of the data registers' logic, it is not in front of their enables,
         // where it was on the bridge's longest paths.
@@ -343,6 +334,7 @@ module kiln_bridge #(
             tx_start <= 1'b0;
             byte_written <= 1'b0;
             byte_read <= 1'b0;
+            header_byte <= 1'b0;
         end
     end
 endmodule
