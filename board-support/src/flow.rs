@@ -1,6 +1,8 @@
 //! The bitstream flow: the PLL, then the board's steps (synthesis, place and route, packing)
 //! run one after the other in the output directory, each logging to its own file, with a
-//! progress display; then the logs are read back into a [`FlowSummary`].
+//! progress display; a step marked `split_kernel` runs on the kernel's and the board's halves
+//! of the design at once and their netlists are joined. Then the logs are read back into a
+//! [`FlowSummary`].
 
 use crate::board::{Board, PllTool, Step};
 use crate::report::{self, Utilization};
@@ -226,9 +228,9 @@ pub struct FlowSummary {
 /// half: what a split step ([`crate::board::Step::split_kernel`]) synthesizes apart.
 #[derive(Clone, Debug)]
 pub struct DesignSources {
-    /// The kernel and its shell ([`crate::top::kernel_shell`]).
+    /// The kernel, its shell ([`crate::top::kernel_shell`]) and the RAMs' module.
     pub kernel: Vec<String>,
-    /// The top level, the bridge, the memories, the PLL.
+    /// The top level, the bridge, the PLL.
     pub board: Vec<String>,
     /// The shell's black box ([`crate::top::kernel_shell_blackbox`]), read with `board` when
     /// the halves are synthesized apart.
