@@ -262,6 +262,11 @@ enum Half {
 }
 
 impl Half {
+    /// The runs of a step: one on the whole design, or one per half for a split step.
+    fn of(step: &Step) -> &'static [Half] {
+        if step.split_kernel { &[Half::Kernel, Half::Board] } else { &[Half::Whole] }
+    }
+
     fn name(self) -> &'static str {
         match self {
             Half::Whole => "whole",
@@ -458,8 +463,7 @@ pub fn run_flow(run: &FlowRun) -> Result<FlowSummary, FlowError> {
     let mut times = Vec::new();
     let total = run.board.steps.len();
     for (i, step) in run.board.steps.iter().enumerate() {
-        let halves: &[Half] = if step.split_kernel { &[Half::Kernel, Half::Board] } else { &[Half::Whole] };
-        let runs: Vec<Invocation> = halves
+        let runs: Vec<Invocation> = Half::of(step)
             .iter()
             .map(|&half| Invocation {
                 half,
@@ -510,8 +514,7 @@ pub fn run_flow(run: &FlowRun) -> Result<FlowSummary, FlowError> {
     }
     let read = |name: &str| std::fs::read_to_string(run.out_dir.join(name)).unwrap_or_default();
     let synth_logs: Vec<String> = match run.board.steps.first() {
-        Some(s) if s.split_kernel => [Half::Kernel, Half::Board].iter().map(|h| read(&h.log(&s.log))).collect(),
-        Some(s) => vec![read(&s.log)],
+        Some(s) => Half::of(s).iter().map(|h| read(&h.log(&s.log))).collect(),
         None => vec![],
     };
     let pnr_log = run.board.steps.get(1).map(|s| read(&s.log)).unwrap_or_default();

@@ -190,22 +190,35 @@ fn build_for_board(
     Ok(BoardKernel { name, verilog, layout, placement, report })
 }
 
-/// Every Verilog file of a board design, the kernel's half first (the kernel, its shell and the
-/// RAMs), then the board's (the top level, the bridge, the PLL); and how many are the kernel's.
-fn design_files(k: &BoardKernel, top: &TopOptions, pll: Option<&str>) -> (Vec<(String, String)>, usize) {
-    let mut files = vec![
+/// Every Verilog file of a board design as (name, text), by half: what a split synthesis step
+/// runs apart ([`DesignSources`]).
+struct DesignFiles {
+    /// The kernel, its shell and the RAMs' module.
+    kernel: Vec<(String, String)>,
+    /// The top level, the bridge, the PLL.
+    board: Vec<(String, String)>,
+}
+
+impl DesignFiles {
+    fn all(&self) -> Vec<(String, String)> {
+        self.kernel.iter().chain(&self.board).cloned().collect()
+    }
+}
+
+fn design_files(k: &BoardKernel, top: &TopOptions, pll: Option<&str>) -> DesignFiles {
+    let kernel = vec![
         (k.verilog.name.clone(), k.verilog.text.clone()),
         (format!("{KERNEL_SHELL_MODULE}.v"), kernel_shell(&k.layout, top).print()),
         (MEMORY_SOURCE.0.to_string(), MEMORY_SOURCE.1.to_string()),
-        (format!("{TOP_MODULE}.v"), board_top(&k.layout, top).print()),
     ];
+    let mut board = vec![(format!("{TOP_MODULE}.v"), board_top(&k.layout, top).print())];
     for (n, t) in BRIDGE_SOURCES {
-        files.push((n.to_string(), t.to_string()));
+        board.push((n.to_string(), t.to_string()));
     }
     if let Some(p) = pll {
-        files.push(("kiln_pll.v".into(), p.to_string()));
+        board.push(("kiln_pll.v".into(), p.to_string()));
     }
-    (files, 3)
+    DesignFiles { kernel, board }
 }
 
 /// Where the kernel shell's black box goes in the output directory: beside the design, not
@@ -249,7 +262,8 @@ pub(crate) fn bitstream(
         Err(e) => return Err(fail(sources, Diagnostic::error(codes::BOARD_CLOCK, e.to_string()))),
     };
     let top = top_options(&board, &k, clock.achieved_mhz, clock.pll_verilog.is_some());
-    let (files, kernel_files) = design_files(&k, &top, clock.pll_verilog.as_deref());
+    let design = design_files(&k, &top, clock.pll_verilog.as_deref());
+    let files = design.all();
     let (cname, ctext) = kiln_board_support::constraints::constraints(&board);
     for (n, t) in files.iter().chain(std::iter::once(&(cname.clone(), ctext))) {
         if let Err(d) = write_atomic(&out_dir.join(n), t.as_bytes()) {
@@ -286,8 +300,8 @@ pub(crate) fn bitstream(
         kernel: &k.name,
         out_dir,
         sources: DesignSources {
-            kernel: files[..kernel_files].iter().map(|(n, _)| n.clone()).collect(),
-            board: files[kernel_files..].iter().map(|(n, _)| n.clone()).collect(),
+            kernel: design.kernel.iter().map(|(n, _)| n.clone()).collect(),
+            board: design.board.iter().map(|(n, _)| n.clone()).collect(),
             kernel_blackbox: KERNEL_BLACKBOX.into(),
         },
         constraints: cname,
@@ -375,7 +389,7 @@ pub(crate) fn run_board(
         }
         Link::Simulated => {
             let top = top_options(&board, &k, hw.clock_mhz, false);
-            let (files, _) = design_files(&k, &top, None);
+            let files = design_files(&k, &top, None).all();
             let model = match build_board_model(&files, &cache_dir()) {
                 Ok(m) => m,
                 Err(e) => return Err(fail(sources, Diagnostic::error(codes::TOOL_FAILED, e.to_string()))),

@@ -187,12 +187,18 @@ fn the_host_refuses_a_board_with_another_design_or_too_small_buffers() {
     let r =
         kiln(&["bitstream", cl.to_str().unwrap(), "--board", "icebreaker", "--rtl-only", "-o", dir.to_str().unwrap()]);
     assert_eq!(r.code, 0, "{}", r.stderr);
-    let files: Vec<(String, String)> =
-        ["vadd.v", "kiln_board_kernel.v", "kiln_board_top.v", "kiln_bridge.v", "kiln_uart_rx.v", "kiln_uart_tx.v"]
-            .iter()
-            .chain(&["kiln_board_mem.v"])
-            .map(|f| (f.to_string(), std::fs::read_to_string(dir.join(f)).unwrap()))
-            .collect();
+    let files: Vec<(String, String)> = [
+        "vadd.v",
+        "kiln_board_kernel.v",
+        "kiln_board_mem.v",
+        "kiln_board_top.v",
+        "kiln_bridge.v",
+        "kiln_uart_rx.v",
+        "kiln_uart_tx.v",
+    ]
+    .iter()
+    .map(|f| (f.to_string(), std::fs::read_to_string(dir.join(f)).unwrap()))
+    .collect();
     let model = build_board_model(&files, &dir.join("model")).unwrap();
     let iface = kiln_rtl_gen::Interface {
         pipes: vec![],
