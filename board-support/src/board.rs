@@ -76,8 +76,9 @@ pub struct ReportMap {
 
 /// One tool invocation of the flow. In `args`, `{top}` (the top module), `{sources}` (expands
 /// to the Verilog files), `{json}` (the netlist file the step writes, `top.json`),
-/// `{constraints}`, `{mhz}` and `{seed}` (the placement seed) are substituted; the tool runs in
-/// the output directory and everything it prints goes to `log`.
+/// `{constraints}`, `{mhz}`, `{seed}` (the placement seed) and `{output}` (the step's `output`)
+/// are substituted; the tool runs in the output directory and everything it prints goes to
+/// `log`.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Step {
@@ -90,6 +91,47 @@ pub struct Step {
     /// `top.json` ([`crate::flow`]): for synthesis, which is one thread per run.
     #[serde(default)]
     pub split_kernel: bool,
+    /// Place and route this many times at once, each with its own seed and its own `output`
+    /// and log, and keep one ([`crate::flow`]): the first seed's when it meets the clock (the
+    /// others are stopped then), else the one with the highest Fmax. One nextpnr run is one
+    /// thread, so where a core is free the second placement costs no time unless it is used.
+    #[serde(default = "one_placement")]
+    pub placements: u32,
+    /// The file the step writes for the next one (`{output}` in `args`); needed with more
+    /// than one placement, each of which writes it under its own name until one is kept.
+    #[serde(default)]
+    pub output: Option<String>,
+}
+
+fn one_placement() -> u32 {
+    1
+}
+
+impl Step {
+    /// What is wrong with the step's definition, if anything (the unit tests check every
+    /// built-in board with it).
+    pub fn problem(&self) -> Option<String> {
+        let uses_output = self.args.iter().any(|a| a.contains("{output}"));
+        if self.placements == 0 {
+            return Some(format!("step `{}` places zero times", self.name));
+        }
+        if self.placements > 1 && self.split_kernel {
+            return Some(format!("step `{}` both splits the design and places several times", self.name));
+        }
+        if (self.placements > 1 || uses_output) && (self.output.is_none() || !uses_output) {
+            return Some(format!("step `{}` needs both `output` and `{{output}}` in its arguments", self.name));
+        }
+        None
+    }
+
+    /// The placement seeds of a run with `--seed seed`: the seed itself with one placement;
+    /// with `k`, the seed's own group of `k` (seed 1: 1 and 2, seed 2: 3 and 4), so that runs
+    /// with different seeds never share a placement.
+    pub fn placement_seeds(&self, seed: u64) -> Vec<u64> {
+        let k = u64::from(self.placements.max(1));
+        let first = if k == 1 { seed } else { seed.saturating_sub(1).saturating_mul(k).saturating_add(1) };
+        (0..k).map(|i| first.saturating_add(i)).collect()
+    }
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -166,8 +208,24 @@ mod tests {
         for (file, text) in BOARD_FILES {
             let b: Result<Board, _> = toml::from_str(text);
             assert!(b.is_ok(), "{file}: {:?}", b.err());
+            for step in b.iter().flat_map(|b| &b.steps) {
+                assert_eq!(step.problem(), None, "{file}");
+            }
         }
         assert_eq!(board_names(), ["icebreaker", "ulx3s-85f", "tangnano9k"]);
+    }
+
+    #[test]
+    fn placements_take_their_seeds_apart() {
+        let mut step = board_by_name("icebreaker").expect("icebreaker").steps[1].clone();
+        step.placements = 1;
+        assert_eq!(step.placement_seeds(7), [7]);
+        step.placements = 2;
+        assert_eq!(step.placement_seeds(1), [1, 2]);
+        assert_eq!(step.placement_seeds(2), [3, 4]);
+        assert_eq!(step.placement_seeds(0), [1, 2]);
+        step.output = None;
+        assert!(step.problem().is_some_and(|p| p.contains("`output`")));
     }
 
     #[test]

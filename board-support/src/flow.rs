@@ -192,6 +192,9 @@ pub struct StepTime {
     /// A split step's runs, one per half of the design.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub halves: Vec<HalfTime>,
+    /// A step's placements, when it places several times.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub placements: Vec<PlacementTime>,
 }
 
 /// One run of a split step.
@@ -201,6 +204,32 @@ pub struct HalfTime {
     pub command: Vec<String>,
     pub log: PathBuf,
     pub seconds: f64,
+}
+
+/// One placement of a step that places several times ([`Step::placements`]).
+#[derive(Clone, Debug, Serialize)]
+pub struct PlacementTime {
+    pub seed: u64,
+    pub command: Vec<String>,
+    /// Its log (a stopped placement's is removed: it never finished).
+    pub log: PathBuf,
+    pub seconds: f64,
+    pub fmax_mhz: Option<f64>,
+    pub outcome: PlacementOutcome,
+}
+
+/// What became of a placement.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PlacementOutcome {
+    /// Its result is the step's.
+    Kept,
+    /// It finished, and another was kept.
+    Finished,
+    /// It was stopped: a placement before it met the clock.
+    Stopped,
+    /// The tool failed on it.
+    Failed,
 }
 
 /// What the flow produced, as `summary.json` and the printed table.
@@ -220,6 +249,8 @@ pub struct FlowSummary {
     pub routed_critical_path_ns: Option<f64>,
     pub resources: Vec<Utilization>,
     pub steps: Vec<StepTime>,
+    /// The seed of the placement kept (`--seed` itself where the board places once).
+    pub placement_seed: u64,
     pub flow_seconds: f64,
     pub bitstream: PathBuf,
 }
@@ -297,7 +328,21 @@ impl Half {
     }
 }
 
-fn substitute(arg: &str, run: &FlowRun, half: Half) -> Vec<String> {
+/// A placement's own name for a step's output or log: `top.asc` -> `top-seed3.asc`.
+fn seeded(file: &str, seed: u64) -> String {
+    match file.rsplit_once('.') {
+        Some((stem, ext)) => format!("{stem}-seed{seed}.{ext}"),
+        None => format!("{file}-seed{seed}"),
+    }
+}
+
+/// A step's arguments for one run: `half` of the design, placement seed `seed`, writing
+/// `output`.
+fn arguments(step: &Step, run: &FlowRun, half: Half, seed: u64, output: &str) -> Vec<String> {
+    step.args.iter().flat_map(|a| substitute(a, run, half, seed, output)).collect()
+}
+
+fn substitute(arg: &str, run: &FlowRun, half: Half, seed: u64, output: &str) -> Vec<String> {
     let files = &run.sources;
     if arg == "{sources}" {
         return match half {
@@ -312,7 +357,8 @@ fn substitute(arg: &str, run: &FlowRun, half: Half) -> Vec<String> {
             .replace("{json}", half.json())
             .replace("{constraints}", &run.constraints)
             .replace("{mhz}", &format!("{:.2}", run.clock.achieved_mhz))
-            .replace("{seed}", &run.seed.to_string()),
+            .replace("{seed}", &seed.to_string())
+            .replace("{output}", output),
     ]
 }
 
@@ -377,10 +423,8 @@ impl Invocation {
     }
 }
 
-/// Runs a step's invocations at the same time and waits for all of them; the first that failed
-/// (in order) is the step's error.
-fn run_step(step: &Step, runs: &[Invocation], out_dir: &Path) -> Result<Vec<f64>, FlowError> {
-    let started = Instant::now();
+/// Starts every run, or none: when one cannot start, those already started are stopped.
+fn spawn_all(runs: &[Invocation], out_dir: &Path) -> Result<Vec<std::process::Child>, FlowError> {
     let mut children = Vec::new();
     for r in runs {
         match r.spawn(out_dir) {
@@ -394,6 +438,24 @@ fn run_step(step: &Step, runs: &[Invocation], out_dir: &Path) -> Result<Vec<f64>
             }
         }
     }
+    Ok(children)
+}
+
+fn tool_failed(step: &Step, run: &Invocation) -> FlowError {
+    let text = std::fs::read_to_string(&run.log).unwrap_or_default();
+    FlowError::ToolFailed {
+        step: step.name.clone(),
+        program: step.program.clone(),
+        log: run.log.clone(),
+        excerpt: excerpt(&text),
+    }
+}
+
+/// Runs a step's invocations at the same time and waits for all of them; the first that failed
+/// (in order) is the step's error.
+fn run_step(step: &Step, runs: &[Invocation], out_dir: &Path) -> Result<Vec<f64>, FlowError> {
+    let started = Instant::now();
+    let children = spawn_all(runs, out_dir)?;
     // Each run's own time: a thread per run waits for it.
     let outcomes: Vec<_> = std::thread::scope(|scope| {
         let waits: Vec<_> = runs
@@ -414,17 +476,141 @@ fn run_step(step: &Step, runs: &[Invocation], out_dir: &Path) -> Result<Vec<f64>
     let mut seconds = Vec::new();
     for (r, (status, s)) in runs.iter().zip(outcomes) {
         if !status?.success() {
-            let text = std::fs::read_to_string(&r.log).unwrap_or_default();
-            return Err(FlowError::ToolFailed {
-                step: step.name.clone(),
-                program: step.program.clone(),
-                log: r.log.clone(),
-                excerpt: excerpt(&text),
-            });
+            return Err(tool_failed(step, r));
         }
         seconds.push(s);
     }
     Ok(seconds)
+}
+
+/// How a placement ended, as far as choosing between placements goes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Placed {
+    Running,
+    Failed,
+    Routed { fmax_mhz: Option<f64> },
+}
+
+/// Which placement to keep, once it is decided: the first whose Fmax meets `clock_mhz`, when
+/// every one before it has finished without meeting it; when all have finished and none meets
+/// it, the highest Fmax (the first on a tie). `Some(None)`: all failed. The choice depends on
+/// the placements' results alone, never on which finished first, so a seed always gives the
+/// same bitstream.
+fn choose_placement(placed: &[Placed], clock_mhz: f64) -> Option<Option<usize>> {
+    let meets = |f: Option<f64>| f.is_some_and(|f| f + 1e-9 >= clock_mhz);
+    for (i, p) in placed.iter().enumerate() {
+        match *p {
+            Placed::Running => return None,
+            Placed::Routed { fmax_mhz } if meets(fmax_mhz) => return Some(Some(i)),
+            _ => {}
+        }
+    }
+    let mut best: Option<(usize, f64)> = None;
+    for (i, p) in placed.iter().enumerate() {
+        if let Placed::Routed { fmax_mhz } = *p {
+            let f = fmax_mhz.unwrap_or(f64::NEG_INFINITY);
+            if best.is_none_or(|(_, b)| f > b) {
+                best = Some((i, f));
+            }
+        }
+    }
+    Some(best.map(|(i, _)| i))
+}
+
+/// Runs a step's placements at once ([`Step::placements`]), each writing its own output and
+/// log, and keeps one ([`choose_placement`]): its output and log take the step's names, the
+/// placements still running are stopped and their files removed, and the others' outputs are
+/// removed (their logs stay).
+fn run_placements(step: &Step, run: &FlowRun) -> Result<Vec<PlacementTime>, FlowError> {
+    let output = step.output.as_deref().ok_or_else(|| {
+        FlowError::Io(format!(
+            "board `{}`: step `{}` places several times but names no output",
+            run.board.name, step.name
+        ))
+    })?;
+    let started = Instant::now();
+    let seeds = step.placement_seeds(run.seed);
+    let runs: Vec<Invocation> = seeds
+        .iter()
+        .map(|&seed| Invocation {
+            half: Half::Whole,
+            program: step.program.clone(),
+            args: arguments(step, run, Half::Whole, seed, &seeded(output, seed)),
+            log: run.out_dir.join(seeded(&step.log, seed)),
+        })
+        .collect();
+    let mut children = spawn_all(&runs, run.out_dir)?;
+    let mut placed = vec![Placed::Running; runs.len()];
+    let mut seconds = vec![0.0; runs.len()];
+    let kept = loop {
+        for (i, child) in children.iter_mut().enumerate() {
+            if placed[i] != Placed::Running {
+                continue;
+            }
+            let status = match child.try_wait() {
+                Ok(s) => s,
+                Err(e) => {
+                    for c in &mut children {
+                        let _ = c.kill();
+                        let _ = c.wait();
+                    }
+                    return Err(FlowError::Io(format!("cannot run {}: {e}", step.program)));
+                }
+            };
+            if let Some(status) = status {
+                seconds[i] = started.elapsed().as_secs_f64();
+                placed[i] = if status.success() {
+                    let log = std::fs::read_to_string(&runs[i].log).unwrap_or_default();
+                    Placed::Routed { fmax_mhz: report::fmax_mhz(&log) }
+                } else {
+                    Placed::Failed
+                };
+            }
+        }
+        if let Some(kept) = choose_placement(&placed, run.clock.achieved_mhz) {
+            break kept;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let remove = |name: &str| {
+        let _ = std::fs::remove_file(run.out_dir.join(name));
+    };
+    let mut times = Vec::new();
+    for (i, (r, child)) in runs.iter().zip(&mut children).enumerate() {
+        let seed = seeds[i];
+        let mut log = r.log.clone();
+        let outcome = match placed[i] {
+            Placed::Running => {
+                let _ = child.kill();
+                let _ = child.wait();
+                seconds[i] = started.elapsed().as_secs_f64();
+                remove(&seeded(output, seed));
+                remove(&seeded(&step.log, seed));
+                PlacementOutcome::Stopped
+            }
+            Placed::Failed => PlacementOutcome::Failed,
+            Placed::Routed { .. } if kept == Some(i) => {
+                let io = |e: std::io::Error| FlowError::Io(format!("cannot keep seed {seed}'s placement: {e}"));
+                std::fs::rename(run.out_dir.join(seeded(output, seed)), run.out_dir.join(output)).map_err(io)?;
+                log = run.out_dir.join(&step.log);
+                std::fs::rename(&r.log, &log).map_err(io)?;
+                PlacementOutcome::Kept
+            }
+            Placed::Routed { .. } => {
+                remove(&seeded(output, seed));
+                PlacementOutcome::Finished
+            }
+        };
+        let fmax_mhz = match placed[i] {
+            Placed::Routed { fmax_mhz } => fmax_mhz,
+            _ => None,
+        };
+        times.push(PlacementTime { seed, command: r.command_line(), log, seconds: seconds[i], fmax_mhz, outcome });
+    }
+    match kept {
+        Some(_) => Ok(times),
+        None => Err(tool_failed(step, &runs[0])),
+    }
 }
 
 /// Joins the netlists of a split step's halves into `top.json`: the board's, with the kernel
@@ -463,12 +649,13 @@ pub fn run_flow(run: &FlowRun) -> Result<FlowSummary, FlowError> {
     let mut times = Vec::new();
     let total = run.board.steps.len();
     for (i, step) in run.board.steps.iter().enumerate() {
+        let output = step.output.as_deref().unwrap_or_default();
         let runs: Vec<Invocation> = Half::of(step)
             .iter()
             .map(|&half| Invocation {
                 half,
                 program: step.program.clone(),
-                args: step.args.iter().flat_map(|a| substitute(a, run, half)).collect(),
+                args: arguments(step, run, half, run.seed, output),
                 log: run.out_dir.join(half.log(&step.log)),
             })
             .collect();
@@ -478,10 +665,36 @@ pub fn run_flow(run: &FlowRun) -> Result<FlowSummary, FlowError> {
                 .unwrap_or_else(|_| ProgressStyle::default_spinner()),
         );
         bar.set_prefix(format!("{}/{total}", i + 1));
-        let what = if step.split_kernel { ", kernel and board at once" } else { "" };
+        let seeds = step.placement_seeds(run.seed);
+        let what = if step.split_kernel {
+            ", kernel and board at once".to_string()
+        } else if seeds.len() > 1 {
+            let seeds: Vec<String> = seeds.iter().map(u64::to_string).collect();
+            format!(", seeds {} at once", seeds.join(" and "))
+        } else {
+            String::new()
+        };
         bar.set_message(format!("{} ({}{what})", step.name, step.program));
         bar.enable_steady_tick(Duration::from_millis(120));
         let t = Instant::now();
+        if step.placements > 1 {
+            let placements = run_placements(step, run);
+            bar.finish_and_clear();
+            let placements = placements?;
+            let command = placements
+                .iter()
+                .find(|p| p.outcome == PlacementOutcome::Kept)
+                .map(|p| p.command.clone())
+                .unwrap_or_default();
+            times.push(StepTime {
+                step: step.name.clone(),
+                command,
+                seconds: t.elapsed().as_secs_f64(),
+                halves: Vec::new(),
+                placements,
+            });
+            continue;
+        }
         let result = run_step(step, &runs, run.out_dir);
         bar.finish_and_clear();
         let seconds = result?;
@@ -506,6 +719,7 @@ pub fn run_flow(run: &FlowRun) -> Result<FlowSummary, FlowError> {
             command: runs[0].command_line(),
             seconds: t.elapsed().as_secs_f64(),
             halves: half_times,
+            placements: Vec::new(),
         });
     }
     let bitstream = run.out_dir.join(&run.board.bitstream);
@@ -532,10 +746,29 @@ pub fn run_flow(run: &FlowRun) -> Result<FlowSummary, FlowError> {
         estimated_critical_path_ns: run.estimated_critical_path_ns,
         routed_critical_path_ns: fmax.map(|f| 1000.0 / f),
         resources: report::utilization(run.board, &synth_logs, &pnr_log),
+        placement_seed: times
+            .iter()
+            .flat_map(|t| &t.placements)
+            .find(|p| p.outcome == PlacementOutcome::Kept)
+            .map_or(run.seed, |p| p.seed),
         steps: times,
         flow_seconds: started.elapsed().as_secs_f64(),
         bitstream,
     })
+}
+
+impl PlacementTime {
+    /// `seed 1 57.97 MHz 20.1 s kept`, as the summary line lists it.
+    fn text(&self) -> String {
+        let fmax = self.fmax_mhz.map(|f| format!(" {f:.2} MHz")).unwrap_or_default();
+        let outcome = match self.outcome {
+            PlacementOutcome::Kept => "kept",
+            PlacementOutcome::Finished => "not kept",
+            PlacementOutcome::Stopped => "stopped",
+            PlacementOutcome::Failed => "failed",
+        };
+        format!("seed {}{fmax} {:.1} s {outcome}", self.seed, self.seconds)
+    }
 }
 
 impl FlowSummary {
@@ -576,11 +809,12 @@ impl FlowSummary {
             .steps
             .iter()
             .map(|s| {
-                let halves: Vec<String> = s.halves.iter().map(|h| format!("{} {:.1}", h.half, h.seconds)).collect();
-                if halves.is_empty() {
+                let mut runs: Vec<String> = s.halves.iter().map(|h| format!("{} {:.1}", h.half, h.seconds)).collect();
+                runs.extend(s.placements.iter().map(PlacementTime::text));
+                if runs.is_empty() {
                     format!("{} {:.1} s", s.step, s.seconds)
                 } else {
-                    format!("{} {:.1} s [{} at once]", s.step, s.seconds, halves.join(", "))
+                    format!("{} {:.1} s [{} at once]", s.step, s.seconds, runs.join(", "))
                 }
             })
             .collect();
@@ -592,6 +826,33 @@ impl FlowSummary {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_first_placement_that_meets_the_clock_is_kept_without_waiting_for_later_ones() {
+        let routed = |f: f64| Placed::Routed { fmax_mhz: Some(f) };
+        use Placed::{Failed, Running};
+        // The first seed meets 60 MHz: kept, whatever the second does or will do.
+        assert_eq!(choose_placement(&[routed(61.0), Running], 60.0), Some(Some(0)));
+        assert_eq!(choose_placement(&[routed(60.0), routed(70.0)], 60.0), Some(Some(0)));
+        // The second finished first and meets it, but the first may too: wait.
+        assert_eq!(choose_placement(&[Running, routed(65.0)], 60.0), None);
+        // The first misses: the second is kept if it meets the clock, else the higher Fmax.
+        assert_eq!(choose_placement(&[routed(58.0), routed(65.0)], 60.0), Some(Some(1)));
+        assert_eq!(choose_placement(&[routed(58.0), routed(59.6)], 60.0), Some(Some(1)));
+        assert_eq!(choose_placement(&[routed(59.6), routed(58.0)], 60.0), Some(Some(0)));
+        assert_eq!(choose_placement(&[routed(59.0), routed(59.0)], 60.0), Some(Some(0)));
+        // A placement the tool failed on (say, unroutable) is never kept.
+        assert_eq!(choose_placement(&[Failed, routed(50.0)], 60.0), Some(Some(1)));
+        assert_eq!(choose_placement(&[Failed, Failed], 60.0), Some(None));
+        assert_eq!(choose_placement(&[routed(58.0), Running], 60.0), None);
+    }
+
+    #[test]
+    fn each_placement_writes_under_its_own_name() {
+        assert_eq!(seeded("top.asc", 3), "top-seed3.asc");
+        assert_eq!(seeded("pnr.log", 12), "pnr-seed12.log");
+        assert_eq!(seeded("out", 1), "out-seed1");
+    }
 
     #[test]
     fn failed_tools_show_their_error_lines() {

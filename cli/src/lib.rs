@@ -182,7 +182,8 @@ enum Command {
         #[arg(long = "rtl-only")]
         rtl_only: bool,
         /// Placement seed of place and route (nextpnr `--seed`): another seed places the design
-        /// differently, and its Fmax moves by a few MHz.
+        /// differently, and its Fmax moves by a few MHz. A board that places twice at once (the
+        /// iCEBreaker) uses seeds 2N-1 and 2N and keeps the first if it meets the clock.
         #[arg(long, default_value_t = 1)]
         seed: u64,
         #[command(flatten)]
