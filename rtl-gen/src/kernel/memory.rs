@@ -544,7 +544,10 @@ impl Gen<'_> {
                 _ => direct.push((s, addr_of(self, s))),
             }
         }
-        let mut ra = if direct.is_empty() { None } else { Some(self.site_mux(direct, aw)) };
+        // The pipelines' address registers first, then the other sites' owners, as one list
+        // of choices that are never true together (`exclusive_mux`); the other sites as one
+        // choice where they are an AND-OR of four owners or more.
+        let mut choices = Vec::new();
         for (pi, group) in registered.into_iter().rev() {
             let reg = format!("{name}_ra_p{pi}");
             let ii = self.pp(pi).ii;
@@ -565,12 +568,16 @@ impl Gen<'_> {
                 .unwrap_or(lit(aw, 0));
             self.m.add(Item::Reg { name: reg.clone(), width: aw });
             self.m.add(Item::Always(vec![Stmt::If(self.go(pi), vec![set(reg.clone(), next)], vec![])]));
-            ra = Some(match ra {
-                Some(other) => cond(self.active(pi), id(&reg), other),
-                None => id(&reg),
-            });
+            choices.push((self.active(pi), id(&reg)));
         }
-        ra.unwrap_or(lit(aw, 0))
+        choices.reverse();
+        if !direct.is_empty() {
+            match self.site_choices(direct.clone(), aw) {
+                Some(owners) => choices.extend(owners),
+                None => choices.push((lit(1, 1), self.site_mux(direct, aw))),
+            }
+        }
+        exclusive_mux(choices, aw)
     }
 }
 
