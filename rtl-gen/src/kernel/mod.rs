@@ -625,3 +625,30 @@ impl Gen<'_> {
         self.m.ports = ports;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn choices(n: usize) -> Vec<(Expr, Expr)> {
+        (0..n).map(|i| (id(format!("s{i}")), id(format!("v{i}")))).collect()
+    }
+
+    fn pair(a: usize, b: usize, rest: Expr) -> Expr {
+        let (sa, sb) = (id(format!("s{a}")), id(format!("s{b}")));
+        cond(bin(BinOp::Or, sa.clone(), sb), cond(sa, id(format!("v{a}")), id(format!("v{b}"))), rest)
+    }
+
+    #[test]
+    fn exclusive_choices_are_chained_below_four_and_paired_from_four() {
+        // Three: the chain, the last choice's select unused.
+        assert_eq!(exclusive_mux(choices(3), 8), cond(id("s0"), id("v0"), cond(id("s1"), id("v1"), id("v2"))));
+        // Four: two pairs, two LUT levels.
+        assert_eq!(exclusive_mux(choices(4), 8), pair(0, 1, cond(id("s2"), id("v2"), id("v3"))));
+        // Five: a pair, then the chain of the other three.
+        let rest = cond(id("s2"), id("v2"), cond(id("s3"), id("v3"), id("v4")));
+        assert_eq!(exclusive_mux(choices(5), 8), pair(0, 1, rest));
+        assert_eq!(exclusive_mux(choices(6), 8), pair(0, 1, pair(2, 3, cond(id("s4"), id("v4"), id("v5")))));
+        assert_eq!(exclusive_mux(Vec::new(), 8), lit(8, 0));
+    }
+}
