@@ -336,6 +336,32 @@ fn seeded(file: &str, seed: u64) -> String {
     }
 }
 
+/// Whether `name` is `file` under some placement's name ([`seeded`]).
+fn is_seeded(name: &str, file: &str) -> bool {
+    let (stem, ext) = match file.rsplit_once('.') {
+        Some((stem, ext)) => (stem, Some(ext)),
+        None => (file, None),
+    };
+    let rest = match ext {
+        Some(ext) => name.strip_suffix(&format!(".{ext}")),
+        None => Some(name),
+    };
+    rest.and_then(|r| r.strip_prefix(&format!("{stem}-seed")))
+        .is_some_and(|seed| !seed.is_empty() && seed.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// Removes what earlier runs' placements left in `out_dir` (the logs of placements not kept),
+/// so that the directory holds only this run's.
+fn remove_earlier_placements(out_dir: &Path, files: &[&str]) {
+    let Ok(entries) = std::fs::read_dir(out_dir) else { return };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if files.iter().any(|f| is_seeded(&name, f)) {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}
+
 /// A step's arguments for one run: `half` of the design, placement seed `seed`, writing
 /// `output`.
 fn arguments(step: &Step, run: &FlowRun, half: Half, seed: u64, output: &str) -> Vec<String> {
@@ -528,6 +554,7 @@ fn run_placements(step: &Step, run: &FlowRun) -> Result<Vec<PlacementTime>, Flow
             run.board.name, step.name
         ))
     })?;
+    remove_earlier_placements(run.out_dir, &[output, &step.log]);
     let started = Instant::now();
     let seeds = step.placement_seeds(run.seed);
     let runs: Vec<Invocation> = seeds
@@ -852,6 +879,27 @@ mod tests {
         assert_eq!(seeded("top.asc", 3), "top-seed3.asc");
         assert_eq!(seeded("pnr.log", 12), "pnr-seed12.log");
         assert_eq!(seeded("out", 1), "out-seed1");
+        assert!(is_seeded("pnr-seed12.log", "pnr.log") && is_seeded("out-seed1", "out"));
+        assert!(!is_seeded("pnr.log", "pnr.log") && !is_seeded("pnr-seed.log", "pnr.log"));
+        assert!(!is_seeded("pnr-seedx.log", "pnr.log") && !is_seeded("synth-seed1.log", "pnr.log"));
+    }
+
+    #[test]
+    fn a_new_run_removes_the_placements_an_earlier_one_left() {
+        let dir = std::env::temp_dir().join(format!("kiln-placements-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("scratch directory");
+        for f in ["pnr-seed1.log", "top-seed2.asc", "pnr.log", "top.asc", "synth.log"] {
+            std::fs::write(dir.join(f), "x").expect("scratch file");
+        }
+        remove_earlier_placements(&dir, &["top.asc", "pnr.log"]);
+        let mut left: Vec<String> = std::fs::read_dir(&dir)
+            .expect("scratch directory")
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        left.sort();
+        let _ = std::fs::remove_dir_all(&dir);
+        assert_eq!(left, ["pnr.log", "synth.log", "top.asc"]);
     }
 
     #[test]
