@@ -545,8 +545,8 @@ impl Gen<'_> {
             }
         }
         // The pipelines' address registers first, then the other sites' owners, as one list
-        // of choices that are never true together (`exclusive_mux`); the other sites as one
-        // choice where they are an AND-OR of four owners or more.
+        // of choices in the order of the chain they were (`exclusive_mux`); the other sites as
+        // one choice where they are an AND-OR of four owners or more.
         let mut choices = Vec::new();
         for (pi, group) in registered.into_iter().rev() {
             let reg = format!("{name}_ra_p{pi}");

@@ -422,8 +422,9 @@ fn enabled_mux(cases: Vec<(Expr, Expr)>, width: u32) -> Expr {
     }
 }
 
-/// [`enabled_mux`] of choices whose selects are never true together, built from four choices
-/// on as `(s0 | s1) ? (s0 ? v0 : v1) : rest`, so that four choices are two LUT4 levels deep
+/// [`enabled_mux`] (the first choice whose select is true, else the last), built from four
+/// choices on as `(s0 | s1) ? (s0 ? v0 : v1) : rest`, which is the same function whatever the
+/// selects, so that four choices are two LUT4 levels deep
 /// (the select of the pair and the two values in one LUT) instead of three in a chain: fdtd-2d's
 /// read address of `hz`, two pipelines' address registers, a third pipeline's and a state's
 /// addresses, was three LUT levels in front of the block RAMs' `RADDR` (16.8 ns routed).
