@@ -545,7 +545,7 @@ impl Gen<'_> {
             }
         }
         // The pipelines' address registers first, then the other sites' owners, as one list
-        // of choices in the order of the chain they were (`exclusive_mux`); the other sites as
+        // of choices in the order of the chain they were (`paired_mux`); the other sites as
         // one choice where they are an AND-OR of four owners or more.
         let mut choices = Vec::new();
         for (pi, group) in registered.into_iter().rev() {
@@ -577,7 +577,7 @@ impl Gen<'_> {
                 None => choices.push((lit(1, 1), self.site_mux(direct, aw))),
             }
         }
-        exclusive_mux(choices, aw)
+        paired_mux(choices, aw)
     }
 }
 

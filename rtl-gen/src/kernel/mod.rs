@@ -428,7 +428,7 @@ fn enabled_mux(cases: Vec<(Expr, Expr)>, width: u32) -> Expr {
 /// (the select of the pair and the two values in one LUT) instead of three in a chain: fdtd-2d's
 /// read address of `hz`, two pipelines' address registers, a third pipeline's and a state's
 /// addresses, was three LUT levels in front of the block RAMs' `RADDR` (16.8 ns routed).
-fn exclusive_mux(mut choices: Vec<(Expr, Expr)>, width: u32) -> Expr {
+fn paired_mux(mut choices: Vec<(Expr, Expr)>, width: u32) -> Expr {
     if choices.len() < 4 {
         return enabled_mux(choices, width);
     }
@@ -436,7 +436,7 @@ fn exclusive_mux(mut choices: Vec<(Expr, Expr)>, width: u32) -> Expr {
     let mut pair = choices.into_iter();
     match (pair.next(), pair.next()) {
         (Some((s0, v0)), Some((s1, v1))) => {
-            cond(bin(BinOp::Or, s0.clone(), s1), cond(s0, v0, v1), exclusive_mux(rest, width))
+            cond(bin(BinOp::Or, s0.clone(), s1), cond(s0, v0, v1), paired_mux(rest, width))
         }
         _ => lit(width, 0),
     }
@@ -641,15 +641,15 @@ mod tests {
     }
 
     #[test]
-    fn exclusive_choices_are_chained_below_four_and_paired_from_four() {
+    fn choices_are_chained_below_four_and_paired_from_four() {
         // Three: the chain, the last choice's select unused.
-        assert_eq!(exclusive_mux(choices(3), 8), cond(id("s0"), id("v0"), cond(id("s1"), id("v1"), id("v2"))));
+        assert_eq!(paired_mux(choices(3), 8), cond(id("s0"), id("v0"), cond(id("s1"), id("v1"), id("v2"))));
         // Four: two pairs, two LUT levels.
-        assert_eq!(exclusive_mux(choices(4), 8), pair(0, 1, cond(id("s2"), id("v2"), id("v3"))));
+        assert_eq!(paired_mux(choices(4), 8), pair(0, 1, cond(id("s2"), id("v2"), id("v3"))));
         // Five: a pair, then the chain of the other three.
         let rest = cond(id("s2"), id("v2"), cond(id("s3"), id("v3"), id("v4")));
-        assert_eq!(exclusive_mux(choices(5), 8), pair(0, 1, rest));
-        assert_eq!(exclusive_mux(choices(6), 8), pair(0, 1, pair(2, 3, cond(id("s4"), id("v4"), id("v5")))));
-        assert_eq!(exclusive_mux(Vec::new(), 8), lit(8, 0));
+        assert_eq!(paired_mux(choices(5), 8), pair(0, 1, rest));
+        assert_eq!(paired_mux(choices(6), 8), pair(0, 1, pair(2, 3, cond(id("s4"), id("v4"), id("v5")))));
+        assert_eq!(paired_mux(Vec::new(), 8), lit(8, 0));
     }
 }
