@@ -676,16 +676,6 @@ pub fn run_flow(run: &FlowRun) -> Result<FlowSummary, FlowError> {
     let mut times = Vec::new();
     let total = run.board.steps.len();
     for (i, step) in run.board.steps.iter().enumerate() {
-        let output = step.output.as_deref().unwrap_or_default();
-        let runs: Vec<Invocation> = Half::of(step)
-            .iter()
-            .map(|&half| Invocation {
-                half,
-                program: step.program.clone(),
-                args: arguments(step, run, half, run.seed, output),
-                log: run.out_dir.join(half.log(&step.log)),
-            })
-            .collect();
         let bar = if run.progress { ProgressBar::new_spinner() } else { ProgressBar::hidden() };
         bar.set_style(
             ProgressStyle::with_template("{spinner} [{prefix}] {msg} {elapsed}")
@@ -722,6 +712,16 @@ pub fn run_flow(run: &FlowRun) -> Result<FlowSummary, FlowError> {
             });
             continue;
         }
+        let output = step.output.as_deref().unwrap_or_default();
+        let runs: Vec<Invocation> = Half::of(step)
+            .iter()
+            .map(|&half| Invocation {
+                half,
+                program: step.program.clone(),
+                args: arguments(step, run, half, run.seed, output),
+                log: run.out_dir.join(half.log(&step.log)),
+            })
+            .collect();
         let result = run_step(step, &runs, run.out_dir);
         bar.finish_and_clear();
         let seconds = result?;

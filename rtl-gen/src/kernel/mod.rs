@@ -226,7 +226,7 @@ impl<'s> Gen<'s> {
     /// where the owners are combined as an AND-OR the phase bits need no `active` either. Those
     /// selects were the iCE40's critical paths into the block RAMs' addresses of the stencils.
     fn site_mux(&self, cases: Vec<(&Site, Expr)>, width: u32) -> Expr {
-        self.owners_mux(cases, width, 4)
+        self.owners_mux(cases, width, SITE_OWNERS_CHAINED_BELOW)
     }
 
     /// [`Self::site_mux`] for a shared unit's operands (multipliers, dividers), whose owners
@@ -256,7 +256,7 @@ impl<'s> Gen<'s> {
     /// each owner's select and its sites' value.
     fn site_choices(&self, cases: Vec<(&Site, Expr)>, width: u32) -> Option<Vec<(Expr, Expr)>> {
         let owners = self.owners(cases);
-        (owners.len() < 4)
+        (owners.len() < SITE_OWNERS_CHAINED_BELOW)
             .then(|| owners.into_iter().map(|(owner, group)| (owner, self.phase_mux(group, width))).collect())
     }
 
@@ -421,6 +421,9 @@ fn enabled_mux(cases: Vec<(Expr, Expr)>, width: u32) -> Expr {
         None => lit(width, 0),
     }
 }
+
+/// How many owners [`Gen::site_mux`] chains in a multiplexer; from this many on, an AND-OR.
+const SITE_OWNERS_CHAINED_BELOW: usize = 4;
 
 /// [`enabled_mux`] (the first choice whose select is true, else the last), built from four
 /// choices on as `(s0 | s1) ? (s0 ? v0 : v1) : rest`, which is the same function whatever the
