@@ -334,7 +334,28 @@ impl<'a> Analysis<'a> {
                     let f = self.seen_in(b, o.args[i]);
                     let mut narrowed = HashMap::new();
                     self.condition(b, cond, truth, CONDITION_DEPTH, &mut narrowed);
-                    narrowed.get(&o.args[i]).map_or(f.clone(), |n| meet(&f, n))
+                    if let Some(n) = narrowed.get(&o.args[i]) {
+                        return meet(&f, n);
+                    }
+                    // An arm computed from values the condition bounds (`s < 12 ? s + 1 : 0`,
+                    // the inner counter of a coalesced nest whose statements after the inner
+                    // loop have an iteration of their own) is bounded with them.
+                    match self.k.def_op(o.args[i]).map(|d| &self.k.ops[d]) {
+                        Some(
+                            d @ OpData { kind: kind @ (OpKind::Binary(_) | OpKind::Unary(_) | OpKind::Cast(_)), .. },
+                        ) if d.args.iter().any(|a| narrowed.contains_key(a)) => {
+                            let args: Vec<Facts> = d
+                                .args
+                                .iter()
+                                .map(|a| {
+                                    let seen = self.seen_in(b, *a);
+                                    narrowed.get(a).map_or(seen.clone(), |n| meet(&seen, n))
+                                })
+                                .collect();
+                            meet(&f, &op_facts(kind, &args, self.k.width(o.args[i])))
+                        }
+                        _ => f,
+                    }
                 };
                 let c = self.seen_in(b, cond);
                 match c.constant {

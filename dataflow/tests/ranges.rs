@@ -13,7 +13,7 @@ fn compile(src: &str) -> Kernel {
     let out = check_source("t.cl", src, &Options::default());
     let prog = out.program.unwrap_or_else(|| panic!("{}", diag::render(&out.sources, &out.diags)));
     let (id, _) = prog.kernels().next().unwrap();
-    let opts = kiln_dataflow::lower::LowerOptions { loop_transforms: true, local_size: None, local_args: vec![] };
+    let opts = kiln_dataflow::lower::LowerOptions { loop_transforms: true, ..Default::default() };
     let mut k = kiln_dataflow::lower::lower_kernel_with(&prog, id, &opts).unwrap();
     optimize(&mut k, &PipelineOptions { egraph: None, defer_divisions: true, ..PipelineOptions::default() }).unwrap();
     k
@@ -59,6 +59,28 @@ fn a_coalesced_nest_bounds_its_inner_counter() {
     let his: Vec<u64> = params.iter().map(|p| r.facts(&k, *p).hi).collect();
     assert!(his.contains(&24), "the inner counter stays below 25: {his:?}\n{k}");
     assert!(his.contains(&20), "the outer counter reaches 20: {his:?}\n{k}");
+}
+
+/// A nest whose statements after the inner loop run in an iteration of their own steps its
+/// inner counter as `j < 25 ? j + 1 : 0`: the select's arm is bounded through the add by the
+/// condition on `j`.
+#[test]
+fn an_arm_computed_from_a_bounded_value_is_bounded() {
+    let k = compile(
+        "kernel void t(global int *o) {
+            #pragma loop_coalesce
+            for (int i = 0; i < 20; i++) {
+                int s = 0;
+                for (int j = 0; j < 25; j++)
+                    s += j ^ i;
+                o[i] = s;
+            }
+        }",
+    );
+    let r = ValueRanges::compute(&k);
+    let params: Vec<Value> = k.blocks.iter().flat_map(|(_, b)| b.params.clone()).collect();
+    let his: Vec<u64> = params.iter().map(|p| r.facts(&k, *p).hi).collect();
+    assert!(his.contains(&25), "the inner counter stays at most 25: {his:?}\n{k}");
 }
 
 #[test]
