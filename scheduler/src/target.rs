@@ -42,6 +42,11 @@ pub struct Target {
     /// compare and select chained: 7.4 ns estimated, 9.3 routed, 3.2 of it from the compare
     /// to CE).
     hold_enable_ns: f64,
+    /// Whether a select that restarts a loop-carried value from a constant
+    /// (`resets_a_carried_value`) is the register's synchronous reset or set, beside the data
+    /// path: measured on the iCE40 (doitgen's coalesced sum, `SB_DFFESR`, its path the add
+    /// alone); the ECP5's flip-flops share their reset within a slice, so there it stays a LUT.
+    resets_in_registers: bool,
     /// From a memory operation's operands (address, data, predicate) to the memory: the
     /// request and enable logic shared by the operation's sites, and the block RAM's setup.
     memory_request_ns: f64,
@@ -88,6 +93,7 @@ impl Target {
                 carry_exit_ns: 0.0,
                 wide_carry_exit_ns: 0.0,
                 hold_enable_ns: 0.0,
+                resets_in_registers: false,
                 memory_request_ns: 0.6,
                 block_ram_read_ns: 0.3,
                 block_ram_output_register_ns: None,
@@ -125,6 +131,7 @@ impl Target {
                 wide_carry_exit_ns: 5.6,
                 // Not measured on the iCE40, whose LUT delay carries a long route already.
                 hold_enable_ns: 0.0,
+                resets_in_registers: true,
                 // Two LUT levels (the OR of the sites' enables, the address multiplexer) and
                 // the block RAM's enable setup, 3 ns: nextpnr's paths into SB_RAM40_4K.
                 memory_request_ns: 9.0,
@@ -158,6 +165,7 @@ impl Target {
                 carry_exit_ns: 0.0,
                 wide_carry_exit_ns: 0.0,
                 hold_enable_ns: 1.5,
+                resets_in_registers: false,
                 // Two LUT levels of request and enable logic, and the block RAM's setup.
                 memory_request_ns: 3.5,
                 // A DP16KD without output register: 5.8 ns clock-to-out, then 1.1 ns of
@@ -235,7 +243,7 @@ impl Target {
     /// [`Target::carry_out_sums`] (`carry_out`), whose last bit leaves the chain as its carry.
     pub fn op_delay_with(&self, k: &Kernel, op: Op, carry_out: bool) -> f64 {
         let (kind, rw, iw) = op_shape(k, op);
-        if is_wiring(k, op) {
+        if is_wiring(k, op) || self.resets_in_registers && resets_a_carried_value(k, op) {
             return 0.0;
         }
         self.delay_ns(kind, rw, iw) + self.hold_enable_of(k, op) + if carry_out { self.carry_exit_ns } else { 0.0 }
@@ -251,7 +259,7 @@ impl Target {
     /// way out fit the period; split, every segment pays for its carry out already.
     pub fn op_segments_with(&self, k: &Kernel, op: Op, period: f64, carry_out: bool) -> (u32, f64) {
         let (kind, rw, iw) = op_shape(k, op);
-        if is_wiring(k, op) {
+        if is_wiring(k, op) || self.resets_in_registers && resets_a_carried_value(k, op) {
             return (1, 0.0);
         }
         let hold = self.hold_enable_of(k, op);
@@ -694,6 +702,22 @@ fn holds_a_carried_value(k: &Kernel, op: Op) -> bool {
             .values()
             .any(|b| b.term.targets().iter().any(|t| t.block == block && t.args.get(index as usize) == Some(&result)))
     })
+}
+
+/// Whether `op` is a select between a constant and another value whose result only goes to a
+/// loop header's parameter (`p' = c ? x : 0` on an edge into the loop's header, a reduction that
+/// starts again):
+/// synthesis builds it as the register's synchronous reset or set (`SB_DFFESR`/`SB_DFFESS` on
+/// the iCE40), beside the data path rather than on it.
+fn resets_a_carried_value(k: &Kernel, op: Op) -> bool {
+    let o = &k.ops[op];
+    let (OpKind::Select, Some(result)) = (&o.kind, o.result) else { return false };
+    let constant_arm = o.args.iter().skip(1).any(|a| k.as_const(*a).is_some());
+    let used_by_an_op = k.ops.values().any(|u| u.args.contains(&result));
+    let header = |b: kiln_dataflow::ir::Block| k.loops.iter().any(|l| l.header == b);
+    let carried =
+        k.blocks.values().any(|b| b.term.targets().iter().any(|t| header(t.block) && t.args.contains(&result)));
+    constant_arm && !used_by_an_op && carried
 }
 
 fn is_wiring(k: &Kernel, op: Op) -> bool {
