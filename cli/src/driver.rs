@@ -101,8 +101,7 @@ pub fn lower(
     local_size: Option<[u32; 3]>,
     local_args: &[(std::rc::Rc<str>, u32)],
 ) -> Result<(Kernel, Vec<Diagnostic>), Failure> {
-    let opts =
-        kiln_dataflow::lower::LowerOptions { loop_transforms: false, local_size, local_args: local_args.to_vec() };
+    let opts = kiln_dataflow::lower::LowerOptions { local_size, local_args: local_args.to_vec(), ..Default::default() };
     lower_with(prog, kernel, &opts)
 }
 
@@ -300,12 +299,38 @@ pub fn build_schedule(
 ) -> Result<(Kernel, Schedule), Failure> {
     let id = find_kernel(&fe.program, kernel, at)?;
     let (lowered, _) = lower(&fe.program, id, hw.local_size, &hw.local_args)?;
-    let opts = kiln_dataflow::lower::LowerOptions {
+    let mut opts = kiln_dataflow::lower::LowerOptions {
         loop_transforms: hw.optimize,
         local_size: hw.local_size,
         local_args: hw.local_args.clone(),
+        ..Default::default()
     };
     let (k, _) = lower_with(&fe.program, id, &opts)?;
-    let s = optimize_and_schedule(k, hw)?;
+    let candidates = k.coalescible_nests.len().min(MAX_COALESCING_TRIALS);
+    let mut s = optimize_and_schedule(k, hw)?;
+    // Each nest that could be coalesced instead of having its inner loop unrolled is tried on
+    // top of those kept; it is kept where the schedule then estimates no more cycles (a coalesced
+    // nest is the smaller design). A trial that fails to build is not kept.
+    if candidates > 0
+        && let Some(mut cycles) = kiln_scheduler::report::estimated_cycles(&s)
+    {
+        for nest in 0..candidates {
+            opts.coalesce_nests.insert(nest);
+            let trial = lower_with(&fe.program, id, &opts).and_then(|(k, _)| optimize_and_schedule(k, hw));
+            match trial.ok().and_then(|t| Some((kiln_scheduler::report::estimated_cycles(&t)?, t))) {
+                Some((c, t)) if c <= cycles => {
+                    cycles = c;
+                    s = t;
+                }
+                _ => {
+                    opts.coalesce_nests.remove(&nest);
+                }
+            }
+        }
+    }
     Ok((lowered, s))
 }
+
+/// The most candidate nests [`build_schedule`] tries to coalesce (each trial builds the kernel
+/// again).
+const MAX_COALESCING_TRIALS: usize = 8;

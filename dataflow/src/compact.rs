@@ -98,6 +98,7 @@ pub fn compact(k: &Kernel) -> Kernel {
         }
     }
     out.unrolled = k.unrolled.clone();
+    out.coalescible_nests = k.coalescible_nests.clone();
     out.notes = k.notes.clone();
     out.ndrange = k.ndrange.clone();
     out.loops =

@@ -609,3 +609,81 @@ fn carried_compares_keep_results() {
         assert_eq!(r[0], Some(vec![first, sum & 0xffff_ffff]), "wraps n={n}");
     }
 }
+
+/// Imperfect nests coalesced while lowering (declarations before the inner loop, statements
+/// after it in an iteration of their own): each candidate the lowering offers, coalesced, and
+/// the pragma's nests compute what the kernel as written computes, including a `continue` in
+/// the inner body and branching statements after it. A nest whose declarations read memory, or
+/// that reads and writes one array, is no candidate.
+#[test]
+fn coalesced_imperfect_nests_keep_results() {
+    use kiln_dataflow::lower::{LowerOptions, lower_kernel_with};
+    let lower = |src: &str, name: &str, coalesce: bool| {
+        let out = check_source("t.cl", src, &Options::default());
+        let prog = out.program.unwrap();
+        let id = prog.kernel_by_name(name).unwrap();
+        let opts = LowerOptions {
+            loop_transforms: true,
+            coalesce_nests: if coalesce { (0..8).collect() } else { Default::default() },
+            ..LowerOptions::default()
+        };
+        let mut k =
+            lower_kernel_with(&prog, id, &opts).unwrap_or_else(|d| panic!("{}", diag::render(&out.sources, &d)));
+        optimize(&mut k, &PipelineOptions { verify_each: true, ..PipelineOptions::default() }).unwrap();
+        k
+    };
+    let coalesced =
+        |k: &Kernel| k.loops.iter().filter(|l| l.transformations.iter().any(|t| t.contains("coalesced"))).count();
+    let src = "kernel void reduce(global const int *in, global int *out) {
+            for (int p = 0; p < 6; p++) {
+                int acc = p * 2;
+                for (int s = 0; s < 5; s++) {
+                    if (s == 2) continue;
+                    acc += in[p * 5 + s] * (s + 1);
+                }
+                out[p] = acc;
+            } }
+        kernel void after(global int *out) {
+            int g = 1;
+            #pragma loop_coalesce
+            for (int i = 0; i < 4; i++) {
+                int t = 3;
+                for (int j = 0; j < 30; j++)
+                    t = t * 3 + j;
+                int u = t ^ i;
+                if (u & 1) { out[i] = u; g += u; } else out[4 + i] = -u;
+            }
+            out[8] = g; }
+        kernel void loads_first(global const int *in, global int *out) {
+            for (int p = 0; p < 6; p++) {
+                int acc = in[p];
+                for (int s = 0; s < 5; s++) acc += s;
+                out[p] = acc;
+            } }
+        kernel void rewrites(global int *out) {
+            int a[30];
+            for (int i = 0; i < 30; i++) a[i] = i;
+            for (int p = 1; p < 6; p++) {
+                int acc = 0;
+                for (int s = 0; s < 5; s++) acc += a[(p - 1) * 5 + s];
+                a[p * 5] = acc;
+            }
+            out[0] = a[25]; }";
+    let input: Vec<u64> = (0..30).map(|n| (n * 7 % 11) as u64).collect();
+    let cases: [(&str, Vec<Arg>, usize); 4] = [
+        ("reduce", vec![Arg::Buffer(input.clone()), Arg::Buffer(vec![0; 6])], 1),
+        ("after", vec![Arg::Buffer(vec![0; 9])], 0),
+        ("loads_first", vec![Arg::Buffer(input.clone()), Arg::Buffer(vec![0; 6])], 0),
+        ("rewrites", vec![Arg::Buffer(vec![0])], 0),
+    ];
+    for (name, args, candidates) in cases {
+        let want = run(src, name, args.clone());
+        let plain = lower(src, name, false);
+        assert_eq!(plain.coalescible_nests.len(), candidates, "{name}: candidates\n{plain}");
+        let k = lower(src, name, true);
+        let pragma = usize::from(name == "after");
+        assert_eq!(coalesced(&k), candidates + pragma, "{name}: coalesced loops\n{k}");
+        let got = emulate(&k, &args, 100_000_000).unwrap_or_else(|e| panic!("{e:?}"));
+        assert_eq!(got.buffers, want, "{name}: the coalesced kernel differs\n{k}");
+    }
+}

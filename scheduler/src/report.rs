@@ -264,6 +264,27 @@ fn loop_report(s: &Schedule, a: &crate::pipeline::LoopAnalysis, locate: &dyn Fn(
     }
 }
 
+/// Estimated cycles of a whole run of the kernel: the FSM states outside loops and each
+/// outermost loop's [`loop_latency`] (plus the cycle that enters it); `None` when a loop's trip
+/// count is not known. Branches count every state of both sides.
+pub fn estimated_cycles(s: &Schedule) -> Option<u64> {
+    let loops = kiln_dataflow::analysis::natural_loops(&s.kernel);
+    let outside: u64 = s
+        .kernel
+        .rpo()
+        .iter()
+        .filter(|b| s.pipeline_of[**b].is_none() && !loops.iter().any(|l| l.blocks.contains(b)))
+        .map(|b| s.steps[*b] as u64)
+        .sum();
+    let outermost =
+        loops.iter().filter(|l| !loops.iter().any(|o| o.header != l.header && o.blocks.contains(&l.header)));
+    let mut total = outside;
+    for l in outermost {
+        total += loop_latency(s, l.header)? + 1;
+    }
+    Some(total)
+}
+
 /// Estimated cycles of a whole loop: trip count × (FSM states of its own blocks + the latency of
 /// each directly nested loop), or `trip × II + depth` for a pipeline; `None` when a trip count
 /// is not known.

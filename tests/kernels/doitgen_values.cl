@@ -2,7 +2,8 @@
 // its initial values by NP, which makes them 0): XOR checksum of A after A[r][q] = A[r][q] * C4.
 // On the iCE40 at 60 MHz its 12 products per `p` share two multipliers at II 12, and rtl-gen
 // sums each multiplier's products in one accumulator (one read directly, one through a register
-// that takes it after the last add).
+// that takes it after the last add). The `s` loop is unrolled as asked; without the pragma kiln
+// coalesces it with the `p` loop instead (doitgen_coalesced.cl).
 #define NR 10
 #define NQ 8
 #define NP 12
@@ -21,6 +22,7 @@ kernel void doitgen_values(global int *checksum) {
         for (int q = 0; q < NQ; q++) {
             for (int p = 0; p < NP; p++) {
                 int acc = 0;
+                #pragma unroll
                 for (int s = 0; s < NP; s++)
                     acc += A[r][q][s] * C4[s][p];
                 sum[p] = acc;

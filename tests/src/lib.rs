@@ -215,7 +215,7 @@ pub fn materialized_inputs(case: &Case) -> (serde_json::Value, Vec<Inputs>) {
         s
     });
     let local_args = kiln_cli::runspec::local_args(&spec.args);
-    let opts = kiln_dataflow::lower::LowerOptions { loop_transforms: false, local_size, local_args };
+    let opts = kiln_dataflow::lower::LowerOptions { local_size, local_args, ..Default::default() };
     let k = kiln_dataflow::lower::lower_kernel_with(&prog, id, &opts)
         .unwrap_or_else(|_| panic!("{}: does not lower", case.name));
     let m = kiln_cli::runspec::materialize(&spec, &k).unwrap_or_else(|_| panic!("{}: bad spec", case.name));

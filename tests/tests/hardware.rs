@@ -518,6 +518,60 @@ fn serial_sums_of_two_multipliers_are_read_directly_or_through_a_register() {
     assert_eq!(got["checksum"][0].as_i64(), Some(checksum as i64));
 }
 
+/// doitgen_coalesced is doitgen_values without the pragma that unrolls its `s` loop: on the
+/// iCE40 at 60 MHz kiln coalesces the `p` and `s` loops (one loop of 12 x (12 + 1) iterations
+/// at II 1, `sum[p] = acc` in an iteration of its own) because the schedule estimates no more
+/// cycles than with `s` unrolled, where `C4`'s one port serves the twelve reads one a cycle
+/// anyway. One multiply a cycle instead of two shared multipliers, no serial sums, and the sum
+/// starts again from 0 in the select that the scheduler counts as the register's synchronous
+/// reset (the add alone on the recurrence). The kernel cosimulates with stalls and its checksum
+/// is the one computed here.
+#[test]
+fn an_imperfect_nest_whose_unrolling_gains_nothing_is_coalesced() {
+    require_tool("verilator");
+    let dir = scratch("coalesced-imperfect");
+    let (cl, spec, out, _) = build_on_ice40(&dir, "doitgen_coalesced");
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap()).unwrap();
+    let loops = report["kernels"][0]["loops"].as_array().unwrap();
+    let coalesced: Vec<&serde_json::Value> = loops.iter().filter(|l| l["trip_count"] == 156).collect();
+    assert_eq!(coalesced.len(), 1, "{loops:#?}");
+    assert_eq!(coalesced[0]["achieved_ii"], 1);
+    let note = coalesced[0]["transformations"][0].as_str().unwrap();
+    assert!(note.contains("12 × (12 + 1)") && note.contains("an iteration of their own"), "{note}");
+    // The loop's one multiply a cycle needs no shared multiplier (`mulN_`) nor serial sums.
+    let verilog = std::fs::read_to_string(out.join("doitgen_coalesced.v")).unwrap();
+    assert!(!verilog.contains("// Serial sum: ") && !verilog.contains("mul0_"), "{verilog}");
+    // The restart is the select into the sum's register, in the add's own cycle, and the store
+    // of `sum[p]` reads that register.
+    let restart = verilog
+        .lines()
+        .find(|l| l.contains("_acc = ") && l.contains(" : 32'd0;") && l.contains("// select"))
+        .unwrap_or_else(|| panic!("no restart of the sum:\n{verilog}"));
+    let sum = restart.split_once(" ? ").and_then(|(_, r)| r.split_once(" : ")).map(|(a, _)| a).unwrap();
+    let add = verilog
+        .lines()
+        .find(|l| l.trim_start().starts_with(&format!("assign {sum} = r_")) && l.contains("// add"))
+        .unwrap_or_else(|| panic!("no add of {sum}:\n{verilog}"));
+    let cycle = |l: &str| l.split_once("] @").map(|(c, _)| c.rsplit_once('[').map(|(_, c)| c.to_string()));
+    assert_eq!(cycle(restart), cycle(add), "{restart}\n{add}");
+    let register = add.trim_start().trim_start_matches(&format!("assign {sum} = ")).split(' ').next().unwrap();
+    assert!(verilog.contains(&format!("_sum_wd = {register};")), "{register}:\n{verilog}");
+    let got = cosim_on_ice40(&dir, &cl, &spec, &["--stall-seed", "4"]);
+    let (nr, nq, np) = (10usize, 8usize, 12usize);
+    let mut a: Vec<i32> =
+        (0..nr * nq * np).map(|n| ((n / (nq * np)) * (n / np % nq) + n % np) as i32 % 12 - 5).collect();
+    let c4: Vec<i32> = (0..np * np).map(|n| ((n / np) * (n % np)) as i32 % 12 - 6).collect();
+    for rq in 0..nr * nq {
+        let row: Vec<i32> = a[rq * np..(rq + 1) * np].to_vec();
+        for p in 0..np {
+            a[rq * np + p] = (0..np).fold(0i32, |acc, s| acc.wrapping_add(row[s].wrapping_mul(c4[s * np + p])));
+        }
+    }
+    let checksum = a.iter().enumerate().fold(0i32, |x, (n, v)| x ^ v.wrapping_mul((n % np) as i32 + 1));
+    assert_eq!(got["checksum"][0].as_i64(), Some(checksum as i64));
+}
+
 /// On the iCE40 at 60 MHz a block RAM written from four places or more (here two pipelines and
 /// two states) takes its writes from registers (enable, address, data), which land a cycle
 /// after the store, so that the write enable into the blocks is a register's output

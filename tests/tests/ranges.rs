@@ -41,6 +41,7 @@ fn check(source: &Path, spec_path: &Path) -> u64 {
         loop_transforms: true,
         local_size: local,
         local_args: runspec::local_args(&spec.args),
+        ..Default::default()
     };
     let (mut k, _) = driver::lower_with(&fe.program, id, &lower_opts).ok().unwrap();
     let m = runspec::materialize(&spec, &k).ok().unwrap_or_else(|| panic!("{name}: run spec"));

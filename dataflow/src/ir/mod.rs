@@ -426,6 +426,10 @@ pub struct Kernel {
     pub loops: Vec<LoopInfo>,
     /// Loops that were fully unrolled while lowering.
     pub unrolled: Vec<UnrolledLoop>,
+    /// Nests whose inner loop lowering unrolls automatically, but which it could coalesce
+    /// instead (`LowerOptions::coalesce_nests` picks them by their index here), in the order
+    /// lowering met them: their outer loops' spans.
+    pub coalescible_nests: Vec<Span>,
     /// What the optimizer did to memories and loops, for the report.
     pub notes: Vec<String>,
     /// Set for NDRange kernels.
@@ -448,6 +452,7 @@ impl Kernel {
             entry,
             loops: vec![],
             unrolled: vec![],
+            coalescible_nests: vec![],
             notes: vec![],
             ndrange: None,
         }

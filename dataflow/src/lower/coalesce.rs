@@ -1,6 +1,6 @@
-//! Loop coalescing while lowering: a perfect nest of two counted loops with constant trip counts
-//! becomes one loop of `outer × inner` iterations, so that the whole nest is one pipeline and
-//! pays the pipeline's fill and drain once instead of once per outer iteration.
+//! Loop coalescing while lowering: a nest of two counted loops with constant trip counts becomes
+//! one loop of `outer × inner` iterations, so that the whole nest is one pipeline and pays the
+//! pipeline's fill and drain once instead of once per outer iteration.
 //!
 //! The coalesced loop keeps both induction variables: each iteration runs the inner body and the
 //! inner step; when the inner test then fails, the outer step runs and the inner initializer is
@@ -8,15 +8,27 @@
 //! test. The inner loop's trip count must not depend on the outer loop (its initializer, test and
 //! step read only its own variables), and its body must not leave the loop (`break`, `return`).
 //!
-//! `#pragma loop_coalesce` asks for it; it is automatic when the inner loop is too long to be
-//! unrolled and no memory is both read and written in the body — the dependence analysis cannot
-//! see through the coalesced induction variables, so a nest with a read-modify-write of an array
-//! would pipeline worse than the inner loop alone.
+//! The nest may be imperfect: the outer body may declare variables before the inner loop (with
+//! initializers that read no memory, so that the declarations can run again, unneeded, after
+//! the last iteration) and run statements after it that do not leave the loop. Those run when
+//! the inner loop ends, before the outer step; the declarations are assigned again after it
+//! (`int acc = 0; for (s...) acc += ...; sum[p] = acc;`).
+//!
+//! `#pragma loop_coalesce` asks for it. It is automatic for a perfect nest whose inner loop is
+//! too long to be unrolled and in which no memory is both read and written — the dependence
+//! analysis cannot see through the coalesced induction variables, so a nest with a
+//! read-modify-write of an array would pipeline worse than the inner loop alone. A nest whose
+//! inner loop is short enough to be unrolled automatically, and that reads and writes no memory
+//! both, is a candidate ([`Kernel::coalescible_nests`]): unrolled, the outer loop pipelines the
+//! copies, which is faster unless one memory port serves them one a cycle anyway (doitgen's
+//! `C4[s][p]`: the outer loop's II is the inner trip count, with twelve multiplies and their
+//! operands held for them). The driver schedules the kernel with each candidate coalesced and
+//! keeps it where the schedule estimates no more cycles for the kernel.
 
-use super::loops::{AUTO_UNROLL_MAX_TRIP, contains_loop};
+use super::loops::{AUTO_UNROLL_BUDGET, AUTO_UNROLL_MAX_TRIP, block_size, contains_loop};
 use super::walk::{for_each_expr, for_each_stmt, reads_in_expr};
 use super::*;
-use kiln_frontend::hir::{ExprKind as K, Loop, LoopKind, Stmt};
+use kiln_frontend::hir::{BinaryOp, ExprKind as K, Loop, LoopKind, Stmt};
 
 /// The most iterations a coalesced loop may have (the trip counts are found by probing).
 const MAX_COALESCED_TRIP: u64 = 1 << 20;
@@ -24,6 +36,9 @@ const MAX_COALESCED_TRIP: u64 = 1 << 20;
 /// A nest that will be coalesced.
 pub(super) struct Coalesce<'l> {
     pub inner: &'l Loop,
+    /// The outer body's declarations before the inner loop, and its statements after it.
+    pub before: &'l [Stmt],
+    pub after: &'l [Stmt],
     pub outer_trip: u64,
     pub inner_trip: u64,
     pub why: String,
@@ -48,7 +63,8 @@ impl<'p> Lowerer<'p> {
         {
             return None;
         }
-        let inner = only_loop(&l.body)?;
+        let (before, inner, after) = split_nest(&l.body)?;
+        let perfect = before.is_empty() && after.is_empty();
         let ip = &inner.pragmas;
         if inner.kind != LoopKind::For
             || inner.cond.is_none()
@@ -59,6 +75,9 @@ impl<'p> Lowerer<'p> {
             || contains_loop(&inner.body)
             || leaves_loop(&inner.body)
             || !self.independent_header(inner)
+            || !self.rerunnable_declarations(before)
+            || contains_loop(after)
+            || leaves_or_continues(after)
         {
             return None;
         }
@@ -69,14 +88,40 @@ impl<'p> Lowerer<'p> {
         }
         let why = if requested {
             "`#pragma loop_coalesce`".to_string()
+        } else if inner_trip <= AUTO_UNROLL_MAX_TRIP {
+            // `loops.rs` unrolls such an inner loop; coalescing is an alternative the driver
+            // weighs by the schedule.
+            let unrolled = (inner_trip as usize).saturating_mul(block_size(&inner.body)) <= AUTO_UNROLL_BUDGET;
+            if !unrolled || read_and_written(self, &l.body) {
+                return None;
+            }
+            let index = self.k.coalescible_nests.len();
+            self.k.coalescible_nests.push(l.span);
+            if !self.coalesce_nests.contains(&index) {
+                return None;
+            }
+            "automatic: the schedule estimates no more cycles for the kernel than with the inner loop unrolled, for a smaller datapath".to_string()
         } else {
-            // Small inner loops are unrolled instead (see `loops.rs`).
-            if inner_trip <= AUTO_UNROLL_MAX_TRIP || read_and_written(self, &inner.body) {
+            if !perfect || read_and_written(self, &inner.body) {
                 return None;
             }
             "automatic: a perfect nest with constant trip counts".to_string()
         };
-        Some(Coalesce { inner, outer_trip, inner_trip, why })
+        Some(Coalesce { inner, before, after, outer_trip, inner_trip, why })
+    }
+
+    /// Whether statements before an inner loop only declare scalar variables with initializers
+    /// that read no memory and cannot fail, so that they may run once more after the last
+    /// iteration of a coalesced nest.
+    fn rerunnable_declarations(&self, before: &[Stmt]) -> bool {
+        before.iter().all(|s| match s {
+            Stmt::Decl(id, Some(hir::Init::Expr(e)), _) => {
+                self.func().local(*id).ty.scalar().is_some()
+                    && !self.frame().address_taken.contains(id)
+                    && pure_value(e)
+            }
+            _ => false,
+        })
     }
 
     /// The inner loop's initializer, test and step read only the variables it declares.
@@ -127,7 +172,7 @@ impl<'p> Lowerer<'p> {
         let inner = c.inner;
         let span = outer.span;
         self.scopes.push(Vec::new());
-        for s in &inner.init {
+        for s in c.before.iter().chain(&inner.init) {
             self.stmt(s);
         }
         let header = self.new_join(span);
@@ -135,11 +180,27 @@ impl<'p> Lowerer<'p> {
         self.jump_to_join(header, span);
         self.enter_join(header);
         let header_block = self.joins[header].block;
+        // Statements after the inner loop get an iteration of their own, in which the body
+        // does not run: they read what the last pass left in the loop's registers, rather than
+        // a value an add computes in the same cycle (on the iCE40 a sum that also goes
+        // elsewhere cannot share its logic cell with its register, a hop and a cell more on the
+        // recurrence).
+        let own_iteration = !c.after.is_empty();
+        let per_outer = c.inner_trip + u64::from(own_iteration);
+        let (count, around) = match (own_iteration, c.before.is_empty()) {
+            (true, _) => (
+                format!("{} × ({} + 1)", c.outer_trip, c.inner_trip),
+                "; the statements after the inner loop run in an iteration of their own, and the declarations before it start again there",
+            ),
+            (false, false) => (
+                format!("{} × {}", c.outer_trip, c.inner_trip),
+                "; the declarations before the inner loop start again when it ends",
+            ),
+            (false, true) => (format!("{} × {}", c.outer_trip, c.inner_trip), ""),
+        };
         let note = format!(
-            "coalesced with its inner loop into one loop of {} × {} = {} iterations ({})",
-            c.outer_trip,
-            c.inner_trip,
-            c.outer_trip * c.inner_trip,
+            "coalesced with its inner loop into one loop of {count} = {} iterations ({}){around}",
+            c.outer_trip * per_outer,
             c.why
         );
         self.k.loops.push(LoopInfo {
@@ -147,12 +208,34 @@ impl<'p> Lowerer<'p> {
             span,
             pragmas: Default::default(),
             transformations: vec![note],
-            known_trip_count: Some(c.outer_trip * c.inner_trip),
+            known_trip_count: Some(c.outer_trip * per_outer),
         });
         self.loop_info_stack.push(self.k.loops.len() - 1);
         if let Some(cond) = &outer.cond {
             let test = self.cond(cond);
             self.enter_body_or_exit(test, exit, span);
+        }
+        // When the inner loop would end: the statements after it, the outer step, and the
+        // declarations before it and the inner variables start again.
+        let mut wrap: hir::Block = c.after.to_vec();
+        if let Some(s) = &outer.step {
+            wrap.push(Stmt::Expr(s.clone()));
+        }
+        for s in c.before.iter().chain(&inner.init) {
+            if let Stmt::Decl(id, Some(hir::Init::Expr(e)), dspan) = s {
+                let ty = self.func().local(*id).ty.clone();
+                let var = hir::Expr { kind: K::Local(*id), ty: ty.clone(), span: *dspan };
+                wrap.push(Stmt::Expr(hir::Expr {
+                    kind: K::Assign(Box::new(var), Box::new(e.clone())),
+                    ty,
+                    span: *dspan,
+                }));
+            }
+        }
+        let wrap_join = own_iteration.then(|| self.new_join(span));
+        if let (Some(j), Some(ic)) = (wrap_join, &inner.cond) {
+            let test = self.cond(ic);
+            self.enter_body_or_exit(test, j, span);
         }
         // The inner body; `continue` lands before the inner step.
         let cont = self.new_join(span);
@@ -164,23 +247,15 @@ impl<'p> Lowerer<'p> {
         if let Some(s) = &inner.step {
             self.rvalue(s);
         }
-        // When the inner loop would end: the outer step, and the inner variables start again.
-        let mut wrap: hir::Block = Vec::new();
-        if let Some(s) = &outer.step {
-            wrap.push(Stmt::Expr(s.clone()));
-        }
-        for s in &inner.init {
-            if let Stmt::Decl(id, Some(hir::Init::Expr(e)), dspan) = s {
-                let ty = self.func().local(*id).ty.clone();
-                let var = hir::Expr { kind: K::Local(*id), ty: ty.clone(), span: *dspan };
-                wrap.push(Stmt::Expr(hir::Expr {
-                    kind: K::Assign(Box::new(var), Box::new(e.clone())),
-                    ty,
-                    span: *dspan,
-                }));
-            }
-        }
-        if let Some(ic) = &inner.cond {
+        if let Some(j) = wrap_join {
+            // One back edge, from the join of the two kinds of iteration.
+            let latch = self.new_join(span);
+            self.jump_to_join(latch, span);
+            self.enter_join(j);
+            self.stmt(&Stmt::Block(wrap));
+            self.jump_to_join(latch, span);
+            self.enter_join(latch);
+        } else if let Some(ic) = &inner.cond {
             self.stmt(&Stmt::If(ic.clone(), Vec::new(), wrap, span));
         }
         self.jump_to_join(header, span);
@@ -189,13 +264,41 @@ impl<'p> Lowerer<'p> {
     }
 }
 
-/// The loop a block consists of, if it is exactly one loop (possibly in braces).
-fn only_loop(b: &hir::Block) -> Option<&Loop> {
-    match b.as_slice() {
-        [Stmt::Loop(l)] => Some(l),
-        [Stmt::Block(inner)] => only_loop(inner),
-        _ => None,
+/// A loop body as the statements before its one inner loop, the inner loop, and the statements
+/// after it (a body in braces is looked into when it is all there is).
+fn split_nest(b: &hir::Block) -> Option<(&[Stmt], &Loop, &[Stmt])> {
+    if let [Stmt::Block(inner)] = b.as_slice() {
+        return split_nest(inner);
     }
+    let mut loops = b.iter().enumerate().filter(|(_, s)| matches!(s, Stmt::Loop(_)));
+    let (at, Stmt::Loop(l)) = loops.next()? else { return None };
+    if loops.next().is_some() {
+        return None;
+    }
+    Some((&b[..at], l, &b[at + 1..]))
+}
+
+/// Whether an expression computes a value without reading memory, changing a variable, calling
+/// a function, or dividing (which could fault on the values after a nest's last iteration).
+fn pure_value(e: &hir::Expr) -> bool {
+    e.ty.scalar().is_some()
+        && match &e.kind {
+            K::Int(_) | K::Local(_) => true,
+            K::Convert(a) | K::Unary(_, a) => pure_value(a),
+            K::Binary(op, a, b) => !matches!(op, BinaryOp::Div | BinaryOp::Rem) && pure_value(a) && pure_value(b),
+            _ => false,
+        }
+}
+
+/// Whether statements leave or continue the loop around them.
+fn leaves_or_continues(b: &[Stmt]) -> bool {
+    let mut leaves = false;
+    for_each_stmt(b, &mut |s| {
+        if matches!(s, Stmt::Break(_) | Stmt::Continue(_) | Stmt::Return(..)) {
+            leaves = true;
+        }
+    });
+    leaves
 }
 
 /// Whether a loop body can leave the loop other than by finishing an iteration.

@@ -24,7 +24,7 @@ pub const MAX_UNROLL_COPIES: u64 = 1024;
 /// The most iterations [`Lowerer::probe_trip_count`] simulates to count a loop's trips.
 const MAX_PROBED_TRIP: u64 = 1 << 16;
 /// The most expression nodes automatic unrolling may create (body size × copies).
-const AUTO_UNROLL_BUDGET: usize = 4096;
+pub(super) const AUTO_UNROLL_BUDGET: usize = 4096;
 
 /// What to do with one loop.
 enum Plan {
@@ -478,7 +478,7 @@ fn simple_expr(e: &hir::Expr) -> bool {
         }
 }
 
-pub(super) fn contains_loop(b: &hir::Block) -> bool {
+pub(super) fn contains_loop(b: &[Stmt]) -> bool {
     b.iter().any(|s| match s {
         Stmt::Loop(_) => true,
         Stmt::If(_, t, e, _) => contains_loop(t) || contains_loop(e),
@@ -489,7 +489,7 @@ pub(super) fn contains_loop(b: &hir::Block) -> bool {
 }
 
 /// Expression nodes in a block: the cost of one copy.
-fn block_size(b: &hir::Block) -> usize {
+pub(super) fn block_size(b: &hir::Block) -> usize {
     let mut n = 0;
     for_each_expr(b, &mut |_| n += 1);
     n + b.len()

@@ -34,7 +34,7 @@ use kiln_frontend::ast::AddrSpace;
 use kiln_frontend::diag::{Diagnostic, codes};
 use kiln_frontend::hir::{self, FuncId, GlobalId, LocalId, Program};
 use kiln_frontend::types::{Scalar, Type};
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::rc::Rc;
 
 /// Width of pointer indices.
@@ -151,6 +151,8 @@ pub(crate) struct Lowerer<'p> {
     ret_value_param: HashMap<usize, Value>,
     /// Apply loop transformations (unrolling).
     transform_loops: bool,
+    /// See [`LowerOptions::coalesce_nests`].
+    coalesce_nests: BTreeSet<usize>,
     /// Values known to be constants (for trip-count probes).
     const_memo: HashMap<Value, Option<u64>>,
     /// Indices into `k.loops` of the loops being lowered, innermost last.
@@ -181,6 +183,10 @@ pub struct LowerOptions {
     /// spec's `{ local = N }`), for the parameters without `local_mem_size` (which fixes the
     /// size); otherwise [`DEFAULT_LOCAL_ARG_BYTES`].
     pub local_args: Vec<(Rc<str>, u32)>,
+    /// Nests coalesced although their inner loop is short enough to be unrolled, by their index
+    /// in [`Kernel::coalescible_nests`] (the driver tries each and keeps it where the schedule
+    /// estimates no more cycles).
+    pub coalesce_nests: BTreeSet<usize>,
 }
 
 /// The `__local` memory built behind a `__local` pointer parameter that says nothing about
@@ -230,6 +236,7 @@ pub fn lower_kernel_with(prog: &Program, id: FuncId, opts: &LowerOptions) -> Res
         var_names: HashMap::new(),
         ret_value_param: HashMap::new(),
         transform_loops: opts.loop_transforms,
+        coalesce_nests: opts.coalesce_nests.clone(),
         const_memo: HashMap::new(),
         loop_info_stack: Vec::new(),
         local_size: opts.local_size,
