@@ -290,7 +290,9 @@ pub struct HwOptions {
 
 /// Front end to schedule for one kernel. Also returns the kernel as lowered, before any
 /// optimization: the emulator runs that form, so that comparing it with the simulator checks the
-/// optimizer as well as the scheduler.
+/// optimizer as well as the scheduler. A kernel with nests that lowering could coalesce instead
+/// of unrolling their inner loops ([`Kernel::coalescible_nests`]) is built once more per nest,
+/// and each coalescing kept where the schedule estimates no more cycles.
 pub fn build_schedule(
     fe: &Frontend,
     kernel: &str,
