@@ -10,9 +10,11 @@
 //!
 //! The nest may be imperfect: the outer body may declare variables before the inner loop (with
 //! initializers that read no memory, so that the declarations can run again, unneeded, after
-//! the last iteration) and run statements after it that do not leave the loop. Those run when
-//! the inner loop ends, before the outer step; the declarations are assigned again after it
-//! (`int acc = 0; for (s...) acc += ...; sum[p] = acc;`).
+//! the last iteration) and run statements after it that do not leave the loop
+//! (`int acc = 0; for (s...) acc += ...; sum[p] = acc;`). Statements after the inner loop run
+//! in an iteration of their own, which tests the inner loop's condition first and runs them
+//! instead of the body when it fails (`outer × (inner + 1)` iterations), then the outer step;
+//! the declarations are assigned again after it, with the inner loop's initializer.
 //!
 //! `#pragma loop_coalesce` asks for it. It is automatic for a perfect nest whose inner loop is
 //! too long to be unrolled and in which no memory is both read and written — the dependence
