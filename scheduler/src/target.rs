@@ -706,9 +706,8 @@ fn holds_a_carried_value(k: &Kernel, op: Op) -> bool {
 
 /// Whether `op` is a select between a constant and another value whose result only goes to a
 /// loop header's parameter (`p' = c ? x : 0` on an edge into the loop's header, a reduction that
-/// starts again):
-/// synthesis builds it as the register's synchronous reset or set (`SB_DFFESR`/`SB_DFFESS` on
-/// the iCE40), beside the data path rather than on it.
+/// starts again): synthesis builds it as the register's synchronous reset or set
+/// (`SB_DFFESR`/`SB_DFFESS` on the iCE40), beside the data path rather than on it.
 fn resets_a_carried_value(k: &Kernel, op: Op) -> bool {
     let o = &k.ops[op];
     let (OpKind::Select, Some(result)) = (&o.kind, o.result) else { return false };
