@@ -504,6 +504,11 @@ fn serial_sums_of_two_multipliers_are_read_directly_or_through_a_register() {
     assert!(root.contains("_sum0_mul0_acc + p2_sum0_mul1_sum;"), "{root}");
     assert!(verilog.contains("p2_sum0_mul1_sum <= p2_sum0_mul1_acc;"), "{verilog}");
     let got = cosim_on_ice40(&dir, &cl, &spec, &[]);
+    assert_eq!(got["checksum"][0].as_i64(), Some(doitgen_values_checksum() as i64));
+}
+
+/// The checksum of tests/kernels/doitgen_values.cl (and doitgen_coalesced.cl, the same program).
+fn doitgen_values_checksum() -> i32 {
     let (nr, nq, np) = (10usize, 8usize, 12usize);
     let mut a: Vec<i32> =
         (0..nr * nq * np).map(|n| ((n / (nq * np)) * (n / np % nq) + n % np) as i32 % 12 - 5).collect();
@@ -514,8 +519,7 @@ fn serial_sums_of_two_multipliers_are_read_directly_or_through_a_register() {
             a[rq * np + p] = (0..np).fold(0i32, |acc, s| acc.wrapping_add(row[s].wrapping_mul(c4[s * np + p])));
         }
     }
-    let checksum = a.iter().enumerate().fold(0i32, |x, (n, v)| x ^ v.wrapping_mul((n % np) as i32 + 1));
-    assert_eq!(got["checksum"][0].as_i64(), Some(checksum as i64));
+    a.iter().enumerate().fold(0i32, |x, (n, v)| x ^ v.wrapping_mul((n % np) as i32 + 1))
 }
 
 /// doitgen_coalesced is doitgen_values without the pragma that unrolls its `s` loop: on the
@@ -558,18 +562,7 @@ fn an_imperfect_nest_whose_unrolling_gains_nothing_is_coalesced() {
     let register = add.trim_start().trim_start_matches(&format!("assign {sum} = ")).split(' ').next().unwrap();
     assert!(verilog.contains(&format!("_sum_wd = {register};")), "{register}:\n{verilog}");
     let got = cosim_on_ice40(&dir, &cl, &spec, &["--stall-seed", "4"]);
-    let (nr, nq, np) = (10usize, 8usize, 12usize);
-    let mut a: Vec<i32> =
-        (0..nr * nq * np).map(|n| ((n / (nq * np)) * (n / np % nq) + n % np) as i32 % 12 - 5).collect();
-    let c4: Vec<i32> = (0..np * np).map(|n| ((n / np) * (n % np)) as i32 % 12 - 6).collect();
-    for rq in 0..nr * nq {
-        let row: Vec<i32> = a[rq * np..(rq + 1) * np].to_vec();
-        for p in 0..np {
-            a[rq * np + p] = (0..np).fold(0i32, |acc, s| acc.wrapping_add(row[s].wrapping_mul(c4[s * np + p])));
-        }
-    }
-    let checksum = a.iter().enumerate().fold(0i32, |x, (n, v)| x ^ v.wrapping_mul((n % np) as i32 + 1));
-    assert_eq!(got["checksum"][0].as_i64(), Some(checksum as i64));
+    assert_eq!(got["checksum"][0].as_i64(), Some(doitgen_values_checksum() as i64));
 }
 
 /// On the iCE40 at 60 MHz a block RAM written from four places or more (here two pipelines and
