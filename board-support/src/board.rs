@@ -1,16 +1,20 @@
 //! Board definitions. Every board is a TOML file in `board-support/boards/`, compiled into the
 //! binary; adding a board means adding a file, never a code path. The only code that differs
-//! between boards is per FPGA *family* (constraint-file syntax) and per PLL tool.
+//! between boards is per constraint-file syntax and per PLL tool, both named by the board file;
+//! what the FPGA can do is its device model's (`kiln-device`), which the board names.
 
 use serde::Deserialize;
 
-/// The FPGA families kiln has flows for. The family decides the constraint-file format.
+/// The syntax of a board's pin constraint file, as its place-and-route tool reads it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Family {
-    Ice40,
-    Ecp5,
-    Gowin,
+pub enum ConstraintFormat {
+    /// `.pcf` (nextpnr-ice40).
+    Pcf,
+    /// `.lpf` (nextpnr-ecp5).
+    Lpf,
+    /// `.cst` (nextpnr-himbaechel for Gowin).
+    Cst,
 }
 
 /// How a kernel clock other than the oscillator's is made.
@@ -139,11 +143,12 @@ impl Step {
 pub struct Board {
     pub name: String,
     pub description: String,
-    pub family: Family,
+    /// The syntax of the pin constraint file.
+    pub constraints: ConstraintFormat,
     pub part: String,
     pub package: String,
-    /// The scheduler's delay model for this part (`kiln build --target`).
-    pub scheduler_target: String,
+    /// The device model of this part (`kiln build --target`).
+    pub device: String,
     pub pll: PllTool,
     /// The file the last step writes.
     pub bitstream: String,

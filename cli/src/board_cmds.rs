@@ -15,9 +15,9 @@ use kiln_board_support::top::{
 };
 use kiln_board_support::{Board, BridgeLayout, board_by_name, board_names};
 use kiln_dataflow::emu::Arg;
-use kiln_frontend::SourceMap;
-use kiln_frontend::diag::{Diagnostic, codes};
-use kiln_scheduler::Target;
+use kiln_device::Device;
+use kiln_diagnostics::SourceMap;
+use kiln_diagnostics::{Diagnostic, codes};
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -63,10 +63,10 @@ fn board(args: &BoardArgs) -> Result<Board, Diagnostic> {
 }
 
 fn hw_options(args: &BoardArgs, board: &Board) -> Result<HwOptions, Diagnostic> {
-    let target = Target::by_name(&board.scheduler_target).ok_or_else(|| {
+    let device = Device::by_name(&board.device).ok_or_else(|| {
         Diagnostic::error(
             codes::UNKNOWN_BOARD,
-            format!("board `{}` names an unknown scheduler target `{}`", board.name, board.scheduler_target),
+            format!("board `{}` names an unknown device `{}`", board.name, board.device),
         )
     })?;
     let clock_mhz = args.clock_mhz.unwrap_or(board.clock.mhz);
@@ -78,7 +78,7 @@ fn hw_options(args: &BoardArgs, board: &Board) -> Result<HwOptions, Diagnostic> 
         None => None,
     };
     Ok(HwOptions {
-        target,
+        device,
         clock_mhz,
         optimize: !args.no_opt,
         egraph: !args.no_opt && !args.no_egraph,
@@ -129,7 +129,7 @@ struct BoardKernel {
 fn build_for_board(
     fe: &Frontend,
     kernel: Option<&str>,
-    at: Option<kiln_frontend::Span>,
+    at: Option<kiln_diagnostics::Span>,
     args: &BoardArgs,
     board: &Board,
     hw: &HwOptions,

@@ -7,9 +7,10 @@ use crate::runspec::{self, RunSpec};
 use crate::system;
 use crate::{Command, CompileArgs, HwArgs, Io, MemArgs, options};
 use kiln_dataflow::emu;
-use kiln_frontend::diag::{Diagnostic, codes};
-use kiln_frontend::{Options, SourceMap};
-use kiln_scheduler::Target;
+use kiln_device::Device;
+use kiln_diagnostics::SourceMap;
+use kiln_diagnostics::{Diagnostic, codes};
+use kiln_frontend::Options;
 use kiln_simulator::cosim::{self, ModelFault};
 use kiln_simulator::{MemConfig, SimConfig};
 use std::path::{Path, PathBuf};
@@ -88,11 +89,11 @@ pub(crate) fn front(
 }
 
 pub(crate) fn hw_options(hw: &HwArgs) -> Result<HwOptions, Diagnostic> {
-    let target = Target::by_name(&hw.target).ok_or_else(|| {
+    let device = Device::by_name(&hw.target).ok_or_else(|| {
         Diagnostic::error(codes::BAD_OPTION, format!("unknown target `{}`", hw.target))
-            .with_note(format!("targets: {}", Target::names().join(", ")))
+            .with_note(format!("targets: {}", Device::names().join(", ")))
     })?;
-    let clock_mhz = hw.clock_mhz.unwrap_or(target.default_clock_mhz);
+    let clock_mhz = hw.clock_mhz.unwrap_or(device.default_clock_mhz);
     if !(clock_mhz > 0.0 && clock_mhz <= 2000.0) {
         return Err(Diagnostic::error(codes::BAD_OPTION, format!("clock {clock_mhz} MHz is outside 0..2000 MHz")));
     }
@@ -101,7 +102,7 @@ pub(crate) fn hw_options(hw: &HwArgs) -> Result<HwOptions, Diagnostic> {
         None => None,
     };
     Ok(HwOptions {
-        target,
+        device,
         clock_mhz,
         optimize: !hw.no_opt && hw.opt_level > 0,
         egraph: !hw.no_opt && !hw.no_egraph && hw.opt_level > 1,
@@ -297,7 +298,7 @@ fn build(
     let report = serde_json::json!({
         "kiln_version": env!("CARGO_PKG_VERSION"),
         "source": file.display().to_string(),
-        "target": hw.target.name,
+        "target": hw.device.name,
         "clock_mhz": hw.clock_mhz,
         "kernels": reports,
         "system": system_report,
@@ -621,7 +622,7 @@ fn cosimulate(
 }
 
 fn explain(code: Option<&str>, io: &mut Io) -> CmdResult {
-    use kiln_frontend::diag::codes::{ALL, describe};
+    use kiln_diagnostics::codes::{ALL, describe};
     match code {
         Some(c) => match describe(&c.to_ascii_uppercase()) {
             Some(d) => {

@@ -7,14 +7,15 @@
 //! reported as a diagnostic, never a panic.
 
 use kiln_dataflow::Kernel;
-use kiln_dataflow::egraph::{CostTarget, EgraphOptions, EgraphReport};
+use kiln_dataflow::egraph::{EgraphOptions, EgraphReport};
 use kiln_dataflow::passes::{PipelineOptions, egraph_phase, finish_for_hardware, optimize as run_passes};
-use kiln_frontend::diag::{Diagnostic, codes};
-use kiln_frontend::hir::Program;
-use kiln_frontend::{FileId, Options, SourceMap};
+use kiln_device::Device;
+use kiln_diagnostics::{Diagnostic, codes};
+use kiln_diagnostics::{FileId, SourceMap};
+use kiln_frontend::Options;
+use kiln_hir::Program;
 use kiln_rtl_gen::{Interface, VerilogFile};
-use kiln_scheduler::target::TargetKind;
-use kiln_scheduler::{Schedule, Target};
+use kiln_scheduler::Schedule;
 use std::path::Path;
 
 /// Diagnostics that ended a command.
@@ -69,8 +70,8 @@ pub fn kernel_names(prog: &Program) -> Vec<String> {
 pub fn find_kernel(
     prog: &Program,
     name: &str,
-    at: Option<kiln_frontend::Span>,
-) -> Result<kiln_frontend::hir::FuncId, Failure> {
+    at: Option<kiln_diagnostics::Span>,
+) -> Result<kiln_hir::FuncId, Failure> {
     if let Some(id) = prog.kernel_by_name(name) {
         return Ok(id);
     }
@@ -97,7 +98,7 @@ fn internal_error(stage: &str, details: String) -> Failure {
 /// Lowers one kernel to the dataflow IR as written (the emulator's form) and verifies it.
 pub fn lower(
     prog: &Program,
-    kernel: kiln_frontend::hir::FuncId,
+    kernel: kiln_hir::FuncId,
     local_size: Option<[u32; 3]>,
     local_args: &[(std::rc::Rc<str>, u32)],
 ) -> Result<(Kernel, Vec<Diagnostic>), Failure> {
@@ -108,7 +109,7 @@ pub fn lower(
 /// Lowers one kernel with options (hardware builds apply the loop transformations).
 pub fn lower_with(
     prog: &Program,
-    kernel: kiln_frontend::hir::FuncId,
+    kernel: kiln_hir::FuncId,
     opts: &kiln_dataflow::lower::LowerOptions,
 ) -> Result<(Kernel, Vec<Diagnostic>), Failure> {
     let k = kiln_dataflow::lower::lower_kernel_with(prog, kernel, opts)?;
@@ -120,7 +121,7 @@ pub fn lower_with(
 /// Runs the optimization passes (without the e-graph phase), verifying the IR after each.
 pub fn optimize(k: &mut Kernel, hw: &HwOptions) -> Result<(), Failure> {
     let defer_divisions = hw.optimize && hw.egraph;
-    let lut_multiply_below = hw.target.lut_multiply_below();
+    let lut_multiply_below = hw.device.lut_multiply_below();
     run_passes(
         k,
         &PipelineOptions {
@@ -129,7 +130,7 @@ pub fn optimize(k: &mut Kernel, hw: &HwOptions) -> Result<(), Failure> {
             egraph: None,
             defer_divisions,
             lut_multiply_below,
-            first_addresses_in_outer_loops: hw.target.keeps_first_addresses_in_outer_loops(),
+            first_addresses_in_outer_loops: hw.device.keeps_first_addresses_in_outer_loops(),
         },
     )
     .map(|_| ())
@@ -149,18 +150,9 @@ pub fn optimize_and_schedule(mut k: Kernel, hw: &HwOptions) -> Result<Schedule, 
     if !(hw.optimize && hw.egraph) {
         return schedule(k, hw);
     }
-    let options = EgraphOptions {
-        target: match hw.target.kind {
-            TargetKind::Generic => CostTarget::Generic,
-            TargetKind::Ice40Up5k => CostTarget::Ice40Up5k,
-            TargetKind::Ecp5 => CostTarget::Ecp5,
-        },
-        delays: hw.target.operators,
-        explain: hw.explain_opt,
-        ..EgraphOptions::default()
-    };
+    let options = EgraphOptions { explain: hw.explain_opt, ..EgraphOptions::for_device(hw.device) };
     let (lut_multiply_below, first_addresses) =
-        (hw.target.lut_multiply_below(), hw.target.keeps_first_addresses_in_outer_loops());
+        (hw.device.lut_multiply_below(), hw.device.keeps_first_addresses_in_outer_loops());
     let mut rewritten = k.clone();
     let report = egraph_phase(&mut rewritten, &options, true).map_err(pass_failure)?;
     finish_for_hardware(&mut rewritten, true, lut_multiply_below, first_addresses).map_err(pass_failure)?;
@@ -180,7 +172,7 @@ pub fn optimize_and_schedule(mut k: Kernel, hw: &HwOptions) -> Result<Schedule, 
         // two others a cycle deeper). The generic target has no part to fit (nussinov there:
         // 108,053 cycles without the rewrites, 111,294 with a pipeline a cycle deeper).
         Some(why)
-            if hw.target.has_a_part_to_fit()
+            if hw.device.has_a_part_to_fit()
                 && with.deeper_by_at_most_one(&base)
                 && area_saved(&report) >= 1.0 / 3.0 =>
         {
@@ -256,7 +248,7 @@ pub fn schedule(k: Kernel, hw: &HwOptions) -> Result<Schedule, Failure> {
         .into());
     }
     let opts = kiln_scheduler::Options { pipeline: hw.pipeline, strict_pipe_order: hw.strict_pipe_order };
-    let s = kiln_scheduler::schedule_with(k, hw.target.clone(), hw.clock_mhz, opts);
+    let s = kiln_scheduler::schedule_with(k, hw.device, hw.clock_mhz, opts);
     kiln_scheduler::verify::verify_schedule(&s).map_err(|e| internal_error("scheduling", e.join("\n")))?;
     Ok(s)
 }
@@ -269,7 +261,7 @@ pub fn emit_verilog(s: &Schedule, sources: &SourceMap) -> (VerilogFile, Interfac
 /// Compilation settings shared by the commands that build hardware.
 #[derive(Clone, Debug)]
 pub struct HwOptions {
-    pub target: Target,
+    pub device: &'static Device,
     pub clock_mhz: f64,
     pub optimize: bool,
     /// Run the e-graph datapath phase (`-O2`, the default).
@@ -296,7 +288,7 @@ pub struct HwOptions {
 pub fn build_schedule(
     fe: &Frontend,
     kernel: &str,
-    at: Option<kiln_frontend::Span>,
+    at: Option<kiln_diagnostics::Span>,
     hw: &HwOptions,
 ) -> Result<(Kernel, Schedule), Failure> {
     let id = find_kernel(&fe.program, kernel, at)?;

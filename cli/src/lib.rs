@@ -20,8 +20,9 @@ mod system_cmds;
 mod waveform;
 
 use clap::{Args, Parser, Subcommand};
-use kiln_frontend::diag::{self, Diagnostic};
-use kiln_frontend::{Options, SourceMap};
+use kiln_diagnostics::SourceMap;
+use kiln_diagnostics::{self as diag, Diagnostic};
+use kiln_frontend::Options;
 use std::ffi::OsString;
 use std::io::Write;
 use std::path::PathBuf;
@@ -253,14 +254,14 @@ fn options(c: &CompileArgs) -> Result<Options, Diagnostic> {
         let std = f.strip_prefix("-cl-std=").map(str::to_ascii_lowercase);
         if std.as_deref().is_some_and(|s| s.starts_with("clc++") || s == "c++") {
             return Err(Diagnostic::error(
-                kiln_frontend::diag::codes::BAD_OPTION,
+                kiln_diagnostics::codes::BAD_OPTION,
                 format!("OpenCL C++ (`{f}`) is not yet supported by kiln"),
             )
             .with_note("kiln compiles OpenCL C 1.2, 2.0 and 3.0 (-cl-std=CL1.2|CL2.0|CL3.0)"));
         }
         if !o.apply_cl_flag(f) {
             return Err(Diagnostic::error(
-                kiln_frontend::diag::codes::BAD_OPTION,
+                kiln_diagnostics::codes::BAD_OPTION,
                 format!("unknown or invalid OpenCL option `{f}`"),
             )
             .with_note("kiln accepts -cl-std=CL1.2|CL2.0|CL3.0 and the -cl-* math options"));

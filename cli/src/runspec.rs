@@ -21,8 +21,8 @@
 use kiln_dataflow::Kernel;
 use kiln_dataflow::emu::Arg;
 use kiln_dataflow::ir::{Implicit, Param, ParamKind, VectorLane};
-use kiln_frontend::diag::{Diagnostic, codes};
-use kiln_frontend::{FileId, SourceMap, Span};
+use kiln_diagnostics::{Diagnostic, codes};
+use kiln_diagnostics::{FileId, SourceMap, Span};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::Path;

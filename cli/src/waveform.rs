@@ -3,8 +3,8 @@
 //! at — and never left half-written.
 
 use crate::commands::write_atomic;
-use kiln_frontend::Diagnostic;
-use kiln_frontend::diag::codes;
+use kiln_diagnostics::Diagnostic;
+use kiln_diagnostics::codes;
 use kiln_scheduler::Schedule;
 use kiln_simulator::trace::Trace;
 use std::cell::RefCell;

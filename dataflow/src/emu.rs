@@ -9,7 +9,7 @@
 use crate::ir::op::{eval, mask};
 use crate::ir::*;
 use cranelift_entity::SecondaryMap;
-use kiln_frontend::Span;
+use kiln_diagnostics::Span;
 use std::collections::VecDeque;
 
 /// A kernel argument value, in kernel parameter order.
@@ -73,8 +73,8 @@ pub struct Blocked {
 }
 
 impl RunError {
-    pub fn to_diagnostic(&self) -> kiln_frontend::Diagnostic {
-        use kiln_frontend::diag::{Diagnostic, codes};
+    pub fn to_diagnostic(&self) -> kiln_diagnostics::Diagnostic {
+        use kiln_diagnostics::{Diagnostic, codes};
         match self {
             RunError::OutOfBounds { kernel, buffer, index, len, write, span } => Diagnostic::error(
                 codes::OUT_OF_BOUNDS,

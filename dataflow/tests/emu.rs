@@ -2,7 +2,8 @@
 use kiln_dataflow::emu::{Arg, emulate};
 use kiln_dataflow::ir::Kernel;
 use kiln_dataflow::passes::{PipelineOptions, optimize};
-use kiln_frontend::{Options, check_source, diag};
+use kiln_diagnostics as diag;
+use kiln_frontend::{Options, check_source};
 
 fn compile(src: &str, name: &str) -> (Kernel, Kernel) {
     let out = check_source("t.cl", src, &Options::default());
@@ -227,7 +228,7 @@ fn coalesced_inner_test_is_an_equality() {
         .unwrap_or_else(|d| panic!("{}", diag::render(&out.sources, &d)));
     let options = PipelineOptions {
         verify_each: true,
-        egraph: Some(kiln_dataflow::egraph::EgraphOptions::default()),
+        egraph: Some(kiln_dataflow::egraph::EgraphOptions::for_device(kiln_device::Device::generic())),
         ..PipelineOptions::default()
     };
     optimize(&mut k, &options).unwrap_or_else(|f| panic!("{f:?}"));

@@ -6,7 +6,8 @@
 use kiln_dataflow::ir::*;
 use kiln_dataflow::passes::{PipelineOptions, optimize};
 use kiln_dataflow::ranges::ValueRanges;
-use kiln_frontend::{Options, check_source, diag};
+use kiln_diagnostics as diag;
+use kiln_frontend::{Options, check_source};
 
 /// The kernel as the e-graph phase receives it (the `-O1` passes, loop transformations on).
 fn compile(src: &str) -> Kernel {

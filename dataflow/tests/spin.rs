@@ -3,7 +3,8 @@
 //! do anything else keep their non-blocking transfers.
 
 use kiln_dataflow::ir::{Kernel, OpKind};
-use kiln_frontend::{ClStd, Options, check_source, diag};
+use kiln_diagnostics as diag;
+use kiln_frontend::{ClStd, Options, check_source};
 
 fn lower(src: &str, name: &str, std: ClStd) -> Kernel {
     let opts = Options { std, ..Options::default() };

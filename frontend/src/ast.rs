@@ -8,6 +8,7 @@
 #![allow(clippy::large_enum_variant)]
 
 use crate::source::Span;
+pub use kiln_hir::types::{AddrSpace, Quals};
 use std::rc::Rc;
 
 pub type Name = Rc<str>;
@@ -33,39 +34,11 @@ pub enum StorageClass {
     Register,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum AddrSpace {
-    Private,
-    Global,
-    Constant,
-    Local,
-    Generic,
-}
-
-impl AddrSpace {
-    pub fn keyword(self) -> &'static str {
-        match self {
-            AddrSpace::Private => "__private",
-            AddrSpace::Global => "__global",
-            AddrSpace::Constant => "__constant",
-            AddrSpace::Local => "__local",
-            AddrSpace::Generic => "__generic",
-        }
-    }
-}
-
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Access {
     ReadOnly,
     WriteOnly,
     ReadWrite,
-}
-
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Quals {
-    pub is_const: bool,
-    pub is_volatile: bool,
-    pub is_restrict: bool,
 }
 
 /// A basic type keyword (`unsigned`, `int`, ...), kept as written so sema can validate the

@@ -1,30 +1,32 @@
-//! kiln's front end: OpenCL C source text to a typed, checked program.
+//! kiln's OpenCL C front end: source text to the typed, checked program of `kiln-hir`.
 //!
-//! Owns: the source map and diagnostics (used by every later stage), the preprocessor, the
-//! parser, the type system and semantic analysis, and the typed program ([`hir`]) that the
-//! dataflow crate lowers.
+//! Owns: the preprocessor with OpenCL's predefined macros, the lexer and parser of OpenCL C
+//! (1.2, 2.0, 3.0 and the Intel and Xilinx FPGA dialects), and semantic analysis — the OpenCL C
+//! rules that produce a [`kiln_hir::Program`].
 //!
-//! Must not: know anything about hardware, schedules or Verilog; read files except through the
-//! [`pp::FileLoader`] it is given; panic on any input.
+//! Must not: define the HIR, the types or the diagnostics (they are `kiln-hir`'s and
+//! `kiln-diagnostics`', shared with every other front end); know anything about hardware,
+//! schedules or Verilog; read files except through the [`pp::FileLoader`] it is given; panic on
+//! any input.
 //!
-//! Pipeline: [`lex`] → [`pp`] → [`parse`] → [`sema`] → [`hir::Program`].
+//! Pipeline: [`lex`] → [`pp`] → [`parse`] → [`sema`] → [`kiln_hir::Program`].
 
 pub mod ast;
-pub mod builtins;
-pub mod diag;
-pub mod hir;
 pub mod lex;
 pub mod literal;
 pub mod options;
 pub mod parse;
 pub mod pp;
 pub mod sema;
-pub mod source;
-pub mod types;
 
-pub use diag::{Diagnostic, Diagnostics, Severity};
+// The shared crates under the names the front end's modules use.
+pub(crate) use kiln_diagnostics as diag;
+pub(crate) use kiln_diagnostics::source;
+pub(crate) use kiln_hir as hir;
+pub(crate) use kiln_hir::{builtins, types};
+
+use kiln_diagnostics::{Diagnostic, Diagnostics, FileId, SourceMap};
 pub use options::{ClStd, Options};
-pub use source::{FileId, SourceMap, Span};
 
 /// The result of running the front end on one file.
 pub struct FrontendOutput {

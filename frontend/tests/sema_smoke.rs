@@ -1,5 +1,6 @@
 #![allow(clippy::unwrap_used)]
-use kiln_frontend::{Options, check_source, diag};
+use kiln_diagnostics as diag;
+use kiln_frontend::{Options, check_source};
 
 fn codes(src: &str) -> Vec<String> {
     let out = check_source("t.cl", src, &Options::default());

@@ -11,7 +11,7 @@ pub mod kernel;
 pub mod system;
 pub mod verilog;
 
-use kiln_frontend::Span;
+use kiln_diagnostics::Span;
 use kiln_scheduler::Schedule;
 
 /// A generated Verilog source file.

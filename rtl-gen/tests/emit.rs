@@ -1,14 +1,16 @@
 #![allow(clippy::unwrap_used)]
 use kiln_dataflow::passes::{PipelineOptions, optimize};
-use kiln_frontend::{Options, check_source, diag};
-use kiln_scheduler::{Target, schedule};
+use kiln_device::Device;
+use kiln_diagnostics as diag;
+use kiln_frontend::{Options, check_source};
+use kiln_scheduler::schedule;
 
 pub fn verilog_of(src: &str, name: &str) -> kiln_rtl_gen::VerilogFile {
     let out = check_source("t.cl", src, &Options::default());
     let prog = out.program.unwrap_or_else(|| panic!("{}", diag::render(&out.sources, &out.diags)));
     let mut k = kiln_dataflow::lower::lower_kernel(&prog, prog.kernel_by_name(name).unwrap()).unwrap();
     optimize(&mut k, &PipelineOptions { verify_each: true, ..PipelineOptions::default() }).unwrap();
-    let s = schedule(k, Target::by_name("generic").unwrap(), 100.0);
+    let s = schedule(k, Device::by_name("generic").unwrap(), 100.0);
     let sm = &out.sources;
     kiln_rtl_gen::emit_kernel(&s, &|sp| sm.location(sp).to_string()).0
 }

@@ -1,5 +1,5 @@
 //! Binding of split multiplies to shared multipliers, for targets with few hardware multipliers
-//! (`Target::multiplier_blocks`): the UP5K's eight DSP blocks hold only two 32-bit multiplies
+//! (`Timing::multiplier_blocks`): the UP5K's eight DSP blocks hold only two 32-bit multiplies
 //! split into partial products, and a PolyBench kernel with a multiply in each of three loop
 //! nests did not fit. rtl-gen builds one multiplier per [`SharedMultiplier`]; the scheduler
 //! binds a first schedule to decide which multiplies register their operands (below).
@@ -11,7 +11,7 @@
 //! per cycle); and multiplies of the state machine in different blocks, or in one block over
 //! cycles that do not overlap (a multi-cycle operation ends in the block it starts in). Only
 //! multiplies of the same cycles and operand registering share (their segments advance
-//! alike). The scheduler starts at most `Target::multipliers_per_cycle` split multiplies per
+//! alike). The scheduler starts at most `Timing::multipliers_per_cycle` split multiplies per
 //! cycle of a pipeline, so a pipeline's multiplies fit on that many multipliers; the state
 //! machine's may need more when they overlap in one block.
 //!
@@ -42,19 +42,19 @@ pub struct SharedMultiplier {
     pub ops: Vec<Op>,
 }
 
-/// The multipliers shared by two multiplies or more, when the target's blocks are fewer than
-/// the kernel's multiplies would take (`Target::multipliers_per_cycle`, which the scheduler
+/// The multipliers shared by two multiplies or more, when the device's blocks are fewer than
+/// the kernel's multiplies would take (`Timing::multipliers_per_cycle`, which the scheduler
 /// also honours in every pipeline); empty otherwise. Multiplies are bound first-fit, in the
 /// order of the state machine's blocks, then the pipelines'.
 pub fn shared_multipliers(s: &Schedule) -> Vec<SharedMultiplier> {
     let k = &s.kernel;
-    if s.target.multipliers_per_cycle(k).is_none() {
+    if s.timing.multipliers_per_cycle(k).is_none() {
         return Vec::new();
     }
     let mut bound: Vec<SharedMultiplier> = Vec::new();
     for op in s.scheduled_ops() {
         let OpClass::Multi(cycles) = s.class(op) else { continue };
-        if !s.target.splits_multiply(k, op) {
+        if !s.timing.splits_multiply(k, op) {
             continue;
         }
         let width = k.ops[op].result.map(|r| k.width(r)).unwrap_or(1);
@@ -90,18 +90,18 @@ fn overlap(s: &Schedule, a: Op, b: Op, cycles: u32) -> bool {
 }
 
 /// The multiplier blocks a schedule's multiplies take once bound: each shared multiplier as many
-/// as its widest multiply, every other multiply its own (`Target::multiplier_blocks_of`).
+/// as its widest multiply, every other multiply its own (`Timing::multiplier_blocks_of`).
 pub fn multiplier_blocks_used(s: &Schedule) -> u32 {
     let k = &s.kernel;
     let shared = shared_multipliers(s);
     let on_shared: HashSet<Op> = shared.iter().flat_map(|m| m.ops.iter().copied()).collect();
     let by_multiplier: u32 =
-        shared.iter().map(|m| m.ops.iter().map(|op| s.target.multiplier_blocks_of(k, *op)).max().unwrap_or(0)).sum();
+        shared.iter().map(|m| m.ops.iter().map(|op| s.timing.multiplier_blocks_of(k, *op)).max().unwrap_or(0)).sum();
     let alone: u32 = s
         .scheduled_ops()
         .into_iter()
         .filter(|op| !on_shared.contains(op))
-        .map(|op| s.target.multiplier_blocks_of(k, op))
+        .map(|op| s.timing.multiplier_blocks_of(k, op))
         .sum();
     by_multiplier + alone
 }

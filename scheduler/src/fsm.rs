@@ -8,7 +8,7 @@
 //!   keep program order; a load's response is consumed at least one step after its request;
 //! - on-chip memories: one read and one write per step; reads are registered (data one step
 //!   later); a write is visible to reads in later steps (two steps later where the writes pass
-//!   registers, `Target::registers_writes`, and the block lasts until the write lands); reads
+//!   registers, `Timing::registers_writes`, and the block lasts until the write lands); reads
 //!   see the old value in the step of a write;
 //! - divider units: one operation in flight per unit; the result appears `latency` steps after
 //!   the start;
@@ -20,7 +20,7 @@
 use crate::binding::{multiplier_blocks_used, operand_registering_multiplies};
 use crate::pipeline::{Context, pipeline_loops};
 use crate::schedule::*;
-use crate::target::Target;
+use crate::timing::Timing;
 use cranelift_entity::SecondaryMap;
 use kiln_dataflow::ir::{Block, Kernel, Mem, Op, OpKind, Terminator, Value, ValueDef};
 use std::collections::{BTreeSet, HashMap};
@@ -42,21 +42,21 @@ pub const PIPELINED_DIVIDER_MAX_WIDTH: u32 = 64;
 /// (`binding::operand_registering_multiplies`), unless then its multiplies no longer fit the
 /// part's multiplier blocks where the first schedule's did.
 ///
-/// Where block RAM reads pass the blocks' output register (`Target::registers_block_ram_output`)
+/// Where block RAM reads pass the blocks' output register (`Timing::registers_block_ram_output`)
 /// and that raises the II of a loop (a recurrence through memory: floyd-warshall's 5 -> 6, 20%
 /// more cycles), the kernel is scheduled without them: a cycle more per iteration costs more
 /// than the clock gains.
 ///
 /// The writes of block RAM memories written from many places (`memories_written_in_many_places`)
-/// pass registers where the target allows it (`Target::may_register_writes`), unless that
+/// pass registers where the device allows it (`Timing::may_register_writes`), unless that
 /// raises the II of a loop (a store's element read two cycles after it).
-pub fn schedule_fsm(k: Kernel, target: Target, clock_mhz: f64, opts: crate::Options) -> Schedule {
-    let without = schedule_reading_output_registers(k.clone(), target.clone(), clock_mhz, opts);
+pub fn schedule_fsm(k: Kernel, timing: Timing, clock_mhz: f64, opts: crate::Options) -> Schedule {
+    let without = schedule_reading_output_registers(k.clone(), timing.clone(), clock_mhz, opts);
     let chosen = memories_written_in_many_places(&without);
     if chosen.is_empty() {
         return without;
     }
-    let with = schedule_reading_output_registers(k, target.with_registered_writes(chosen), clock_mhz, opts);
+    let with = schedule_reading_output_registers(k, timing.with_registered_writes(chosen), clock_mhz, opts);
     if raises_an_ii(&with, &without) { without } else { with }
 }
 
@@ -70,7 +70,7 @@ pub fn schedule_fsm(k: Kernel, target: Target, clock_mhz: f64, opts: crate::Opti
 pub const WRITE_PLACES_FOR_REGISTERS: usize = 4;
 
 /// The memories of schedule `s` that may take their writes from registers
-/// (`Target::may_register_writes`) and are written from [`WRITE_PLACES_FOR_REGISTERS`] places
+/// (`Timing::may_register_writes`) and are written from [`WRITE_PLACES_FOR_REGISTERS`] places
 /// or more.
 fn memories_written_in_many_places(s: &Schedule) -> BTreeSet<Mem> {
     /// A pipeline, or an FSM state (block and step).
@@ -94,7 +94,7 @@ fn memories_written_in_many_places(s: &Schedule) -> BTreeSet<Mem> {
     places
         .into_iter()
         .filter(|(m, p)| {
-            p.len() >= WRITE_PLACES_FOR_REGISTERS && s.target.may_register_writes(&s.kernel.mems[*m], period)
+            p.len() >= WRITE_PLACES_FOR_REGISTERS && s.timing.may_register_writes(&s.kernel.mems[*m], period)
         })
         .map(|(m, _)| m)
         .collect()
@@ -102,13 +102,13 @@ fn memories_written_in_many_places(s: &Schedule) -> BTreeSet<Mem> {
 
 /// [`schedule_fsm`] for one choice of registered writes: block RAM reads through the blocks'
 /// output registers unless that raises an II.
-fn schedule_reading_output_registers(k: Kernel, target: Target, clock_mhz: f64, opts: crate::Options) -> Schedule {
-    let with = schedule_with_registered_operands(k.clone(), target.clone(), clock_mhz, opts);
+fn schedule_reading_output_registers(k: Kernel, timing: Timing, clock_mhz: f64, opts: crate::Options) -> Schedule {
+    let with = schedule_with_registered_operands(k.clone(), timing.clone(), clock_mhz, opts);
     let reads_output_registers = with.kernel.mems.keys().any(|m| with.output_register_blocks(m).is_some());
     if !reads_output_registers {
         return with;
     }
-    let without = schedule_with_registered_operands(k, target.without_block_ram_output_registers(), clock_mhz, opts);
+    let without = schedule_with_registered_operands(k, timing.without_block_ram_output_registers(), clock_mhz, opts);
     if raises_an_ii(&with, &without) { without } else { with }
 }
 
@@ -122,18 +122,18 @@ fn raises_an_ii(with: &Schedule, without: &Schedule) -> bool {
         })
 }
 
-/// [`schedule_fsm`] for one target: the multiplies' operands registered where that helps.
-fn schedule_with_registered_operands(k: Kernel, target: Target, clock_mhz: f64, opts: crate::Options) -> Schedule {
-    let first = schedule_pass(k, target, clock_mhz, opts, BTreeSet::new());
+/// [`schedule_fsm`] for one choice of block RAM reads: the multiplies' operands registered where that helps.
+fn schedule_with_registered_operands(k: Kernel, timing: Timing, clock_mhz: f64, opts: crate::Options) -> Schedule {
+    let first = schedule_pass(k, timing, clock_mhz, opts, BTreeSet::new());
     let registered: BTreeSet<Op> = operand_registering_multiplies(&first).into_iter().collect();
     if registered.is_empty() {
         return first;
     }
-    let second = schedule_pass(first.kernel.clone(), first.target.clone(), clock_mhz, opts, registered);
+    let second = schedule_pass(first.kernel.clone(), first.timing.clone(), clock_mhz, opts, registered);
     // Multiplies with registered operands share a multiplier only with each other, and the
     // second schedule moves them: where two of them now start in one phase, or overlap in a
     // state, they take a multiplier more (shared_multipliers at 12 MHz: nine DSP blocks).
-    match first.target.multiplier_blocks() {
+    match first.timing.multiplier_blocks() {
         Some(blocks) if multiplier_blocks_used(&second) > blocks && multiplier_blocks_used(&first) <= blocks => first,
         _ => second,
     }
@@ -142,15 +142,15 @@ fn schedule_with_registered_operands(k: Kernel, target: Target, clock_mhz: f64, 
 /// One schedule of the kernel, with the multiplies of `registered_operands` a cycle longer.
 fn schedule_pass(
     k: Kernel,
-    target: Target,
+    timing: Timing,
     clock_mhz: f64,
     opts: crate::Options,
     registered_operands: BTreeSet<Op>,
 ) -> Schedule {
     let period = 1000.0 / clock_mhz;
-    let carry_out_sums = target.carry_out_sums(&k);
+    let carry_out_sums = timing.carry_out_sums(&k);
     let mut s = Schedule {
-        target,
+        timing,
         clock_mhz,
         steps: SecondaryMap::new(),
         class: SecondaryMap::new(),
@@ -180,7 +180,7 @@ fn schedule_pass(
         // registers; sharing the sequential unit would hold the loop at II `W + 4`).
         let pipelined_lat: Vec<Option<u32>> = units
             .iter()
-            .map(|u| (u.width <= PIPELINED_DIVIDER_MAX_WIDTH).then(|| pipelined_divider_latency(&s.target, u)))
+            .map(|u| (u.width <= PIPELINED_DIVIDER_MAX_WIDTH).then(|| pipelined_divider_latency(&s.timing, u)))
             .collect();
         let lat = move |u: UnitId| units[u.0 as usize].latency;
         let class = move |op: Op| match class_map[op] {
@@ -195,7 +195,7 @@ fn schedule_pass(
             class: &class,
             unit_latency: &lat,
             fsm_cycles: &fsm_cycles,
-            target: &s.target,
+            timing: &s.timing,
             carry_out_sums: &s.carry_out_sums,
             period,
             disabled: !opts.pipeline,
@@ -214,7 +214,7 @@ fn schedule_pass(
             if let Some(OpClass::Unit(u)) = s.class[op]
                 && s.units[u.0 as usize].width <= PIPELINED_DIVIDER_MAX_WIDTH
             {
-                s.class[op] = Some(OpClass::Multi(pipelined_divider_latency(&s.target, &s.units[u.0 as usize]) + 1));
+                s.class[op] = Some(OpClass::Multi(pipelined_divider_latency(&s.timing, &s.units[u.0 as usize]) + 1));
             }
         }
         s.pipelines.push(p);
@@ -231,9 +231,9 @@ fn schedule_pass(
 
 /// The latency of a pipelined divider doing the divisions of unit `u`'s kind (one quotient bit
 /// per stage, whatever the shared unit's step).
-fn pipelined_divider_latency(target: &Target, u: &Unit) -> u32 {
+fn pipelined_divider_latency(timing: &Timing, u: &Unit) -> u32 {
     let UnitKind::Divider { signed } = u.kind;
-    target.divider_latency(u.width, signed)
+    timing.divider_latency(u.width, signed)
 }
 
 /// One divider per (width, signedness), shared by all blocks (only one block runs at a time);
@@ -242,7 +242,7 @@ fn pipelined_divider_latency(target: &Target, u: &Unit) -> u32 {
 fn assign_units(s: &mut Schedule, period: f64) {
     let mut by_key: HashMap<(u32, bool), UnitId> = HashMap::new();
     let ops: Vec<Op> = s.kernel.rpo().iter().flat_map(|b| s.kernel.blocks[*b].ops.clone()).collect();
-    let shares_multipliers = s.target.multipliers_per_cycle(&s.kernel).is_some();
+    let shares_multipliers = s.timing.multipliers_per_cycle(&s.kernel).is_some();
     for op in ops {
         let mut class = classify(&s.kernel, op);
         if let OpClass::Unit(_) = class {
@@ -251,11 +251,11 @@ fn assign_units(s: &mut Schedule, period: f64) {
             let signed =
                 matches!(o.kind, OpKind::Binary(kiln_dataflow::ir::BinOp::SDiv | kiln_dataflow::ir::BinOp::SRem));
             let id = *by_key.entry((w, signed)).or_insert_with(|| {
-                let step_cycles = s.target.divider_step_cycles(w, period);
+                let step_cycles = s.timing.divider_step_cycles(w, period);
                 s.units.push(Unit {
                     kind: UnitKind::Divider { signed },
                     width: w,
-                    latency: s.target.sequential_divider_latency(w, signed, step_cycles),
+                    latency: s.timing.sequential_divider_latency(w, signed, step_cycles),
                     step_cycles,
                 });
                 UnitId(s.units.len() as u32 - 1)
@@ -263,12 +263,12 @@ fn assign_units(s: &mut Schedule, period: f64) {
             class = OpClass::Unit(id);
         }
         if class == OpClass::Comb {
-            let (mut n, _) = s.target.op_segments_with(&s.kernel, op, period, s.carry_out_sums.contains(&op));
+            let (mut n, _) = s.timing.op_segments_with(&s.kernel, op, period, s.carry_out_sums.contains(&op));
             // Only a split multiply (partial products registered, summed a cycle later) is
             // bound to a shared multiplier, so when the part's multiplier blocks are too few
             // one that would chain at a slow clock takes two cycles: doitgen at the
             // iCEBreaker's 12 MHz needed 36 DSP blocks of 8 with its twelve chained multiplies.
-            if n == 1 && shares_multipliers && s.target.splits_multiply(&s.kernel, op) {
+            if n == 1 && shares_multipliers && s.timing.splits_multiply(&s.kernel, op) {
                 n = 2;
             }
             if n > 1 {
@@ -297,7 +297,7 @@ fn schedule_block(s: &mut Schedule, b: Block, period: f64) {
     // response, the request's address and data would not be stable.
     let mut unstable: std::collections::HashSet<Op> = std::collections::HashSet::new();
     let mut violations = Vec::new();
-    let write_delay = |m: Mem| u32::from(s.target.registers_writes(m));
+    let write_delay = |m: Mem| u32::from(s.timing.registers_writes(m));
     let time_of = |times: &Vec<(Op, OpTime)>, op: Op| times.iter().rev().find(|(o, _)| *o == op).map(|(_, t)| *t);
     for &op in &ops {
         let class = s.class[op].unwrap_or(OpClass::Constant);
@@ -314,9 +314,9 @@ fn schedule_block(s: &mut Schedule, b: Block, period: f64) {
             | OpClass::PortStore(_)
             | OpClass::MemLoad(_)
             | OpClass::MemStore(_)
-            | OpClass::PipeTransfer(_) => s.target.op_delay_with(k, op, s.carry_out_sums.contains(&op)),
-            OpClass::Multi(_) => s.target.op_segments_with(k, op, period, s.carry_out_sums.contains(&op)).1,
-            OpClass::Unit(_) => s.target.divider_start_ns(iw),
+            | OpClass::PipeTransfer(_) => s.timing.op_delay_with(k, op, s.carry_out_sums.contains(&op)),
+            OpClass::Multi(_) => s.timing.op_segments_with(k, op, period, s.carry_out_sums.contains(&op)).1,
+            OpClass::Unit(_) => s.timing.divider_start_ns(iw),
             OpClass::Constant => 0.0,
         };
         // Earliest step from operands.
@@ -408,7 +408,7 @@ fn schedule_block(s: &mut Schedule, b: Block, period: f64) {
             }
             step += 1;
         };
-        let out = s.target.clock_to_out_ns();
+        let out = s.timing.clock_to_out_ns();
         let time = match class {
             OpClass::Comb => {
                 let ready = arrival.max(out) + delay;
@@ -425,7 +425,7 @@ fn schedule_block(s: &mut Schedule, b: Block, period: f64) {
                 let end = (start + 1).max(mo.last_consume.map(|c| c + 1).unwrap_or(0));
                 mo.last_consume = Some(end);
                 mo.last_load_start = Some(start);
-                OpTime { start, end, ready_ns: s.target.port_response_ns() }
+                OpTime { start, end, ready_ns: s.timing.port_response_ns() }
             }
             OpClass::PortStore(m) => {
                 port_req.insert((m, start), ());
@@ -437,7 +437,7 @@ fn schedule_block(s: &mut Schedule, b: Block, period: f64) {
             OpClass::MemLoad(m) => {
                 mem_read.insert((m, start), ());
                 order.entry(m).or_default().last_load_start = Some(start);
-                let (cycles, ready_ns) = s.target.memory_read_timing(&k.mems[m], period);
+                let (cycles, ready_ns) = s.timing.memory_read_timing(&k.mems[m], period);
                 OpTime { start, end: start + cycles, ready_ns }
             }
             OpClass::MemStore(m) => {

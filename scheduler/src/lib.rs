@@ -1,23 +1,25 @@
 //! kiln's scheduler: places the operations of a dataflow kernel into clock cycles.
 //!
-//! Owns: target models (operator delays and latencies, default clocks), the [`Schedule`] data
+//! Owns: the device timing of one kernel (`timing`: the device model read in terms of the IR,
+//! and the choices made for the kernel on top of it), the [`Schedule`] data
 //! structure that the simulator and the RTL generator both consume, FSM scheduling of blocks,
 //! the binding of multiplies to shared multipliers,
 //! the schedule verifier, and the scheduling part of the build report.
 //!
-//! Must not: emit Verilog, simulate, or do IO. It reads the dataflow IR and never changes its
-//! meaning.
+//! Must not: emit Verilog, simulate, or do IO; hold device data (the device model is
+//! `kiln-device`'s; what the scheduler decides for one kernel it returns in the [`Schedule`]).
+//! It reads the dataflow IR and never changes its meaning.
 
 pub mod binding;
 pub mod fsm;
 pub mod pipeline;
 pub mod report;
 pub mod schedule;
-pub mod target;
+pub mod timing;
 pub mod verify;
 
 pub use schedule::{OpClass, Schedule};
-pub use target::Target;
+pub use timing::Timing;
 
 /// Scheduling choices.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,14 +38,19 @@ impl Default for Options {
     }
 }
 
-/// Schedules a kernel for a target and clock (in MHz).
-pub fn schedule(kernel: kiln_dataflow::Kernel, target: Target, clock_mhz: f64) -> Schedule {
-    schedule_with(kernel, target, clock_mhz, Options::default())
+/// Schedules a kernel for a device and clock (in MHz).
+pub fn schedule(kernel: kiln_dataflow::Kernel, device: &'static kiln_device::Device, clock_mhz: f64) -> Schedule {
+    schedule_with(kernel, device, clock_mhz, Options::default())
 }
 
 /// Schedules a kernel with explicit options.
-pub fn schedule_with(kernel: kiln_dataflow::Kernel, target: Target, clock_mhz: f64, opts: Options) -> Schedule {
-    fsm::schedule_fsm(kernel, target, clock_mhz, opts)
+pub fn schedule_with(
+    kernel: kiln_dataflow::Kernel,
+    device: &'static kiln_device::Device,
+    clock_mhz: f64,
+    opts: Options,
+) -> Schedule {
+    fsm::schedule_fsm(kernel, Timing::new(device), clock_mhz, opts)
 }
 
 /// The first operation kiln cannot build yet: floating-point arithmetic, comparisons and

@@ -4,7 +4,7 @@
 
 use crate::schedule::*;
 use kiln_dataflow::ir::{MemKind, OpKind};
-use kiln_frontend::Span;
+use kiln_diagnostics::Span;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -357,7 +357,7 @@ pub fn kernel_report(s: &Schedule, locate: &dyn Fn(Span) -> String) -> KernelRep
         .into_iter()
         .map(|b| BlockReport { block: b.to_string(), steps: s.steps[b], location: locate(k.blocks[b].span) })
         .collect();
-    let mut loops: Vec<(kiln_frontend::Span, LoopReport)> =
+    let mut loops: Vec<(kiln_diagnostics::Span, LoopReport)> =
         s.loops.iter().map(|a| (a.span, loop_report(s, a, locate))).collect();
     for u in &k.unrolled {
         loops.push((
@@ -398,10 +398,10 @@ pub fn kernel_report(s: &Schedule, locate: &dyn Fn(Span) -> String) -> KernelRep
             },
             elements: d.len.unwrap_or(0),
             element_width: d.elem_width,
-            implementation: match (d.in_block_ram(s.target.block_ram_min_bits), s.target.kind) {
+            implementation: match (d.in_block_ram(s.timing.memory.block_ram_min_bits), s.timing.memory.lut_ram) {
                 (true, _) => "block RAM",
-                (false, crate::target::TargetKind::Ice40Up5k) => "registers",
-                (false, _) => "registers (LUT RAM)",
+                (false, false) => "registers",
+                (false, true) => "registers (LUT RAM)",
             },
         })
         .collect();
@@ -438,7 +438,7 @@ pub fn kernel_report(s: &Schedule, locate: &dyn Fn(Span) -> String) -> KernelRep
     let states: u32 = k.rpo().iter().map(|b| s.steps[*b]).sum::<u32>() + 2;
     KernelReport {
         name: k.name.to_string(),
-        target: s.target.name.to_string(),
+        target: s.timing.name.to_string(),
         clock_mhz: s.clock_mhz,
         scalar_args,
         ports,

@@ -15,7 +15,7 @@
 //!   block.
 
 use crate::pipeline::{LoopAnalysis, Pipeline};
-use crate::target::Target;
+use crate::timing::Timing;
 use cranelift_entity::SecondaryMap;
 use kiln_dataflow::ir::{BinOp, Block, Kernel, Mem, Op, OpKind, Pipe, Value};
 use std::collections::BTreeSet;
@@ -56,7 +56,7 @@ pub struct Unit {
     pub kind: UnitKind,
     pub width: u32,
     pub latency: u32,
-    /// Cycles per quotient bit (`Target::divider_step_cycles`): 2 registers the step's sums
+    /// Cycles per quotient bit (`Timing::divider_step_cycles`): 2 registers the step's sums
     /// between its carry chains and the selection of the next remainder.
     pub step_cycles: u32,
 }
@@ -94,7 +94,7 @@ pub struct PortSched {
 #[derive(Clone, Debug)]
 pub struct Schedule {
     pub kernel: Kernel,
-    pub target: Target,
+    pub timing: Timing,
     pub clock_mhz: f64,
     /// Steps (FSM states) per block; 0 only for empty `return` blocks.
     pub steps: SecondaryMap<Block, u32>,
@@ -115,7 +115,7 @@ pub struct Schedule {
     /// Split multiplies that register their operands in the fabric for a cycle before the
     /// multiplier blocks (`binding`); their `OpClass::Multi` counts that cycle.
     pub registered_operands: BTreeSet<Op>,
-    /// Adds whose sum's top bit is their chain's carry out ([`Target::carry_out_sums`]).
+    /// Adds whose sum's top bit is their chain's carry out ([`Timing::carry_out_sums`]).
     pub carry_out_sums: BTreeSet<Op>,
 }
 
@@ -210,7 +210,7 @@ impl Schedule {
     }
 
     /// Whether `op` reads an on-chip memory in a pipelined loop through an address register
-    /// loaded the cycle before its start (`Target::registers_read_address`, for a memory the
+    /// loaded the cycle before its start (`Timing::registers_read_address`, for a memory the
     /// loop reads at two sites or more): its address operand is used at `start - 1`.
     pub fn reads_address_early(&self, op: Op) -> bool {
         let k = &self.kernel;
@@ -218,25 +218,25 @@ impl Schedule {
             return false;
         };
         let sites = self.pipelines[pi as usize].ops.iter().filter(|o| self.class(**o) == OpClass::MemLoad(m)).count();
-        self.target.registers_read_address(&k.mems[m], sites)
+        self.timing.registers_read_address(&k.mems[m], sites)
     }
 
     /// Where on-chip memory `m`'s reads take their data from the block RAMs' output register
-    /// ([`Target::registers_block_ram_output`], a load's data two cycles after its read): the
+    /// ([`Timing::registers_block_ram_output`], a load's data two cycles after its read): the
     /// blocks' configuration width and how many hold a word side by side.
     pub fn output_register_blocks(&self, m: Mem) -> Option<(u32, u32)> {
         let d = &self.kernel.mems[m];
-        if !self.target.registers_block_ram_output(d, 1000.0 / self.clock_mhz) {
+        if !self.timing.registers_block_ram_output(d, 1000.0 / self.clock_mhz) {
             return None;
         }
-        self.target.output_register_blocks(d.elem_width, d.len.unwrap_or(0))
+        self.timing.output_register_blocks(d.elem_width, d.len.unwrap_or(0))
     }
 
     /// Whether on-chip memory `m`'s writes happen a cycle after their stores, from registers
-    /// ([`Target::registers_writes`]): a store's element is read no earlier than two cycles
+    /// ([`Timing::registers_writes`]): a store's element is read no earlier than two cycles
     /// after it, and the store's time ends a cycle after its start.
     pub fn registers_writes(&self, m: Mem) -> bool {
-        self.target.registers_writes(m)
+        self.timing.registers_writes(m)
     }
 
     /// The states of the FSM in order: (block, step).
@@ -317,7 +317,7 @@ pub fn classify(k: &Kernel, op: Op) -> OpClass {
 
 impl fmt::Display for Schedule {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(f, "schedule {} @ {} MHz ({})", self.kernel.name, self.clock_mhz, self.target.name)?;
+        writeln!(f, "schedule {} @ {} MHz ({})", self.kernel.name, self.clock_mhz, self.timing.name)?;
         for b in self.kernel.rpo() {
             writeln!(f, "{b}: {} step(s)", self.steps[b])?;
             for &op in &self.kernel.blocks[b].ops {

@@ -42,7 +42,7 @@ pub fn verify_schedule(s: &Schedule) -> Result<(), Vec<String>> {
     // rtl-gen registers these operands in the first of the multiply's cycles, then builds
     // the split multiply of two cycles or more in the rest.
     for &op in &s.registered_operands {
-        if !s.target.splits_multiply(k, op) || !matches!(s.class(op), OpClass::Multi(n) if n >= 3) {
+        if !s.timing.splits_multiply(k, op) || !matches!(s.class(op), OpClass::Multi(n) if n >= 3) {
             errs.push(format!("{op} registers its operands but is no split multiply of three cycles or more"));
         }
     }
@@ -96,7 +96,7 @@ pub fn verify_schedule(s: &Schedule) -> Result<(), Vec<String>> {
                 }
                 OpClass::MemLoad(m)
                     if (!mem_rd.insert((m, t.start))
-                        || t.end != t.start + s.target.memory_read_timing(&k.mems[m], 1000.0 / s.clock_mhz).0) =>
+                        || t.end != t.start + s.timing.memory_read_timing(&k.mems[m], 1000.0 / s.clock_mhz).0) =>
                 {
                     errs.push(format!("bad on-chip read {op} on {m}"));
                 }
@@ -152,7 +152,7 @@ fn verify_pipeline(s: &Schedule, pi: usize, p: &crate::pipeline::Pipeline, errs:
     let ii = p.ii;
     let mut slots: HashSet<(String, u32)> = HashSet::new();
     let in_loop: HashSet<kiln_dataflow::ir::Op> = p.ops.iter().copied().collect();
-    let multipliers = s.target.multipliers_per_cycle(k);
+    let multipliers = s.timing.multipliers_per_cycle(k);
     let mut multiplies: std::collections::HashMap<u32, u32> = std::collections::HashMap::new();
     for &op in &p.ops {
         let t = s.time[op];
@@ -180,7 +180,7 @@ fn verify_pipeline(s: &Schedule, pi: usize, p: &crate::pipeline::Pipeline, errs:
             }
         }
         if let (OpClass::Multi(_), Some(per_cycle)) = (s.class(op), multipliers)
-            && s.target.splits_multiply(k, op)
+            && s.timing.splits_multiply(k, op)
         {
             let starting = multiplies.entry(t.start % ii).or_insert(0);
             *starting += 1;

@@ -1,8 +1,10 @@
 #![allow(clippy::unwrap_used)]
 use kiln_dataflow::emu::{Arg, emulate};
 use kiln_dataflow::passes::{PipelineOptions, optimize};
-use kiln_frontend::{Options, check_source, diag};
-use kiln_scheduler::{Target, schedule};
+use kiln_device::Device;
+use kiln_diagnostics as diag;
+use kiln_frontend::{Options, check_source};
+use kiln_scheduler::schedule;
 use kiln_simulator::cosim::{build_model, run_model};
 use kiln_simulator::{MemConfig, SimConfig, simulate};
 
@@ -33,7 +35,7 @@ fn cosim_vadd_and_mixed() {
         let mut k = kiln_dataflow::lower::lower_kernel(&prog, prog.kernel_by_name(name).unwrap()).unwrap();
         optimize(&mut k, &PipelineOptions { verify_each: true, ..PipelineOptions::default() }).unwrap();
         let golden = emulate(&k, &args, 1 << 30).unwrap();
-        let s = schedule(k, Target::by_name("generic").unwrap(), 100.0);
+        let s = schedule(k, Device::by_name("generic").unwrap(), 100.0);
         let sm = &out.sources;
         let (v, iface) = kiln_rtl_gen::emit_kernel(&s, &|sp| sm.location(sp).to_string());
         let t0 = std::time::Instant::now();

@@ -1,8 +1,10 @@
 #![allow(clippy::unwrap_used)]
 use kiln_dataflow::emu::{Arg, emulate};
 use kiln_dataflow::passes::{PipelineOptions, optimize};
-use kiln_frontend::{Options, check_source, diag};
-use kiln_scheduler::{Target, schedule, verify::verify_schedule};
+use kiln_device::Device;
+use kiln_diagnostics as diag;
+use kiln_frontend::{Options, check_source};
+use kiln_scheduler::{schedule, verify::verify_schedule};
 use kiln_simulator::{MemConfig, SimConfig, simulate};
 
 fn check(src: &str, name: &str, args: Vec<Arg>) -> Vec<u64> {
@@ -11,7 +13,7 @@ fn check(src: &str, name: &str, args: Vec<Arg>) -> Vec<u64> {
     let mut k = kiln_dataflow::lower::lower_kernel(&prog, prog.kernel_by_name(name).unwrap()).unwrap();
     optimize(&mut k, &PipelineOptions { verify_each: true, ..PipelineOptions::default() }).unwrap();
     let golden = emulate(&k, &args, 1 << 30).unwrap();
-    let s = schedule(k, Target::by_name("generic").unwrap(), 100.0);
+    let s = schedule(k, Device::by_name("generic").unwrap(), 100.0);
     verify_schedule(&s).unwrap_or_else(|e| panic!("{e:?}\n{s}"));
     let mut cycles = vec![];
     for (latency, seed) in [(1, None), (1, Some(1)), (3, None), (4, Some(99))] {
@@ -76,7 +78,7 @@ fn a_store_in_the_cycle_of_a_load_of_its_element_is_an_error() {
     let prog = out.program.unwrap_or_else(|| panic!("{}", diag::render(&out.sources, &out.diags)));
     let mut k = kiln_dataflow::lower::lower_kernel(&prog, prog.kernel_by_name("war").unwrap()).unwrap();
     optimize(&mut k, &PipelineOptions { verify_each: true, ..PipelineOptions::default() }).unwrap();
-    let mut s = schedule(k, Target::by_name("ice40-up5k").unwrap(), 60.0);
+    let mut s = schedule(k, Device::by_name("ice40-up5k").unwrap(), 60.0);
     let args = |j: u64| vec![Arg::Buffer(vec![0]), Arg::Scalar(5), Arg::Scalar(j)];
     let cfg = SimConfig { max_cycles: 1 << 20, ..SimConfig::default() };
     // As scheduled, the store comes after the load: 15 + 7.

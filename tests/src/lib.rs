@@ -197,7 +197,7 @@ pub enum InputKind {
 
 /// The buffers of a run spec as JSON (`name: [values]`) and every argument in order.
 pub fn materialized_inputs(case: &Case) -> (serde_json::Value, Vec<Inputs>) {
-    let mut sm = kiln_frontend::SourceMap::new();
+    let mut sm = kiln_diagnostics::SourceMap::new();
     let spec = kiln_cli::runspec::load(&case.spec, &mut sm).unwrap_or_else(|_| panic!("{}: bad spec", case.name));
     let mut opts = kiln_frontend::Options::default();
     for (n, v) in &spec.defines {

@@ -61,7 +61,7 @@ fn c_program(case: &Case, emu_inputs: &serde_json::Value) -> String {
             opts.defines.push((k.clone(), Some(v.as_str().map(str::to_string).unwrap_or_else(|| v.to_string()))));
         }
     }
-    let mut sm = kiln_frontend::SourceMap::new();
+    let mut sm = kiln_diagnostics::SourceMap::new();
     let file = sm.add(case.source.display().to_string(), Some(case.source.clone()), case.text.clone());
     let fe = kiln_frontend::check(sm, file, &kiln_frontend::pp::FsLoader, &opts);
     let prog = fe.program.expect("corpus kernels compile");
@@ -78,18 +78,18 @@ fn c_program(case: &Case, emu_inputs: &serde_json::Value) -> String {
         let p = f.local(*pid);
         let name = &p.name;
         match &p.ty {
-            kiln_frontend::types::Type::Pointer(pt) => {
+            kiln_hir::types::Type::Pointer(pt) => {
                 let s = pt.ty.scalar().unwrap();
                 let cty = c_type(s);
                 let vals = &emu_inputs[&**name];
                 let items: Vec<String> = vals.as_array().unwrap().iter().map(|x| format!("({cty}){x}LL")).collect();
                 let _ = writeln!(c, "  static {cty} buf_{name}[{}] = {{{}}};", items.len().max(1), items.join(", "));
                 call.push(format!("buf_{name}"));
-                if pt.space == kiln_frontend::ast::AddrSpace::Global {
+                if pt.space == kiln_hir::types::AddrSpace::Global {
                     prints.push((name.to_string(), items.len(), s.is_signed()));
                 }
             }
-            kiln_frontend::types::Type::Scalar(s) => {
+            kiln_hir::types::Type::Scalar(s) => {
                 let v = spec["args"][&**name].as_integer().unwrap();
                 call.push(format!("({}){v}LL", c_type(*s)));
             }
@@ -122,8 +122,8 @@ fn c_program(case: &Case, emu_inputs: &serde_json::Value) -> String {
     c
 }
 
-fn c_type(s: kiln_frontend::types::Scalar) -> &'static str {
-    use kiln_frontend::types::Scalar::*;
+fn c_type(s: kiln_hir::types::Scalar) -> &'static str {
+    use kiln_hir::types::Scalar::*;
     match s {
         Bool => "bool",
         I8 => "signed char",

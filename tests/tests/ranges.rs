@@ -13,7 +13,7 @@ use kiln_dataflow::emu::{Emulation, Progress, Unconnected};
 use kiln_dataflow::ir::{Block, Kernel, Value};
 use kiln_dataflow::passes::{PipelineOptions, optimize};
 use kiln_dataflow::ranges::ValueRanges;
-use kiln_frontend::SourceMap;
+use kiln_diagnostics::SourceMap;
 use kiln_tests::{corpus, par_each, scratch, tests_dir};
 use std::path::{Path, PathBuf};
 
@@ -61,7 +61,7 @@ fn check(source: &Path, spec_path: &Path) -> u64 {
     // And as the scheduler reads it: after the e-graph phase and the last rewrites (narrowed
     // registers, loop tests carried a cycle ahead, trip counts recorded), with the iCE40's
     // narrow multiplies made partial products.
-    let options = kiln_dataflow::egraph::EgraphOptions::default();
+    let options = kiln_dataflow::egraph::EgraphOptions::for_device(kiln_device::Device::generic());
     kiln_dataflow::passes::egraph_phase(&mut k, &options, false).unwrap();
     kiln_dataflow::passes::finish_for_hardware(&mut k, false, 11, true).unwrap();
     checked += emulate_and_check(&k, &m.args, &name);

@@ -157,15 +157,15 @@ fn builds_or_refuses(m: Mutant) -> TestResult {
     }
     let text = m.text();
     let result = std::panic::catch_unwind(|| -> Result<(), String> {
-        let mut sources = kiln_frontend::SourceMap::new();
+        let mut sources = kiln_diagnostics::SourceMap::new();
         let file = sources.add("m.cl", None, text.clone());
         let Ok(fe) = kiln_cli::driver::frontend(sources, file, &kiln_frontend::Options::default()) else {
             return Ok(());
         };
-        let target = kiln_scheduler::Target::by_name("ice40-up5k").unwrap();
+        let device = kiln_device::Device::by_name("ice40-up5k").unwrap();
         let hw = kiln_cli::driver::HwOptions {
             clock_mhz: 60.0,
-            target,
+            device,
             optimize: true,
             egraph: true,
             explain_opt: false,

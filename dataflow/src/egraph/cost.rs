@@ -1,28 +1,17 @@
 //! The hardware cost model the e-graph extracts with: area (in logic cells, with DSP blocks
 //! weighed as [`DSP_WEIGHT`] cells) and delay (in nanoseconds) of each operator as a function
-//! of its width, per target.
+//! of its width, on the device of [`super::EgraphOptions::device`].
 //!
-//! Area comes from [`MEASURED`], which `bench/egraph/measure-costs --rust` printed: each operator
-//! alone, synthesized by Yosys (`synth_ice40 -dsp`, `synth_ecp5`), at the widths it lists; other
-//! widths interpolate linearly. Operators that are wiring in hardware (casts, shifts by a
-//! constant, masks with a constant) cost nothing. Delay is the scheduler's model
-//! ([`crate::delay`], the target's numbers fitted to nextpnr's routed paths), which the driver
-//! passes in [`super::EgraphOptions::delays`].
+//! Area comes from the device model's measurements (`kiln_device::Device::area_rows`, which
+//! `bench/egraph/measure-costs --rust` printed: each operator alone, synthesized by Yosys, at
+//! the widths it lists); other widths interpolate linearly. Operators that are wiring in
+//! hardware (casts, shifts by a constant, masks with a constant) cost nothing. Delay is the
+//! scheduler's model ([`crate::delay`], the device's numbers fitted to nextpnr's routed paths).
 
 use super::analysis::HwGraph;
 use super::lang::Hw;
-use crate::delay::OperatorDelays;
 use egg::Language;
-
-/// The device a kernel is built for, as far as the cost of operators goes.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum CostTarget {
-    /// A LUT4 FPGA with DSP blocks; uses the ECP5 measurements.
-    #[default]
-    Generic,
-    Ice40Up5k,
-    Ecp5,
-}
+use kiln_device::Device;
 
 /// How many logic cells one DSP block is worth: DSP blocks are scarce (8 on an UP5K next to
 /// 5,280 cells), so a design that saves one at the price of a few dozen cells is better.
@@ -39,89 +28,21 @@ pub const RECURRENCE_ARRIVAL: f64 = 1000.0;
 /// whose `3 * b` the schedule computes before the load returns, not `b * (3 * load)`).
 pub const IN_BLOCK_ARRIVAL: f64 = 100.0;
 
-/// (operator, width, iCE40 logic cells, iCE40 DSPs, ECP5 LUT4s (a CCU2C counts 2), ECP5 DSPs),
-/// as printed by `bench/egraph/measure-costs --rust`.
-const MEASURED: &[(&str, u32, u32, u32, u32, u32)] = &[
-    ("add", 1, 1, 0, 1, 0),
-    ("add", 8, 8, 0, 8, 0),
-    ("add", 16, 16, 0, 16, 0),
-    ("add", 32, 32, 0, 32, 0),
-    ("add", 64, 64, 0, 64, 0),
-    ("sub", 1, 1, 0, 1, 0),
-    ("sub", 8, 15, 0, 8, 0),
-    ("sub", 16, 31, 0, 16, 0),
-    ("sub", 32, 63, 0, 32, 0),
-    ("sub", 64, 127, 0, 64, 0),
-    ("mul", 8, 67, 0, 0, 1),
-    ("mul", 16, 0, 1, 0, 1),
-    ("mul", 32, 0, 3, 28, 3),
-    ("and", 1, 1, 0, 1, 0),
-    ("and", 8, 8, 0, 8, 0),
-    ("and", 16, 16, 0, 16, 0),
-    ("and", 32, 32, 0, 32, 0),
-    ("and", 64, 64, 0, 64, 0),
-    ("xor", 1, 1, 0, 1, 0),
-    ("xor", 8, 8, 0, 8, 0),
-    ("xor", 16, 16, 0, 16, 0),
-    ("xor", 32, 32, 0, 32, 0),
-    ("xor", 64, 64, 0, 64, 0),
-    ("not", 1, 1, 0, 1, 0),
-    ("not", 8, 8, 0, 8, 0),
-    ("not", 16, 16, 0, 16, 0),
-    ("not", 32, 32, 0, 32, 0),
-    ("not", 64, 64, 0, 64, 0),
-    ("neg", 8, 14, 0, 8, 0),
-    ("neg", 16, 30, 0, 16, 0),
-    ("neg", 32, 62, 0, 32, 0),
-    ("neg", 64, 126, 0, 64, 0),
-    ("shl", 8, 19, 0, 22, 0),
-    ("shl", 16, 55, 0, 98, 0),
-    ("shl", 32, 141, 0, 207, 0),
-    ("shl", 64, 348, 0, 641, 0),
-    ("lshr", 8, 19, 0, 22, 0),
-    ("lshr", 16, 55, 0, 94, 0),
-    ("lshr", 32, 141, 0, 210, 0),
-    ("lshr", 64, 348, 0, 632, 0),
-    ("ashr", 8, 21, 0, 24, 0),
-    ("ashr", 16, 60, 0, 101, 0),
-    ("ashr", 32, 155, 0, 234, 0),
-    ("ashr", 64, 378, 0, 678, 0),
-    ("eq", 1, 1, 0, 1, 0),
-    ("eq", 8, 5, 0, 5, 0),
-    ("eq", 16, 11, 0, 12, 0),
-    ("eq", 32, 23, 0, 25, 0),
-    ("eq", 64, 49, 0, 77, 0),
-    ("ult", 1, 1, 0, 1, 0),
-    ("ult", 8, 9, 0, 9, 0),
-    ("ult", 16, 17, 0, 17, 0),
-    ("ult", 32, 33, 0, 33, 0),
-    ("ult", 64, 65, 0, 65, 0),
-    ("slt", 1, 1, 0, 1, 0),
-    ("slt", 8, 9, 0, 10, 0),
-    ("slt", 16, 17, 0, 18, 0),
-    ("slt", 32, 33, 0, 34, 0),
-    ("slt", 64, 65, 0, 66, 0),
-    ("select", 1, 1, 0, 1, 0),
-    ("select", 8, 8, 0, 8, 0),
-    ("select", 16, 16, 0, 16, 0),
-    ("select", 32, 32, 0, 32, 0),
-    ("select", 64, 64, 0, 64, 0),
-    ("udiv", 8, 107, 0, 459, 0),
-    ("udiv", 16, 408, 0, 2261, 0),
-    ("udiv", 32, 1489, 0, 8942, 0),
-];
+/// What extraction weighs: the area of the device's operators and their delays (the
+/// scheduler's model, [`crate::delay`], fitted to nextpnr's routed paths).
+#[derive(Clone, Copy, Debug)]
+pub struct CostModel {
+    pub device: &'static Device,
+}
 
-impl CostTarget {
+impl CostModel {
     fn measured(self, op: &str, width: u32) -> Option<f64> {
-        let cells = |r: &(&str, u32, u32, u32, u32, u32)| match self {
-            CostTarget::Ice40Up5k => r.2 as f64 + DSP_WEIGHT * r.3 as f64,
-            CostTarget::Ecp5 | CostTarget::Generic => r.4 as f64 + DSP_WEIGHT * r.5 as f64,
-        };
+        let cells = |r: &kiln_device::AreaRow| r.cells() as f64 + DSP_WEIGHT * r.dsps() as f64;
         // The rows of one operator are consecutive, by increasing width (no allocation: the
         // extraction asks this for every e-node).
         let mut previous: Option<(u32, f64)> = None;
-        for r in MEASURED.iter().filter(|r| r.0 == op) {
-            let (w1, c1) = (r.1, cells(r));
+        for r in self.device.area_rows().iter().filter(|r| r.operator() == op) {
+            let (w1, c1) = (r.width(), cells(r));
             match previous {
                 None if width <= w1 => return Some(c1 * width as f64 / w1 as f64),
                 Some((w0, c0)) if width <= w1 => return Some(c0 + (c1 - c0) * (width - w0) as f64 / (w1 - w0) as f64),
@@ -196,28 +117,13 @@ impl CostTarget {
             Hw::Select(_) => by("select", w(1)),
         }
     }
-}
-
-/// What extraction weighs: the area of the target's operators and their delays (the
-/// scheduler's model, [`crate::delay`], fitted to nextpnr's routed paths).
-#[derive(Clone, Copy, Debug)]
-pub struct CostModel {
-    pub target: CostTarget,
-    pub delays: OperatorDelays,
-}
-
-impl CostModel {
-    /// Area of one e-node in logic cells.
-    pub fn area(self, node: &Hw, g: &HwGraph) -> f64 {
-        self.target.area(node, g)
-    }
 
     /// Delay of one e-node in nanoseconds.
     pub fn delay(self, node: &Hw, g: &HwGraph) -> f64 {
         let c = node.children();
         let w = |i: usize| g[c[i]].data.width;
         let is_const = |i: usize| g[c[i]].data.constant.is_some();
-        let d = &self.delays;
+        let d = &self.device.operators;
         match node {
             Hw::Const(_) | Hw::Width(_) | Hw::Leaf(_) | Hw::Zext(_) | Hw::Sext(_) | Hw::Trunc(_) => 0.0,
             // Wiring: shifts by a constant, masks with a constant.
@@ -235,7 +141,7 @@ impl CostModel {
                 Some((kind, _)) => {
                     // Operands and result have one width, but for a select's condition.
                     let width = if matches!(node, Hw::Select(_)) { w(1) } else { w(0) };
-                    d.delay_ns(&kind, width, w(0)).unwrap_or(0.0)
+                    crate::delay::delay_ns(d, &kind, width, w(0)).unwrap_or(0.0)
                 }
                 None => 0.0,
             },

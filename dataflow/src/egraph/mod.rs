@@ -22,7 +22,6 @@ mod saturate;
 use crate::ir::*;
 use analysis::{HwAnalysis, HwGraph};
 use cost::CostModel;
-pub use cost::CostTarget;
 use egg::{FlatTerm, Id, Language, RecExpr};
 use lang::{Hw, Leaf};
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -31,9 +30,8 @@ use std::time::{Duration, Instant};
 /// Budgets and settings of the phase.
 #[derive(Clone, Debug)]
 pub struct EgraphOptions {
-    pub target: CostTarget,
-    /// The target's operator delays (the scheduler's model).
-    pub delays: crate::delay::OperatorDelays,
+    /// The device whose operator areas and delays the cost model prices.
+    pub device: &'static kiln_device::Device,
     /// E-nodes per region before saturation stops.
     pub node_limit: usize,
     /// Rule-application rounds per region.
@@ -46,23 +44,16 @@ pub struct EgraphOptions {
 
 impl EgraphOptions {
     fn cost_model(&self) -> CostModel {
-        CostModel { target: self.target, delays: self.delays }
+        CostModel { device: self.device }
     }
 }
 
-impl Default for EgraphOptions {
-    /// Budgets measured on the PolyBench and corpus kernels of `bench/egraph`: a fifth round or
-    /// a node limit of 3,000 improve the estimated area by under 0.5% and cost a quarter more
-    /// build time.
-    fn default() -> EgraphOptions {
-        EgraphOptions {
-            target: CostTarget::Generic,
-            delays: crate::delay::OperatorDelays::GENERIC,
-            node_limit: 2000,
-            iter_limit: 4,
-            time_limit: Duration::from_secs(5),
-            explain: false,
-        }
+impl EgraphOptions {
+    /// The phase for `device`, with the budgets measured on the PolyBench and corpus kernels of
+    /// `bench/egraph`: a fifth round or a node limit of 3,000 improve the estimated area by
+    /// under 0.5% and cost a quarter more build time.
+    pub fn for_device(device: &'static kiln_device::Device) -> EgraphOptions {
+        EgraphOptions { device, node_limit: 2000, iter_limit: 4, time_limit: Duration::from_secs(5), explain: false }
     }
 }
 
@@ -701,7 +692,7 @@ fn rebuild_block(
 ) -> Option<Vec<(Value, Value)>> {
     let root_class: HashMap<Value, Id> =
         region.roots.iter().copied().zip(root_classes.iter().map(|c| g.find(*c))).collect();
-    let span_of: HashMap<Value, kiln_frontend::Span> =
+    let span_of: HashMap<Value, kiln_diagnostics::Span> =
         region.roots.iter().filter_map(|r| k.def_op(*r).map(|op| (*r, k.ops[op].span))).collect();
     let mut emitter = Emitter { k, block: b, g, choose, leaves: &region.leaves, memo: HashMap::new(), out: Vec::new() };
     let mut replaced: Vec<(Value, Value)> = Vec::new();
@@ -759,7 +750,7 @@ struct Emitter<'a> {
 }
 
 impl Emitter<'_> {
-    fn emit(&mut self, class: Id, span: kiln_frontend::Span) -> Option<Value> {
+    fn emit(&mut self, class: Id, span: kiln_diagnostics::Span) -> Option<Value> {
         let class = self.g.find(class);
         if let Some(v) = self.memo.get(&class) {
             return Some(*v);

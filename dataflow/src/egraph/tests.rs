@@ -53,7 +53,7 @@ impl Arbitrary for Recipe {
 /// jump passes the last values to a returning block (so they are the region's roots).
 fn build(r: &Recipe) -> Kernel {
     let w = r.width;
-    let span = kiln_frontend::Span::default();
+    let span = kiln_diagnostics::Span::default();
     let mut k = Kernel::new("prop".into(), span);
     let entry = k.entry;
     let mut wide: Vec<Value> = (0..3).map(|_| k.add_param(entry, w, None)).collect();
@@ -140,7 +140,8 @@ fn run(k: &Kernel, inputs: &[u64]) -> Vec<u64> {
 fn agrees(r: Recipe, seed: u64) -> TestResult {
     let original = build(&r);
     let mut optimized = original.clone();
-    let opts = EgraphOptions { node_limit: 3_000, iter_limit: 6, ..EgraphOptions::default() };
+    let opts =
+        EgraphOptions { node_limit: 3_000, iter_limit: 6, ..EgraphOptions::for_device(kiln_device::Device::generic()) };
     if optimize_kernel(&mut optimized, &opts).changed() {
         REWRITTEN.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     }
@@ -191,7 +192,7 @@ fn optimized_datapaths_compute_what_the_originals_did() {
 fn multiply_by_constant_becomes_shifts_and_adds() {
     let r = Recipe { width: 32, narrow_params: 0, steps: vec![(2, 0, 3, 0)], constants: vec![7] };
     let mut k = build(&r);
-    let report = optimize_kernel(&mut k, &EgraphOptions::default());
+    let report = optimize_kernel(&mut k, &EgraphOptions::for_device(kiln_device::Device::generic()));
     assert!(report.changed(), "{report:?}");
     let kinds: Vec<&OpKind> = k.blocks[k.entry].ops.iter().map(|op| &k.ops[*op].kind).collect();
     assert!(!kinds.contains(&&OpKind::Binary(BinOp::Mul)), "{k}");
@@ -201,7 +202,7 @@ fn multiply_by_constant_becomes_shifts_and_adds() {
 #[test]
 fn a_recurrence_is_added_last() {
     // acc' = ((acc + a) + b) + c in a loop: the loop-carried acc should pass one adder.
-    let span = kiln_frontend::Span::default();
+    let span = kiln_diagnostics::Span::default();
     let mut k = Kernel::new("rec".into(), span);
     let entry = k.entry;
     let header = k.new_block(span);
@@ -225,7 +226,7 @@ fn a_recurrence_is_added_last() {
         else_to: Target { block: header, args: vec![s3, a, b, c] },
     };
     k.blocks[exit].term = Terminator::Return;
-    let report = optimize_kernel(&mut k, &EgraphOptions::default());
+    let report = optimize_kernel(&mut k, &EgraphOptions::for_device(kiln_device::Device::generic()));
     let region = report.regions.iter().find(|r| r.block == header).expect("the loop body is a region");
     assert!(region.kept && region.depth_after < region.depth_before, "{region:?}\n{k}");
     // The value passed back adds acc to something computed without it.
@@ -239,7 +240,7 @@ fn a_recurrence_is_added_last() {
 fn values_from_other_blocks_are_combined_before_a_load() {
     // `(3 * b) * mem[i]` in a loop body, b from before the loop: `3 * b` can be computed while
     // the load is outstanding, so the extraction must not move the 3 onto the loaded value.
-    let span = kiln_frontend::Span::default();
+    let span = kiln_diagnostics::Span::default();
     let mut k = Kernel::new("load".into(), span);
     let mem = k.mems.push(MemData::new("m".into(), MemKind::Private, 32, Some(16), span));
     let entry = k.entry;
@@ -255,7 +256,7 @@ fn values_from_other_blocks_are_combined_before_a_load() {
     k.add_param(exit, 32, None);
     k.blocks[exit].term = Terminator::Return;
     k.blocks[body].term = Terminator::Jump(Target { block: exit, args: vec![product] });
-    optimize_kernel(&mut k, &EgraphOptions::default());
+    optimize_kernel(&mut k, &EgraphOptions::for_device(kiln_device::Device::generic()));
     let Terminator::Jump(to_exit) = &k.blocks[body].term else { panic!("jump") };
     let last = k.def_op(to_exit.args[0]).expect("a multiply");
     assert_eq!(k.ops[last].kind, OpKind::Binary(BinOp::Mul), "{k}");

@@ -22,7 +22,7 @@ use std::f64::consts::PI;
 /// The canonical quiet NaN of binary32.
 pub const CANONICAL_NAN: u32 = 0x7fc0_0000;
 
-pub use kiln_frontend::builtins::{FloatOp, FloatShape as Shape};
+pub use kiln_hir::builtins::{FloatOp, FloatShape as Shape};
 
 /// The IR mnemonic of a float operation.
 pub fn mnemonic(op: FloatOp) -> &'static str {

@@ -21,7 +21,7 @@ pub mod op;
 mod print;
 
 use cranelift_entity::{PrimaryMap, entity_impl};
-use kiln_frontend::Span;
+use kiln_diagnostics::Span;
 pub use op::{BinOp, CastOp, CmpOp, FCmpOp, FloatConv, FloatOp, OpKind, PipeQuery, Round, UnOp};
 use std::rc::Rc;
 
@@ -266,7 +266,7 @@ impl MemData {
     }
 
     /// Whether an on-chip memory is built for block RAM: when it has more bits than the
-    /// target's threshold (`Target::block_ram_min_bits` in the scheduler); smaller ones are
+    /// target's threshold (`memory.block_ram_min_bits` of the device model); smaller ones are
     /// registers and LUTs. The report and the RTL's `ram_style` both follow this one rule.
     pub fn in_block_ram(&self, block_ram_min_bits: u64) -> bool {
         u64::from(self.len.unwrap_or(0)) * u64::from(self.elem_width) > block_ram_min_bits
@@ -394,7 +394,7 @@ pub struct NdRangeInfo {
 pub struct LoopInfo {
     pub header: Block,
     pub span: Span,
-    pub pragmas: kiln_frontend::hir::LoopPragmas,
+    pub pragmas: kiln_hir::LoopPragmas,
     /// Transformations applied while lowering (unrolling, coalescing), for the loop report.
     pub transformations: Vec<String>,
     /// The trip count when lowering knows it and the loop's shape does not show it (a coalesced

@@ -8,7 +8,7 @@
 //! reads an element before an earlier iteration's write of it has landed.
 
 use super::*;
-use kiln_frontend::hir::{AtomicArith, AtomicOp};
+use kiln_hir::{AtomicArith, AtomicOp};
 
 impl Lowerer<'_> {
     pub(super) fn atomic(&mut self, op: AtomicOp, ptr: &hir::Expr, args: &[hir::Expr], span: Span) -> RV {

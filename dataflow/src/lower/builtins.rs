@@ -10,7 +10,7 @@
 //! 32-bit product.
 
 use super::*;
-use kiln_frontend::builtins::IntBuiltin;
+use kiln_hir::builtins::IntBuiltin;
 
 /// Emits operations of one width-polymorphic expansion.
 struct Expand<'a, 'p> {

@@ -28,9 +28,9 @@
 //! keeps it where the schedule estimates no more cycles for the kernel.
 
 use super::loops::{AUTO_UNROLL_BUDGET, AUTO_UNROLL_MAX_TRIP, block_size, contains_loop};
-use super::walk::{for_each_expr, for_each_stmt, reads_in_expr};
 use super::*;
-use kiln_frontend::hir::{BinaryOp, ExprKind as K, Loop, LoopKind, Stmt};
+use kiln_hir::walk::{for_each_expr, for_each_stmt, reads_in_expr};
+use kiln_hir::{BinaryOp, ExprKind as K, Loop, LoopKind, Stmt};
 
 /// The most iterations a coalesced loop may have (the trip counts are found by probing).
 const MAX_COALESCED_TRIP: u64 = 1 << 20;

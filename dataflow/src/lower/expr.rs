@@ -2,7 +2,7 @@
 //! (memory, index) pairs, l-values, assignments and inlined calls.
 
 use super::*;
-use kiln_frontend::hir::{BinaryOp, ExprKind, UnaryOp};
+use kiln_hir::{BinaryOp, ExprKind, UnaryOp};
 
 pub(super) fn scalar_of(ty: &Type) -> Option<Scalar> {
     match ty {

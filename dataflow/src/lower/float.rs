@@ -8,8 +8,8 @@
 //! classification functions compare `fabs(x)` with the limits of `float`.
 
 use super::*;
-use kiln_frontend::builtins::{FloatBuiltin, FloatClass, FloatRelation};
-use kiln_frontend::hir::Rounding;
+use kiln_hir::Rounding;
+use kiln_hir::builtins::{FloatBuiltin, FloatClass, FloatRelation};
 
 pub(super) fn ir_round(r: Rounding) -> Round {
     match r {
@@ -121,7 +121,7 @@ impl<'p> Lowerer<'p> {
         let v = match b {
             FloatBuiltin::Op(op) => {
                 let mut operands = vals.clone();
-                if matches!(op.shape(), kiln_frontend::builtins::FloatShape::FloatInt) {
+                if matches!(op.shape(), kiln_hir::builtins::FloatShape::FloatInt) {
                     operands[1] = self.resize(operands[1], 32, true, span);
                 }
                 self.fop(op, operands, span)

@@ -12,9 +12,9 @@
 //! The emulator runs the kernel lowered *without* these transformations, so comparing it with
 //! the simulator checks them.
 
-use super::walk::{for_each_expr, reads_in_expr, writes_in_block};
 use super::*;
-use kiln_frontend::hir::{BinaryOp, ExprKind as K, Loop, LoopKind, LoopPragmas, Stmt};
+use kiln_hir::walk::{for_each_expr, reads_in_expr, writes_in_block};
+use kiln_hir::{BinaryOp, ExprKind as K, Loop, LoopKind, LoopPragmas, Stmt};
 
 /// A loop nested in another loop with at most this many iterations is unrolled fully without a
 /// pragma, so that the enclosing loop becomes innermost and can be pipelined.

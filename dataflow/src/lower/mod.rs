@@ -1,4 +1,4 @@
-//! Lowering of the typed program ([`kiln_frontend::hir`]) to the dataflow IR.
+//! Lowering of the typed program ([`kiln_hir`], legalized first by [`kiln_hir::legalize`],) to the dataflow IR.
 //!
 //! - Scalar local variables become SSA values. SSA is built structurally: every join block
 //!   (if-merge, loop header, loop exit, `continue` target, `switch` arm) gets one parameter per
@@ -12,30 +12,32 @@
 mod atomic;
 mod builtins;
 mod coalesce;
-mod collectives;
 mod expr;
 mod float;
-mod lanes;
 mod loops;
 mod ndrange;
 mod pipes;
-mod record_bytes;
-mod records;
-mod reserve;
-mod spin;
 mod stmt;
-mod walk;
 
 pub use loops::{AUTO_UNROLL_MAX_TRIP, MAX_UNROLL_COPIES};
 
 use crate::ir::*;
-use kiln_frontend::Span;
-use kiln_frontend::ast::AddrSpace;
-use kiln_frontend::diag::{Diagnostic, codes};
-use kiln_frontend::hir::{self, FuncId, GlobalId, LocalId, Program};
-use kiln_frontend::types::{Scalar, Type};
+use kiln_diagnostics::Span;
+use kiln_diagnostics::{Diagnostic, codes};
+use kiln_hir::legalize::{self, legalize};
+use kiln_hir::types::AddrSpace;
+use kiln_hir::types::{Scalar, Type};
+use kiln_hir::{self as hir, FuncId, GlobalId, LocalId, Program};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::rc::Rc;
+
+/// The internal-error diagnostic of a stage whose output breaks an invariant: a kiln bug,
+/// reported with the stage's name and what is wrong instead of a panic.
+pub fn internal_error(stage: &str, problems: &[impl std::fmt::Display]) -> Diagnostic {
+    Diagnostic::error(codes::INTERNAL_ERROR, format!("internal error: {stage} produced invalid output"))
+        .with_note(problems.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("\n"))
+        .with_help("please report this as a kiln bug with the kernel that triggered it")
+}
 
 /// Width of pointer indices.
 pub const INDEX_WIDTH: u32 = 32;
@@ -214,12 +216,13 @@ pub fn lower_kernel(prog: &Program, id: FuncId) -> Result<Kernel, Vec<Diagnostic
 
 /// Lowers one kernel.
 pub fn lower_kernel_with(prog: &Program, id: FuncId, opts: &LowerOptions) -> Result<Kernel, Vec<Diagnostic>> {
-    let resolved = reserve::lower_reservations(prog, id)?;
-    let resolved = collectives::lower_collectives(&resolved, id, opts.local_size)?;
-    let unspun = spin::blocking_spins(&resolved);
-    let flat = records::split_records(&unspun)?;
-    let split = lanes::split_vectors(&flat)?;
-    let prog = &split;
+    let legal = legalize(prog, id, &legalize::Options { local_size: opts.local_size }).map_err(|f| match f {
+        legalize::Failure::Diagnostics(d) => d,
+        legalize::Failure::Invalid { pass, violations } => {
+            vec![internal_error(&format!("HIR pass `{pass}`"), &violations)]
+        }
+    })?;
+    let prog = &legal;
     let f = prog.func(id);
     let mut l = Lowerer {
         prog,
@@ -558,17 +561,14 @@ impl<'p> Lowerer<'p> {
             let p = f.local(*pid);
             let key = (instance, *pid);
             self.var_names.insert(key, p.name.clone());
-            let c_type = kiln_frontend::types::TypeDisplay { ty: &p.ty, record_name: &|_| "struct".into() }.to_string();
+            let c_type = kiln_hir::types::TypeDisplay { ty: &p.ty, record_name: &|_| "struct".into() }.to_string();
             match &p.ty {
                 Type::Scalar(s) => {
                     let v = self.k.add_param(entry, scalar_width(*s), Some(p.name.clone()));
                     let lane = p.lane_of.as_ref().map(|l| VectorLane {
                         vector: l.vector.clone(),
-                        vector_c_type: kiln_frontend::types::TypeDisplay {
-                            ty: &l.ty,
-                            record_name: &|_| "struct".into(),
-                        }
-                        .to_string(),
+                        vector_c_type: kiln_hir::types::TypeDisplay { ty: &l.ty, record_name: &|_| "struct".into() }
+                            .to_string(),
                         index: l.index,
                         lanes: match l.ty {
                             Type::Vector(_, n) => n,

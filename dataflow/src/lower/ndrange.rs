@@ -20,9 +20,9 @@
 //!   initializer where that only involves work-item ids and uniform values (`int lid =
 //!   get_local_id(0);`), otherwise in a private memory indexed by the local linear id.
 
-use super::walk::{for_each_expr, for_each_stmt, writes_in_block};
 use super::*;
-use kiln_frontend::hir::{ExprKind as K, Loop, LoopKind, LoopPragmas, Stmt, WorkItemFn};
+use kiln_hir::walk::{for_each_expr, for_each_stmt, writes_in_block};
+use kiln_hir::{ExprKind as K, Loop, LoopKind, LoopPragmas, Stmt, WorkItemFn};
 use std::collections::BTreeSet;
 
 /// The environment keys of the loop variables: global ids, local ids, group ids.

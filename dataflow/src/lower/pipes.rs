@@ -7,10 +7,10 @@
 //! `#pragma unroll` has made it one in the hardware build).
 
 use super::expr::scalar_of;
-use super::record_bytes;
 use super::*;
-use kiln_frontend::hir::PipeRef;
-use kiln_frontend::types::PipeAccess;
+use kiln_hir::PipeRef;
+use kiln_hir::legalize::record_bytes;
+use kiln_hir::types::PipeAccess;
 
 /// The lane widths of a packet type: a scalar, a vector's elements, or a struct's scalar and
 /// vector elements in the order of [`record_bytes::elements`] (the order in which `records`
@@ -29,7 +29,7 @@ pub(super) fn packet_lanes(prog: &hir::Program, ty: &Type) -> Option<Vec<u32>> {
 }
 
 fn c_type(ty: &Type) -> String {
-    kiln_frontend::types::TypeDisplay { ty, record_name: &|_| "struct".into() }.to_string()
+    kiln_hir::types::TypeDisplay { ty, record_name: &|_| "struct".into() }.to_string()
 }
 
 impl Lowerer<'_> {

@@ -1,7 +1,7 @@
 //! Lowering of statements: declarations, control flow, loops, `switch`, `return`.
 
 use super::*;
-use kiln_frontend::hir::{CaseLabel, Stmt};
+use kiln_hir::{CaseLabel, Stmt};
 
 impl<'p> Lowerer<'p> {
     pub(super) fn block(&mut self, b: &hir::Block) {

@@ -24,7 +24,7 @@ use super::Pass;
 use crate::analysis::{NaturalLoop, source_loops};
 use crate::ir::op::mask;
 use crate::ir::*;
-use kiln_frontend::Span;
+use kiln_diagnostics::Span;
 
 pub struct CarryCompare;
 

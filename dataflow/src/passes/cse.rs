@@ -61,7 +61,7 @@ impl Pass for Cse {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use kiln_frontend::Span;
+    use kiln_diagnostics::Span;
 
     #[test]
     fn repeated_loads_and_operations_are_shared_until_a_store() {

@@ -79,7 +79,7 @@ impl Default for PipelineOptions {
         PipelineOptions {
             verify_each: false,
             disabled: false,
-            egraph: Some(EgraphOptions::default()),
+            egraph: Some(EgraphOptions::for_device(kiln_device::Device::generic())),
             defer_divisions: false,
             lut_multiply_below: 0,
             first_addresses_in_outer_loops: false,

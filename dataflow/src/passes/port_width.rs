@@ -94,7 +94,7 @@ mod tests {
 
     /// `p[stride * i + offset]` for each offset, loaded in the entry block.
     fn loads(k: &mut Kernel, m: Mem, stride: u64, offsets: &[u64]) -> Vec<Value> {
-        let sp = kiln_frontend::Span::default();
+        let sp = kiln_diagnostics::Span::default();
         let b = k.entry;
         let i = k.add_param(b, 32, Some("i".into()));
         let s = k.push_value(b, OpKind::Const(stride), vec![], 32, sp);
@@ -115,7 +115,7 @@ mod tests {
 
     #[test]
     fn a_member_of_a_struct_of_twelve_bytes_is_one_word_of_four() {
-        let mut k = Kernel::new("k".into(), kiln_frontend::Span::default());
+        let mut k = Kernel::new("k".into(), kiln_diagnostics::Span::default());
         let m = buffer(&mut k, 8);
         loads(&mut k, m, 12, &[4, 5, 6, 7]);
         assert!(PortWidth.run(&mut k));
@@ -126,7 +126,7 @@ mod tests {
 
     #[test]
     fn a_whole_struct_of_eight_bytes_is_one_word() {
-        let mut k = Kernel::new("k".into(), kiln_frontend::Span::default());
+        let mut k = Kernel::new("k".into(), kiln_diagnostics::Span::default());
         let m = buffer(&mut k, 8);
         loads(&mut k, m, 8, &[0, 1, 2, 3, 4, 5, 6, 7]);
         PortWidth.run(&mut k);
@@ -137,15 +137,15 @@ mod tests {
 
     #[test]
     fn a_port_stays_narrow_when_no_request_is_saved_or_a_word_is_unknown() {
-        let mut k = Kernel::new("k".into(), kiln_frontend::Span::default());
+        let mut k = Kernel::new("k".into(), kiln_diagnostics::Span::default());
         let m = buffer(&mut k, 32);
         loads(&mut k, m, 4, &[0]);
         loads(&mut k, m, 4, &[1]);
         assert!(!PortWidth.run(&mut k), "two loads of different words (two `i`s)");
-        let mut k = Kernel::new("k".into(), kiln_frontend::Span::default());
+        let mut k = Kernel::new("k".into(), kiln_diagnostics::Span::default());
         let m = buffer(&mut k, 32);
         loads(&mut k, m, 4, &[0, 1]);
-        let sp = kiln_frontend::Span::default();
+        let sp = kiln_diagnostics::Span::default();
         let j = k.add_param(k.entry, 32, Some("j".into()));
         k.push_value(k.entry, OpKind::Load(m), vec![j], 32, sp);
         assert!(!PortWidth.run(&mut k), "`p[j]` would need a lane multiplexer");

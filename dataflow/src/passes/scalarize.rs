@@ -290,7 +290,7 @@ fn new_op(
     kind: OpKind,
     args: Vec<Value>,
     width: u32,
-    span: kiln_frontend::Span,
+    span: kiln_diagnostics::Span,
 ) -> (Op, Value) {
     let op = k.ops.push(OpData { kind, args, result: None, block: b, span });
     let v = k.values.push(ValueData { width, def: ValueDef::Op(op), name: None });

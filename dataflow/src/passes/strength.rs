@@ -91,7 +91,7 @@ struct Emitter<'a> {
     k: &'a mut Kernel,
     ops: &'a mut Vec<Op>,
     block: Block,
-    span: kiln_frontend::Span,
+    span: kiln_diagnostics::Span,
 }
 
 impl Emitter<'_> {
@@ -182,14 +182,14 @@ mod tests {
 
     /// Evaluates `x OP d` through the rewritten ops, with the IR's own evaluator.
     fn reduced(kind: BinOp, x: u64, d: u64, w: u32) -> u64 {
-        let mut k = Kernel::new("t".into(), kiln_frontend::Span::default());
+        let mut k = Kernel::new("t".into(), kiln_diagnostics::Span::default());
         let b = k.entry;
         let xv = k.add_param(b, w, None);
-        let dv = k.push_value(b, OpKind::Const(d), vec![], w, kiln_frontend::Span::default());
-        let r = k.push_value(b, OpKind::Binary(kind), vec![xv, dv], w, kiln_frontend::Span::default());
+        let dv = k.push_value(b, OpKind::Const(d), vec![], w, kiln_diagnostics::Span::default());
+        let r = k.push_value(b, OpKind::Binary(kind), vec![xv, dv], w, kiln_diagnostics::Span::default());
         // A user of the quotient, to find what replaced it.
-        let zero = k.push_value(b, OpKind::Const(0), vec![], w, kiln_frontend::Span::default());
-        let user = k.push_op(b, OpKind::Binary(BinOp::Or), vec![r, zero], Some(w), kiln_frontend::Span::default());
+        let zero = k.push_value(b, OpKind::Const(0), vec![], w, kiln_diagnostics::Span::default());
+        let user = k.push_op(b, OpKind::Binary(BinOp::Or), vec![r, zero], Some(w), kiln_diagnostics::Span::default());
         StrengthReduce { defer_odd_divisors: false }.run(&mut k);
         // Interpret the block.
         let mut vals = std::collections::HashMap::new();

@@ -98,7 +98,14 @@ fn width_mask(w: u32) -> u64 {
 }
 
 /// A new op of block `b`, not yet placed in its op list; `width`: of its result, if any.
-fn make(k: &mut Kernel, b: Block, kind: OpKind, args: Vec<Value>, width: Option<u32>, span: kiln_frontend::Span) -> Op {
+fn make(
+    k: &mut Kernel,
+    b: Block,
+    kind: OpKind,
+    args: Vec<Value>,
+    width: Option<u32>,
+    span: kiln_diagnostics::Span,
+) -> Op {
     let op = k.ops.push(OpData { kind, args, result: None, block: b, span });
     if let Some(w) = width {
         let v = k.values.push(ValueData { width: w, def: ValueDef::Op(op), name: None });
@@ -108,7 +115,14 @@ fn make(k: &mut Kernel, b: Block, kind: OpKind, args: Vec<Value>, width: Option<
 }
 
 /// A lane op that takes over the value `old` of the load it replaces.
-fn lane_op_for(k: &mut Kernel, b: Block, kind: OpKind, args: Vec<Value>, old: Value, span: kiln_frontend::Span) -> Op {
+fn lane_op_for(
+    k: &mut Kernel,
+    b: Block,
+    kind: OpKind,
+    args: Vec<Value>,
+    old: Value,
+    span: kiln_diagnostics::Span,
+) -> Op {
     let op = make(k, b, kind, args, Some(k.width(old)), span);
     let new = k.ops[op].result.unwrap_or(old);
     k.values[new].name = k.values[old].name.clone();
@@ -126,7 +140,7 @@ fn word_base(
     b: Block,
     key: WordKey,
     width: u32,
-    span: kiln_frontend::Span,
+    span: kiln_diagnostics::Span,
     made: &mut HashMap<WordKey, Value>,
     out: &mut Vec<Option<Op>>,
 ) -> Value {
@@ -162,7 +176,7 @@ struct PendingStores {
     lanes: Vec<(u32, Value)>,
     /// Where the last of them was in the new op list.
     slot: usize,
-    span: kiln_frontend::Span,
+    span: kiln_diagnostics::Span,
 }
 
 impl Pass for Widen {

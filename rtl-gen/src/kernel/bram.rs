@@ -1,5 +1,5 @@
 //! On-chip memories whose read data pass the block RAMs' own output register
-//! (`Target::registers_block_ram_output`), which synthesis does not infer: Yosys maps every
+//! (`Timing::registers_block_ram_output`), which synthesis does not infer: Yosys maps every
 //! ECP5 DP16KD without it. Each such memory is a companion module of the kernel
 //! (`Module::companions`): DP16KDs in true dual-port mode where `SYNTHESIS` is defined (port A
 //! writes, port B reads into its output register), otherwise the same memory, read register

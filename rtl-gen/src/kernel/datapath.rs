@@ -19,7 +19,7 @@ impl Gen<'_> {
         let o = &self.k.ops[op];
         let w = self.result_width(op);
         let aw: Vec<u32> = o.args.iter().map(|a| self.k.width(*a)).collect();
-        let sign_extended_multiply = kiln_scheduler::target::sign_extended_operands(self.k, op).is_some();
+        let sign_extended_multiply = kiln_scheduler::timing::sign_extended_operands(self.k, op).is_some();
         // Fully constant operands: compute the value.
         if args.iter().all(|a| matches!(a, Expr::Lit(..))) {
             let vals: Vec<u64> = args.iter().map(|a| if let Expr::Lit(_, v) = a { *v } else { 0 }).collect();

@@ -2,7 +2,7 @@
 //! outside pipelines (`UnitKind::Divider`). The operands are loaded when a division starts; a
 //! signed division takes the dividend's absolute value before the steps; each step computes one
 //! quotient bit; the signs, and division by zero (`x/0` is all ones, `x%0` is `x`), are applied
-//! into the result registers (`Target::sequential_divider_latency`).
+//! into the result registers (`Timing::sequential_divider_latency`).
 //!
 //! The divisor is never negated: a step's `rs - |d|` is `rs + dn + cin`, with `dn = ~d` and
 //! `cin = 1` for a divisor that is not negative and `dn = d`, `cin = 0` for a negative one, both

@@ -1,5 +1,5 @@
 //! DSP blocks that synthesis does not reach from behavioural Verilog: the ECP5's MULT18X18D
-//! with its output register (`Target::registers_products_in_dsp`). Each is a companion module
+//! with its output register (`Timing::registers_products_in_dsp`). Each is a companion module
 //! of the kernel (`Module::companions`): the primitive where `SYNTHESIS` is defined, the same
 //! register in behavioural Verilog for simulators and linters.
 

@@ -302,12 +302,12 @@ impl Gen<'_> {
             self.m.add(Item::Blank);
             let what = if d.kind == MemKind::Rom { "ROM" } else { "private memory" };
             // The report's choice (`MemData::in_block_ram`), made binding for synthesis.
-            let in_block_ram = d.in_block_ram(self.s.target.block_ram_min_bits);
+            let in_block_ram = d.in_block_ram(self.s.timing.memory.block_ram_min_bits);
             let style = Some(if in_block_ram { "block" } else { "logic" });
             // A block RAM memory deeper than a row of word-wide blocks is built as slices of
-            // its word in deep configurations (`Target::block_ram_slice_width`): one Verilog
+            // its word in deep configurations (`Timing::block_ram_slice_width`): one Verilog
             // memory per slice, so that synthesis cannot stack blocks into rows.
-            let slice_width = if in_block_ram { self.s.target.block_ram_slice_width(w, len) } else { None };
+            let slice_width = if in_block_ram { self.s.timing.block_ram_slice_width(w, len) } else { None };
             let slices: Vec<(String, u32, u32)> = match slice_width {
                 Some(c) => {
                     (0..w.div_ceil(c)).map(|i| (format!("{name}_s{i}"), ((i + 1) * c).min(w) - 1, i * c)).collect()
@@ -381,11 +381,11 @@ impl Gen<'_> {
                     .collect();
                 let read = Stmt::If(id(format!("{name}_re")), loads, vec![]);
                 // A predicated-off load's 0 as a synchronous reset of the read data, over the
-                // read's enable (`Target::clears_read_data`): the reading site commits and its
+                // read's enable (`Timing::clears_read_data`): the reading site commits and its
                 // enable (the predicate, and a pipeline body's loop test) is off.
                 let clears: Vec<Expr> = reads
                     .iter()
-                    .filter(|s| self.s.target.clears_read_data() && s.en != lit(1, 1))
+                    .filter(|s| self.s.timing.clears_read_data() && s.en != lit(1, 1))
                     .map(|s| and(s.commit.clone(), un(UnOp::Not, s.en.clone())))
                     .collect();
                 if clears.is_empty() {

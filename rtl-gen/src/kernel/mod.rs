@@ -23,7 +23,7 @@ mod sharing;
 
 use crate::verilog::*;
 use kiln_dataflow::ir::{Block, Kernel, Mem, MemKind, Op, OpKind, Value, ValueDef};
-use kiln_frontend::Span;
+use kiln_diagnostics::Span;
 use kiln_scheduler::Schedule;
 use kiln_scheduler::schedule::OpClass;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -165,10 +165,10 @@ impl<'s> Gen<'s> {
     }
 
     /// Whether a load of `class` reads data that its memory clears when the load is
-    /// predicated off (`Target::clears_read_data`; `memory.rs`), so it needs no zeroing.
+    /// predicated off (`Timing::clears_read_data`; `memory.rs`), so it needs no zeroing.
     fn clears_read_data(&self, class: OpClass) -> bool {
         match class {
-            OpClass::MemLoad(m) => self.s.target.clears_read_data() && self.s.output_register_blocks(m).is_none(),
+            OpClass::MemLoad(m) => self.s.timing.clears_read_data() && self.s.output_register_blocks(m).is_none(),
             _ => false,
         }
     }
@@ -534,7 +534,7 @@ pub fn kernel_module(s: &Schedule, locate: &dyn Fn(Span) -> String) -> Module {
     g.shared_multiplier_logic();
     g.control(&states);
     // Where the carry cell cannot invert an operand (`carry_invert_ns`, the iCE40's).
-    if s.target.operators.carry_invert_ns > 0.0 {
+    if s.timing.operators.carry_invert_ns > 0.0 {
         inverted_registers::register_inverted_operands(&mut g.m, &g.inverted_chain_operands);
     }
     g.m
@@ -550,7 +550,7 @@ impl Gen<'_> {
                 self.k.name,
                 (self.locate)(self.k.span)
             ),
-            format!("Target {} at {} MHz. Timing contract: docs/timing.md.", s.target.name, s.clock_mhz),
+            format!("Target {} at {} MHz. Timing contract: docs/timing.md.", s.timing.name, s.clock_mhz),
             "Memory ports: element-index addresses; requests valid/ready; in-order read responses.".to_string(),
         ];
     }

@@ -30,7 +30,7 @@ impl Gen<'_> {
         let args: Vec<Expr> = k.ops[op].args.iter().map(|a| self.src(*a, at)).collect();
         if matches!(k.ops[op].kind, OpKind::Binary(IrBin::Mul)) {
             // A multiplier's operand registers stay in the fabric: the scheduler times the
-            // multiply from them (`Target::delay_ns`), not the logic in front of them through
+            // multiply from them (`Timing::delay_ns`), not the logic in front of them through
             // the route into a DSP block.
             for a in &args {
                 if let Expr::Ident(name) = a {
@@ -67,7 +67,7 @@ impl Gen<'_> {
                 let (x, y) = if swap { (args[1].clone(), args[0].clone()) } else { (args[0].clone(), args[1].clone()) };
                 self.segmented_less(&base, aw, n, flip(x), flip(y), negate, advance)
             }
-            OpKind::Binary(IrBin::Mul) if self.s.target.splits_multiply(k, op) => {
+            OpKind::Binary(IrBin::Mul) if self.s.timing.splits_multiply(k, op) => {
                 let operands = SplitOperands {
                     significant: [0, 1].map(|n| significant_bits(k, k.ops[op].args[n])),
                     sign_extended_from: [0, 1].map(|n| sign_extension_source(k, k.ops[op].args[n])),
@@ -84,7 +84,7 @@ impl Gen<'_> {
                 self.digit_serial_multiply(&base, w, n, args, advance)
             }
             OpKind::Binary(b @ (IrBin::UDiv | IrBin::SDiv | IrBin::URem | IrBin::SRem))
-                if n == self.s.target.divider_latency(w, matches!(b, IrBin::SDiv | IrBin::SRem)) + 1 =>
+                if n == self.s.timing.divider_latency(w, matches!(b, IrBin::SDiv | IrBin::SRem)) + 1 =>
             {
                 let signed = matches!(b, IrBin::SDiv | IrBin::SRem);
                 let rem = matches!(b, IrBin::URem | IrBin::SRem);
@@ -110,7 +110,7 @@ impl Gen<'_> {
         }
     }
 
-    /// A multiply of 17 to `Target::split_multiply_max_width` bits over `n >= 2` cycles as
+    /// A multiply of 17 to `Timing::split_multiply_max_width` bits over `n >= 2` cycles as
     /// 16-bit partial products: those of
     /// chunks `i` and `j` with `16(i + j) < w` (the others only reach bits above the result),
     /// each one DSP multiply registered in the first cycle, summed at their offsets in the
@@ -118,8 +118,8 @@ impl Gen<'_> {
     /// or more is summed in halves, the second cycle's two sums registered and joined in the
     /// third, then `n - 3` output registers). Yosys packs neither its own output registers nor
     /// the adder of the partial products into the DSP blocks, so the register between them is
-    /// written here; where the target registers products in the DSP blocks
-    /// (`Target::registers_products_in_dsp`) it is each block's own output register, the block
+    /// written here; where the device registers products in the DSP blocks
+    /// (`Timing::registers_products_in_dsp`) it is each block's own output register, the block
     /// instantiated (`dsp`). With `registered_operands` (`Schedule::registered_operands`) the
     /// operands are first registered in the fabric (`keep`, so that the route into the DSP
     /// block starts at a register), and everything after is a cycle later.
@@ -169,7 +169,7 @@ impl Gen<'_> {
         // The partial products' sum must fit the cycle after the DSP blocks' routes out: one
         // of 32 bits does, and each half of a wider one; the 64-bit sum of a division's
         // magic-number multiply in one cycle did not (covariance, seidel-2d: 120 -> 88 MHz).
-        let in_dsp = self.s.target.registers_products_in_dsp() && (w <= 32 || summed_in_halves);
+        let in_dsp = self.s.timing.registers_products_in_dsp() && (w <= 32 || summed_in_halves);
         // Bits [lo, lo + width) of `x`, widened to `to` bits.
         let part = |x: &str, lo: u32, width: u32, to: u32| {
             let bits = slice_w(&id(x), w, lo + width - 1, lo);
@@ -178,7 +178,7 @@ impl Gen<'_> {
         // Whether a partial product is a multiply at all: neither of its operand chunks is
         // known to be zero (above an operand's significant bits, or a zero digit of a
         // constant) or a constant power of two (a shift).
-        let multiplies = |pp: &kiln_scheduler::target::PartialProduct| {
+        let multiplies = |pp: &kiln_scheduler::timing::PartialProduct| {
             16 * pp.i < significant[0]
                 && 16 * pp.j < significant[1]
                 && constant.is_none_or(|(n, c)| {
@@ -189,12 +189,12 @@ impl Gen<'_> {
         };
         // The upper half's sum from more than three DSP blocks' outputs did not fit a cycle
         // (ECP5 dot's seven, 121.8 -> 109.6 MHz): its products then stay in the fabric.
-        let upper = kiln_scheduler::target::partial_products(w).filter(|pp| pp.shift >= 32 && multiplies(pp)).count();
+        let upper = kiln_scheduler::timing::partial_products(w).filter(|pp| pp.shift >= 32 && multiplies(pp)).count();
         let mut load = Vec::new();
         // The partial products: register, bit offset in the product, width.
         let mut products = Vec::new();
         // Only the product's bits below the result's top matter.
-        for pp in kiln_scheduler::target::partial_products(w) {
+        for pp in kiln_scheduler::timing::partial_products(w) {
             let (i, j, shift, pw, ai, bj) = (pp.i, pp.j, pp.shift, pp.width, pp.a_bits, pp.b_bits);
             // Above a sign extension's own bits the chunks are its sign, which the correction
             // accounts for.
@@ -390,7 +390,7 @@ impl Gen<'_> {
     /// division's absolute values one cycle later), stage `j` computes quotient bit `w - j`, and
     /// the result is corrected for signs (and division by zero: `x/0` is all ones, `x%0` is `x`)
     /// into a register, as the shared sequential divider does: the same values, in the cycles of
-    /// its one-cycle-per-bit step (`Target::divider_latency`, on every target).
+    /// its one-cycle-per-bit step (`Timing::divider_latency`, on every device).
     fn pipelined_divider(
         &mut self,
         base: &str,

@@ -434,7 +434,7 @@ impl Gen<'_> {
                         match self.enable_at(op, At::Pipe(pi, t.end)) {
                             Expr::Lit(1, 1) => data,
                             _ if self.clears_read_data(self.s.class(op)) => data,
-                            en if self.s.target.zeroes_read_data_in_registers()
+                            en if self.s.timing.zeroes_read_data_in_registers()
                                 && self.read_only_by_its_first_chain_register(pi, r) =>
                             {
                                 zeroed_by_reset.insert(r, un(UnOp::Not, en));

@@ -42,8 +42,8 @@ impl Gen<'_> {
                 m.cycles,
                 if m.registered_operands { " (operands registered)" } else { "" },
                 m.ops.len(),
-                self.s.target.name,
-                self.s.target.multiplier_blocks().unwrap_or(0)
+                self.s.timing.name,
+                self.s.timing.multiplier_blocks().unwrap_or(0)
             )));
             let operand = |g: &Self, n: usize| {
                 let widened = |s: &Site| {

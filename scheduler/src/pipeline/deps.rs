@@ -221,7 +221,7 @@ pub struct MemDep {
     pub mem: Mem,
     pub kind: DepKind,
     /// The fewest cycles from `from`'s start to `to`'s (in `to`'s iteration): 1, or 2 for a
-    /// read after a write that lands a cycle after its store (`Target::registers_writes`).
+    /// read after a write that lands a cycle after its store (`Timing::registers_writes`).
     pub cycles: u32,
 }
 

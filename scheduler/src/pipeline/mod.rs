@@ -12,13 +12,13 @@ pub mod shape;
 pub mod skew;
 
 use crate::schedule::{OpClass, OpTime, UnitId};
-use crate::target::Target;
+use crate::timing::Timing;
 use deps::{DepKind, MemDep, memory_dependences};
 use kiln_dataflow::analysis::natural_loops;
 use kiln_dataflow::ir::op::sext;
 use kiln_dataflow::ir::{Block, CmpOp, Kernel, Op, OpKind, Terminator, Value, ValueDef};
 use kiln_dataflow::ranges::ValueRanges;
-use kiln_frontend::Span;
+use kiln_diagnostics::Span;
 use modulo::{Placement, Problem, Violation, check, place_settled, res_mii};
 use shape::{LoopShape, Shape, classify_loop};
 use std::collections::{BTreeSet, HashMap};
@@ -135,8 +135,8 @@ pub struct Context<'a> {
     pub unit_latency: &'a dyn Fn(UnitId) -> u32,
     /// Cycles per iteration of blocks run as FSM states.
     pub fsm_cycles: &'a dyn Fn(&[Block]) -> u32,
-    pub target: &'a Target,
-    /// Adds whose sum's top bit is their chain's carry out ([`Target::carry_out_sums`]).
+    pub timing: &'a Timing,
+    /// Adds whose sum's top bit is their chain's carry out ([`Timing::carry_out_sums`]).
     pub carry_out_sums: &'a BTreeSet<Op>,
     pub period: f64,
     /// Pipelining switched off (`--no-pipeline`).
@@ -241,7 +241,7 @@ fn pipeline_one(
     };
     let mut deps = memory_dependences(k, shape, &ops, ivdep, ranges);
     for dep in deps.iter_mut().filter(|d| d.kind == DepKind::Raw) {
-        dep.cycles += u32::from(cx.target.registers_writes(dep.mem));
+        dep.cycles += u32::from(cx.timing.registers_writes(dep.mem));
     }
     let skewed = skew::skewed_accumulators(k, shape, &ops, cx.class);
     let problem = Problem {
@@ -252,11 +252,11 @@ fn pipeline_one(
         unit_latency: cx.unit_latency,
         guarded: &guarded,
         deps: &deps,
-        target: cx.target,
+        timing: cx.timing,
         carry_out_sums: cx.carry_out_sums,
         period: cx.period,
         strict_pipe_order: cx.strict_pipe_order,
-        multipliers: cx.target.multipliers_per_cycle(k),
+        multipliers: cx.timing.multipliers_per_cycle(k),
         skewed: &skewed,
     };
     // Lower bounds.

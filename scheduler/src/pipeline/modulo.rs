@@ -19,7 +19,7 @@
 use super::deps::MemDep;
 use super::shape::{LoopShape, Shape};
 use crate::schedule::{OpClass, OpTime, UnitId};
-use crate::target::Target;
+use crate::timing::Timing;
 use kiln_dataflow::ir::{Kernel, Mem, Op, OpKind, Value, ValueDef};
 use std::collections::{BTreeSet, HashMap, HashSet};
 
@@ -35,7 +35,7 @@ enum Resource {
     MemRead(Mem),
     MemWrite(Mem),
     Unit(UnitId),
-    /// One of the shared multipliers (`Target::multipliers_per_cycle`).
+    /// One of the shared multipliers (`Timing::multipliers_per_cycle`).
     Multiplier(u32),
 }
 
@@ -48,13 +48,13 @@ pub struct Problem<'a> {
     pub unit_latency: &'a dyn Fn(UnitId) -> u32,
     pub guarded: &'a BTreeSet<Op>,
     pub deps: &'a [MemDep],
-    pub target: &'a Target,
-    /// Adds whose sum's top bit is their chain's carry out ([`Target::carry_out_sums`]).
+    pub timing: &'a Timing,
+    /// Adds whose sum's top bit is their chain's carry out ([`Timing::carry_out_sums`]).
     pub carry_out_sums: &'a BTreeSet<Op>,
     pub period: f64,
     pub strict_pipe_order: bool,
-    /// Split multiplies that may start in one cycle (modulo II), when the target's multiplier
-    /// blocks are shared (`Target::multipliers_per_cycle`).
+    /// Split multiplies that may start in one cycle (modulo II), when the device's multiplier
+    /// blocks are shared (`Timing::multipliers_per_cycle`).
     pub multipliers: Option<u32>,
     /// Skewed accumulators and their adds ([`super::skew`]): written in the add's first cycle.
     pub skewed: &'a std::collections::BTreeMap<Value, Op>,
@@ -106,7 +106,7 @@ impl Violation {
 /// in the cycle of a load it may overwrite either (`War`): a block RAM read in the cycle of a
 /// write to its address gives the old word only with emulation logic on the iCE40 (a delayed
 /// write and a multiplexer on the read data), which rtl-gen's `no_rw_check` leaves out. A read
-/// after a registered write (`Target::registers_writes`) comes two cycles after its store.
+/// after a registered write (`Timing::registers_writes`) comes two cycles after its store.
 fn delta(dep: &MemDep) -> i64 {
     i64::from(dep.cycles)
 }
@@ -154,7 +154,7 @@ pub fn place(p: &Problem, ii: Option<u32>, floors: &HashMap<Value, u32>) -> Resu
     let mut times: HashMap<Op, OpTime> = HashMap::new();
     let mut unstable: HashSet<Op> = HashSet::new();
     let mut mrt: HashMap<(Resource, u32), Op> = HashMap::new();
-    let out = p.target.clock_to_out_ns();
+    let out = p.timing.clock_to_out_ns();
     let cond_op = k.def_op(p.shape.cond).filter(|o| in_loop.contains(o));
     // Pipe transfers keep program order within an iteration, one per cycle. One iteration's
     // transfers on a pipe fit in II cycles, so iterations (II apart) never put two transfers on
@@ -173,9 +173,9 @@ pub fn place(p: &Problem, ii: Option<u32>, floors: &HashMap<Value, u32>) -> Resu
         let rw = o.result.map(|r| k.width(r)).unwrap_or(1);
         let iw = o.args.first().map(|a| k.width(*a)).unwrap_or(rw);
         let delay = match class {
-            OpClass::Unit(_) => p.target.divider_start_ns(iw),
-            OpClass::Multi(_) => p.target.op_segments_with(k, op, p.period, p.carry_out_sums.contains(&op)).1,
-            _ => p.target.op_delay_with(k, op, p.carry_out_sums.contains(&op)),
+            OpClass::Unit(_) => p.timing.divider_start_ns(iw),
+            OpClass::Multi(_) => p.timing.op_segments_with(k, op, p.period, p.carry_out_sums.contains(&op)).1,
+            _ => p.timing.op_delay_with(k, op, p.carry_out_sums.contains(&op)),
         };
         // Operands: values of this iteration (intra-iteration data dependences).
         let mut preds: Vec<(Op, OpTime)> = o
@@ -229,7 +229,7 @@ pub fn place(p: &Problem, ii: Option<u32>, floors: &HashMap<Value, u32>) -> Resu
             OpClass::MemLoad(m) => vec![Resource::MemRead(m)],
             OpClass::MemStore(m) => vec![Resource::MemWrite(m)],
             OpClass::Unit(u) => vec![Resource::Unit(u)],
-            OpClass::Multi(_) if p.target.splits_multiply(k, op) => {
+            OpClass::Multi(_) if p.timing.splits_multiply(k, op) => {
                 (0..p.multipliers.unwrap_or(0)).map(Resource::Multiplier).collect()
             }
             _ => vec![],
@@ -250,7 +250,7 @@ pub fn place(p: &Problem, ii: Option<u32>, floors: &HashMap<Value, u32>) -> Resu
             }
             if let Some(Some(a)) = early_address
                 && a.end + 1 == step
-                && a.ready_ns + p.target.memory_request_ns() > p.period
+                && a.ready_ns + p.timing.memory_request_ns() > p.period
             {
                 step += 1;
                 continue;
@@ -287,16 +287,16 @@ pub fn place(p: &Problem, ii: Option<u32>, floors: &HashMap<Value, u32>) -> Resu
             OpClass::Comb => OpTime { start, end: start, ready_ns: arrival.max(out) + delay },
             OpClass::Multi(n) => OpTime { start, end: start + n - 1, ready_ns: out + delay },
             OpClass::PortLoad(_) => {
-                OpTime { start, end: start + PORT_RESPONSE_LATENCY, ready_ns: p.target.port_response_ns() }
+                OpTime { start, end: start + PORT_RESPONSE_LATENCY, ready_ns: p.timing.port_response_ns() }
             }
             OpClass::MemLoad(m) => {
-                let (cycles, ready_ns) = p.target.memory_read_timing(&p.k.mems[m], p.period);
+                let (cycles, ready_ns) = p.timing.memory_read_timing(&p.k.mems[m], p.period);
                 OpTime { start, end: start + cycles, ready_ns }
             }
             OpClass::PortStore(_) => OpTime { start, end: start, ready_ns: 0.0 },
             // A registered write lands a cycle after the store: the pipeline drains until then.
             OpClass::MemStore(m) => {
-                OpTime { start, end: start + u32::from(p.target.registers_writes(m)), ready_ns: 0.0 }
+                OpTime { start, end: start + u32::from(p.timing.registers_writes(m)), ready_ns: 0.0 }
             }
             OpClass::Unit(u) => OpTime { start, end: start + (p.unit_latency)(u), ready_ns: out },
             OpClass::PipeTransfer(pipe) => {
@@ -375,12 +375,12 @@ fn param_times(p: &Problem, pl: &mut Placement, floors: &HashMap<Value, u32>) {
 }
 
 /// Whether `op` reads an on-chip memory through an address register loaded the cycle before
-/// (`Target::registers_read_address`, `Schedule::reads_address_early`): its address is used at
+/// (`Timing::registers_read_address`, `Schedule::reads_address_early`): its address is used at
 /// `start - 1`, so `start >= 1`.
 fn reads_address_early(p: &Problem, op: Op) -> bool {
     let OpClass::MemLoad(m) = (p.class)(op) else { return false };
     let sites = p.ops.iter().filter(|o| (p.class)(**o) == OpClass::MemLoad(m)).count();
-    p.target.registers_read_address(&p.k.mems[m], sites)
+    p.timing.registers_read_address(&p.k.mems[m], sites)
 }
 
 /// Checks the loop-carried constraints of a placement at `ii`.
@@ -441,13 +441,13 @@ pub fn res_mii(p: &Problem) -> (u32, Option<String>) {
         let multiplies = p
             .ops
             .iter()
-            .filter(|op| matches!((p.class)(**op), OpClass::Multi(_)) && p.target.splits_multiply(p.k, **op))
+            .filter(|op| matches!((p.class)(**op), OpClass::Multi(_)) && p.timing.splits_multiply(p.k, **op))
             .count() as u32;
         if multiplies > 0 {
-            let blocks = p.target.multiplier_blocks().unwrap_or(0);
+            let blocks = p.timing.multiplier_blocks().unwrap_or(0);
             let key = format!(
                 "{MULTIPLIERS}{multiplies} multiplies per iteration on the {per_cycle} multipliers that {}'s {blocks} DSP blocks hold",
-                p.target.name
+                p.timing.name
             );
             use_count.insert(key, multiplies.div_ceil(per_cycle));
         }

@@ -663,7 +663,7 @@ pub(super) fn check_no_collision(
     loaded: &[(kiln_dataflow::ir::Mem, u64)],
     m: kiln_dataflow::ir::Mem,
     index: u64,
-    span: kiln_frontend::Span,
+    span: kiln_diagnostics::Span,
 ) -> Result<(), RunError> {
     if loaded.contains(&(m, index)) {
         return Err(RunError::ReadWriteCollision {

@@ -128,12 +128,12 @@ impl Sim<'_> {
         outs: &[PortOutputs],
         commit: bool,
         bypassed: &mut [bool],
-    ) -> Result<(Vec<(kiln_dataflow::ir::Mem, u64, u64, kiln_frontend::Span)>, Vec<(Value, u64)>), RunError> {
+    ) -> Result<(Vec<(kiln_dataflow::ir::Mem, u64, u64, kiln_diagnostics::Span)>, Vec<(Value, u64)>), RunError> {
         let s = self.s;
         let k = &s.kernel;
         // Responses taken per port (when only evaluating, they stay in the buffer).
         let mut peeked = vec![0usize; self.ports.len()];
-        let mut mem_writes: Vec<(kiln_dataflow::ir::Mem, u64, u64, kiln_frontend::Span)> = Vec::new();
+        let mut mem_writes: Vec<(kiln_dataflow::ir::Mem, u64, u64, kiln_diagnostics::Span)> = Vec::new();
         let mut loaded: Vec<(kiln_dataflow::ir::Mem, u64)> = Vec::new();
         let mut param_writes: Vec<(Value, u64)> = Vec::new();
         for idx in 0..run.iters.len() {

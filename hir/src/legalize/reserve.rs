@@ -21,15 +21,40 @@
 //! order, as OpenCL C requires. A reservation must be the whole initializer or right-hand side
 //! of an assignment, and a commit a statement of its own (`E0506` otherwise).
 
-use kiln_frontend::Span;
-use kiln_frontend::ast::AddrSpace;
-use kiln_frontend::diag::{Diagnostic, codes};
-use kiln_frontend::hir::{
+use crate::build::{assign, binary, local, log_and};
+use crate::types::AddrSpace;
+use crate::types::{BOOL, INT, Opaque, Pointee, Type, UINT};
+use crate::{
     BinaryOp, Block, Expr, ExprKind as K, FuncId, Function, Init, Local, LocalId, PipeRef, Program, Stmt, UnaryOp,
 };
-use kiln_frontend::types::{BOOL, INT, Opaque, Pointee, Type, UINT};
+use kiln_diagnostics::Span;
+use kiln_diagnostics::{Diagnostic, codes};
 use std::collections::BTreeMap;
 use std::rc::Rc;
+
+/// The `reserve` pass (see the module documentation).
+pub(super) struct Reserve;
+
+impl super::Pass for Reserve {
+    fn name(&self) -> &'static str {
+        "reserve"
+    }
+    fn requires(&self) -> &'static [crate::verify::Invariant] {
+        &[]
+    }
+    fn ensures(&self) -> &'static [crate::verify::Invariant] {
+        use crate::verify::Invariant;
+        &[Invariant::NoReservations]
+    }
+    fn run(
+        &self,
+        prog: &Program,
+        kernel: crate::FuncId,
+        _opts: &super::Options,
+    ) -> Result<Program, Vec<kiln_diagnostics::Diagnostic>> {
+        lower_reservations(prog, kernel)
+    }
+}
 
 /// The registers behind the reservations of one pipe parameter.
 struct Reserved {
@@ -43,7 +68,7 @@ struct Reserved {
 /// The program with the reservations of kernel `kernel` rewritten (only kernels have pipe
 /// parameters; the other kernels' are rewritten, and reported, when they are lowered), every
 /// `reserve_id_t` a `bool` and every `event_t` a `uint`.
-pub(super) fn lower_reservations(prog: &Program, kernel: FuncId) -> Result<Program, Vec<Diagnostic>> {
+fn lower_reservations(prog: &Program, kernel: FuncId) -> Result<Program, Vec<Diagnostic>> {
     let mut out = prog.clone();
     let mut diags = Vec::new();
     for (fi, f) in out.functions.iter_mut().enumerate() {
@@ -102,7 +127,7 @@ fn new_local(f: &mut Function, name: String, ty: Type, span: Span) -> LocalId {
 /// reservation of a pipe).
 fn find_reservations(f: &Function, body: &Block, out: &mut BTreeMap<LocalId, Reserved>, diags: &mut Vec<Diagnostic>) {
     let mut seen: Vec<(LocalId, u32, Span)> = Vec::new();
-    super::walk::for_each_expr(body, &mut |e| {
+    crate::walk::for_each_expr(body, &mut |e| {
         if let K::PipeReserve { pipe: PipeRef::Param(p), count, .. } = &e.kind {
             seen.push((*p, *count, e.span));
         }
@@ -136,25 +161,6 @@ fn find_reservations(f: &Function, body: &Block, out: &mut BTreeMap<LocalId, Res
 struct Rewriter<'a> {
     pipes: &'a BTreeMap<LocalId, Reserved>,
     diags: &'a mut Vec<Diagnostic>,
-}
-
-fn local(id: LocalId, ty: Type, span: Span) -> Expr {
-    Expr { kind: K::Local(id), ty, span }
-}
-
-fn binary(op: BinaryOp, a: Expr, b: Expr, ty: Type) -> Expr {
-    let span = a.span;
-    Expr { kind: K::Binary(op, Box::new(a), Box::new(b)), ty, span }
-}
-
-fn assign(place: Expr, value: Expr) -> Expr {
-    let (ty, span) = (place.ty.clone(), place.span);
-    Expr { kind: K::Assign(Box::new(place), Box::new(value)), ty, span }
-}
-
-fn log_and(a: Expr, b: Expr) -> Expr {
-    let span = a.span;
-    Expr { kind: K::LogAnd(Box::new(a), Box::new(b)), ty: INT, span }
 }
 
 impl Rewriter<'_> {
@@ -331,7 +337,7 @@ fn e_error(span: Span) -> Expr {
 fn retyped(t: &Type) -> Type {
     match t {
         Type::Opaque(Opaque::ReserveId) => BOOL,
-        Type::Opaque(Opaque::Event) => kiln_frontend::types::UINT,
+        Type::Opaque(Opaque::Event) => crate::types::UINT,
         Type::Array(inner, n) => Type::Array(Rc::new(retyped(inner)), *n),
         Type::Pointer(p) => Type::Pointer(Rc::new(Pointee { ty: retyped(&p.ty), space: p.space, quals: p.quals })),
         other => other.clone(),

@@ -4,7 +4,7 @@
 //! of a built-in, and to say precisely which family of built-ins a kernel uses when kiln cannot
 //! build it yet.
 
-use crate::diag::{Code, codes};
+use kiln_diagnostics::{Code, codes};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Family {

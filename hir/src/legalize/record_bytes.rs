@@ -5,9 +5,11 @@
 //! `port-width` pass later gives the buffer's port words of several bytes when every access's
 //! word is known, and `widen` merges the bytes of a member into one request with byte enables.
 
-use kiln_frontend::Span;
-use kiln_frontend::hir::{BinaryOp, Expr, ExprKind as K, Program, Record};
-use kiln_frontend::types::{INT, Pointee, SIZE_T, Scalar, Type, vector_layout};
+use crate::build::binary;
+pub(super) use crate::build::convert;
+use crate::types::{INT, Pointee, SIZE_T, Scalar, Type, vector_layout};
+use crate::{BinaryOp, Expr, ExprKind as K, Program, Record};
+use kiln_diagnostics::Span;
 use std::rc::Rc;
 
 /// Size in bytes of a complete object type (as sema laid it out), if it has one.
@@ -25,7 +27,7 @@ pub(super) fn size_of(prog: &Program, ty: &Type) -> Option<u32> {
 /// One scalar or vector inside a record type: the member path to its leaf, the indices of
 /// the arrays of records on the way, the indices inside an array member, its byte offset.
 #[derive(Clone, Debug)]
-pub(super) struct Element {
+pub struct Element {
     pub path: Vec<u32>,
     pub record_indices: Vec<u32>,
     pub member_indices: Vec<u32>,
@@ -67,7 +69,7 @@ impl UnionStorage {
 
 /// Every scalar and vector element of a value of type `ty` (a union: its storage, see
 /// [`union_storage`]).
-pub(super) fn elements(prog: &Program, ty: &Type) -> Vec<Element> {
+pub fn elements(prog: &Program, ty: &Type) -> Vec<Element> {
     let mut out = Vec::new();
     walk(prog, ty, 0, &mut Vec::new(), &mut Vec::new(), &mut out);
     out
@@ -145,26 +147,12 @@ pub(super) fn uint_of_size(bytes: u32) -> Option<Scalar> {
     })
 }
 
-/// `e` converted to `to` (itself when it already has that type).
-pub(super) fn convert(e: Expr, to: &Type) -> Expr {
-    if e.ty == *to {
-        return e;
-    }
-    let span = e.span;
-    Expr { kind: K::Convert(Box::new(e)), ty: to.clone(), span }
-}
-
 /// The byte offset `base + k`.
 pub(super) fn offset_plus(base: &Expr, k: u32, span: Span) -> Expr {
     if k == 0 {
         return base.clone();
     }
     binary(BinaryOp::Add, base.clone(), Expr::int(u64::from(k), SIZE_T, span), SIZE_T)
-}
-
-fn binary(op: BinaryOp, a: Expr, b: Expr, ty: Type) -> Expr {
-    let span = a.span;
-    Expr { kind: K::Binary(op, Box::new(a), Box::new(b)), ty, span }
 }
 
 /// `bytes[offset + k]`, an l-value of type `uchar`.

@@ -25,13 +25,37 @@
 //! statement `C;`; `do S while (C);` becomes `S;`; and `while (C) S` (or `for`) becomes
 //! `if (C) S`; in each, the transfer blocks.
 
-use kiln_frontend::hir::{Block, Expr, ExprKind as K, LocalId, Loop, LoopKind, Program, Stmt};
-use kiln_frontend::sema::integer_value;
-use kiln_frontend::types::INT;
+use crate::consteval::integer_value;
+use crate::types::INT;
+use crate::{Block, Expr, ExprKind as K, LocalId, Loop, LoopKind, Program, Stmt};
 use std::collections::HashMap;
 
+/// The `spin` pass (see the module documentation).
+pub(super) struct Spin;
+
+impl super::Pass for Spin {
+    fn name(&self) -> &'static str {
+        "spin"
+    }
+    fn requires(&self) -> &'static [crate::verify::Invariant] {
+        use crate::verify::Invariant;
+        &[Invariant::NoReservations]
+    }
+    fn ensures(&self) -> &'static [crate::verify::Invariant] {
+        &[]
+    }
+    fn run(
+        &self,
+        prog: &Program,
+        _kernel: crate::FuncId,
+        _opts: &super::Options,
+    ) -> Result<Program, Vec<kiln_diagnostics::Diagnostic>> {
+        Ok(blocking_spins(prog))
+    }
+}
+
 /// The program with every spin loop of every function replaced by its blocking transfer.
-pub(super) fn blocking_spins(prog: &Program) -> Program {
+fn blocking_spins(prog: &Program) -> Program {
     let mut out = prog.clone();
     for f in &mut out.functions {
         f.body = f.body.take().map(rewrite_block);

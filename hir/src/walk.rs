@@ -1,10 +1,11 @@
-//! Walks over the typed program used by the loop and NDRange transformations.
+//! Walkers over the HIR shared by the passes that read or rewrite it.
 
-use kiln_frontend::hir::{self, ExprKind as K, LocalId, Stmt};
+use crate as hir;
+use crate::{ExprKind as K, LocalId, Stmt};
 use std::collections::HashSet;
 
 /// Every sub-expression of a block, in order.
-pub(super) fn for_each_expr(b: &[Stmt], f: &mut dyn FnMut(&hir::Expr)) {
+pub fn for_each_expr(b: &[Stmt], f: &mut dyn FnMut(&hir::Expr)) {
     fn expr(e: &hir::Expr, f: &mut dyn FnMut(&hir::Expr)) {
         f(e);
         for c in e.children() {
@@ -49,7 +50,7 @@ pub(super) fn for_each_expr(b: &[Stmt], f: &mut dyn FnMut(&hir::Expr)) {
 }
 
 /// Variables a block may change: assigned, incremented, or with their address taken.
-pub(super) fn writes_in_block(b: &hir::Block) -> HashSet<LocalId> {
+pub fn writes_in_block(b: &hir::Block) -> HashSet<LocalId> {
     let mut w = HashSet::new();
     for_each_expr(b, &mut |e| {
         let target = match &e.kind {
@@ -67,7 +68,7 @@ pub(super) fn writes_in_block(b: &hir::Block) -> HashSet<LocalId> {
     w
 }
 
-pub(super) fn reads_in_expr(e: &hir::Expr, out: &mut HashSet<LocalId>) {
+pub fn reads_in_expr(e: &hir::Expr, out: &mut HashSet<LocalId>) {
     for_each_expr(&[Stmt::Expr(e.clone())], &mut |x| {
         if let K::Local(id) = x.kind {
             out.insert(id);
@@ -76,7 +77,7 @@ pub(super) fn reads_in_expr(e: &hir::Expr, out: &mut HashSet<LocalId>) {
 }
 
 /// Every statement of a block and of the blocks nested in it, in order.
-pub(super) fn for_each_stmt(b: &[Stmt], f: &mut dyn FnMut(&Stmt)) {
+pub fn for_each_stmt(b: &[Stmt], f: &mut dyn FnMut(&Stmt)) {
     for s in b {
         f(s);
         match s {

@@ -1,14 +1,22 @@
-//! Diagnostics as values.
+//! kiln's diagnostics: source files and spans, stable error codes, and the rendering of
+//! problems for people and for tools.
+//!
+//! Owns: the [`SourceMap`] and [`Span`]s that every front end and every later stage points
+//! back into, the registry of codes ([`codes`]), [`Diagnostic`] values and their rendering.
+//!
+//! Must not: know any source language or any stage of the compiler; every front end (OpenCL C,
+//! C++) and every later stage depends on this crate, never the other way round.
 //!
 //! Every stage of kiln reports problems as [`Diagnostic`]s instead of failing: a stable code (see
 //! [`codes`]), a primary span, secondary labels, notes and an optional help line. They are rendered
 //! in the style of rustc/clang through `codespan-reporting`, or as JSON lines for tools
 //! (`--message-format=json`).
 
-use crate::source::{SourceMap, Span};
+pub mod source;
 use codespan_reporting::diagnostic as cs;
 use codespan_reporting::term;
 use serde::Serialize;
+pub use source::{FileId, SourceFile, SourceMap, Span};
 
 pub mod codes;
 pub use codes::Code;

@@ -1,6 +1,7 @@
-//! The typed, name-resolved program produced by `sema`.
+//! The typed, name-resolved program produced by a front end.
 //!
-//! Invariants (checked by sema, relied on by lowering):
+//! Invariants (established by the front end, checked by [`crate::verify`], relied on
+//! by lowering):
 //! - every expression has its final type; implicit conversions are explicit [`ExprKind::Convert`]
 //!   nodes, array-to-pointer decay is [`ExprKind::Decay`];
 //! - `a[i]` is `*(a + i)`: [`ExprKind::Deref`] of [`ExprKind::PtrAdd`];
@@ -14,9 +15,8 @@
 //! - `sizeof`, enum constants and other constant expressions are folded to constants;
 //! - the call graph has no cycles and every called function has a body.
 
-use crate::ast::{AddrSpace, Quals};
-use crate::source::Span;
-use crate::types::{Scalar, Type};
+use crate::types::{AddrSpace, Quals, Scalar, Type};
+use kiln_diagnostics::Span;
 use std::rc::Rc;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -426,7 +426,7 @@ pub enum ExprKind {
     },
     /// `reserve_read_pipe(p, n)` / `reserve_write_pipe(p, n)` of a pipe parameter, with the
     /// packet count `count`, a constant: a `reserve_id_t`. Reservations, their reads, writes and
-    /// commits are rewritten into transfers before lowering (`dataflow/src/lower/reserve.rs`).
+    /// commits are rewritten into transfers before lowering ([`crate::legalize`]).
     PipeReserve {
         pipe: PipeRef,
         write: bool,

@@ -25,28 +25,55 @@
 //! of `value != 0`. The work-group size must be static (`E0601`-style `NEEDS_GROUP_SIZE` as
 //! for barriers). The call must not sit in a loop's condition or step.
 
-use kiln_frontend::Span;
-use kiln_frontend::ast::AddrSpace;
-use kiln_frontend::builtins::{FloatBuiltin, IntBuiltin};
-use kiln_frontend::diag::{Diagnostic, codes};
-use kiln_frontend::hir::{
+use crate::build::{assign_stmt as assign, binary, local, size_t};
+use crate::builtins::{FloatBuiltin, IntBuiltin};
+use crate::types::AddrSpace;
+use crate::types::{INT, SIZE_T, Scalar, Type};
+use crate::{
     BinaryOp, Block, Collective, CollectiveOp, Expr, ExprKind as K, FuncId, Function, Init, Local, LocalId, Loop,
     LoopKind, LoopPragmas, Program, Stmt, WorkItemFn,
 };
-use kiln_frontend::types::{INT, Pointee, SIZE_T, Scalar, Type};
+use kiln_diagnostics::Span;
+use kiln_diagnostics::{Diagnostic, codes};
 use std::rc::Rc;
+
+/// The `collectives` pass (see the module documentation).
+pub(super) struct Collectives;
+
+impl super::Pass for Collectives {
+    fn name(&self) -> &'static str {
+        "collectives"
+    }
+    fn requires(&self) -> &'static [crate::verify::Invariant] {
+        use crate::verify::Invariant;
+        &[Invariant::NoReservations]
+    }
+    fn ensures(&self) -> &'static [crate::verify::Invariant] {
+        use crate::verify::Invariant;
+        &[Invariant::NoCollectives]
+    }
+    fn run(
+        &self,
+        prog: &Program,
+        kernel: crate::FuncId,
+        opts: &super::Options,
+    ) -> Result<Program, Vec<kiln_diagnostics::Diagnostic>> {
+        lower_collectives(prog, kernel, opts.local_size)
+    }
+}
+
+/// `a[i]` of the `__local` array `a`.
+fn element(array: Expr, i: Expr) -> Expr {
+    crate::build::element(array, i, AddrSpace::Local)
+}
 
 /// The program with the collectives of kernel `kernel` rewritten; `local_size` is the
 /// work-group size of the build when the kernel has no `reqd_work_group_size`.
-pub(super) fn lower_collectives(
-    prog: &Program,
-    kernel: FuncId,
-    local_size: Option<[u32; 3]>,
-) -> Result<Program, Vec<Diagnostic>> {
+fn lower_collectives(prog: &Program, kernel: FuncId, local_size: Option<[u32; 3]>) -> Result<Program, Vec<Diagnostic>> {
     let f = prog.func(kernel);
     let Some(body) = &f.body else { return Ok(prog.clone()) };
     let mut uses = Vec::new();
-    super::walk::for_each_expr(body, &mut |e| {
+    crate::walk::for_each_expr(body, &mut |e| {
         if matches!(e.kind, K::WorkGroup(..) | K::AsyncCopy { .. }) {
             uses.push(e.span);
         }
@@ -81,35 +108,6 @@ struct Rewriter<'f> {
     /// Declarations of the `__local` memories, for the top of the kernel.
     memories: Vec<Stmt>,
     diags: Vec<Diagnostic>,
-}
-
-fn local(id: LocalId, ty: Type, span: Span) -> Expr {
-    Expr { kind: K::Local(id), ty, span }
-}
-
-fn binary(op: BinaryOp, a: Expr, b: Expr, ty: Type) -> Expr {
-    let span = a.span;
-    Expr { kind: K::Binary(op, Box::new(a), Box::new(b)), ty, span }
-}
-
-fn assign(place: Expr, value: Expr) -> Stmt {
-    let (ty, span) = (place.ty.clone(), place.span);
-    Stmt::Expr(Expr { kind: K::Assign(Box::new(place), Box::new(value)), ty, span })
-}
-
-fn size_t(v: u64, span: Span) -> Expr {
-    Expr::int(v, SIZE_T, span)
-}
-
-/// `a[i]` of the `__local` array `a`.
-fn element(array: Expr, i: Expr) -> Expr {
-    let span = array.span;
-    let Type::Array(elem, _) = array.ty.clone() else { return array };
-    let ptr =
-        Type::Pointer(Rc::new(Pointee { ty: (*elem).clone(), space: AddrSpace::Local, quals: Default::default() }));
-    let decayed = Expr { kind: K::Decay(Box::new(array)), ty: ptr.clone(), span };
-    let at = Expr { kind: K::PtrAdd(Box::new(decayed), Box::new(i)), ty: ptr, span };
-    Expr { kind: K::Deref(Box::new(at)), ty: (*elem).clone(), span }
 }
 
 /// The value that leaves `op` unchanged, in scalar type `s`.
@@ -220,7 +218,7 @@ impl Rewriter<'_> {
             Stmt::Loop(mut l) => {
                 for e in l.cond.iter().chain(l.step.iter()) {
                     let mut found = None;
-                    super::walk::for_each_expr(&[Stmt::Expr(e.clone())], &mut |x| {
+                    crate::walk::for_each_expr(&[Stmt::Expr(e.clone())], &mut |x| {
                         if matches!(x.kind, K::WorkGroup(..)) && found.is_none() {
                             found = Some(x.span);
                         }

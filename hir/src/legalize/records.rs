@@ -29,14 +29,40 @@
 //! whose record has an array leaf.
 
 use super::record_bytes::{self, Element, UnionStorage, convert, offset_plus, uint_of_size, union_storage};
-use super::walk;
-use kiln_frontend::Span;
-use kiln_frontend::ast::AddrSpace;
-use kiln_frontend::diag::{Diagnostic, codes};
-use kiln_frontend::hir::{self, Block, Expr, ExprKind as K, GlobalId, Init, Local, LocalId, Program, Stmt};
-use kiln_frontend::types::{Pointee, RecordId, SIZE_T, Scalar, Type};
+use crate as hir;
+use crate::types::AddrSpace;
+use crate::types::{Pointee, RecordId, SIZE_T, Scalar, Type};
+use crate::walk;
+use crate::{Block, Expr, ExprKind as K, GlobalId, Init, Local, LocalId, Program, Stmt};
+use kiln_diagnostics::Span;
+use kiln_diagnostics::{Diagnostic, codes};
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
+
+/// The `records` pass (see the module documentation).
+pub(super) struct Records;
+
+impl super::Pass for Records {
+    fn name(&self) -> &'static str {
+        "records"
+    }
+    fn requires(&self) -> &'static [crate::verify::Invariant] {
+        use crate::verify::Invariant;
+        &[Invariant::NoCollectives]
+    }
+    fn ensures(&self) -> &'static [crate::verify::Invariant] {
+        use crate::verify::Invariant;
+        &[Invariant::NoRecords]
+    }
+    fn run(
+        &self,
+        prog: &Program,
+        _kernel: crate::FuncId,
+        _opts: &super::Options,
+    ) -> Result<Program, Vec<kiln_diagnostics::Diagnostic>> {
+        split_records(prog)
+    }
+}
 
 /// The most leaf elements one whole-record copy may expand into.
 const MAX_COPY_ELEMENTS: usize = 4096;
@@ -145,7 +171,7 @@ enum Root {
 }
 
 /// Rewrites every function of `prog` so that no expression has a record type.
-pub(crate) fn split_records(prog: &Program) -> Result<Program, Vec<Diagnostic>> {
+fn split_records(prog: &Program) -> Result<Program, Vec<Diagnostic>> {
     let mut out = prog.clone();
     if prog.records.is_empty() {
         return Ok(out);
@@ -553,7 +579,7 @@ fn lay_out(prog: &Program, ty: &Type, offset: u32, init: &Init, bytes: &mut [Exp
                 let shifted = if k == 0 {
                     bits.clone()
                 } else {
-                    let by = Expr::int(u64::from(8 * k), kiln_frontend::types::INT, e.span);
+                    let by = Expr::int(u64::from(8 * k), crate::types::INT, e.span);
                     Expr {
                         kind: K::Binary(hir::BinaryOp::Shr, Box::new(bits.clone()), Box::new(by)),
                         ty: u.clone(),
@@ -1667,7 +1693,7 @@ impl Rewriter<'_> {
             }
             K::IncDec { increment, .. } => current().map(|old| {
                 let promoted = match ty {
-                    Type::Scalar(s) if s.size() < 4 => kiln_frontend::types::INT,
+                    Type::Scalar(s) if s.size() < 4 => crate::types::INT,
                     _ => ty.clone(),
                 };
                 let op = if increment { hir::BinaryOp::Add } else { hir::BinaryOp::Sub };

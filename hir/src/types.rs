@@ -3,9 +3,37 @@
 //! kiln targets a 32-bit device address space: `size_t`, `ptrdiff_t`, `intptr_t` and `uintptr_t`
 //! are 32-bit (`CL_DEVICE_ADDRESS_BITS` = 32). `long` is always 64 bits.
 
-use crate::ast::{AddrSpace, Quals};
 use std::fmt;
 use std::rc::Rc;
+
+/// The address space of an object or of what a pointer points to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum AddrSpace {
+    Private,
+    Global,
+    Constant,
+    Local,
+    Generic,
+}
+
+impl AddrSpace {
+    pub fn keyword(self) -> &'static str {
+        match self {
+            AddrSpace::Private => "__private",
+            AddrSpace::Global => "__global",
+            AddrSpace::Constant => "__constant",
+            AddrSpace::Local => "__local",
+            AddrSpace::Generic => "__generic",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Quals {
+    pub is_const: bool,
+    pub is_volatile: bool,
+    pub is_restrict: bool,
+}
 
 /// Scalar element types.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -152,7 +180,7 @@ impl Opaque {
     }
 }
 
-/// Index of a struct or union definition in [`crate::hir::Program::records`].
+/// Index of a struct or union definition in [`crate::Program::records`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct RecordId(pub u32);
 

@@ -31,6 +31,7 @@ define_codes! {
     NO_KERNEL = "E0003": "the file defines no kernel",
     BAD_OPTION = "E0004": "a command-line option has an invalid value",
     IO_WRITE = "E0005": "an output file cannot be written",
+    INTERNAL_ERROR = "E0006": "internal compiler error: a stage of kiln produced invalid output (a kiln bug; the message names the stage)",
 
     // Lexing and preprocessing.
     INVALID_CHAR = "E0101": "a character that cannot start any OpenCL C token",

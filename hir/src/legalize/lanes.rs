@@ -25,17 +25,43 @@
 //!
 //! What it cannot express yet gets `E0503`: taking the address of a vector parameter.
 
-use kiln_frontend::Span;
-use kiln_frontend::ast::{AddrSpace, Quals};
-use kiln_frontend::builtins::{FloatBuiltin, FloatOp, Geometric, IntBuiltin};
-use kiln_frontend::diag::{Diagnostic, codes};
-use kiln_frontend::hir::{self, BinaryOp, Block, Expr, ExprKind as K, Init, Local, LocalId, Program, Stmt, UnaryOp};
-use kiln_frontend::types::{INT, Pointee, SIZE_T, Scalar, Type};
+use crate as hir;
+use crate::builtins::{FloatBuiltin, FloatOp, Geometric, IntBuiltin};
+use crate::types::{AddrSpace, Quals};
+use crate::types::{INT, Pointee, SIZE_T, Scalar, Type};
+use crate::{BinaryOp, Block, Expr, ExprKind as K, Init, Local, LocalId, Program, Stmt, UnaryOp};
+use kiln_diagnostics::Span;
+use kiln_diagnostics::{Diagnostic, codes};
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
+/// The `lanes` pass (see the module documentation).
+pub(super) struct Lanes;
+
+impl super::Pass for Lanes {
+    fn name(&self) -> &'static str {
+        "lanes"
+    }
+    fn requires(&self) -> &'static [crate::verify::Invariant] {
+        use crate::verify::Invariant;
+        &[Invariant::NoRecords]
+    }
+    fn ensures(&self) -> &'static [crate::verify::Invariant] {
+        use crate::verify::Invariant;
+        &[Invariant::NoVectors]
+    }
+    fn run(
+        &self,
+        prog: &Program,
+        _kernel: crate::FuncId,
+        _opts: &super::Options,
+    ) -> Result<Program, Vec<kiln_diagnostics::Diagnostic>> {
+        split_vectors(prog)
+    }
+}
+
 /// Rewrites every function of `prog` so that no expression has a vector type.
-pub(crate) fn split_vectors(prog: &Program) -> Result<Program, Vec<Diagnostic>> {
+fn split_vectors(prog: &Program) -> Result<Program, Vec<Diagnostic>> {
     let mut out = prog.clone();
     let mut diags = Vec::new();
     // Helper functions' new parameter lists first, so calls can be rewritten in any order.
@@ -111,7 +137,7 @@ pub(crate) fn split_vectors(prog: &Program) -> Result<Program, Vec<Diagnostic>> 
 /// as separate parameters); that is reported.
 fn address_taken_vectors(body: &Block, locals: &[Local], diags: &mut Vec<Diagnostic>) -> HashSet<LocalId> {
     let mut taken = Vec::new();
-    super::walk::for_each_expr(body, &mut |e| {
+    crate::walk::for_each_expr(body, &mut |e| {
         if let K::AddrOf(inner) = &e.kind {
             let mut base = &**inner;
             while let K::Swizzle(b, _) = &base.kind {
