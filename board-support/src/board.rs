@@ -220,6 +220,25 @@ mod tests {
         assert_eq!(board_names(), ["icebreaker", "ulx3s-85f", "tangnano9k"]);
     }
 
+    /// A board's part is its device model's: every board names a model, and where the model
+    /// describes a part, the board's resources are that part's.
+    #[test]
+    fn every_board_names_its_device_model_and_agrees_with_its_part() {
+        for name in board_names() {
+            let b = board_by_name(&name).expect("board");
+            let device = kiln_device::Device::by_name(&b.device);
+            assert!(device.is_some(), "{name}: no device model `{}`", b.device);
+            if let Some(part) = device.and_then(|d| d.part) {
+                let r = &b.resources;
+                assert_eq!(r.luts, u64::from(part.logic_cells), "{name}");
+                assert_eq!(r.ffs, u64::from(part.flip_flops), "{name}");
+                assert_eq!(r.dsps, u64::from(part.multiplier_blocks), "{name}");
+                let bram_bits = device.map(|d| u64::from(d.memory.block_ram_bits)).unwrap_or(0);
+                assert_eq!(r.bram_bits, u64::from(part.block_ram_blocks) * bram_bits, "{name}");
+            }
+        }
+    }
+
     #[test]
     fn placements_take_their_seeds_apart() {
         let mut step = board_by_name("icebreaker").expect("icebreaker").steps[1].clone();

@@ -1,7 +1,6 @@
 //! `kiln bitstream` and `kiln run-board`: a kernel on a board through `kiln-board-support`.
 
 use crate::commands::{CmdResult, cache_dir, compile_options, fail, front, prepare, write_atomic};
-use crate::driver::{self, Frontend, HwOptions};
 use crate::results::RunOutput;
 use crate::runspec;
 use crate::{CompileArgs, Io};
@@ -18,6 +17,7 @@ use kiln_dataflow::emu::Arg;
 use kiln_device::Device;
 use kiln_diagnostics::SourceMap;
 use kiln_diagnostics::{Diagnostic, codes};
+use kiln_driver::{self as driver, Frontend, HwOptions};
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -134,7 +134,7 @@ fn build_for_board(
     board: &Board,
     hw: &HwOptions,
 ) -> Result<BoardKernel, driver::Failure> {
-    let names = driver::kernel_names(&fe.program);
+    let names = driver::session::kernel_names(&fe.program);
     let name = match kernel {
         Some(k) => k.to_string(),
         None if names.len() == 1 => names[0].clone(),
@@ -150,7 +150,7 @@ fn build_for_board(
             .into());
         }
     };
-    let (_, s) = driver::build_schedule(fe, &name, at, hw)?;
+    let s = driver::build_kernel(fe, &name, at, hw)?.schedule;
     if let Some((_, d)) = s.kernel.pipes.iter().next() {
         return Err(Diagnostic::error(
             codes::UNSUPPORTED_PIPE,
@@ -160,7 +160,7 @@ fn build_for_board(
         .with_note("`kiln build` builds the system's top level; `kiln sim` and `kiln cosim` run it")
         .into());
     }
-    let (verilog, iface) = driver::emit_verilog(&s, &fe.sources);
+    let (verilog, iface) = driver::build::emit_verilog(&s, &fe.sources);
     let sources = &fe.sources;
     let report = kiln_scheduler::report::kernel_report(&s, &|sp| sources.location(sp).to_string());
     let (all, named) = buffer_depths(&args.buffer_depth)?;
@@ -356,8 +356,8 @@ pub(crate) fn run_board(
     hw.local_args = runspec::local_args(&p.spec.args);
     let kernel = Some(p.spec.kernel.clone());
     let built = build_for_board(&p.fe, kernel.as_deref(), Some(p.spec.kernel_span), args, &board, &hw).and_then(|k| {
-        let id = driver::find_kernel(&p.fe.program, &k.name, None)?;
-        let (lowered, _) = driver::lower(&p.fe.program, id, hw.local_size, &hw.local_args)?;
+        let id = driver::session::find_kernel(&p.fe.program, &k.name, None)?;
+        let lowered = driver::session::lower(&p.fe.program, id, hw.local_size, &hw.local_args)?;
         let m = runspec::materialize(&p.spec, &lowered).map_err(driver::Failure::from)?;
         Ok((k, lowered, m))
     });

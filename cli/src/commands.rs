@@ -1,7 +1,6 @@
 //! The commands. Each returns `Err((sources, failure))` with the diagnostics that stopped it;
 //! `lib.rs` renders them.
 
-use crate::driver::{self, Failure, Frontend, HwOptions};
 use crate::results::{RunOutput, first_difference};
 use crate::runspec::{self, RunSpec};
 use crate::system;
@@ -10,6 +9,7 @@ use kiln_dataflow::emu;
 use kiln_device::Device;
 use kiln_diagnostics::SourceMap;
 use kiln_diagnostics::{Diagnostic, codes};
+use kiln_driver::{self as driver, Failure, Frontend, HwOptions};
 use kiln_frontend::Options;
 use kiln_simulator::cosim::{self, ModelFault};
 use kiln_simulator::{MemConfig, SimConfig};
@@ -79,13 +79,21 @@ pub(crate) fn front(
     io: &mut Io,
 ) -> Result<Frontend, (SourceMap, Failure)> {
     let mut sources = sources;
-    let file = match driver::read_source(path, &mut sources) {
+    let file = match read_source(path, &mut sources) {
         Ok(f) => f,
         Err(e) => return Err((sources, e)),
     };
-    let fe = driver::frontend(sources, file, opts)?;
+    let fe = driver::session::frontend(sources, file, &kiln_frontend::pp::FsLoader, opts)?;
     io.diags(&fe.sources, &fe.diags);
     Ok(fe)
+}
+
+/// Reads a kernel file into a source map.
+pub(crate) fn read_source(path: &Path, sources: &mut SourceMap) -> Result<kiln_diagnostics::FileId, Failure> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Diagnostic::error(codes::IO_READ, format!("cannot read `{}`: {e}", path.display())))?;
+    let abs = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    Ok(sources.add(path.display().to_string(), Some(abs), text))
 }
 
 pub(crate) fn hw_options(hw: &HwArgs) -> Result<HwOptions, Diagnostic> {
@@ -165,7 +173,7 @@ fn check(file: &Path, compile: &CompileArgs, io: &mut Io) -> CmdResult {
     let mut diags = Vec::new();
     for (id, _) in fe.program.kernels() {
         // The work-group size is a build setting; `check` does not ask for one.
-        if let Err(f) = driver::lower(&fe.program, id, None, &[]) {
+        if let Err(f) = driver::session::lower(&fe.program, id, None, &[]) {
             diags.extend(f.diags.into_iter().filter(|d| d.code != codes::NEEDS_GROUP_SIZE));
         }
     }
@@ -173,7 +181,7 @@ fn check(file: &Path, compile: &CompileArgs, io: &mut Io) -> CmdResult {
         return Err(fail(fe.sources, diags));
     }
     io.diags(&fe.sources, &diags);
-    let names = driver::kernel_names(&fe.program);
+    let names = driver::session::kernel_names(&fe.program);
     let _ = if names.is_empty() {
         writeln!(io.out, "ok: {} (no kernels)", file.display())
     } else {
@@ -196,113 +204,24 @@ fn build(
     let fe = front(SourceMap::new(), file, &opts, io)?;
     let names = match kernel {
         Some(k) => vec![k.to_string()],
-        None => driver::kernel_names(&fe.program),
+        None => driver::session::kernel_names(&fe.program),
     };
     if names.is_empty() {
         let d = Diagnostic::error(codes::NO_KERNEL, format!("`{}` defines no kernel", file.display()));
         return Err(fail(fe.sources, d));
     }
-    let mut files: Vec<(PathBuf, String)> = Vec::new();
-    let mut reports = Vec::new();
-    let mut summary = String::new();
-    let mut failures = Vec::new();
-    let links = program_pipe_links(&fe, &names);
-    let strict =
-        crate::system_cmds::on_cycles(&links.iter().map(|l| (l.writer.0, l.reader.0)).collect::<Vec<_>>(), names.len());
-    let mut instances = Vec::new();
-    for (i, name) in names.iter().enumerate() {
-        let mut hw = hw.clone();
-        hw.strict_pipe_order = strict[i];
-        let (_, s) = match driver::build_schedule(&fe, name, None, &hw) {
-            Ok(x) => x,
-            Err(f) => {
-                failures.extend(f.diags);
-                continue;
-            }
-        };
-        let (v, iface) = driver::emit_verilog(&s, &fe.sources);
-        instances.push(kiln_rtl_gen::system::SystemInstance {
-            name: name.clone(),
-            interface: iface,
-            params: s.kernel.params.len(),
-        });
-        let sources = &fe.sources;
-        let report = kiln_scheduler::report::kernel_report(&s, &|sp| sources.location(sp).to_string());
-        summary.push_str(&format!(
-            "{}: {} FSM states, {} memory port(s), {} scalar argument(s), ~{} register bits, critical path ~{:.1} ns of {:.1} ns -> {}\n",
-            name,
-            report.states,
-            report.ports.len(),
-            report.scalar_args.len(),
-            report.resources.register_bits,
-            report.timing.estimated_critical_path_ns,
-            report.timing.clock_period_ns,
-            out_dir.join(&v.name).display()
-        ));
-        summary.push_str(&report.loops_text());
-        files.push((out_dir.join(&v.name), v.text));
-        if dump {
-            files.push((out_dir.join(format!("{name}.ir.txt")), s.kernel.to_string()));
-            files.push((out_dir.join(format!("{name}.schedule.txt")), s.to_string()));
+    let built = driver::program::build_program(&fe, &names, &file.display().to_string(), &hw)
+        .map_err(|f| fail(clone_sources(&fe.sources), f))?;
+    let summary = build_summary(&built, out_dir);
+    let mut files: Vec<(PathBuf, String)> =
+        built.verilog.iter().map(|v| (out_dir.join(&v.name), v.text.clone())).collect();
+    if dump {
+        for s in &built.schedules {
+            files.push((out_dir.join(format!("{}.ir.txt", s.kernel.name)), s.kernel.to_string()));
+            files.push((out_dir.join(format!("{}.schedule.txt", s.kernel.name)), s.to_string()));
         }
-        reports.push(report);
     }
-    if !failures.is_empty() {
-        return Err(fail(fe.sources, failures));
-    }
-    let mut system_report = serde_json::Value::Null;
-    // Kernels that use pipes make a system: one top level with their FIFOs.
-    if instances.iter().any(|i| !i.interface.pipes.is_empty()) {
-        let name_refs: Vec<&str> = names.iter().map(|n| n.as_str()).collect();
-        let top = crate::system_cmds::top_module_name(&name_refs);
-        let (tops, iface) = kiln_rtl_gen::system::system_top(&top, &instances, &links);
-        for f in tops {
-            files.push((out_dir.join(&f.name), f.text));
-        }
-        let fifos: Vec<serde_json::Value> = links
-            .iter()
-            .map(|l| {
-                serde_json::json!({
-                    "pipe": l.name,
-                    "width": l.width,
-                    "depth": l.depth,
-                    "storage": if kiln_rtl_gen::system::fifo_in_block_ram(l.width, l.depth) { "block RAM" } else { "registers" },
-                    "writer": names[l.writer.0],
-                    "reader": names[l.reader.0],
-                })
-            })
-            .collect();
-        summary.push_str(&format!(
-            "system: {} kernel(s), {} FIFO(s) -> {}\n",
-            instances.len(),
-            links.len(),
-            out_dir.join(format!("{top}.v")).display()
-        ));
-        for l in &links {
-            summary.push_str(&format!(
-                "  pipe `{}`: {} -> {}, {} x {} bit(s) in {}\n",
-                l.name,
-                names[l.writer.0],
-                names[l.reader.0],
-                l.depth,
-                l.width,
-                if kiln_rtl_gen::system::fifo_in_block_ram(l.width, l.depth) { "block RAM" } else { "registers" }
-            ));
-        }
-        let open: Vec<String> = iface.pipes.iter().map(|p| p.prefix.clone()).collect();
-        if !open.is_empty() {
-            summary.push_str(&format!("  unconnected pipe ends (top-level ports): {}\n", open.join(", ")));
-        }
-        system_report = serde_json::json!({ "top": top, "fifos": fifos, "unconnected_pipe_ends": open });
-    }
-    let report = serde_json::json!({
-        "kiln_version": env!("CARGO_PKG_VERSION"),
-        "source": file.display().to_string(),
-        "target": hw.device.name,
-        "clock_mhz": hw.clock_mhz,
-        "kernels": reports,
-        "system": system_report,
-    });
+    let report = &built.report;
     let report_text = serde_json::to_string_pretty(&report).unwrap_or_default() + "\n";
     files.push((out_dir.join("report.json"), report_text));
     if let Err(e) = std::fs::create_dir_all(out_dir) {
@@ -319,35 +238,51 @@ fn build(
     Ok(())
 }
 
-/// The FIFOs that program-scope pipes and channels make between the kernels `names` (by index):
-/// each pipe written by exactly one of them and read by exactly one other.
-fn program_pipe_links(fe: &Frontend, names: &[String]) -> Vec<kiln_rtl_gen::system::SystemFifo> {
-    use kiln_dataflow::ir::{PipeEnd, PipeSource};
-    type End = (usize, String);
-    // pipe name -> (write ends, read ends, packet bits, depth)
-    let mut ends: std::collections::BTreeMap<String, (Vec<End>, Vec<End>, u32, u32)> =
-        std::collections::BTreeMap::new();
-    for (i, name) in names.iter().enumerate() {
-        let Ok(id) = driver::find_kernel(&fe.program, name, None) else { continue };
-        let Ok((k, _)) = driver::lower(&fe.program, id, None, &[]) else { continue };
-        for (_, d) in k.pipes.iter() {
-            if let PipeSource::Program { name: pipe } = &d.source {
-                let e = ends.entry(pipe.to_string()).or_insert_with(|| {
-                    (vec![], vec![], d.packet_width(), d.depth.unwrap_or(system::DEFAULT_PIPE_DEPTH))
-                });
-                let end = (i, format!("pipe_{}", d.ident()));
-                if d.end == PipeEnd::Write { e.0.push(end) } else { e.1.push(end) }
+/// What `kiln build` prints: per kernel its states, ports, registers and critical path, its
+/// loop report and the build search's decisions; the system's FIFOs.
+fn build_summary(built: &driver::program::ProgramBuild, out_dir: &Path) -> String {
+    let mut summary = String::new();
+    for (k, v) in built.report.kernels.iter().zip(&built.verilog) {
+        let r = &k.schedule;
+        summary.push_str(&format!(
+            "{}: {} FSM states, {} memory port(s), {} scalar argument(s), ~{} register bits, critical path ~{:.1} ns of {:.1} ns -> {}\n",
+            r.name,
+            r.states,
+            r.ports.len(),
+            r.scalar_args.len(),
+            r.resources.register_bits,
+            r.timing.estimated_critical_path_ns,
+            r.timing.clock_period_ns,
+            out_dir.join(&v.name).display()
+        ));
+        summary.push_str(&r.loops_text());
+        for d in &k.decisions {
+            for line in d.summary().lines() {
+                summary.push_str(&format!("  {line}\n"));
             }
         }
     }
-    ends.into_iter()
-        .filter_map(|(name, (w, r, width, depth))| match (w.as_slice(), r.as_slice()) {
-            ([w], [r]) => {
-                Some(kiln_rtl_gen::system::SystemFifo { name, width, depth, writer: w.clone(), reader: r.clone() })
-            }
-            _ => None,
-        })
-        .collect()
+    if let Some(sys) = &built.report.system {
+        summary.push_str(&format!(
+            "system: {} kernel(s), {} FIFO(s) -> {}\n",
+            built.report.kernels.len(),
+            sys.fifos.len(),
+            out_dir.join(format!("{}.v", sys.top)).display()
+        ));
+        for f in &sys.fifos {
+            summary.push_str(&format!(
+                "  pipe `{}`: {} -> {}, {} x {} bit(s) in {}\n",
+                f.pipe, f.writer, f.reader, f.depth, f.width, f.storage
+            ));
+        }
+        if !sys.unconnected_pipe_ends.is_empty() {
+            summary.push_str(&format!(
+                "  unconnected pipe ends (top-level ports): {}\n",
+                sys.unconnected_pipe_ends.join(", ")
+            ));
+        }
+    }
+    summary
 }
 
 /// Loads a run spec, compiles the kernel file with its defines, and materializes the arguments.
@@ -395,8 +330,8 @@ pub(crate) fn clone_sources(s: &SourceMap) -> SourceMap {
 }
 
 fn lowered_kernel(p: &Prepared) -> Result<(kiln_dataflow::Kernel, runspec::Materialized), Failure> {
-    let id = driver::find_kernel(&p.fe.program, &p.spec.kernel, Some(p.spec.kernel_span))?;
-    let (k, _) = driver::lower(&p.fe.program, id, spec_local_size(&p.spec), &runspec::local_args(&p.spec.args))?;
+    let id = driver::session::find_kernel(&p.fe.program, &p.spec.kernel, Some(p.spec.kernel_span))?;
+    let k = driver::session::lower(&p.fe.program, id, spec_local_size(&p.spec), &runspec::local_args(&p.spec.args))?;
     let m = runspec::materialize(&p.spec, &k)?;
     Ok((k, m))
 }
@@ -461,8 +396,8 @@ fn simulate(
     let p = prepare(file, spec, compile, io)?;
     hw.local_size = run_local_size(&hw, &p.spec);
     hw.local_args = runspec::local_args(&p.spec.args);
-    let built = driver::build_schedule(&p.fe, &p.spec.kernel, Some(p.spec.kernel_span), &hw)
-        .and_then(|(lowered, s)| runspec::materialize(&p.spec, &lowered).map(|m| (s, m)).map_err(Failure::from));
+    let built = driver::build_kernel(&p.fe, &p.spec.kernel, Some(p.spec.kernel_span), &hw)
+        .and_then(|b| runspec::materialize(&p.spec, &b.lowered).map(|m| (b.schedule, m)).map_err(Failure::from));
     let (s, m) = match built {
         Ok(x) => x,
         Err(f) => return Err((p.fe.sources, f)),
@@ -526,10 +461,9 @@ fn cosimulate(
     let p = prepare(file, spec, compile, io)?;
     hw.local_size = run_local_size(&hw, &p.spec);
     hw.local_args = runspec::local_args(&p.spec.args);
-    let built =
-        driver::build_schedule(&p.fe, &p.spec.kernel, Some(p.spec.kernel_span), &hw).and_then(|(lowered, s)| {
-            runspec::materialize(&p.spec, &lowered).map(|m| (lowered, s, m)).map_err(Failure::from)
-        });
+    let built = driver::build_kernel(&p.fe, &p.spec.kernel, Some(p.spec.kernel_span), &hw).and_then(|b| {
+        runspec::materialize(&p.spec, &b.lowered).map(|m| (b.lowered, b.schedule, m)).map_err(Failure::from)
+    });
     let (lowered, s, m) = match built {
         Ok(x) => x,
         Err(f) => return Err((p.fe.sources, f)),
@@ -553,7 +487,7 @@ fn cosimulate(
         .with_note("this is a kiln bug: the optimized, scheduled kernel computes something else than the source");
         return Err(fail(sources, d));
     }
-    let (v, iface) = driver::emit_verilog(&s, &sources);
+    let (v, iface) = driver::build::emit_verilog(&s, &sources);
     let model = match cosim::build_model(&v, &iface, &cache_dir()) {
         Ok(m) => m,
         Err(e) => {

@@ -1,18 +1,19 @@
 //! The `kiln` command-line tool.
 //!
-//! Owns: argument parsing, reading and writing files, run specs and results JSON, and the
-//! commands (`check`, `build`, `emu`, `sim`, `cosim`, `bitstream`, `run-board`, `explain`) that drive the other crates.
+//! Owns: argument parsing, reading and writing files, run specs and results JSON, printing,
+//! and the commands (`check`, `build`, `emu`, `sim`, `cosim`, `bitstream`, `run-board`,
+//! `explain`), which call the compile driver (`kiln-driver`) and the engines.
 //!
-//! Must not: contain compiler logic of its own; every decision about the language, the IR, the
-//! schedule or the hardware belongs to the crate that owns that stage. [`run`] is the whole tool
-//! as a function so that tests can call it in-process.
+//! Must not: contain compiler logic of its own: which variants of a kernel are built and kept
+//! is the driver's, every decision about the language, the IR, the schedule or the hardware
+//! belongs to the crate that owns that stage. [`run`] is the whole tool as a function so that
+//! tests can call it in-process.
 
 // Diagnostics are large, and errors end commands: boxing them would buy nothing.
 #![allow(clippy::result_large_err)]
 
 mod board_cmds;
 mod commands;
-pub mod driver;
 pub mod results;
 pub mod runspec;
 pub mod system;

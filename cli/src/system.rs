@@ -33,8 +33,7 @@ use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
 use toml::Spanned;
 
-/// The depth of a FIFO whose source and run spec give none.
-pub const DEFAULT_PIPE_DEPTH: u32 = 16;
+use kiln_driver::system::DEFAULT_PIPE_DEPTH;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -5,7 +5,6 @@ use crate::commands::{
     CmdResult, EMU_STEP_LIMIT, cache_dir, clone_sources, compile_options, describe_mem, fail, front, run_local_size,
     sim_config, spec_local_size, write_atomic,
 };
-use crate::driver::{self, Failure, Frontend};
 use crate::runspec::ElemType;
 use crate::system::{self, SystemRun, SystemSpec};
 use crate::waveform::Waveform;
@@ -15,6 +14,7 @@ use kiln_dataflow::Kernel;
 use kiln_dataflow::emu::{self, RunError};
 use kiln_diagnostics::SourceMap;
 use kiln_diagnostics::{Diagnostic, codes};
+use kiln_driver::{self as driver, Failure, Frontend};
 use kiln_rtl_gen::system::{SystemFifo, SystemInstance};
 use kiln_scheduler::Schedule;
 use kiln_simulator::SimConfig;
@@ -65,8 +65,8 @@ fn load(
     let fe = front(sources, file, &opts, io)?;
     let mut lowered = Vec::new();
     for l in &spec.launches {
-        let built = driver::find_kernel(&fe.program, &l.kernel, Some(l.kernel_span)).and_then(|id| {
-            driver::lower(&fe.program, id, spec_local_size(l), &crate::runspec::local_args(&l.args)).map(|(k, _)| k)
+        let built = driver::session::find_kernel(&fe.program, &l.kernel, Some(l.kernel_span)).and_then(|id| {
+            driver::session::lower(&fe.program, id, spec_local_size(l), &crate::runspec::local_args(&l.args))
         });
         match built {
             Ok(k) => lowered.push(k),
@@ -81,14 +81,14 @@ fn load(
     let mut schedules = Vec::new();
     if let Some(hw) = &hw {
         let edges: Vec<(usize, usize)> = run.fifos.iter().map(|f| (f.writer.0, f.reader.0)).collect();
-        let strict = on_cycles(&edges, lowered.len());
+        let strict = driver::system::on_cycles(&edges, lowered.len());
         for (i, l) in spec.launches.iter().enumerate() {
             let mut hw = hw.clone();
             hw.local_size = run_local_size(&hw, l);
             hw.local_args = crate::runspec::local_args(&l.args);
             hw.strict_pipe_order = strict[i];
-            match driver::build_schedule(&fe, &l.kernel, Some(l.kernel_span), &hw) {
-                Ok((_, s)) => schedules.push(s),
+            match driver::build_kernel(&fe, &l.kernel, Some(l.kernel_span), &hw) {
+                Ok(b) => schedules.push(b.schedule),
                 Err(f) => return Err((fe.sources, f)),
             }
         }
@@ -142,33 +142,6 @@ impl Loaded {
     fn max_cycles(&self) -> Option<u64> {
         self.spec.max_cycles
     }
-}
-
-/// Per launch: whether it belongs to a part of the system whose kernels and FIFOs, taken as an
-/// undirected graph, have a cycle (feedback or reconvergent paths). There, a pipelined loop that
-/// let transfers on different pipes overlap across iterations could deadlock where the source
-/// program does not; elsewhere (a forest) it cannot, so only these kernels are scheduled with
-/// strict pipe order.
-pub(crate) fn on_cycles(edges: &[(usize, usize)], launches: usize) -> Vec<bool> {
-    let mut parent: Vec<usize> = (0..launches).collect();
-    fn root(parent: &mut [usize], mut x: usize) -> usize {
-        while parent[x] != x {
-            parent[x] = parent[parent[x]];
-            x = parent[x];
-        }
-        x
-    }
-    let mut cyclic_roots = Vec::new();
-    for &(w, r) in edges {
-        let (a, b) = (root(&mut parent, w), root(&mut parent, r));
-        if a == b {
-            cyclic_roots.push(a);
-        } else {
-            parent[a] = b;
-        }
-    }
-    let cyclic: Vec<usize> = cyclic_roots.into_iter().map(|r| root(&mut parent, r)).collect();
-    (0..launches).map(|i| cyclic.contains(&root(&mut parent, i))).collect()
 }
 
 /// `kiln emu` of a system spec.
@@ -414,14 +387,14 @@ fn build_model(l: &Loaded) -> Result<(cosim::Model, Vec<usize>), cosim::CosimErr
     let mut offsets = Vec::new();
     let mut base = 0;
     for (i, s) in l.schedules.iter().enumerate() {
-        let (v, iface) = driver::emit_verilog(s, &l.fe.sources);
+        let (v, iface) = driver::build::emit_verilog(s, &l.fe.sources);
         files.insert(v.name, v.text);
         offsets.push(base);
         base += s.kernel.params.len();
         instances.push(SystemInstance { name: inst[i].clone(), interface: iface, params: s.kernel.params.len() });
     }
     let fifos = system_fifos(&l.schedules.iter().collect::<Vec<_>>(), &l.run);
-    let top_name = top_module_name(&kernel_names);
+    let top_name = driver::system::top_module_name(&kernel_names);
     let (tops, iface) = kiln_rtl_gen::system::system_top(&top_name, &instances, &fifos);
     for f in tops {
         files.insert(f.name, f.text);
@@ -449,15 +422,6 @@ fn system_fifos(schedules: &[&Schedule], run: &SystemRun) -> Vec<SystemFifo> {
             }
         })
         .collect()
-}
-
-/// The name of a system's top-level module: `kiln_system` unless a kernel has that name.
-pub(crate) fn top_module_name(kernels: &[&str]) -> String {
-    let mut name = "kiln_system".to_string();
-    while kernels.contains(&name.as_str()) {
-        name.push('_');
-    }
-    name
 }
 
 /// A run spec describes a system.

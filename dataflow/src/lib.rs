@@ -2,12 +2,15 @@
 //! values, with explicit memories.
 //!
 //! Owns: the IR ([`ir`]) and its exact operation semantics ([`ir::op::eval`]), lowering from the
-//! front end's typed program ([`lower`]), the IR verifier ([`verify`]), CFG analyses
-//! ([`analysis`]), value ranges ([`ranges`]), optimization passes ([`passes`]) and the e-graph datapath phase ([`egraph`]) and the functional emulator ([`emu`]), the
-//! golden model every other engine is checked against.
+//! legalized HIR ([`lower`], after `kiln_hir::legalize`), the IR verifier ([`verify`]), CFG
+//! analyses ([`analysis`]), value ranges ([`ranges`]), the optimization passes ([`passes`]), the
+//! e-graph datapath phase ([`egraph`]), the IR's operators in the device model's terms
+//! ([`delay`]) and the functional emulator ([`emu`]), the golden model every other engine is
+//! checked against.
 //!
-//! Must not: know about clock cycles, schedules, Verilog or files; panic on any kernel the front
-//! end accepts (problems become diagnostics).
+//! Must not: rewrite the HIR (legalization is `kiln-hir`'s); know about clock cycles,
+//! schedules, Verilog or files; hold device numbers (they are `kiln-device`'s); panic on any
+//! kernel the front end accepts (problems become diagnostics).
 
 pub mod analysis;
 pub mod compact;

@@ -95,6 +95,14 @@ impl Diagnostic {
         self
     }
 
+    /// The error of a stage whose output breaks an invariant: a kiln bug, reported with the
+    /// stage's name and what is wrong, never a panic (code [`codes::INTERNAL_ERROR`]).
+    pub fn internal_error(stage: &str, problems: &[impl std::fmt::Display]) -> Diagnostic {
+        Diagnostic::error(codes::INTERNAL_ERROR, format!("internal error: {stage} produced invalid output"))
+            .with_note(problems.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("\n"))
+            .with_help("please report this as a kiln bug with the kernel that triggered it")
+    }
+
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
     }

@@ -493,7 +493,7 @@ fn bad_board_requests_get_precise_errors() {
 }
 
 /// On the ECP5 a 32-bit multiply's partial products are registered in the DSP blocks' own
-/// output registers (`Target::registers_products_in_dsp`): matmul's Verilog instantiates a
+/// output registers (`Device::registers_products_in_dsp`): matmul's Verilog instantiates a
 /// MULT18X18D with its output register per partial product under `SYNTHESIS` (Yosys makes
 /// exactly those blocks, each with `REG_OUTPUT_CLK = CLK0`), and the behavioural model the
 /// simulators see computes the products: the cosimulation with stalls gives `A * B`, computed
@@ -531,7 +531,7 @@ fn ecp5_partial_products_are_registered_in_the_dsp_blocks() {
 }
 
 /// On the ECP5 at 120 MHz a block RAM's reads take their data from the DP16KDs' output
-/// registers, two cycles after the read (`Target::registers_block_ram_output`): transpose_local's
+/// registers, two cycles after the read (`Timing::registers_block_ram_output`): transpose_local's
 /// tile is a companion module of DP16KDs with `REGMODE_B = "OUTREG"` under `SYNTHESIS`, which
 /// Yosys keeps as they are (it infers no output register itself), and whose behavioural model
 /// the cosimulation with stalls runs: `out` is the transpose of the run's own `in`, and
@@ -677,7 +677,7 @@ fn ecp5_wide_products_are_summed_in_halves() {
 }
 
 /// On the ECP5 a predicated-off load's 0 is a synchronous reset of its memory's read data
-/// (`Target::clears_read_data`), not a LUT after the block RAM: narrow_indices' block RAM `A`
+/// (`Device::clears_read_data`), not a LUT after the block RAM: narrow_indices' block RAM `A`
 /// clears its read data when the reading site's predicate is off, its loads take the read data
 /// as it is, and Yosys puts the reset on the DP16KD's output latch (a reset pin driven, in the
 /// synchronous mode). histogram, whose counters' loads are predicated by their loops' tests,
@@ -714,7 +714,7 @@ fn ecp5_predicated_off_loads_clear_the_read_data() {
 }
 
 /// On the ECP5 a predicated load whose data only its pipeline register reads is zeroed by that
-/// register's synchronous reset (`Target::zeroes_read_data_in_registers`), not by a LUT between
+/// register's synchronous reset (`Device::zeroes_read_data_in_registers`), not by a LUT between
 /// the memory and the register: matmul's loads of `B` take the port's data as it is, the
 /// registers of those in the pipeline's first stage (predicated by the loop test) are reset
 /// when the load is off, Yosys makes flip-flops whose reset overrides their enable, and the

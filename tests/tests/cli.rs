@@ -162,3 +162,56 @@ fn explain_codes() {
     assert!(r.stdout.contains("recursion"));
     assert_eq!(kiln(&["explain", "E9999"]).code, 1);
 }
+
+/// `report.json` has the fields `docs/report.md` documents, at its schema version, and the
+/// e-graph phase's decision on a kernel it rewrites; a system's report names its FIFOs.
+#[test]
+fn the_build_report_follows_its_documented_schema() {
+    let d = scratch("cli-report-schema");
+    let r = kiln(&[
+        "build",
+        &tests_dir().join("kernels").join("fir.cl").display().to_string(),
+        "-o",
+        &d.display().to_string(),
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(d.join("report.json")).unwrap()).unwrap();
+    assert_eq!(report["schema_version"], 1);
+    for field in ["kiln_version", "source", "target", "clock_mhz", "kernels", "system"] {
+        assert!(report.get(field).is_some(), "no `{field}`: {report:#}");
+    }
+    let k = &report["kernels"][0];
+    for field in [
+        "name",
+        "target",
+        "clock_mhz",
+        "scalar_args",
+        "ports",
+        "states",
+        "blocks",
+        "loops",
+        "transformations",
+        "on_chip_memories",
+        "resources",
+        "timing",
+        "decisions",
+    ] {
+        assert!(k.get(field).is_some(), "kernel has no `{field}`: {k:#}");
+    }
+    let decision = &k["decisions"][0];
+    assert_eq!(decision["kind"], "egraph", "{k:#}");
+    assert_eq!(decision["kept"], true, "{decision:#}");
+    assert!(decision["estimated_area_after"].as_f64() < decision["estimated_area_before"].as_f64(), "{decision:#}");
+    let chain = tests_dir().join("systems").join("chain_intel.cl");
+    let d = scratch("cli-report-schema-system");
+    let r = kiln(&["build", &chain.display().to_string(), "-o", &d.display().to_string()]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(d.join("report.json")).unwrap()).unwrap();
+    let fifo = &report["system"]["fifos"][0];
+    for field in ["pipe", "width", "depth", "storage", "writer", "reader"] {
+        assert!(fifo.get(field).is_some(), "FIFO has no `{field}`: {report:#}");
+    }
+    assert_eq!(report["system"]["top"], "kiln_system");
+}

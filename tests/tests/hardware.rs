@@ -420,7 +420,7 @@ fn assert_shared_multipliers_products(got: &serde_json::Value) {
 
 /// vec_init's loop reads the `__constant` table, a block RAM on the iCE40, at four sites in
 /// four phases of its initiation interval. The sites' address multiplexer is in front of an
-/// address register loaded the cycle before each read (`Target::registers_read_address`), and
+/// address register loaded the cycle before each read (`Timing::registers_read_address`), and
 /// the block RAM's address is that register, not the multiplexer (on the ECP5 too). The kernel
 /// cosimulates with stalls and its sums equal the ones computed here.
 #[test]
@@ -797,7 +797,7 @@ fn a_split_accumulator_is_written_a_segment_at_a_time_and_keeps_ii_1() {
 }
 
 /// At 60 MHz on the iCE40 a quotient bit's step does not fit one cycle
-/// (`Target::divider_step_cycles`), so the shared sequential dividers take two cycles per bit,
+/// (`Device::divider_step_cycles`), so the shared sequential dividers take two cycles per bit,
 /// with the step's sums and the negations registered. `divide_edges` divides at every width
 /// and signedness over zero divisors, MIN / -1 and the extremes: its second loop on those
 /// dividers, its first on pipelined ones. The report says two cycles per bit for the 32- and
@@ -1106,7 +1106,7 @@ const ICE40_AT_60_MHZ: [&str; 4] = ["--target", "ice40-up5k", "--clock-mhz", "60
 
 /// On the ECP5 a select that keeps or replaces a loop-carried value (`best = split > best ?
 /// split : best`) becomes the register's clock enable, merged with the pipeline's enable, which
-/// costs a second LUT level (`Target::hold_enable_ns`): the loop's add, compare and select no
+/// costs a second LUT level (`RegisterTiming::hold_enable_ns`): the loop's add, compare and select no
 /// longer fit one cycle at 120 MHz, so the scheduler registers the sum and keeps the compare
 /// and the select, the recurrence, in the next cycle at II 1. On the generic target the three
 /// chain in one cycle. Cosimulated on the ECP5 with stalls, the kernel computes the largest

@@ -7,13 +7,13 @@
 //! narrowing and folding the e-graph phase does with them, and the scheduler's reading of
 //! narrowed indices, are exact).
 
-use kiln_cli::driver;
 use kiln_cli::runspec;
 use kiln_dataflow::emu::{Emulation, Progress, Unconnected};
 use kiln_dataflow::ir::{Block, Kernel, Value};
 use kiln_dataflow::passes::{PipelineOptions, optimize};
 use kiln_dataflow::ranges::ValueRanges;
 use kiln_diagnostics::SourceMap;
+use kiln_driver::session as driver;
 use kiln_tests::{corpus, par_each, scratch, tests_dir};
 use std::path::{Path, PathBuf};
 
@@ -27,8 +27,11 @@ fn check(source: &Path, spec_path: &Path) -> u64 {
     for (n, v) in &spec.defines {
         opts.defines.push((n.clone(), Some(v.clone())));
     }
-    let file = driver::read_source(source, &mut sources).ok().unwrap();
-    let fe = driver::frontend(sources, file, &opts).ok().unwrap_or_else(|| panic!("{name}: front end"));
+    let file =
+        sources.add(source.display().to_string(), Some(source.to_path_buf()), std::fs::read_to_string(source).unwrap());
+    let fe = driver::frontend(sources, file, &kiln_frontend::pp::FsLoader, &opts)
+        .ok()
+        .unwrap_or_else(|| panic!("{name}: front end"));
     let id = driver::find_kernel(&fe.program, &spec.kernel, None).ok().unwrap();
     let local = spec.local_size.as_ref().map(|l| {
         let mut out = [1u32; 3];
@@ -43,7 +46,7 @@ fn check(source: &Path, spec_path: &Path) -> u64 {
         local_args: runspec::local_args(&spec.args),
         ..Default::default()
     };
-    let (mut k, _) = driver::lower_with(&fe.program, id, &lower_opts).ok().unwrap();
+    let mut k = driver::lower_with(&fe.program, id, &lower_opts).ok().unwrap();
     let m = runspec::materialize(&spec, &k).ok().unwrap_or_else(|| panic!("{name}: run spec"));
     optimize(
         &mut k,

@@ -159,11 +159,16 @@ fn builds_or_refuses(m: Mutant) -> TestResult {
     let result = std::panic::catch_unwind(|| -> Result<(), String> {
         let mut sources = kiln_diagnostics::SourceMap::new();
         let file = sources.add("m.cl", None, text.clone());
-        let Ok(fe) = kiln_cli::driver::frontend(sources, file, &kiln_frontend::Options::default()) else {
+        let Ok(fe) = kiln_driver::session::frontend(
+            sources,
+            file,
+            &kiln_frontend::pp::MemLoader::default(),
+            &kiln_frontend::Options::default(),
+        ) else {
             return Ok(());
         };
         let device = kiln_device::Device::by_name("ice40-up5k").unwrap();
-        let hw = kiln_cli::driver::HwOptions {
+        let hw = kiln_driver::HwOptions {
             clock_mhz: 60.0,
             device,
             optimize: true,
@@ -174,14 +179,14 @@ fn builds_or_refuses(m: Mutant) -> TestResult {
             local_args: vec![],
             strict_pipe_order: false,
         };
-        for name in kiln_cli::driver::kernel_names(&fe.program) {
-            match kiln_cli::driver::build_schedule(&fe, &name, None, &hw) {
-                Ok((_, s)) => {
-                    let _ = kiln_cli::driver::emit_verilog(&s, &fe.sources);
+        for name in kiln_driver::session::kernel_names(&fe.program) {
+            match kiln_driver::build_kernel(&fe, &name, None, &hw) {
+                Ok(b) => {
+                    let _ = kiln_driver::build::emit_verilog(&b.schedule, &fe.sources);
                     BUILT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 }
                 Err(f) => {
-                    if let Some(d) = f.diags.iter().find(|d| d.message.contains("internal error")) {
+                    if let Some(d) = f.diags.iter().find(|d| d.code == kiln_diagnostics::codes::INTERNAL_ERROR) {
                         return Err(format!("{}: {:?}", d.message, d.notes));
                     }
                 }

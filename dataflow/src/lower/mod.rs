@@ -31,14 +31,6 @@ use kiln_hir::{self as hir, FuncId, GlobalId, LocalId, Program};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::rc::Rc;
 
-/// The internal-error diagnostic of a stage whose output breaks an invariant: a kiln bug,
-/// reported with the stage's name and what is wrong instead of a panic.
-pub fn internal_error(stage: &str, problems: &[impl std::fmt::Display]) -> Diagnostic {
-    Diagnostic::error(codes::INTERNAL_ERROR, format!("internal error: {stage} produced invalid output"))
-        .with_note(problems.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("\n"))
-        .with_help("please report this as a kiln bug with the kernel that triggered it")
-}
-
 /// Width of pointer indices.
 pub const INDEX_WIDTH: u32 = 32;
 
@@ -219,7 +211,7 @@ pub fn lower_kernel_with(prog: &Program, id: FuncId, opts: &LowerOptions) -> Res
     let legal = legalize(prog, id, &legalize::Options { local_size: opts.local_size }).map_err(|f| match f {
         legalize::Failure::Diagnostics(d) => d,
         legalize::Failure::Invalid { pass, violations } => {
-            vec![internal_error(&format!("HIR pass `{pass}`"), &violations)]
+            vec![Diagnostic::internal_error(&format!("HIR pass `{pass}`"), &violations)]
         }
     })?;
     let prog = &legal;

@@ -1,0 +1,76 @@
+#![allow(clippy::unwrap_used)]
+//! The legalization driver on real programs: every pass's output verifies, the result has every
+//! invariant, and the verifier names what a program that breaks one breaks.
+
+use kiln_frontend::{Options, check_source};
+use kiln_hir::legalize::{Options as LegalizeOptions, legalize, passes};
+use kiln_hir::verify::{Invariant, verify};
+use kiln_hir::{ExprKind, Program, Stmt};
+
+fn program(src: &str) -> Program {
+    let out = check_source("t.cl", src, &Options::default());
+    assert!(!out.has_errors(), "{:?}", out.diags);
+    out.program.unwrap()
+}
+
+const ALL: &[Invariant] = &[
+    Invariant::Resolved,
+    Invariant::Typed,
+    Invariant::NoReservations,
+    Invariant::NoCollectives,
+    Invariant::NoRecords,
+    Invariant::NoVectors,
+];
+
+#[test]
+fn a_kernel_with_records_vectors_and_collectives_legalizes_to_every_invariant() {
+    let p = program(
+        "typedef struct { int a; short b; } S;\n\
+         int4 twice(int4 v) { return v * 2; }\n\
+         __attribute__((reqd_work_group_size(4, 1, 1)))\n\
+         kernel void k(global int *out, global int4 *v) {\n\
+             S s = { 1, 2 };\n\
+             int4 x = twice(v[get_global_id(0)]);\n\
+             int total = work_group_reduce_add(x.y + s.a + s.b);\n\
+             out[get_global_id(0)] = total + x.w;\n\
+         }\n",
+    );
+    let (id, _) = p.kernels().next().unwrap();
+    assert!(verify(&p, id, &[Invariant::NoVectors]).is_err(), "the source has vector values");
+    assert!(verify(&p, id, &[Invariant::NoRecords]).is_err(), "the source has a struct variable");
+    assert!(verify(&p, id, &[Invariant::NoCollectives]).is_err(), "the source has a work-group function");
+    let legal = legalize(&p, id, &LegalizeOptions::default()).unwrap();
+    let checked = verify(&legal, id, ALL);
+    assert!(checked.is_ok(), "{:?}", checked.err());
+}
+
+#[test]
+fn each_pass_states_what_it_needs_before_it_runs() {
+    let mut holds = Invariant::FRONT_END.to_vec();
+    for pass in passes() {
+        for needed in pass.requires() {
+            assert!(holds.contains(needed), "`{}` needs {needed} before it runs", pass.name());
+        }
+        holds.extend(pass.ensures());
+    }
+    for i in ALL {
+        assert!(holds.contains(i), "no pass establishes {i}");
+    }
+}
+
+#[test]
+fn the_verifier_names_the_function_and_the_broken_invariant() {
+    let mut p = program("kernel void k(global int *out, int n) { out[0] = n + 1; }\n");
+    let (id, _) = p.kernels().next().unwrap();
+    assert!(verify(&p, id, ALL).is_ok());
+    // An addition whose operand has another type than the operation.
+    let body = p.functions[id.0 as usize].body.as_mut().unwrap();
+    let Stmt::Expr(assign) = &mut body[0] else { panic!("an expression statement") };
+    let ExprKind::Assign(_, value) = &mut assign.kind else { panic!("an assignment") };
+    let ExprKind::Binary(_, lhs, _) = &mut value.kind else { panic!("an addition") };
+    lhs.ty = kiln_hir::types::Type::Scalar(kiln_hir::types::Scalar::I16);
+    let violations = verify(&p, id, ALL).unwrap_err();
+    assert_eq!(violations.len(), 1, "{violations:?}");
+    assert_eq!(violations[0].invariant, Invariant::Typed);
+    assert!(violations[0].to_string().starts_with("in `k`"), "{}", violations[0]);
+}
