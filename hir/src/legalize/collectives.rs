@@ -38,29 +38,12 @@ use kiln_diagnostics::{Diagnostic, codes};
 use std::rc::Rc;
 
 /// The `collectives` pass (see the module documentation).
-pub(super) struct Collectives;
-
-impl super::Pass for Collectives {
-    fn name(&self) -> &'static str {
-        "collectives"
-    }
-    fn requires(&self) -> &'static [crate::verify::Invariant] {
-        use crate::verify::Invariant;
-        &[Invariant::NoReservations]
-    }
-    fn ensures(&self) -> &'static [crate::verify::Invariant] {
-        use crate::verify::Invariant;
-        &[Invariant::NoCollectives]
-    }
-    fn run(
-        &self,
-        prog: &Program,
-        kernel: crate::FuncId,
-        opts: &super::Options,
-    ) -> Result<Program, Vec<kiln_diagnostics::Diagnostic>> {
-        lower_collectives(prog, kernel, opts.local_size)
-    }
-}
+pub(super) const PASS: super::FnPass = super::FnPass {
+    name: "collectives",
+    requires: &[crate::verify::Invariant::NoReservations],
+    ensures: &[crate::verify::Invariant::NoCollectives],
+    run: |prog, kernel, opts| lower_collectives(prog, kernel, opts.local_size),
+};
 
 /// `a[i]` of the `__local` array `a`.
 fn element(array: Expr, i: Expr) -> Expr {

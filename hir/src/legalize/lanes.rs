@@ -36,29 +36,12 @@ use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 /// The `lanes` pass (see the module documentation).
-pub(super) struct Lanes;
-
-impl super::Pass for Lanes {
-    fn name(&self) -> &'static str {
-        "lanes"
-    }
-    fn requires(&self) -> &'static [crate::verify::Invariant] {
-        use crate::verify::Invariant;
-        &[Invariant::NoRecords]
-    }
-    fn ensures(&self) -> &'static [crate::verify::Invariant] {
-        use crate::verify::Invariant;
-        &[Invariant::NoVectors]
-    }
-    fn run(
-        &self,
-        prog: &Program,
-        _kernel: crate::FuncId,
-        _opts: &super::Options,
-    ) -> Result<Program, Vec<kiln_diagnostics::Diagnostic>> {
-        split_vectors(prog)
-    }
-}
+pub(super) const PASS: super::FnPass = super::FnPass {
+    name: "lanes",
+    requires: &[crate::verify::Invariant::NoRecords],
+    ensures: &[crate::verify::Invariant::NoVectors],
+    run: |prog, _, _| split_vectors(prog),
+};
 
 /// Rewrites every function of `prog` so that no expression has a vector type.
 fn split_vectors(prog: &Program) -> Result<Program, Vec<Diagnostic>> {

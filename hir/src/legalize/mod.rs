@@ -43,9 +43,32 @@ pub trait Pass {
     fn run(&self, prog: &Program, kernel: FuncId, opts: &Options) -> Result<Program, Vec<Diagnostic>>;
 }
 
+/// A pass given as data: its name, contract and function (each pass file defines one `PASS`).
+pub(crate) struct FnPass {
+    name: &'static str,
+    requires: &'static [Invariant],
+    ensures: &'static [Invariant],
+    run: fn(&Program, FuncId, &Options) -> Result<Program, Vec<Diagnostic>>,
+}
+
+impl Pass for FnPass {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+    fn requires(&self) -> &'static [Invariant] {
+        self.requires
+    }
+    fn ensures(&self) -> &'static [Invariant] {
+        self.ensures
+    }
+    fn run(&self, prog: &Program, kernel: FuncId, opts: &Options) -> Result<Program, Vec<Diagnostic>> {
+        (self.run)(prog, kernel, opts)
+    }
+}
+
 /// The legalization passes in the order they run.
 pub fn passes() -> [&'static dyn Pass; 5] {
-    [&reserve::Reserve, &collectives::Collectives, &spin::Spin, &records::Records, &lanes::Lanes]
+    [&reserve::PASS, &collectives::PASS, &spin::PASS, &records::PASS, &lanes::PASS]
 }
 
 /// Why legalization stopped.

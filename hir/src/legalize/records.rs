@@ -40,29 +40,12 @@ use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 /// The `records` pass (see the module documentation).
-pub(super) struct Records;
-
-impl super::Pass for Records {
-    fn name(&self) -> &'static str {
-        "records"
-    }
-    fn requires(&self) -> &'static [crate::verify::Invariant] {
-        use crate::verify::Invariant;
-        &[Invariant::NoCollectives]
-    }
-    fn ensures(&self) -> &'static [crate::verify::Invariant] {
-        use crate::verify::Invariant;
-        &[Invariant::NoRecords]
-    }
-    fn run(
-        &self,
-        prog: &Program,
-        _kernel: crate::FuncId,
-        _opts: &super::Options,
-    ) -> Result<Program, Vec<kiln_diagnostics::Diagnostic>> {
-        split_records(prog)
-    }
-}
+pub(super) const PASS: super::FnPass = super::FnPass {
+    name: "records",
+    requires: &[crate::verify::Invariant::NoCollectives],
+    ensures: &[crate::verify::Invariant::NoRecords],
+    run: |prog, _, _| split_records(prog),
+};
 
 /// The most leaf elements one whole-record copy may expand into.
 const MAX_COPY_ELEMENTS: usize = 4096;

@@ -33,28 +33,12 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 
 /// The `reserve` pass (see the module documentation).
-pub(super) struct Reserve;
-
-impl super::Pass for Reserve {
-    fn name(&self) -> &'static str {
-        "reserve"
-    }
-    fn requires(&self) -> &'static [crate::verify::Invariant] {
-        &[]
-    }
-    fn ensures(&self) -> &'static [crate::verify::Invariant] {
-        use crate::verify::Invariant;
-        &[Invariant::NoReservations]
-    }
-    fn run(
-        &self,
-        prog: &Program,
-        kernel: crate::FuncId,
-        _opts: &super::Options,
-    ) -> Result<Program, Vec<kiln_diagnostics::Diagnostic>> {
-        lower_reservations(prog, kernel)
-    }
-}
+pub(super) const PASS: super::FnPass = super::FnPass {
+    name: "reserve",
+    requires: &[],
+    ensures: &[crate::verify::Invariant::NoReservations],
+    run: |prog, kernel, _| lower_reservations(prog, kernel),
+};
 
 /// The registers behind the reservations of one pipe parameter.
 struct Reserved {

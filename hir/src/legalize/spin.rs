@@ -31,28 +31,12 @@ use crate::{Block, Expr, ExprKind as K, LocalId, Loop, LoopKind, Program, Stmt};
 use std::collections::HashMap;
 
 /// The `spin` pass (see the module documentation).
-pub(super) struct Spin;
-
-impl super::Pass for Spin {
-    fn name(&self) -> &'static str {
-        "spin"
-    }
-    fn requires(&self) -> &'static [crate::verify::Invariant] {
-        use crate::verify::Invariant;
-        &[Invariant::NoReservations]
-    }
-    fn ensures(&self) -> &'static [crate::verify::Invariant] {
-        &[]
-    }
-    fn run(
-        &self,
-        prog: &Program,
-        _kernel: crate::FuncId,
-        _opts: &super::Options,
-    ) -> Result<Program, Vec<kiln_diagnostics::Diagnostic>> {
-        Ok(blocking_spins(prog))
-    }
-}
+pub(super) const PASS: super::FnPass = super::FnPass {
+    name: "spin",
+    requires: &[crate::verify::Invariant::NoReservations],
+    ensures: &[],
+    run: |prog, _, _| Ok(blocking_spins(prog)),
+};
 
 /// The program with every spin loop of every function replaced by its blocking transfer.
 fn blocking_spins(prog: &Program) -> Program {
