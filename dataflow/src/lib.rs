@@ -21,6 +21,7 @@ pub mod ir;
 pub mod lower;
 pub mod passes;
 pub mod ranges;
+pub mod softfloat;
 pub mod verify;
 
 pub use ir::{Kernel, Module};

@@ -213,11 +213,11 @@ pub fn schedule(k: Kernel, hw: &HwOptions) -> Result<Schedule, Failure> {
         let what = k.ops[op].kind.mnemonic();
         return Err(Diagnostic::error(
             codes::UNSUPPORTED_FLOAT,
-            format!("kernel `{}` computes with floating point, which kiln does not build in hardware yet", k.name),
+            format!("kernel `{}` uses a floating-point operation that kiln does not build in hardware yet", k.name),
         )
-        .at_labeled(k.ops[op].span, format!("this needs a floating-point unit (`{what}`)"))
+        .at_labeled(k.ops[op].span, format!("`{what}` has no hardware implementation"))
         .with_note("`kiln emu` runs this kernel with IEEE single precision")
-        .with_help("kernels that only load, store or select float values build today")
+        .with_help("`docs/language.md` lists the float operations and math functions kiln builds")
         .into());
     }
     let opts = kiln_scheduler::Options { pipeline: hw.pipeline, strict_pipe_order: hw.strict_pipe_order };

@@ -1,5 +1,5 @@
 // T10: usual arithmetic conversions with vectors, the accepted lines (checklist §5).
-// engines: emu
+// engines: emu sim cosim
 // expect o = [1, -2, 3, 2147483647, 2, -1, 4, -2147483648]
 // expect os = [1, 2, 3, 4, 5, 6, 32767, -32768, 4, 5, 6, 7, 8, 9, -32766, -32765]
 // expect of = [1.5, -2, 0, 3, 2.5, -1, 1, 4, 3, -4, 0, 6]

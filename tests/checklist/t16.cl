@@ -1,5 +1,5 @@
 // T16: storage-class specifiers, the accepted lines (checklist §5).
-// engines: emu
+// engines: emu sim cosim
 // expect a = [0, 6, 2]
 extern constant float4 noise_table[256];
 static constant float4 color_table[2] = { (float4)(0.0f), (float4)(1.0f) };

@@ -1,5 +1,5 @@
 // T21: loop-unroll hints and kernel attributes (checklist §5).
-// engines: emu
+// engines: emu sim cosim
 // expect p = [104, 101, 108, 108, 111, 0, 0, 0]
 // expect a = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]
 __kernel __attribute__((vec_type_hint(float4))) __attribute__((work_group_size_hint(1, 1, 1)))

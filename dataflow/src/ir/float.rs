@@ -424,8 +424,8 @@ fn two(op: FloatOp, x: f32, y: f32) -> f32 {
         Sub => x - y,
         Mul => x * y,
         Div => x / y,
-        Min => x.min(y),
-        Max => x.max(y),
+        Min => min_num(x, y),
+        Max => max_num(x, y),
         Fdim => {
             if x.is_nan() || y.is_nan() {
                 f32::NAN
@@ -454,7 +454,7 @@ fn two(op: FloatOp, x: f32, y: f32) -> f32 {
             } else if y.abs() > x.abs() {
                 y
             } else {
-                x.max(y)
+                max_num(x, y)
             }
         }
         Minmag => {
@@ -463,10 +463,33 @@ fn two(op: FloatOp, x: f32, y: f32) -> f32 {
             } else if y.abs() < x.abs() {
                 y
             } else {
-                x.min(y)
+                min_num(x, y)
             }
         }
         _ => f32::NAN,
+    }
+}
+
+/// `fmin`: a NaN operand is ignored (two give a NaN), and -0 is below +0, so the result never
+/// depends on the operands' order.
+fn min_num(x: f32, y: f32) -> f32 {
+    if x.is_nan() {
+        y
+    } else if y.is_nan() || x < y || x == y && x.is_sign_negative() {
+        x
+    } else {
+        y
+    }
+}
+
+/// `fmax`: a NaN operand is ignored (two give a NaN), and +0 is above -0.
+fn max_num(x: f32, y: f32) -> f32 {
+    if x.is_nan() {
+        y
+    } else if y.is_nan() || x > y || x == y && y.is_sign_negative() {
+        x
+    } else {
+        y
     }
 }
 

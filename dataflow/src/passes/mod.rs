@@ -18,6 +18,7 @@ mod partition;
 mod port_width;
 mod scalarize;
 mod simplify_params;
+mod soft_float;
 mod strength;
 mod unreachable;
 mod widen;
@@ -131,7 +132,20 @@ pub fn optimize(k: &mut Kernel, opts: &PipelineOptions) -> Result<OptimizeReport
             verify(k).map_err(|errors| PassFailure { pass: "port-width", errors })?;
         }
     }
-    // A legalization, not an optimization: hardware reaches wide ports only by words.
+    // Legalizations, not optimizations: hardware computes floats with integer operations and
+    // reaches wide ports only by words.
+    if soft_float::SoftFloat.run(k) && !opts.disabled {
+        let cleanup: [&dyn Pass; 3] = [&const_fold::ConstFold, &cse::Cse, &dce::Dce];
+        for p in cleanup {
+            p.run(k);
+            if opts.verify_each {
+                verify(k).map_err(|errors| PassFailure { pass: p.name(), errors })?;
+            }
+        }
+    }
+    if opts.verify_each {
+        verify(k).map_err(|errors| PassFailure { pass: "soft-float", errors })?;
+    }
     if widen::Widen.run(k) && !opts.disabled {
         dce::Dce.run(k);
     }

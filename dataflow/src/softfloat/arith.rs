@@ -1,0 +1,309 @@
+//! `+ - * /`, `sqrt` and `fma` of binary32, correctly rounded to nearest even.
+
+use super::{EXP_WIDTH, Emitter, NAN, Rounding, Unpacked, round_pack, unpack};
+use crate::ir::Value;
+
+const RNE: Rounding = Rounding::NearestEven;
+
+/// `a + b`: the operand of smaller magnitude aligned to the larger (its bits shifted out kept
+/// as a sticky bit), added or subtracted, the difference normalized, rounded.
+pub fn fadd(e: &mut Emitter, a: Value, b: Value) -> Value {
+    // The larger magnitude first.
+    let mag_a = e.and_c(a, 0x7fff_ffff);
+    let mag_b = e.and_c(b, 0x7fff_ffff);
+    let swap = e.ult(mag_a, mag_b);
+    let x = e.select(swap, b, a);
+    let y = e.select(swap, a, b);
+    let (ux, uy) = (unpack(e, x), unpack(e, y));
+    // Significands with their leading one at bit 30: 24 bits and 7 rounding bits.
+    let sx = e.zext(ux.sig, 32);
+    let sx = e.shl_c(sx, 7);
+    let sy = e.zext(uy.sig, 32);
+    let sy = e.shl_c(sy, 7);
+    let d = e.sub(ux.e, uy.e);
+    let sy = e.shift_right_jam(sy, d);
+    let same_sign = e.eq(ux.sign, uy.sign);
+    // Same signs: the sum, one bit wider at most, brought back to bit 30.
+    let sum = e.add(sx, sy);
+    let carry = e.bit(sum, 31);
+    let one = e.c(1, 32);
+    let halved = e.shift_right_jam(sum, one);
+    let sum_sig = e.select(carry, halved, sum);
+    let e1 = e.add_c(ux.e, 1);
+    let sum_exp = e.select(carry, e1, ux.e);
+    // Different signs: the difference (never negative), normalized to bit 30.
+    let diff = e.sub(sx, sy);
+    let diff31 = e.shl_c(diff, 1); // leading one at bit 31 after normalizing
+    let (norm, lz) = e.normalize(diff31, 6);
+    let diff_sig = e.lshr_c(norm, 1);
+    let lz = e.zext(lz, EXP_WIDTH);
+    let diff_exp = e.sub(ux.e, lz);
+    let sig = e.select(same_sign, sum_sig, diff_sig);
+    let exp = e.select(same_sign, sum_exp, diff_exp);
+    let exact_zero = e.eq_c(sig, 0);
+    // An exact zero is +0 (rounding to nearest), -0 only when both operands are -0.
+    let both_negative = e.and1(ux.sign, uy.sign);
+    let sign = e.select(exact_zero, both_negative, ux.sign);
+    let rounded = round_pack(e, sign, exp, sig, RNE, 8, 23);
+    // Infinities and NaNs: `x` has the larger magnitude, so an infinite operand is `x`.
+    let opposite = e.not1(same_sign);
+    let inf_minus_inf = e.and1(ux.inf, uy.inf);
+    let inf_minus_inf = e.and1(inf_minus_inf, opposite);
+    let any_nan = e.or1(ux.nan, uy.nan);
+    let nan = e.or1(any_nan, inf_minus_inf);
+    let r = e.select(ux.inf, x, rounded);
+    e.select_c(nan, NAN, r)
+}
+
+/// The special results shared by `*` and `/`: a NaN operand, or the pair of operands that make
+/// a NaN, gives the NaN; otherwise `inf` and `zero` say which operand kinds give a signed
+/// infinity or zero. Returns the result given the rounded finite one.
+fn special(e: &mut Emitter, sign: Value, nan: Value, inf: Value, zero: Value, finite: Value) -> Value {
+    let inf_bits = e.c(0x7f80_0000, 31);
+    let zero_bits = e.c(0, 31);
+    let signed_inf = e.concat(sign, inf_bits);
+    let signed_zero = e.concat(sign, zero_bits);
+    let r = e.select(zero, signed_zero, finite);
+    let r = e.select(inf, signed_inf, r);
+    e.select_c(nan, NAN, r)
+}
+
+/// `a * b`: the 24 × 24-bit product of the significands (one multiply), normalized by a
+/// leading-zero count over its 48 bits (so subnormal operands need no normalizing of their
+/// own), rounded.
+pub fn fmul(e: &mut Emitter, a: Value, b: Value) -> Value {
+    let (ua, ub) = (unpack(e, a), unpack(e, b));
+    let sign = e.xor(ua.sign, ub.sign);
+    let ma = e.zext(ua.sig, 48);
+    let mb = e.zext(ub.sig, 48);
+    let p = e.mul(ma, mb);
+    let (pn, lz) = e.normalize(p, 6);
+    // pn/2^47 · 2^(ea + eb - 253 - lz): the biased exponent is ea + eb - 126 - lz.
+    let exp = e.add(ua.e, ub.e);
+    let exp = e.add_c(exp, -126);
+    let lz = e.zext(lz, EXP_WIDTH);
+    let exp = e.sub(exp, lz);
+    let high = e.bits(pn, 18, 30);
+    let low = e.bits(pn, 0, 18);
+    let sticky = e.any(low);
+    let sig = e.concat(high, sticky);
+    let sig = e.zext(sig, 32);
+    // `sig`: the product's top 30 bits above a sticky bit, the leading one at bit 30.
+    let finite = round_pack(e, sign, exp, sig, RNE, 8, 23);
+    let inf_times_zero = {
+        let l = e.and1(ua.inf, ub.zero);
+        let r = e.and1(ua.zero, ub.inf);
+        e.or1(l, r)
+    };
+    let any_nan = e.or1(ua.nan, ub.nan);
+    let nan = e.or1(any_nan, inf_times_zero);
+    let inf = e.or1(ua.inf, ub.inf);
+    let zero = e.or1(ua.zero, ub.zero);
+    special(e, sign, nan, inf, zero, finite)
+}
+
+/// A significand with its leading one at bit 23 and the exponent that keeps its value: a
+/// subnormal's normalized, a normal's unchanged.
+fn normalized(e: &mut Emitter, u: &Unpacked) -> (Value, Value) {
+    let (sig, lz) = e.normalize(u.sig, 5);
+    let lz = e.zext(lz, EXP_WIDTH);
+    (sig, e.sub(u.e, lz))
+}
+
+/// `a / b`: the quotient of the normalized significands, `(ma << 26) / mb`, has 26 or 27 bits
+/// (24 and the guard and round bits), the remainder's being non-zero the sticky bit; one
+/// integer division and one remainder, which the scheduler builds as dividers.
+pub fn fdiv(e: &mut Emitter, a: Value, b: Value) -> Value {
+    let (ua, ub) = (unpack(e, a), unpack(e, b));
+    let sign = e.xor(ua.sign, ub.sign);
+    let (ma, ea) = normalized(e, &ua);
+    let (mb, eb) = normalized(e, &ub);
+    let n = e.zext(ma, 50);
+    let n = e.shl_c(n, 26);
+    let d = e.zext(mb, 50);
+    let q = e.udiv(n, d);
+    let r = e.urem(n, d);
+    let sticky = e.any(r);
+    let q = e.zext(q, 32);
+    let top = e.bit(q, 26);
+    let q4 = e.shl_c(q, 4);
+    let q5 = e.shl_c(q, 5);
+    let sig = e.select(top, q4, q5);
+    let sticky = e.zext(sticky, 32);
+    let sig = e.or(sig, sticky);
+    let exp = e.sub(ea, eb);
+    let exp_top = e.add_c(exp, 127);
+    let exp_low = e.add_c(exp, 126);
+    let exp = e.select(top, exp_top, exp_low);
+    let finite = round_pack(e, sign, exp, sig, RNE, 8, 23);
+    let zero_by_zero = e.and1(ua.zero, ub.zero);
+    let inf_by_inf = e.and1(ua.inf, ub.inf);
+    let any_nan = e.or1(ua.nan, ub.nan);
+    let nan = e.or1(any_nan, zero_by_zero);
+    let nan = e.or1(nan, inf_by_inf);
+    let inf = e.or1(ua.inf, ub.zero);
+    let zero = e.or1(ua.zero, ub.inf);
+    special(e, sign, nan, inf, zero, finite)
+}
+
+/// `sqrt(a)`: the integer square root of the normalized significand (shifted left by one more
+/// for an odd exponent) with 25 bits, digit by digit, the remainder's being non-zero the sticky
+/// bit; `sqrt(-0)` is -0, the root of a negative number a NaN.
+pub fn fsqrt(e: &mut Emitter, a: Value) -> Value {
+    let ua = unpack(e, a);
+    let (m, ea) = normalized(e, &ua);
+    // a = m/2^23 · 2^(ea - 127). With ea - 127 = 2k (+1), sqrt(a) = sqrt(m · 2^(1)?) ...: take
+    // x = m << 25 (ea odd-unbiased: m << 26), whose root has 25 bits.
+    let unbiased = e.add_c(ea, -127);
+    let odd = e.bit(unbiased, 0);
+    let x = e.zext(m, 52);
+    let x25 = e.shl_c(x, 25);
+    let x26 = e.shl_c(x, 26);
+    let x = e.select(odd, x26, x25);
+    // Restoring digit recurrence: two bits of x per root bit, 26 root bits from the top.
+    let mut root = e.c(0, 28);
+    let mut rem = e.c(0, 30);
+    for i in (0..26).rev() {
+        let pair = e.bits(x, 2 * i, 2);
+        let shifted = e.shl_c(rem, 2);
+        let pair = e.zext(pair, 30);
+        let cur = e.or(shifted, pair);
+        let r4 = e.zext(root, 30);
+        let r4 = e.shl_c(r4, 2);
+        let trial = e.or_c(r4, 1);
+        let fits = e.uge(cur, trial);
+        let less = e.sub(cur, trial);
+        rem = e.select(fits, less, cur);
+        let r2 = e.shl_c(root, 1);
+        let r2 = e.zext(r2, 28);
+        let bit = e.zext(fits, 28);
+        root = e.or(r2, bit);
+    }
+    let sticky = e.any(rem);
+    // The root has its leading one at bit 25: 24 bits, the guard bit and one more.
+    let root = e.zext(root, 32);
+    let sig = e.shl_c(root, 6);
+    let sticky = e.zext(sticky, 32);
+    let sig = e.or(sig, sticky);
+    // The exponent: floor((ea - 127) / 2) + 127.
+    let odd_e = e.zext(odd, EXP_WIDTH);
+    let even = e.sub(unbiased, odd_e);
+    let half = arithmetic_half(e, even);
+    let exp = e.add_c(half, 127);
+    let positive = e.c(0, 1);
+    let finite = round_pack(e, positive, exp, sig, RNE, 8, 23);
+    let nonzero = e.not1(ua.zero);
+    let negative = e.and1(ua.sign, nonzero);
+    let nan = e.or1(ua.nan, negative);
+    let r = e.select(ua.zero, a, finite);
+    let plus = e.not1(ua.sign);
+    let inf = e.and1(ua.inf, plus);
+    let r = e.select(inf, a, r);
+    e.select_c(nan, NAN, r)
+}
+
+/// `x / 2` of an even signed exponent.
+fn arithmetic_half(e: &mut Emitter, x: Value) -> Value {
+    let shifted = e.lshr_c(x, 1);
+    let top = e.bit(x, EXP_WIDTH - 1);
+    let top = e.zext(top, EXP_WIDTH);
+    let top = e.shl_c(top, EXP_WIDTH - 1);
+    e.or(shifted, top)
+}
+
+/// `a - b`: `a + (-b)`.
+pub fn fsub(e: &mut Emitter, a: Value, b: Value) -> Value {
+    let flipped = e.xor_c(b, 0x8000_0000);
+    fadd(e, a, flipped)
+}
+
+/// `fma(a, b, c)`: `a * b + c` rounded once. The exact 48-bit product and `c`'s significand
+/// are aligned in a window wide enough that the sum is exact before its sticky bit: the
+/// product with 24 bits of headroom above it and 2 below, `c` shifted into place or kept
+/// as sticky bits when far below. Written over two 64-bit halves where a sum is wider.
+pub fn fma(e: &mut Emitter, a: Value, b: Value, c: Value) -> Value {
+    let (ua, ub, uc) = (unpack(e, a), unpack(e, b), unpack(e, c));
+    let psign = e.xor(ua.sign, ub.sign);
+    // The product: p/2^46 · 2^(ea + eb - 254), p < 2^48.
+    let ma = e.zext(ua.sig, 48);
+    let mb = e.zext(ub.sig, 48);
+    let p = e.mul(ma, mb);
+    // Both as fixed point numbers with a common exponent: the larger exponent's value at bit
+    // 60 of a 64-bit window (so a 48-bit product and a carry fit), the other shifted right
+    // with its bits below the window kept as a sticky bit. `pe` is the exponent of bit 46 of
+    // `p` (the product's leading place when both operands are normal), `ce` that of bit 23
+    // of `c`'s significand.
+    let pe = e.add(ua.e, ub.e);
+    let pe = e.add_c(pe, -127);
+    let ce = uc.e;
+    // Place the product with bit 46 at bit 60 (shift 14) and c with bit 23 at bit 60 (shift
+    // 37), then shift the one with the smaller exponent right by the difference.
+    let p64 = e.zext(p, 64);
+    let p64 = e.shl_c(p64, 14);
+    let c64 = e.zext(uc.sig, 64);
+    let c64 = e.shl_c(c64, 37);
+    let p_larger = e.sle(ce, pe);
+    let diff_pc = e.sub(pe, ce);
+    let diff_cp = e.sub(ce, pe);
+    let p_shifted = e.shift_right_jam(p64, diff_cp);
+    let c_shifted = e.shift_right_jam(c64, diff_pc);
+    let pw = e.select(p_larger, p64, p_shifted);
+    let cw = e.select(p_larger, c_shifted, c64);
+    let exp = e.select(p_larger, pe, ce);
+    // Add or subtract the magnitudes; a negative difference flips the sign.
+    let same = e.eq(psign, uc.sign);
+    let sum = e.add(pw, cw);
+    let diff = e.sub(pw, cw);
+    let borrow = e.ult(pw, cw);
+    let ndiff = e.neg(diff);
+    let diff = e.select(borrow, ndiff, diff);
+    let mag = e.select(same, sum, diff);
+    let differ = e.not1(same);
+    let csign_wins = e.and1(differ, borrow);
+    let sign = e.select(csign_wins, uc.sign, psign);
+    // Normalize to bit 63, then take 31 bits below it with a sticky bit: the value is
+    // mag/2^60 · 2^(exp - 127), so after a shift by lz the leading one at 63 is
+    // 2^(exp + 3 - lz - 127).
+    let (norm, lz) = e.normalize(mag, 7);
+    let high = e.bits(norm, 34, 30);
+    let low = e.bits(norm, 0, 34);
+    let sticky = e.any(low);
+    let sig = e.concat(high, sticky);
+    let sig = e.zext(sig, 32);
+    let lz = e.zext(lz, EXP_WIDTH);
+    let exp = e.add_c(exp, 3);
+    let exp = e.sub(exp, lz);
+    let exact_zero = e.eq_c(mag, 0);
+    // An exact zero: -0 only when both the product and c are negative zeros or the exact
+    // sum of same-signed zeros; rounding to nearest gives +0 for x - x.
+    let zero_sign = e.and1(psign, uc.sign);
+    let sign = e.select(exact_zero, zero_sign, sign);
+    let finite = round_pack(e, sign, exp, sig, RNE, 8, 23);
+    // Specials: NaN operands, inf · 0, inf - inf; then infinities; a zero product leaves c
+    // (with the sum of signed zeros' sign) and is exact through the finite path otherwise.
+    let inf_times_zero = {
+        let l = e.and1(ua.inf, ub.zero);
+        let r = e.and1(ua.zero, ub.inf);
+        e.or1(l, r)
+    };
+    let pinf = e.or1(ua.inf, ub.inf);
+    let opposite = e.not1(same);
+    let inf_minus_inf = e.and1(pinf, uc.inf);
+    let inf_minus_inf = e.and1(inf_minus_inf, opposite);
+    let any_nan = e.or1(ua.nan, ub.nan);
+    let any_nan = e.or1(any_nan, uc.nan);
+    let nan = e.or1(any_nan, inf_times_zero);
+    let nan = e.or1(nan, inf_minus_inf);
+    let inf_bits = e.c(0x7f80_0000, 31);
+    let product_inf = e.concat(psign, inf_bits);
+    // A zero product: the sum is `c` exactly (c's significand may have been shifted out of the
+    // window against a product exponent that means nothing), or a signed zero.
+    let pzero = e.or1(ua.zero, ub.zero);
+    let zero_bits = e.c(0, 31);
+    let zero_sum = e.concat(zero_sign, zero_bits);
+    let c_or_zero = e.select(uc.zero, zero_sum, c);
+    let r = e.select(pzero, c_or_zero, finite);
+    let r = e.select(uc.inf, c, r);
+    let r = e.select(pinf, product_inf, r);
+    e.select_c(nan, NAN, r)
+}

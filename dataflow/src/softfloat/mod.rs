@@ -1,0 +1,469 @@
+//! Floating point as integer hardware: each IEEE 754 binary32 operation of the IR written as a
+//! dataflow of integer operations — shifts, adds, comparisons, selects, one multiply or divide
+//! — that computes exactly what `ir::float`'s `eval` computes (round to nearest even, or the
+//! conversion's rounding mode; subnormals kept; one NaN, `0x7fc00000`).
+//!
+//! The `soft-float` pass (`passes/soft_float.rs`) replaces every float operation of a kernel
+//! built for hardware by its expansion, so the scheduler, the RTL generator and the simulator
+//! see integers only: the scheduler picks each expansion's latency at the clock from the device
+//! model, as for any datapath, pipelines it with its loop, and shares its multiplier and divider
+//! as integer ones are. The emulator keeps evaluating the float operations themselves, so every
+//! co-simulation checks the expansions against `eval`, and `tests.rs` checks them on edge cases
+//! and random operands.
+//!
+//! The expansions share a few pieces, named after what they do in hardware: [`Emitter`] builds
+//! the operations; [`unpack`] splits a float into sign, exponent and significand; a
+//! leading-zero normalizer shifts a significand left until its top bit is set, counting the
+//! shift a bit per stage ([`Emitter::normalize`]); [`round_pack`] rounds a normalized
+//! significand into a float, shifting it right into a subnormal first where the exponent is
+//! too small, with every bit shifted out kept as a sticky bit.
+
+mod arith;
+mod compare;
+mod convert;
+mod integral;
+#[cfg(test)]
+mod tests;
+
+use crate::ir::*;
+use kiln_diagnostics::Span;
+
+pub use arith::{fadd, fdiv, fma, fmul, fsqrt, fsub};
+pub use compare::{fcmp, fdim, fmax, fmin, magnitude_pick};
+pub use convert::{float_to_int, int_to_float, resize};
+pub use integral::{Integral, ilogb, integral, ldexp, logb, nextafter};
+
+/// The canonical NaN every expansion produces.
+pub const NAN: u64 = 0x7fc0_0000;
+
+/// Emits integer operations in order, for one block.
+pub struct Emitter<'k> {
+    pub k: &'k mut Kernel,
+    block: Block,
+    span: Span,
+    /// The emitted operations, in order.
+    pub ops: Vec<Op>,
+}
+
+impl<'k> Emitter<'k> {
+    pub fn new(k: &'k mut Kernel, block: Block, span: Span) -> Emitter<'k> {
+        Emitter { k, block, span, ops: vec![] }
+    }
+
+    fn op(&mut self, kind: OpKind, args: Vec<Value>, width: u32) -> Value {
+        let o = self.k.ops.push(OpData { kind, args, result: None, block: self.block, span: self.span });
+        let v = self.k.values.push(ValueData { width, def: ValueDef::Op(o), name: None });
+        self.k.ops[o].result = Some(v);
+        self.ops.push(o);
+        v
+    }
+
+    pub fn width(&self, v: Value) -> u32 {
+        self.k.width(v)
+    }
+
+    /// The constant `v` of `w` bits.
+    pub fn c(&mut self, v: u64, w: u32) -> Value {
+        self.op(OpKind::Const(v & op::mask(w)), vec![], w)
+    }
+
+    fn bin(&mut self, b: BinOp, x: Value, y: Value) -> Value {
+        let w = self.width(x);
+        self.op(OpKind::Binary(b), vec![x, y], w)
+    }
+
+    pub fn add(&mut self, x: Value, y: Value) -> Value {
+        self.bin(BinOp::Add, x, y)
+    }
+    pub fn sub(&mut self, x: Value, y: Value) -> Value {
+        self.bin(BinOp::Sub, x, y)
+    }
+    pub fn mul(&mut self, x: Value, y: Value) -> Value {
+        self.bin(BinOp::Mul, x, y)
+    }
+    pub fn udiv(&mut self, x: Value, y: Value) -> Value {
+        self.bin(BinOp::UDiv, x, y)
+    }
+    pub fn urem(&mut self, x: Value, y: Value) -> Value {
+        self.bin(BinOp::URem, x, y)
+    }
+    pub fn and(&mut self, x: Value, y: Value) -> Value {
+        self.bin(BinOp::And, x, y)
+    }
+    pub fn or(&mut self, x: Value, y: Value) -> Value {
+        self.bin(BinOp::Or, x, y)
+    }
+    pub fn xor(&mut self, x: Value, y: Value) -> Value {
+        self.bin(BinOp::Xor, x, y)
+    }
+    pub fn not(&mut self, x: Value) -> Value {
+        let w = self.width(x);
+        self.op(OpKind::Unary(UnOp::Not), vec![x], w)
+    }
+    pub fn neg(&mut self, x: Value) -> Value {
+        let w = self.width(x);
+        self.op(OpKind::Unary(UnOp::Neg), vec![x], w)
+    }
+
+    /// `x + c` for a constant `c` (of `x`'s width, wrapping).
+    pub fn add_c(&mut self, x: Value, c: i64) -> Value {
+        let w = self.width(x);
+        let c = self.c(c as u64, w);
+        self.add(x, c)
+    }
+    pub fn and_c(&mut self, x: Value, c: u64) -> Value {
+        let w = self.width(x);
+        let c = self.c(c, w);
+        self.and(x, c)
+    }
+    pub fn xor_c(&mut self, x: Value, c: u64) -> Value {
+        let w = self.width(x);
+        let c = self.c(c, w);
+        self.xor(x, c)
+    }
+    pub fn or_c(&mut self, x: Value, c: u64) -> Value {
+        let w = self.width(x);
+        let c = self.c(c, w);
+        self.or(x, c)
+    }
+
+    /// `x << n` for a constant `n` smaller than `x`'s width (wiring).
+    pub fn shl_c(&mut self, x: Value, n: u32) -> Value {
+        let w = self.width(x);
+        let n = self.c(u64::from(n), w);
+        self.bin(BinOp::Shl, x, n)
+    }
+    /// `x >> n` (logical) for a constant `n` smaller than `x`'s width.
+    pub fn lshr_c(&mut self, x: Value, n: u32) -> Value {
+        let w = self.width(x);
+        let n = self.c(u64::from(n), w);
+        self.bin(BinOp::LShr, x, n)
+    }
+    /// `x << n` for a variable `n`, which must be smaller than `x`'s width.
+    pub fn shl(&mut self, x: Value, n: Value) -> Value {
+        self.bin(BinOp::Shl, x, n)
+    }
+    /// `x >> n` (logical) for a variable `n`, which must be smaller than `x`'s width.
+    pub fn lshr(&mut self, x: Value, n: Value) -> Value {
+        self.bin(BinOp::LShr, x, n)
+    }
+
+    fn cmp(&mut self, c: CmpOp, x: Value, y: Value) -> Value {
+        self.op(OpKind::Cmp(c), vec![x, y], 1)
+    }
+    pub fn eq(&mut self, x: Value, y: Value) -> Value {
+        self.cmp(CmpOp::Eq, x, y)
+    }
+    pub fn ne(&mut self, x: Value, y: Value) -> Value {
+        self.cmp(CmpOp::Ne, x, y)
+    }
+    pub fn ult(&mut self, x: Value, y: Value) -> Value {
+        self.cmp(CmpOp::Ult, x, y)
+    }
+    pub fn ule(&mut self, x: Value, y: Value) -> Value {
+        self.cmp(CmpOp::Ule, x, y)
+    }
+    pub fn uge(&mut self, x: Value, y: Value) -> Value {
+        self.cmp(CmpOp::Uge, x, y)
+    }
+    pub fn slt(&mut self, x: Value, y: Value) -> Value {
+        self.cmp(CmpOp::Slt, x, y)
+    }
+    pub fn sle(&mut self, x: Value, y: Value) -> Value {
+        self.cmp(CmpOp::Sle, x, y)
+    }
+    /// `x == c` for a constant `c`.
+    pub fn eq_c(&mut self, x: Value, c: u64) -> Value {
+        let w = self.width(x);
+        let c = self.c(c, w);
+        self.eq(x, c)
+    }
+    pub fn ne_c(&mut self, x: Value, c: u64) -> Value {
+        let w = self.width(x);
+        let c = self.c(c, w);
+        self.ne(x, c)
+    }
+    /// `x < c` (signed) for a constant `c`.
+    pub fn slt_c(&mut self, x: Value, c: i64) -> Value {
+        let w = self.width(x);
+        let c = self.c(c as u64, w);
+        self.slt(x, c)
+    }
+    /// `x <= c` (signed) for a constant `c`.
+    pub fn sle_c(&mut self, x: Value, c: i64) -> Value {
+        let w = self.width(x);
+        let c = self.c(c as u64, w);
+        self.sle(x, c)
+    }
+    /// `x < c` (unsigned) for a constant `c`.
+    pub fn ult_c(&mut self, x: Value, c: u64) -> Value {
+        let w = self.width(x);
+        let c = self.c(c, w);
+        self.ult(x, c)
+    }
+
+    /// `c ? x : y`.
+    pub fn select(&mut self, c: Value, x: Value, y: Value) -> Value {
+        let w = self.width(x);
+        self.op(OpKind::Select, vec![c, x, y], w)
+    }
+    /// `c ? k : y` for a constant `k`.
+    pub fn select_c(&mut self, c: Value, k: u64, y: Value) -> Value {
+        let w = self.width(y);
+        let k = self.c(k, w);
+        self.select(c, k, y)
+    }
+
+    /// `x` zero-extended or truncated to `w` bits.
+    pub fn zext(&mut self, x: Value, w: u32) -> Value {
+        let xw = self.width(x);
+        match xw.cmp(&w) {
+            std::cmp::Ordering::Less => self.op(OpKind::Cast(CastOp::Zext), vec![x], w),
+            std::cmp::Ordering::Greater => self.op(OpKind::Cast(CastOp::Trunc), vec![x], w),
+            std::cmp::Ordering::Equal => x,
+        }
+    }
+    /// `x` sign-extended or truncated to `w` bits.
+    pub fn sext(&mut self, x: Value, w: u32) -> Value {
+        let xw = self.width(x);
+        match xw.cmp(&w) {
+            std::cmp::Ordering::Less => self.op(OpKind::Cast(CastOp::Sext), vec![x], w),
+            std::cmp::Ordering::Greater => self.op(OpKind::Cast(CastOp::Trunc), vec![x], w),
+            std::cmp::Ordering::Equal => x,
+        }
+    }
+
+    /// Bits `lo..lo + n` of `x`, as an `n`-bit value (wiring).
+    pub fn bits(&mut self, x: Value, lo: u32, n: u32) -> Value {
+        let shifted = if lo == 0 { x } else { self.lshr_c(x, lo) };
+        self.zext(shifted, n)
+    }
+    /// Bit `i` of `x`.
+    pub fn bit(&mut self, x: Value, i: u32) -> Value {
+        self.bits(x, i, 1)
+    }
+    /// `{hi, lo}`: `hi` above the `lo`'s bits, `w` bits wide in all.
+    pub fn concat(&mut self, hi: Value, lo: Value) -> Value {
+        let (hw, lw) = (self.width(hi), self.width(lo));
+        let w = hw + lw;
+        let h = self.zext(hi, w);
+        let h = self.shl_c(h, lw);
+        let l = self.zext(lo, w);
+        self.or(h, l)
+    }
+
+    /// Whether `x` is not zero (1 bit).
+    pub fn any(&mut self, x: Value) -> Value {
+        self.ne_c(x, 0)
+    }
+
+    /// `x` shifted left until its top bit is set (unchanged when `x` is 0), and the shift: a
+    /// leading-zero normalizer of one stage per bit of the count (shift by 16, 8, 4, 2, 1 where
+    /// the top bits are zero), the count's bits being the stages' tests. The count has
+    /// `count_width` bits.
+    pub fn normalize(&mut self, x: Value, count_width: u32) -> (Value, Value) {
+        let w = self.width(x);
+        let mut v = x;
+        let mut count = self.c(0, count_width);
+        let mut step = (w - 1).next_power_of_two().max(1);
+        while step >= 1 {
+            if step < w {
+                let top = self.bits(v, w - step, step);
+                let zero = self.eq_c(top, 0);
+                let shifted = self.shl_c(v, step);
+                v = self.select(zero, shifted, v);
+                let with = self.or_c(count, u64::from(step));
+                count = self.select(zero, with, count);
+            }
+            step /= 2;
+        }
+        (v, count)
+    }
+
+    /// `x >> n` (logical) where every bit shifted out is ORed into bit 0 (a sticky bit); `n`
+    /// may be any unsigned value, all of `x` shifted out being its sticky bit alone.
+    pub fn shift_right_jam(&mut self, x: Value, n: Value) -> Value {
+        let w = self.width(x);
+        let nw = self.width(n);
+        let big = self.ult_c(n, u64::from(w));
+        let big = self.not1(big);
+        let one = self.c(1, w);
+        let shift = self.zext(n, w.max(nw));
+        let shift = self.zext(shift, w);
+        let shifted = self.lshr(x, shift);
+        let ones = self.shl(one, shift);
+        let lost_mask = self.add_c(ones, -1);
+        let lost = self.and(x, lost_mask);
+        let sticky = self.any(lost);
+        let sticky = self.zext(sticky, w);
+        let jammed = self.or(shifted, sticky);
+        let all = self.any(x);
+        let all = self.zext(all, w);
+        self.select(big, all, jammed)
+    }
+
+    /// The 1-bit negation of `x`.
+    pub fn not1(&mut self, x: Value) -> Value {
+        self.not(x)
+    }
+    /// `a & b` of 1-bit values.
+    pub fn and1(&mut self, a: Value, b: Value) -> Value {
+        self.and(a, b)
+    }
+    pub fn or1(&mut self, a: Value, b: Value) -> Value {
+        self.or(a, b)
+    }
+}
+
+/// The parts of a binary32 value.
+#[derive(Clone, Copy, Debug)]
+pub struct Unpacked {
+    pub sign: Value,
+    /// The biased exponent field (8 bits).
+    pub exp: Value,
+    /// The fraction field (23 bits).
+    pub frac: Value,
+    /// Exponent all ones / zero.
+    pub exp_max: Value,
+    pub exp_zero: Value,
+    pub frac_zero: Value,
+    pub nan: Value,
+    pub inf: Value,
+    pub zero: Value,
+    /// The significand with its hidden bit (24 bits; no hidden bit for a subnormal).
+    pub sig: Value,
+    /// The exponent a subnormal shares with the smallest normal (1), else the field; as a
+    /// signed `EXP_WIDTH`-bit value.
+    pub e: Value,
+}
+
+/// The width of signed exponent arithmetic: binary32's exponents and every intermediate
+/// exponent of the expansions (a product's, a quotient's, a normalized subnormal's) fit.
+pub const EXP_WIDTH: u32 = 12;
+
+/// Splits binary32 value `x` into its parts.
+pub fn unpack(e: &mut Emitter, x: Value) -> Unpacked {
+    unpack_format(e, x, 8, 23)
+}
+
+/// Splits a float of `exp_bits` exponent and `frac_bits` fraction bits into its parts.
+pub fn unpack_format(e: &mut Emitter, x: Value, exp_bits: u32, frac_bits: u32) -> Unpacked {
+    let sign = e.bit(x, exp_bits + frac_bits);
+    let exp = e.bits(x, frac_bits, exp_bits);
+    let frac = e.bits(x, 0, frac_bits);
+    let exp_max = e.eq_c(exp, (1 << exp_bits) - 1);
+    let exp_zero = e.eq_c(exp, 0);
+    let frac_zero = e.eq_c(frac, 0);
+    let frac_set = e.not1(frac_zero);
+    let nan = e.and1(exp_max, frac_set);
+    let inf = e.and1(exp_max, frac_zero);
+    let zero = e.and1(exp_zero, frac_zero);
+    let hidden = e.not1(exp_zero);
+    let sig = e.concat(hidden, frac);
+    let field = e.zext(exp, EXP_WIDTH);
+    let one = e.c(1, EXP_WIDTH);
+    let biased = e.select(exp_zero, one, field);
+    Unpacked { sign, exp, frac, exp_max, exp_zero, frac_zero, nan, inf, zero, sig, e: biased }
+}
+
+/// A rounding direction, as the expansions take it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rounding {
+    NearestEven,
+    TowardZero,
+    Up,
+    Down,
+}
+
+impl From<Round> for Rounding {
+    fn from(r: Round) -> Rounding {
+        match r {
+            Round::NearestEven => Rounding::NearestEven,
+            Round::TowardZero => Rounding::TowardZero,
+            Round::Up => Rounding::Up,
+            Round::Down => Rounding::Down,
+        }
+    }
+}
+
+/// The float nearest (in direction `mode`) to `(-1)^sign · sig/2^30 · 2^(exp - bias)` in a
+/// format of `exp_bits` exponent and `frac_bits` fraction bits (`bias` = 2^(exp_bits-1) - 1):
+/// `sig` is 32 bits with its leading one at bit 30 (or 0, the value then zero; or smaller,
+/// for a value already subnormal), its bits below the significand's `frac_bits + 1` rounding
+/// bits; `exp` is a signed `EXP_WIDTH`-bit biased exponent. A result below the smallest normal
+/// is shifted right into a subnormal first, with sticky bits; one above the largest finite is
+/// infinity (or the largest finite, rounding toward zero). Returns the packed bits.
+pub fn round_pack(
+    e: &mut Emitter,
+    sign: Value,
+    exp: Value,
+    sig: Value,
+    mode: Rounding,
+    exp_bits: u32,
+    frac_bits: u32,
+) -> Value {
+    let total = 1 + exp_bits + frac_bits;
+    let extra = 30 - frac_bits; // rounding bits below the significand
+    let exactly_zero = e.eq_c(sig, 0);
+    let exp_all = (1u64 << exp_bits) - 1;
+    // Subnormal: shift right by 1 - exp (at least), the exponent field then 0.
+    let tiny = e.sle_c(exp, 0);
+    let one = e.c(1, EXP_WIDTH);
+    let by = e.sub(one, exp);
+    let by = e.zext(by, EXP_WIDTH);
+    let denormal = e.shift_right_jam(sig, by);
+    let sig = e.select(tiny, denormal, sig);
+    let zero_exp = e.c(0, EXP_WIDTH);
+    let exp_field = e.add_c(exp, -1); // the hidden bit adds the last 1
+    let exp_field = e.select(tiny, zero_exp, exp_field);
+    // Rounding: an increment below the significand's last bit.
+    let half = 1u64 << (extra - 1);
+    let low_mask = (1u64 << extra) - 1;
+    let low = e.and_c(sig, low_mask);
+    let increment = match mode {
+        Rounding::NearestEven => e.c(half, 32),
+        Rounding::TowardZero => e.c(0, 32),
+        Rounding::Up | Rounding::Down => {
+            let away = if mode == Rounding::Up { e.not1(sign) } else { sign };
+            let all = e.c(low_mask, 32);
+            let none = e.c(0, 32);
+            e.select(away, all, none)
+        }
+    };
+    let rounded = e.add(sig, increment);
+    // The sum keeps its carry: `sig + increment` is below 2^32.
+    let mant = e.lshr_c(rounded, extra);
+    let mant = if mode == Rounding::NearestEven {
+        let tie = e.eq_c(low, half);
+        let cleared = e.and_c(mant, !1u64);
+        e.select(tie, cleared, mant)
+    } else {
+        mant
+    };
+    // `(exp - 1) << frac_bits + mant`: the hidden bit carries into the exponent field, and a
+    // rounding carry out of the significand into the exponent (to infinity at the top).
+    let ew = total + 1;
+    let field = e.zext(exp_field, ew);
+    let field = e.shl_c(field, frac_bits);
+    let mant = e.zext(mant, ew);
+    let magnitude = e.add(field, mant);
+    // Overflow: an exponent past the largest (before rounding or by its carry).
+    let inf_bits = exp_all << frac_bits;
+    let huge = e.c(inf_bits, ew);
+    let over = e.uge(magnitude, huge);
+    let exp_over = e.slt_c(exp, exp_all as i64);
+    let exp_over = e.not1(exp_over);
+    let over = e.or1(over, exp_over);
+    let saturate = match mode {
+        Rounding::NearestEven => e.c(0, 1),
+        Rounding::TowardZero => e.c(1, 1),
+        Rounding::Up => sign,
+        Rounding::Down => e.not1(sign),
+    };
+    let max_finite = e.c(inf_bits - 1, ew);
+    let limit = e.select(saturate, max_finite, huge);
+    let magnitude = e.select(over, limit, magnitude);
+    let magnitude = e.select_c(exactly_zero, 0, magnitude);
+    let magnitude = e.zext(magnitude, total - 1);
+    e.concat(sign, magnitude)
+}
