@@ -14,6 +14,7 @@
 pub mod ast;
 pub mod lex;
 pub mod literal;
+pub mod mathlib;
 pub mod options;
 pub mod parse;
 pub mod pp;
@@ -55,7 +56,17 @@ pub fn check(mut sources: SourceMap, file: FileId, loader: &dyn pp::FileLoader, 
         let a = sema::analyze(&tu, opts);
         let failed = a.diags.iter().any(Diagnostic::is_error);
         diags.extend(a.diags);
-        if failed { None } else { Some(a.program) }
+        if failed {
+            None
+        } else {
+            match mathlib::link(a.program, &mut sources) {
+                Ok(p) => Some(p),
+                Err(d) => {
+                    diags.push(d);
+                    None
+                }
+            }
+        }
     };
     let mut all = Diagnostics::new();
     for d in diags {

@@ -31,9 +31,43 @@ pub struct Program {
     pub functions: Vec<Function>,
     pub globals: Vec<Global>,
     pub records: Vec<Record>,
+    /// The functions of kiln's math library that implement math built-ins, linked in by the
+    /// front end where the program calls them (`legalize::mathlib` turns the calls into calls
+    /// of these).
+    pub math: Vec<(crate::builtins::FloatOp, FuncId)>,
 }
 
 impl Program {
+    /// Appends the functions and globals of `library` (which has no records) to this program,
+    /// and records `math`'s functions of it, by name, as the implementations of their math
+    /// built-ins. Returns whether every named function was found.
+    pub fn link_math(&mut self, library: Program, math: &[(crate::builtins::FloatOp, &str)]) -> bool {
+        let (fo, go) = (self.functions.len() as u32, self.globals.len() as u32);
+        let mut functions = library.functions;
+        for f in &mut functions {
+            if let Some(body) = &mut f.body {
+                crate::walk::for_each_expr_mut(body, &mut |e| match &mut e.kind {
+                    ExprKind::Call(id, _) => id.0 += fo,
+                    ExprKind::Global(id) => id.0 += go,
+                    _ => {}
+                });
+            }
+        }
+        let mut found = true;
+        for (op, name) in math {
+            match functions.iter().position(|f| &*f.name == *name && f.body.is_some()) {
+                Some(i) => self.math.push((*op, FuncId(fo + i as u32))),
+                None => found = false,
+            }
+        }
+        self.functions.extend(functions.into_iter().map(|mut f| {
+            f.is_kernel = false;
+            f
+        }));
+        self.globals.extend(library.globals);
+        found
+    }
+
     pub fn func(&self, id: FuncId) -> &Function {
         &self.functions[id.0 as usize]
     }

@@ -34,6 +34,9 @@ pub enum Invariant {
     /// is taken (lowering reads and writes its lanes as scalars), and no vector-only operation
     /// remains (`legalize::lanes`).
     NoVectors,
+    /// No call of a math built-in that kiln's math library implements: each is a call of the
+    /// library's function (`legalize::mathlib`).
+    MathLinked,
 }
 
 impl Invariant {
@@ -50,6 +53,7 @@ impl fmt::Display for Invariant {
             Invariant::NoCollectives => "no work-group functions or async copies",
             Invariant::NoRecords => "no structs or unions",
             Invariant::NoVectors => "no vectors",
+            Invariant::MathLinked => "math built-ins call kiln's math library",
         })
     }
 }
@@ -253,6 +257,11 @@ impl Verifier<'_> {
             }
             K::WorkGroup(..) => self.report(Invariant::NoCollectives, span, "a work-group function".into()),
             K::AsyncCopy { .. } => self.report(Invariant::NoCollectives, span, "an async work-group copy".into()),
+            K::FloatBuiltin(crate::builtins::FloatBuiltin::Op(op), _)
+                if self.prog.math.iter().any(|(o, _)| o == op) =>
+            {
+                self.report(Invariant::MathLinked, span, format!("`{op:?}` is not a call of the math library"));
+            }
             K::Swizzle(..) | K::VecLit(_) | K::Shuffle(..) | K::VLoad(..) | K::VStore { .. } | K::Geometric(..) => {
                 self.report(Invariant::NoVectors, span, "a vector operation".into());
             }

@@ -49,6 +49,52 @@ pub fn for_each_expr(b: &[Stmt], f: &mut dyn FnMut(&hir::Expr)) {
     }
 }
 
+/// Every sub-expression of a block, in order, to rewrite in place (the parent before its
+/// children, which `f` may replace).
+pub fn for_each_expr_mut(b: &mut [Stmt], f: &mut dyn FnMut(&mut hir::Expr)) {
+    fn expr(e: &mut hir::Expr, f: &mut dyn FnMut(&mut hir::Expr)) {
+        f(e);
+        for c in e.children_mut() {
+            expr(c, f);
+        }
+    }
+    fn init(i: &mut hir::Init, f: &mut dyn FnMut(&mut hir::Expr)) {
+        match i {
+            hir::Init::Expr(e) => expr(e, f),
+            hir::Init::List(items) => items.iter_mut().for_each(|i| init(i, f)),
+            hir::Init::Union(_, i) => init(i, f),
+        }
+    }
+    for s in b {
+        match s {
+            Stmt::Expr(e) => expr(e, f),
+            Stmt::Decl(_, Some(i), _) => init(i, f),
+            Stmt::If(c, t, e, _) => {
+                expr(c, f);
+                for_each_expr_mut(t, f);
+                for_each_expr_mut(e, f);
+            }
+            Stmt::Loop(l) => {
+                for_each_expr_mut(&mut l.init, f);
+                if let Some(c) = &mut l.cond {
+                    expr(c, f);
+                }
+                if let Some(s) = &mut l.step {
+                    expr(s, f);
+                }
+                for_each_expr_mut(&mut l.body, f);
+            }
+            Stmt::Switch(v, arms, _) => {
+                expr(v, f);
+                arms.iter_mut().for_each(|a| for_each_expr_mut(&mut a.body, f));
+            }
+            Stmt::Return(Some(e), _) => expr(e, f),
+            Stmt::Block(b) => for_each_expr_mut(b, f),
+            Stmt::Decl(..) | Stmt::Break(_) | Stmt::Continue(_) | Stmt::Return(None, _) => {}
+        }
+    }
+}
+
 /// Variables a block may change: assigned, incremented, or with their address taken.
 pub fn writes_in_block(b: &hir::Block) -> HashSet<LocalId> {
     let mut w = HashSet::new();

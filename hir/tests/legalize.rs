@@ -20,6 +20,7 @@ const ALL: &[Invariant] = &[
     Invariant::NoCollectives,
     Invariant::NoRecords,
     Invariant::NoVectors,
+    Invariant::MathLinked,
 ];
 
 #[test]

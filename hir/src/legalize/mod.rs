@@ -11,9 +11,11 @@
 //! | `spin` | loops that only retry a non-blocking transfer into the blocking transfer | — |
 //! | `records` | structs and unions into their members (and bytes, in buffers) | no records |
 //! | `lanes` | vectors into their scalar lanes | no vectors |
+//! | `mathlib` | math built-ins into calls of kiln's math library | math linked |
 
 mod collectives;
 mod lanes;
+mod mathlib;
 pub mod record_bytes;
 mod records;
 mod reserve;
@@ -67,8 +69,8 @@ impl Pass for FnPass {
 }
 
 /// The legalization passes in the order they run.
-pub fn passes() -> [&'static dyn Pass; 5] {
-    [&reserve::PASS, &collectives::PASS, &spin::PASS, &records::PASS, &lanes::PASS]
+pub fn passes() -> [&'static dyn Pass; 6] {
+    [&reserve::PASS, &collectives::PASS, &spin::PASS, &records::PASS, &lanes::PASS, &mathlib::PASS]
 }
 
 /// Why legalization stopped.
