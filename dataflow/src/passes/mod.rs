@@ -17,6 +17,7 @@ mod narrow_params;
 mod partition;
 mod port_width;
 mod scalarize;
+mod shift_widths;
 mod simplify_params;
 mod soft_float;
 mod strength;
@@ -163,6 +164,10 @@ pub fn optimize(k: &mut Kernel, opts: &PipelineOptions) -> Result<OptimizeReport
     if !opts.disabled && (opts.egraph.is_some() || !opts.defer_divisions) {
         finish_for_hardware(k, opts.verify_each, opts.lut_multiply_below, opts.first_addresses_in_outer_loops)?;
     }
+    // Unoptimized, the shifts of soft float still need their hardware widths.
+    if opts.disabled && shift_widths::ShiftWidths.run(k) && opts.verify_each {
+        verify(k).map_err(|errors| PassFailure { pass: "shift-widths", errors })?;
+    }
     *k = crate::compact::compact(k);
     if opts.verify_each {
         verify(k).map_err(|errors| PassFailure { pass: "compact", errors })?;
@@ -206,7 +211,8 @@ pub fn egraph_phase(k: &mut Kernel, eg: &EgraphOptions, verify_each: bool) -> Re
 }
 
 /// The last rewrites before scheduling, after the analyses that read the code as written are
-/// done: the divisions and remainders by constants that the `-O1` passes left for the e-graph
+/// done: variable shifts of widths that are not powers of two built at the next power of two
+/// (`shift-widths`), the divisions and remainders by constants that the `-O1` passes left for the e-graph
 /// phase ([`PipelineOptions::defer_divisions`]) and the phase did not rewrite itself, and the
 /// tests of counted loops with constant bounds computed an iteration ahead (`exit-test`), and
 /// less-than tests of bounded values made equalities (`bounded-compare`), and equality tests
@@ -225,7 +231,8 @@ pub fn finish_for_hardware(
     // `bounded-compare` after `exit-test`: a loop's own test must still be a less-than for
     // `exit-test` to carry it; `carry-compare` after `bounded-compare`, which makes the inner
     // test of a coalesced nest the equality it carries.
-    let rewrites: [&dyn Pass; 7] = [
+    let rewrites: [&dyn Pass; 8] = [
+        &shift_widths::ShiftWidths,
         &strength::StrengthReduce { defer_odd_divisors: false },
         &exit_test::ExitTest { constant_bounds: true },
         &bounded_compare::BoundedCompare,

@@ -5,53 +5,86 @@ use crate::ir::Value;
 
 const RNE: Rounding = Rounding::NearestEven;
 
-/// `a + b`: the operand of smaller magnitude aligned to the larger (its bits shifted out kept
-/// as a sticky bit), added or subtracted, the difference normalized, rounded.
+/// `a + b`: the operand of the smaller exponent aligned to the other (its bits shifted out
+/// kept as a sticky bit), added or subtracted on 27 bits — the 24 of the significand and a
+/// guard, a round and a sticky bit —, a negative difference (equal exponents) taken from a
+/// second subtraction in the other order, the difference normalized no further than the
+/// smallest normal's exponent (so a subnormal result is in place and rounding needs no
+/// shifter of its own), rounded. Besides the datapath only three bits reach the end: whether
+/// the result is the NaN, an infinity, and its sign.
 pub fn fadd(e: &mut Emitter, a: Value, b: Value) -> Value {
-    // The larger magnitude first.
-    let mag_a = e.and_c(a, 0x7fff_ffff);
-    let mag_b = e.and_c(b, 0x7fff_ffff);
-    let swap = e.ult(mag_a, mag_b);
-    let x = e.select(swap, b, a);
-    let y = e.select(swap, a, b);
-    let (ux, uy) = (unpack(e, x), unpack(e, y));
-    // Significands with their leading one at bit 30: 24 bits and 7 rounding bits.
-    let sx = e.zext(ux.sig, 32);
-    let sx = e.shl_c(sx, 7);
-    let sy = e.zext(uy.sig, 32);
-    let sy = e.shl_c(sy, 7);
-    let d = e.sub(ux.e, uy.e);
+    let (ua, ub) = (unpack(e, a), unpack(e, b));
+    // The larger exponent first; on equal exponents `a`.
+    let swap = e.slt(ua.e, ub.e);
+    let ex = e.select(swap, ub.e, ua.e);
+    let dab = e.sub(ua.e, ub.e);
+    let dba = e.sub(ub.e, ua.e);
+    let d = e.select(swap, dba, dab);
+    let sig_x = e.select(swap, ub.sig, ua.sig);
+    let sig_y = e.select(swap, ua.sig, ub.sig);
+    let sign_x = e.select(swap, ub.sign, ua.sign);
+    let sign_y = e.select(swap, ua.sign, ub.sign);
+    let sx = e.zext(sig_x, 28);
+    let sx = e.shl_c(sx, 3);
+    let sy = e.zext(sig_y, 28);
+    let sy = e.shl_c(sy, 3);
     let sy = e.shift_right_jam(sy, d);
-    let same_sign = e.eq(ux.sign, uy.sign);
-    // Same signs: the sum, one bit wider at most, brought back to bit 30.
+    let same_sign = e.eq(sign_x, sign_y);
+    // Same signs: the sum, a bit wider at most, brought back to bit 26.
     let sum = e.add(sx, sy);
-    let carry = e.bit(sum, 31);
-    let one = e.c(1, 32);
+    let carry = e.bit(sum, 27);
+    let one = e.c(1, 28);
     let halved = e.shift_right_jam(sum, one);
     let sum_sig = e.select(carry, halved, sum);
-    let e1 = e.add_c(ux.e, 1);
-    let sum_exp = e.select(carry, e1, ux.e);
-    // Different signs: the difference (never negative), normalized to bit 30.
-    let diff = e.sub(sx, sy);
-    let diff31 = e.shl_c(diff, 1); // leading one at bit 31 after normalizing
-    let (norm, lz) = e.normalize(diff31, 6);
+    let e1 = e.add_c(ex, 1);
+    let sum_exp = e.select(carry, e1, ex);
+    // Different signs: |x - y|, the borrow saying that y was the larger (equal exponents).
+    let xy = e.sub(sx, sy);
+    let yx = e.sub(sy, sx);
+    let borrow = e.ult(sx, sy);
+    let diff = e.select(borrow, yx, xy);
+    // Normalized to bit 26, shifted by at most ex - 1: a guard bit at position 27 - (ex - 1)
+    // of the doubled difference stops the normalizer there.
+    let diff2 = e.shl_c(diff, 1);
+    let limit = e.add_c(ex, -1);
+    let in_range = e.ult_c(limit, 28);
+    let guard_at = e.c(27, EXP_WIDTH);
+    let guard_at = e.sub(guard_at, limit);
+    let nowhere = e.c(0, EXP_WIDTH);
+    let guard_at = e.select(in_range, guard_at, nowhere);
+    let guard_at = e.zext(guard_at, 28);
+    let guard = e.c(1, 28);
+    let guard = e.shl(guard, guard_at);
+    let none = e.c(0, 28);
+    let guard = e.select(in_range, guard, none);
+    let (norm, lz) = e.normalize_guarded(diff2, guard, 5);
     let diff_sig = e.lshr_c(norm, 1);
     let lz = e.zext(lz, EXP_WIDTH);
-    let diff_exp = e.sub(ux.e, lz);
+    let diff_exp = e.sub(ex, lz);
     let sig = e.select(same_sign, sum_sig, diff_sig);
     let exp = e.select(same_sign, sum_exp, diff_exp);
+    let sig = e.zext(sig, 32);
+    let sig = e.shl_c(sig, 4);
+    // The sign: x's, or y's where it was the larger; an exact zero is +0 (rounding to
+    // nearest), -0 only when both operands are -0.
+    let differ = e.not1(same_sign);
+    let y_wins = e.and1(differ, borrow);
+    let sign = e.select(y_wins, sign_y, sign_x);
     let exact_zero = e.eq_c(sig, 0);
-    // An exact zero is +0 (rounding to nearest), -0 only when both operands are -0.
-    let both_negative = e.and1(ux.sign, uy.sign);
-    let sign = e.select(exact_zero, both_negative, ux.sign);
-    let rounded = round_pack(e, sign, exp, sig, RNE, 8, 23);
-    // Infinities and NaNs: `x` has the larger magnitude, so an infinite operand is `x`.
-    let opposite = e.not1(same_sign);
-    let inf_minus_inf = e.and1(ux.inf, uy.inf);
+    let both_negative = e.and1(ua.sign, ub.sign);
+    let sign = e.select(exact_zero, both_negative, sign);
+    let rounded = round_pack(e, sign, exp, sig, RNE, 8, 23, false);
+    // Infinities and NaNs.
+    let inf_minus_inf = e.and1(ua.inf, ub.inf);
+    let opposite = e.ne(ua.sign, ub.sign);
     let inf_minus_inf = e.and1(inf_minus_inf, opposite);
-    let any_nan = e.or1(ux.nan, uy.nan);
+    let any_nan = e.or1(ua.nan, ub.nan);
     let nan = e.or1(any_nan, inf_minus_inf);
-    let r = e.select(ux.inf, x, rounded);
+    let any_inf = e.or1(ua.inf, ub.inf);
+    let inf_sign = e.select(ua.inf, ua.sign, ub.sign);
+    let inf_bits = e.c(0x7f80_0000, 31);
+    let signed_inf = e.concat(inf_sign, inf_bits);
+    let r = e.select(any_inf, signed_inf, rounded);
     e.select_c(nan, NAN, r)
 }
 
@@ -89,7 +122,7 @@ pub fn fmul(e: &mut Emitter, a: Value, b: Value) -> Value {
     let sig = e.concat(high, sticky);
     let sig = e.zext(sig, 32);
     // `sig`: the product's top 30 bits above a sticky bit, the leading one at bit 30.
-    let finite = round_pack(e, sign, exp, sig, RNE, 8, 23);
+    let finite = round_pack(e, sign, exp, sig, RNE, 8, 23, true);
     let inf_times_zero = {
         let l = e.and1(ua.inf, ub.zero);
         let r = e.and1(ua.zero, ub.inf);
@@ -135,7 +168,7 @@ pub fn fdiv(e: &mut Emitter, a: Value, b: Value) -> Value {
     let exp_top = e.add_c(exp, 127);
     let exp_low = e.add_c(exp, 126);
     let exp = e.select(top, exp_top, exp_low);
-    let finite = round_pack(e, sign, exp, sig, RNE, 8, 23);
+    let finite = round_pack(e, sign, exp, sig, RNE, 8, 23, true);
     let zero_by_zero = e.and1(ua.zero, ub.zero);
     let inf_by_inf = e.and1(ua.inf, ub.inf);
     let any_nan = e.or1(ua.nan, ub.nan);
@@ -191,7 +224,7 @@ pub fn fsqrt(e: &mut Emitter, a: Value) -> Value {
     let half = arithmetic_half(e, even);
     let exp = e.add_c(half, 127);
     let positive = e.c(0, 1);
-    let finite = round_pack(e, positive, exp, sig, RNE, 8, 23);
+    let finite = round_pack(e, positive, exp, sig, RNE, 8, 23, false);
     let nonzero = e.not1(ua.zero);
     let negative = e.and1(ua.sign, nonzero);
     let nan = e.or1(ua.nan, negative);
@@ -278,7 +311,7 @@ pub fn fma(e: &mut Emitter, a: Value, b: Value, c: Value) -> Value {
     // sum of same-signed zeros; rounding to nearest gives +0 for x - x.
     let zero_sign = e.and1(psign, uc.sign);
     let sign = e.select(exact_zero, zero_sign, sign);
-    let finite = round_pack(e, sign, exp, sig, RNE, 8, 23);
+    let finite = round_pack(e, sign, exp, sig, RNE, 8, 23, true);
     // Specials: NaN operands, inf · 0, inf - inf; then infinities; a zero product leaves c
     // (with the sum of signed zeros' sign) and is exact through the finite path otherwise.
     let inf_times_zero = {

@@ -23,7 +23,7 @@ pub fn int_to_float(e: &mut Emitter, x: Value, signed: bool, mode: Rounding) -> 
     let lz = e.zext(lz, EXP_WIDTH);
     let top = e.c(127 + u64::from(nw) - 1, EXP_WIDTH);
     let exp = e.sub(top, lz);
-    let r = round_pack(e, sign, exp, sig, mode, 8, 23);
+    let r = round_pack(e, sign, exp, sig, mode, 8, 23, false);
     let zero = e.eq_c(x, 0);
     e.select_c(zero, 0, r)
 }
@@ -109,7 +109,7 @@ fn half_to_float(e: &mut Emitter, x: Value) -> Value {
     let lz = e.zext(lz, EXP_WIDTH);
     let exp = e.add_c(u.e, 112);
     let exp = e.sub(exp, lz);
-    let finite = round_pack(e, u.sign, exp, sig, Rounding::NearestEven, 8, 23);
+    let finite = round_pack(e, u.sign, exp, sig, Rounding::NearestEven, 8, 23, false);
     let inf = e.c(0x7f80_0000, 31);
     let zero = e.c(0, 31);
     let signed_inf = e.concat(u.sign, inf);
@@ -127,7 +127,7 @@ fn float_to_half(e: &mut Emitter, x: Value, mode: Rounding) -> Value {
     let lz = e.zext(lz, EXP_WIDTH);
     let exp = e.add_c(u.e, -112);
     let exp = e.sub(exp, lz);
-    let finite = round_pack(e, u.sign, exp, sig, mode, 5, 10);
+    let finite = round_pack(e, u.sign, exp, sig, mode, 5, 10, true);
     let inf = e.c(0x7c00, 15);
     let zero = e.c(0, 15);
     let signed_inf = e.concat(u.sign, inf);

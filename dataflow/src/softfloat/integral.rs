@@ -118,7 +118,7 @@ pub fn ldexp(e: &mut Emitter, x: Value, n: Value) -> Value {
     let exp = e.add_c(exp, 127);
     let sig = e.zext(sig, 32);
     let sig = e.shl_c(sig, 7);
-    let r = round_pack(e, u.sign, exp, sig, Rounding::NearestEven, 8, 23);
+    let r = round_pack(e, u.sign, exp, sig, Rounding::NearestEven, 8, 23, true);
     let special = e.or1(u.zero, u.exp_max);
     let r = e.select(special, x, r);
     e.select_c(u.nan, NAN, r)

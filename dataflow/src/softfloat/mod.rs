@@ -280,19 +280,49 @@ impl<'k> Emitter<'k> {
         (v, count)
     }
 
+    /// [`Emitter::normalize`] of `x`, stopping where `guard`'s one bit (or none) reaches the
+    /// top: the stages test `x | guard`, so the shift is never more than the guard's leading
+    /// zeros, and shift `x`.
+    pub fn normalize_guarded(&mut self, x: Value, guard: Value, count_width: u32) -> (Value, Value) {
+        let w = self.width(x);
+        let mut v = x;
+        let mut g = self.or(x, guard);
+        let mut count = self.c(0, count_width);
+        let mut step = (w - 1).next_power_of_two().max(1);
+        while step >= 1 {
+            if step < w {
+                let top = self.bits(g, w - step, step);
+                let zero = self.eq_c(top, 0);
+                let shifted = self.shl_c(v, step);
+                v = self.select(zero, shifted, v);
+                let shifted_g = self.shl_c(g, step);
+                g = self.select(zero, shifted_g, g);
+                let with = self.or_c(count, u64::from(step));
+                count = self.select(zero, with, count);
+            }
+            step /= 2;
+        }
+        (v, count)
+    }
+
     /// `x >> n` (logical) where every bit shifted out is ORed into bit 0 (a sticky bit); `n`
     /// may be any unsigned value, all of `x` shifted out being its sticky bit alone.
     pub fn shift_right_jam(&mut self, x: Value, n: Value) -> Value {
         let w = self.width(x);
         let nw = self.width(n);
-        let big = self.ult_c(n, u64::from(w));
-        let big = self.not1(big);
-        let one = self.c(1, w);
+        let fits = self.ult_c(n, u64::from(w));
+        let big = self.not1(fits);
+        // The count clamped below the width (the range analysis then knows it is).
+        let zero = self.c(0, nw);
+        let n = self.select(fits, n, zero);
         let shift = self.zext(n, w.max(nw));
         let shift = self.zext(shift, w);
         let shifted = self.lshr(x, shift);
-        let ones = self.shl(one, shift);
-        let lost_mask = self.add_c(ones, -1);
+        // The bits shifted out: below `shift`, a thermometer code of the count (each bit one
+        // comparison of the count, no carry chain).
+        let ones = self.c(u64::MAX, w);
+        let kept_mask = self.shl(ones, shift);
+        let lost_mask = self.not(kept_mask);
         let lost = self.and(x, lost_mask);
         let sticky = self.any(lost);
         let sticky = self.zext(sticky, w);
@@ -389,10 +419,17 @@ impl From<Round> for Rounding {
 /// The float nearest (in direction `mode`) to `(-1)^sign · sig/2^30 · 2^(exp - bias)` in a
 /// format of `exp_bits` exponent and `frac_bits` fraction bits (`bias` = 2^(exp_bits-1) - 1):
 /// `sig` is 32 bits with its leading one at bit 30 (or 0, the value then zero; or smaller,
-/// for a value already subnormal), its bits below the significand's `frac_bits + 1` rounding
-/// bits; `exp` is a signed `EXP_WIDTH`-bit biased exponent. A result below the smallest normal
-/// is shifted right into a subnormal first, with sticky bits; one above the largest finite is
-/// infinity (or the largest finite, rounding toward zero). Returns the packed bits.
+/// for a value already subnormal: `exp` then 1), its bits below the significand's `frac_bits +
+/// 1` rounding bits; `exp` is a signed `EXP_WIDTH`-bit biased exponent. Where `may_be_tiny`, a
+/// result below the smallest normal is shifted right into a subnormal first, with sticky bits
+/// (a caller that never makes `exp` < 1 passes false and saves that shifter); one above the
+/// largest finite is infinity (or the largest finite, as the rounding direction says); a zero
+/// `sig` is a signed zero whatever `exp`. Returns the packed bits.
+///
+/// The packing is one increment: the exponent field beside the fraction (0 where the hidden
+/// bit is clear, a subnormal), plus the rounding's 0 or 1, whose carry out of the fraction
+/// is the next exponent (and out of the largest, infinity).
+#[allow(clippy::too_many_arguments)]
 pub fn round_pack(
     e: &mut Emitter,
     sign: Value,
@@ -401,69 +438,64 @@ pub fn round_pack(
     mode: Rounding,
     exp_bits: u32,
     frac_bits: u32,
+    may_be_tiny: bool,
 ) -> Value {
     let total = 1 + exp_bits + frac_bits;
     let extra = 30 - frac_bits; // rounding bits below the significand
-    let exactly_zero = e.eq_c(sig, 0);
     let exp_all = (1u64 << exp_bits) - 1;
-    // Subnormal: shift right by 1 - exp (at least), the exponent field then 0.
-    let tiny = e.sle_c(exp, 0);
-    let one = e.c(1, EXP_WIDTH);
-    let by = e.sub(one, exp);
-    let by = e.zext(by, EXP_WIDTH);
-    let denormal = e.shift_right_jam(sig, by);
-    let sig = e.select(tiny, denormal, sig);
-    let zero_exp = e.c(0, EXP_WIDTH);
-    let exp_field = e.add_c(exp, -1); // the hidden bit adds the last 1
-    let exp_field = e.select(tiny, zero_exp, exp_field);
-    // Rounding: an increment below the significand's last bit.
-    let half = 1u64 << (extra - 1);
-    let low_mask = (1u64 << extra) - 1;
-    let low = e.and_c(sig, low_mask);
-    let increment = match mode {
-        Rounding::NearestEven => e.c(half, 32),
-        Rounding::TowardZero => e.c(0, 32),
-        Rounding::Up | Rounding::Down => {
-            let away = if mode == Rounding::Up { e.not1(sign) } else { sign };
-            let all = e.c(low_mask, 32);
-            let none = e.c(0, 32);
-            e.select(away, all, none)
-        }
-    };
-    let rounded = e.add(sig, increment);
-    // The sum keeps its carry: `sig + increment` is below 2^32.
-    let mant = e.lshr_c(rounded, extra);
-    let mant = if mode == Rounding::NearestEven {
-        let tie = e.eq_c(low, half);
-        let cleared = e.and_c(mant, !1u64);
-        e.select(tie, cleared, mant)
+    let (sig, exp) = if may_be_tiny {
+        // Subnormal: shift right by 1 - exp (at least), the exponent then 1.
+        let tiny = e.sle_c(exp, 0);
+        let one = e.c(1, EXP_WIDTH);
+        let by = e.sub(one, exp);
+        let denormal = e.shift_right_jam(sig, by);
+        (e.select(tiny, denormal, sig), e.select(tiny, one, exp))
     } else {
-        mant
+        (sig, exp)
     };
-    // `(exp - 1) << frac_bits + mant`: the hidden bit carries into the exponent field, and a
-    // rounding carry out of the significand into the exponent (to infinity at the top).
-    let ew = total + 1;
-    let field = e.zext(exp_field, ew);
-    let field = e.shl_c(field, frac_bits);
-    let mant = e.zext(mant, ew);
-    let magnitude = e.add(field, mant);
-    // Overflow: an exponent past the largest (before rounding or by its carry).
-    let inf_bits = exp_all << frac_bits;
-    let huge = e.c(inf_bits, ew);
-    let over = e.uge(magnitude, huge);
-    let exp_over = e.slt_c(exp, exp_all as i64);
-    let exp_over = e.not1(exp_over);
-    let over = e.or1(over, exp_over);
+    let hidden = e.bit(sig, 30);
+    let frac = e.bits(sig, extra, frac_bits);
+    let guard = e.bit(sig, extra - 1);
+    let rest = e.bits(sig, 0, extra - 1);
+    let sticky = e.any(rest);
+    let lsb = e.bit(sig, extra);
+    let inexact = e.or1(guard, sticky);
+    let round_up = match mode {
+        Rounding::NearestEven => {
+            let tie_or_above = e.or1(sticky, lsb);
+            e.and1(guard, tie_or_above)
+        }
+        Rounding::TowardZero => e.c(0, 1),
+        Rounding::Up => {
+            let positive = e.not1(sign);
+            e.and1(inexact, positive)
+        }
+        Rounding::Down => e.and1(inexact, sign),
+    };
+    let field = e.zext(exp, exp_bits);
+    let zero_field = e.c(0, exp_bits);
+    let field = e.select(hidden, field, zero_field);
+    let base = e.concat(field, frac);
+    let inc = e.zext(round_up, total - 1);
+    let rounded = e.add(base, inc);
+    // Overflow: an exponent past the largest, or a rounding carry into the all-ones field.
+    let exp_ok = e.slt_c(exp, exp_all as i64);
+    let exp_over = e.not1(exp_ok);
+    let top = e.bits(rounded, frac_bits, exp_bits);
+    let carried_over = e.eq_c(top, exp_all);
+    let over = e.or1(exp_over, carried_over);
+    let nonzero = e.any(sig);
+    let over = e.and1(over, nonzero);
     let saturate = match mode {
         Rounding::NearestEven => e.c(0, 1),
         Rounding::TowardZero => e.c(1, 1),
         Rounding::Up => sign,
         Rounding::Down => e.not1(sign),
     };
-    let max_finite = e.c(inf_bits - 1, ew);
+    let inf_bits = exp_all << frac_bits;
+    let huge = e.c(inf_bits, total - 1);
+    let max_finite = e.c(inf_bits - 1, total - 1);
     let limit = e.select(saturate, max_finite, huge);
-    let magnitude = e.select(over, limit, magnitude);
-    let magnitude = e.select_c(exactly_zero, 0, magnitude);
-    let magnitude = e.zext(magnitude, total - 1);
+    let magnitude = e.select(over, limit, rounded);
     e.concat(sign, magnitude)
 }
