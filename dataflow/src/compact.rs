@@ -101,6 +101,8 @@ pub fn compact(k: &Kernel) -> Kernel {
     out.coalescible_nests = k.coalescible_nests.clone();
     out.notes = k.notes.clone();
     out.ndrange = k.ndrange.clone();
+    out.float_spans = k.float_spans.clone();
+    out.relaxed_math = k.relaxed_math;
     out.loops =
         k.loops.iter().filter_map(|l| block_map.get(&l.header).map(|h| LoopInfo { header: *h, ..l.clone() })).collect();
     out

@@ -9,7 +9,12 @@
 //!    a part to fit, or lower some loop's II ([`keep_rewrites`]);
 //! 3. each nest that lowering could coalesce instead of unrolling its inner loop
 //!    ([`Kernel::coalescible_nests`], at most [`MAX_COALESCING_TRIALS`]), tried on top of those
-//!    kept and kept where the schedule estimates no more cycles.
+//!    kept and kept where the schedule estimates no more cycles;
+//! 4. under relaxed math, where a pipelined loop's II is its recurrence's (a float sum's adder
+//!    latency), the kernel with its loops' float sums split into that many partial sums
+//!    (`kiln_hir::legalize`'s `partial-sums`), kept where the schedule estimates fewer cycles.
+//!    The emulator's form of the kernel is lowered with the same sums, so co-simulation compares
+//!    like with like.
 
 use crate::report::{Decision, EgraphRegion};
 use crate::session::{Failure, Frontend, find_kernel, lower, lower_with};
@@ -92,6 +97,37 @@ pub fn build_kernel(fe: &Frontend, kernel: &str, at: Option<Span>, hw: &HwOption
                     opts.coalesce_nests.remove(&nest);
                 }
             }
+        }
+    }
+    // Relaxed math: a float sum split into as many partial sums as its recurrence's latency,
+    // kept where the schedule estimates fewer cycles (or, with trip counts unknown at compile
+    // time, where it lowers a loop's II).
+    let mut lowered = lowered;
+    if fe.program.float_mode.reassociate {
+        let k = schedule.loops.iter().filter(|l| l.pipelined && l.rec_mii > 1).map(|l| l.rec_mii).max().unwrap_or(1);
+        if k > 1 {
+            let cycles = kiln_scheduler::report::estimated_cycles(&schedule);
+            let split = kiln_dataflow::lower::LowerOptions { float_partial_sums: k, ..opts.clone() };
+            let trial = lower_with(&fe.program, id, &split).and_then(|kn| optimize_and_schedule(kn, hw)).ok();
+            let with = trial.as_ref().and_then(|(t, _)| kiln_scheduler::report::estimated_cycles(t));
+            let better = match (&trial, cycles, with) {
+                (Some(_), Some(c0), Some(c1)) => c1 < c0,
+                (Some((t, _)), _, _) => t.lowers_an_ii(&schedule),
+                _ => false,
+            };
+            if let (true, Some((t, d))) = (better, trial) {
+                let reference = kiln_dataflow::lower::LowerOptions {
+                    local_size: hw.local_size,
+                    local_args: hw.local_args.clone(),
+                    float_partial_sums: k,
+                    ..Default::default()
+                };
+                lowered = lower_with(&fe.program, id, &reference)?;
+                schedule = t;
+                decisions.retain(|x| !matches!(x, Decision::Egraph { .. }));
+                decisions.extend(d);
+            }
+            decisions.push(Decision::PartialSums { sums: k, kept: better, estimated_cycles: cycles, with });
         }
     }
     Ok(KernelBuild { lowered, schedule, decisions })

@@ -60,6 +60,16 @@ pub enum Decision {
         estimated_cycles: u64,
         with: Option<u64>,
     },
+    /// Under relaxed math, the loops' float sums split into interleaved partial sums.
+    PartialSums {
+        /// How many partial sums (the recurrence's latency in cycles).
+        sums: u32,
+        kept: bool,
+        /// Estimated cycles without and with the split (`null` where a trip count is only known
+        /// at run time; the split is then kept where it lowers a loop's II).
+        estimated_cycles: Option<u64>,
+        with: Option<u64>,
+    },
 }
 
 /// One datapath region the e-graph phase rewrote.
@@ -137,6 +147,16 @@ impl Decision {
                         if rules.is_empty() { "constant folding".to_string() } else { rules.join(", ") }
                     );
                 }
+            }
+            Decision::PartialSums { sums, kept, estimated_cycles, with } => {
+                let cycles = |c: &Option<u64>| c.map(|c| format!("{c} cycles")).unwrap_or_else(|| "unknown".into());
+                let verdict = if *kept { "kept" } else { "not kept" };
+                let _ = writeln!(
+                    t,
+                    "relaxed math: float sums split into {sums} partial sums: {verdict} (estimated {} before, {} split)",
+                    cycles(estimated_cycles),
+                    cycles(with)
+                );
             }
             Decision::Coalesce { nest, kept, estimated_cycles, with } => {
                 let with = with.map(|c| format!("{c} cycles")).unwrap_or_else(|| "no build".into());

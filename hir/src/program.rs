@@ -35,6 +35,22 @@ pub struct Program {
     /// front end where the program calls them (`legalize::mathlib` turns the calls into calls
     /// of these).
     pub math: Vec<(crate::builtins::FloatOp, FuncId)>,
+    /// How the program's float arithmetic may be evaluated (its build options and pragmas).
+    pub float_mode: FloatMode,
+}
+
+/// How float arithmetic may be evaluated: what the build options (`-cl-denorms-are-zero`,
+/// `-cl-fast-relaxed-math`, `-cl-unsafe-math-optimizations`, `-cl-mad-enable`) and `#pragma
+/// OPENCL FP_CONTRACT` allow. By default none: every operation is rounded as written, in order,
+/// subnormals kept.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FloatMode {
+    /// Subnormal operands and results are flushed to zero of their sign.
+    pub denormals_are_zero: bool,
+    /// Sums may be reassociated (a float reduction split into partial sums).
+    pub reassociate: bool,
+    /// `a * b + c` may be computed with one rounding.
+    pub contract: bool,
 }
 
 impl Program {
@@ -146,6 +162,10 @@ pub struct Local {
     /// Set by the lowering's vector split on the scalar lanes of a vector parameter: which
     /// parameter and lane this is (sema never sets it).
     pub lane_of: Option<LaneOf>,
+    /// For an array: its elements accessed in different iterations of a loop are at least this
+    /// many iterations apart (set by `legalize::partial-sums` on the partial sums it makes,
+    /// which the scheduler's dependence analysis then separates by that distance).
+    pub dependence_distance: Option<u32>,
     pub span: Span,
 }
 

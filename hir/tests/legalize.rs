@@ -75,3 +75,26 @@ fn the_verifier_names_the_function_and_the_broken_invariant() {
     assert_eq!(violations[0].invariant, Invariant::Typed);
     assert!(violations[0].to_string().starts_with("in `k`"), "{}", violations[0]);
 }
+
+#[test]
+fn relaxed_math_splits_a_loop_sum_into_rotating_partial_sums() {
+    let src = "kernel void k(global const float *a, global float *out, int n) {\n\
+                   float acc = 0.0f;\n\
+                   for (int i = 0; i < n; i++) acc += a[i] * 2.0f;\n\
+                   out[0] = acc;\n\
+               }\n";
+    let mut options = Options::default();
+    options.math.fast_relaxed_math = true;
+    let out = check_source("t.cl", src, &options);
+    let p = out.program.unwrap();
+    let (id, _) = p.kernels().next().unwrap();
+    let split = legalize(&p, id, &LegalizeOptions { float_partial_sums: 4, ..Default::default() }).unwrap();
+    let f = &split.functions[id.0 as usize];
+    let parts = f.locals.iter().find(|l| l.name.contains(".parts")).unwrap();
+    assert_eq!(parts.dependence_distance, Some(4), "the scheduler keeps the slots 4 iterations apart");
+    // Without relaxed math nothing changes.
+    let plain = program(src);
+    let (id, _) = plain.kernels().next().unwrap();
+    let kept = legalize(&plain, id, &LegalizeOptions { float_partial_sums: 4, ..Default::default() }).unwrap();
+    assert!(!kept.functions[id.0 as usize].locals.iter().any(|l| l.name.contains(".part")));
+}

@@ -207,6 +207,9 @@ pub struct MemData {
     /// A buffer of vectors: its data comes in whole vectors, so every word of its port lies in
     /// it (run specs check this); a widened scalar buffer may end in part of a word.
     pub vector_buffer: bool,
+    /// Accesses of the memory in different iterations of a loop are at least this many
+    /// iterations apart (kiln's partial sums, `kiln_hir::Local::dependence_distance`).
+    pub carried_distance: Option<u32>,
     pub span: Span,
 }
 
@@ -253,6 +256,7 @@ impl MemData {
             banking: Banking::Automatic,
             lanes: 1,
             vector_buffer: false,
+            carried_distance: None,
             span,
         }
     }
@@ -434,6 +438,11 @@ pub struct Kernel {
     pub notes: Vec<String>,
     /// Set for NDRange kernels.
     pub ndrange: Option<NdRangeInfo>,
+    /// The source spans of the float operations that `soft-float` expanded into integer ones,
+    /// with the float operation's mnemonic: the loop report names a float recurrence by them.
+    pub float_spans: std::collections::BTreeMap<Span, &'static str>,
+    /// Built with relaxed math (`-cl-fast-relaxed-math`, `-cl-unsafe-math-optimizations`).
+    pub relaxed_math: bool,
 }
 
 impl Kernel {
@@ -455,6 +464,8 @@ impl Kernel {
             coalescible_nests: vec![],
             notes: vec![],
             ndrange: None,
+            float_spans: Default::default(),
+            relaxed_math: false,
         }
     }
 

@@ -181,6 +181,9 @@ pub struct LowerOptions {
     /// in [`Kernel::coalescible_nests`] (the driver tries each and keeps it where the schedule
     /// estimates no more cycles).
     pub coalesce_nests: BTreeSet<usize>,
+    /// Under relaxed math, the partial sums a loop's float sum is split into (0 or 1: none;
+    /// the driver chooses, `kiln_hir::legalize::Options::float_partial_sums`).
+    pub float_partial_sums: u32,
 }
 
 /// The `__local` memory built behind a `__local` pointer parameter that says nothing about
@@ -208,7 +211,8 @@ pub fn lower_kernel(prog: &Program, id: FuncId) -> Result<Kernel, Vec<Diagnostic
 
 /// Lowers one kernel.
 pub fn lower_kernel_with(prog: &Program, id: FuncId, opts: &LowerOptions) -> Result<Kernel, Vec<Diagnostic>> {
-    let legal = legalize(prog, id, &legalize::Options { local_size: opts.local_size }).map_err(|f| match f {
+    let legal_opts = legalize::Options { local_size: opts.local_size, float_partial_sums: opts.float_partial_sums };
+    let legal = legalize(prog, id, &legal_opts).map_err(|f| match f {
         legalize::Failure::Diagnostics(d) => d,
         legalize::Failure::Invalid { pass, violations } => {
             vec![Diagnostic::internal_error(&format!("HIR pass `{pass}`"), &violations)]
@@ -245,6 +249,11 @@ pub fn lower_kernel_with(prog: &Program, id: FuncId, opts: &LowerOptions) -> Res
     l.kernel_body(id);
     if l.diags.iter().any(Diagnostic::is_error) {
         return Err(l.diags);
+    }
+    l.k.relaxed_math = prog.float_mode.reassociate;
+    if prog.float_mode.denormals_are_zero {
+        use crate::passes::Pass;
+        crate::passes::flush_subnormals::FlushSubnormals.run(&mut l.k);
     }
     Ok(l.k)
 }

@@ -154,6 +154,7 @@ impl<'p> Lowerer<'p> {
                 let kind = if local.space == AddrSpace::Local { MemKind::Local } else { MemKind::Private };
                 let m = self.new_mem(local.name.clone(), kind, s, Some(len), local.span);
                 self.k.mems[m].volatile = local.quals.is_volatile;
+                self.k.mems[m].carried_distance = local.dependence_distance;
                 if let Some(p) = local.partition {
                     self.k.mems[m].banking = Banking::Requested(bank_layout(&local.ty, p));
                 }

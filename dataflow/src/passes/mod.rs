@@ -9,6 +9,7 @@ mod const_fold;
 mod cse;
 mod dce;
 mod exit_test;
+pub mod flush_subnormals;
 mod if_convert;
 mod induction_address;
 mod lut_multiply;

@@ -39,6 +39,7 @@ impl Pass for SoftFloat {
                 };
                 let emitted = std::mem::take(&mut e.ops);
                 ops.extend(emitted);
+                k.float_spans.insert(data.span, data.kind.mnemonic());
                 k.replace_uses(result, value);
                 changed = true;
             }

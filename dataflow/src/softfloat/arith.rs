@@ -144,18 +144,29 @@ fn normalized(e: &mut Emitter, u: &Unpacked) -> (Value, Value) {
 }
 
 /// `a / b`: the quotient of the normalized significands, `(ma << 26) / mb`, has 26 or 27 bits
-/// (24 and the guard and round bits), the remainder's being non-zero the sticky bit; one
-/// integer division and one remainder, which the scheduler builds as dividers.
+/// (24 and the guard and round bits), the remainder's being non-zero the sticky bit: a
+/// restoring division, one quotient bit per step, each step one 26-bit subtraction whose
+/// borrow is the bit (a pipeline builds one step per stage).
 pub fn fdiv(e: &mut Emitter, a: Value, b: Value) -> Value {
     let (ua, ub) = (unpack(e, a), unpack(e, b));
     let sign = e.xor(ua.sign, ub.sign);
     let (ma, ea) = normalized(e, &ua);
     let (mb, eb) = normalized(e, &ub);
-    let n = e.zext(ma, 50);
-    let n = e.shl_c(n, 26);
-    let d = e.zext(mb, 50);
-    let q = e.udiv(n, d);
-    let r = e.urem(n, d);
+    let d = e.zext(mb, 26);
+    let mut r = e.zext(ma, 26); // below 2 mb throughout
+    let mut q = e.c(0, 27);
+    for i in (0..27).rev() {
+        let diff = e.sub(r, d);
+        let borrow = e.bit(diff, 25);
+        let bit = e.not1(borrow);
+        r = e.select(borrow, r, diff);
+        let bit = e.zext(bit, 27);
+        let bit = e.shl_c(bit, i);
+        q = e.or(q, bit);
+        if i > 0 {
+            r = e.shl_c(r, 1);
+        }
+    }
     let sticky = e.any(r);
     let q = e.zext(q, 32);
     let top = e.bit(q, 26);
@@ -204,8 +215,13 @@ pub fn fsqrt(e: &mut Emitter, a: Value) -> Value {
         let r4 = e.zext(root, 30);
         let r4 = e.shl_c(r4, 2);
         let trial = e.or_c(r4, 1);
-        let fits = e.uge(cur, trial);
-        let less = e.sub(cur, trial);
+        // One subtraction a bit wider: its borrow says whether the trial fits.
+        let wide_cur = e.zext(cur, 31);
+        let wide_trial = e.zext(trial, 31);
+        let diff = e.sub(wide_cur, wide_trial);
+        let borrow = e.bit(diff, 30);
+        let fits = e.not1(borrow);
+        let less = e.zext(diff, 30);
         rem = e.select(fits, less, cur);
         let r2 = e.shl_c(root, 1);
         let r2 = e.zext(r2, 28);

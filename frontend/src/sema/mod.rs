@@ -102,6 +102,10 @@ pub fn analyze(tu: &ast::TranslationUnit, opts: &Options) -> Analysis {
         }
     }
     s.check_call_graph();
+    let m = &opts.math;
+    s.prog.float_mode.denormals_are_zero |= m.denorms_are_zero;
+    s.prog.float_mode.reassociate |= m.fast_relaxed_math || m.unsafe_math_optimizations;
+    s.prog.float_mode.contract |= m.mad_enable || m.fast_relaxed_math;
     Analysis { program: s.prog, diags: s.diags }
 }
 
@@ -211,6 +215,9 @@ impl Sema<'_> {
 
     fn file_pragma(&mut self, p: &ast::Pragma) {
         let words: Vec<&str> = p.words.iter().map(|(w, _)| &**w).collect();
+        if let ["OPENCL", "FP_CONTRACT", "ON"] = words.as_slice() {
+            self.prog.float_mode.contract = true;
+        }
         if let ["OPENCL", "EXTENSION", name, ":", action] = words.as_slice() {
             if *action == "enable" {
                 self.enabled_extensions.push(name.to_string());
@@ -461,6 +468,7 @@ impl Sema<'_> {
                     is_param: true,
                     partition: None,
                     lane_of: None,
+                    dependence_distance: None,
                     span,
                 }
             })

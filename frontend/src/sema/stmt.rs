@@ -89,6 +89,7 @@ impl Sema<'_> {
             is_param: false,
             partition: None,
             lane_of: None,
+            dependence_distance: None,
             span,
         };
         let lid = self.new_local(local);
@@ -269,6 +270,7 @@ impl Sema<'_> {
                 is_param: false,
                 partition,
                 lane_of: None,
+                dependence_distance: None,
                 span: nspan,
             };
             let lid = self.new_local(local);

@@ -139,6 +139,7 @@ impl Rewriter<'_> {
             is_param: false,
             partition: None,
             lane_of: None,
+            dependence_distance: None,
             span,
         });
         LocalId(self.f.locals.len() as u32 - 1)

@@ -78,6 +78,7 @@ fn split_vectors(prog: &Program) -> Result<Program, Vec<Diagnostic>> {
                         is_param: true,
                         partition: None,
                         lane_of: None,
+                        dependence_distance: None,
                         span: f.span,
                     });
                     LocalId(f.locals.len() as u32 - 1)
@@ -163,6 +164,7 @@ fn lane_locals(locals: &mut Vec<Local>, of: &Local, s: Scalar, n: u8, is_param: 
                 is_param,
                 partition: None,
                 lane_of: is_param.then(|| hir::LaneOf { vector: of.name.clone(), ty: of.ty.clone(), index: j }),
+                dependence_distance: None,
                 span: of.span,
             });
             LocalId(locals.len() as u32 - 1)
@@ -328,6 +330,7 @@ impl Splitter {
             is_param: false,
             partition: None,
             lane_of: None,
+            dependence_distance: None,
             span,
         });
         LocalId(self.locals.len() as u32 - 1)

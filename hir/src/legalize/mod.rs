@@ -12,10 +12,12 @@
 //! | `records` | structs and unions into their members (and bytes, in buffers) | no records |
 //! | `lanes` | vectors into their scalar lanes | no vectors |
 //! | `mathlib` | math built-ins into calls of kiln's math library | math linked |
+//! | `partial-sums` | under relaxed math, float sums of loops into interleaved partial sums | — |
 
 mod collectives;
 mod lanes;
 mod mathlib;
+mod partial_sums;
 pub mod record_bytes;
 mod records;
 mod reserve;
@@ -30,6 +32,9 @@ use kiln_diagnostics::Diagnostic;
 pub struct Options {
     /// The work-group size of an NDRange kernel without `reqd_work_group_size`.
     pub local_size: Option<[u32; 3]>,
+    /// Under relaxed math, how many interleaved partial sums a loop's float sum is split into
+    /// (`partial-sums`; 0 or 1: none).
+    pub float_partial_sums: u32,
 }
 
 /// One HIR-to-HIR rewrite of a kernel and the helpers it calls.
@@ -69,8 +74,8 @@ impl Pass for FnPass {
 }
 
 /// The legalization passes in the order they run.
-pub fn passes() -> [&'static dyn Pass; 6] {
-    [&reserve::PASS, &collectives::PASS, &spin::PASS, &records::PASS, &lanes::PASS, &mathlib::PASS]
+pub fn passes() -> [&'static dyn Pass; 7] {
+    [&reserve::PASS, &collectives::PASS, &spin::PASS, &records::PASS, &lanes::PASS, &mathlib::PASS, &partial_sums::PASS]
 }
 
 /// Why legalization stopped.

@@ -229,6 +229,7 @@ fn split_records(prog: &Program) -> Result<Program, Vec<Diagnostic>> {
                     is_param: true,
                     partition: None,
                     lane_of: None,
+                    dependence_distance: None,
                     span: f.span,
                 });
                 returned.push((el, LocalId(f.locals.len() as u32 - 1)));
@@ -464,6 +465,7 @@ fn new_leaf_locals(
                 is_param,
                 partition: None,
                 lane_of: None,
+                dependence_distance: None,
                 span: of.span,
             });
             (leaf.path, LocalId(locals.len() as u32 - 1))
@@ -1354,6 +1356,7 @@ impl Rewriter<'_> {
                 is_param: false,
                 partition: None,
                 lane_of: None,
+                dependence_distance: None,
                 span,
             });
             let t = LocalId(self.new_locals.len() as u32 - 1);
@@ -1387,6 +1390,7 @@ impl Rewriter<'_> {
             is_param: false,
             partition: None,
             lane_of: None,
+            dependence_distance: None,
             span,
         });
         let t = LocalId(self.new_locals.len() as u32 - 1);
@@ -1699,6 +1703,7 @@ impl Rewriter<'_> {
             is_param: false,
             partition: None,
             lane_of: None,
+            dependence_distance: None,
             span,
         });
         let t = LocalId(self.new_locals.len() as u32 - 1);

@@ -102,6 +102,7 @@ fn new_local(f: &mut Function, name: String, ty: Type, span: Span) -> LocalId {
         is_param: false,
         partition: None,
         lane_of: None,
+        dependence_distance: None,
         span,
     });
     LocalId(f.locals.len() as u32 - 1)

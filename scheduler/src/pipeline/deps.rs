@@ -318,10 +318,12 @@ pub fn memory_dependences(
                     _ => Collision::Unknown,
                 }
             };
+            let least = k.mems[ma].carried_distance.unwrap_or(0);
             let carried = |d: i64| -> Option<u32> {
                 match ivdep {
                     Some(None) if !shared => None,
-                    Some(Some(n)) if !shared => Some((d as u32).max(n)),
+                    Some(Some(n)) if !shared => Some((d as u32).max(n).max(least)),
+                    _ if !shared => Some((d as u32).max(least)),
                     _ => Some(d as u32),
                 }
             };

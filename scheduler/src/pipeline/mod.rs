@@ -380,7 +380,30 @@ fn value_name(k: &Kernel, v: Value) -> String {
 
 fn chain_op(k: &Kernel, pl: &Placement, op: Op) -> ChainOp {
     let t = pl.times.get(&op).copied().unwrap_or_default();
-    ChainOp { op: k.ops[op].kind.mnemonic().to_string(), span: k.ops[op].span, start: t.start, end: t.end }
+    let span = k.ops[op].span;
+    let name = k.float_spans.get(&span).copied().unwrap_or_else(|| k.ops[op].kind.mnemonic());
+    ChainOp { op: name.to_string(), span, start: t.start, end: t.end }
+}
+
+/// A chain with each float operation's expansion (consecutive operations of one float
+/// operation's span) shown as that one operation.
+fn collapse_float_ops(k: &Kernel, chain: Vec<ChainOp>) -> Vec<ChainOp> {
+    let mut out: Vec<ChainOp> = Vec::new();
+    for c in chain {
+        match out.last_mut() {
+            Some(last) if last.span == c.span && k.float_spans.contains_key(&c.span) => {
+                last.start = last.start.min(c.start);
+                last.end = last.end.max(c.end);
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// Whether a chain goes through a float operation's expansion.
+fn through_float(k: &Kernel, chain: &[ChainOp]) -> bool {
+    chain.iter().any(|c| k.float_spans.contains_key(&c.span))
 }
 
 /// The path of operations from a use of `from` (a value) to the op `to`, following operands
@@ -443,11 +466,15 @@ fn recurrence_limit(p: &Problem, pl: &Placement) -> (u32, Option<Limit>) {
         let bound = write - read + 1;
         if let Some(producer) = k.def_op(*arg).filter(|o| pl.times.contains_key(o)) {
             let uses_param = |op: Op| k.ops[op].args.contains(param);
-            let chain = chain_between(k, pl, &uses_param, producer).into_iter().map(|o| chain_op(k, pl, o)).collect();
-            consider(
-                bound,
-                Limit::Recurrence { what: format!("`{}`", value_name(k, *param)), chain, distance: 1, latency: bound },
-            );
+            let chain: Vec<ChainOp> =
+                chain_between(k, pl, &uses_param, producer).into_iter().map(|o| chain_op(k, pl, o)).collect();
+            let what = if through_float(k, &chain) {
+                format!("float `{}`", value_name(k, *param))
+            } else {
+                format!("`{}`", value_name(k, *param))
+            };
+            let chain = collapse_float_ops(k, chain);
+            consider(bound, Limit::Recurrence { what, chain, distance: 1, latency: bound });
         }
     }
     for dep in p.deps.iter().filter(|d| d.distance > 0) {
@@ -464,7 +491,7 @@ fn recurrence_limit(p: &Problem, pl: &Placement) -> (u32, Option<Limit>) {
         if ops.first() != Some(&to) {
             ops.insert(0, to);
         }
-        let chain = ops.into_iter().map(|o| chain_op(k, pl, o)).collect();
+        let chain = collapse_float_ops(k, ops.into_iter().map(|o| chain_op(k, pl, o)).collect());
         consider(
             bound,
             Limit::Recurrence {
@@ -650,6 +677,9 @@ fn suggestion(k: &Kernel, a: &LoopAnalysis, deps: &[MemDep]) -> Option<String> {
             }
             Some(format!("add `#pragma ivdep` if iterations never touch the same `{}[]` element closer than {ii} iterations apart", mem.name))
         }
+        Some(Limit::Recurrence { what, .. }) if what.starts_with("float ") && !k.relaxed_math => Some(format!(
+            "the {what} is computed in order, as OpenCL C requires without relaxed math; build with `-cl-fast-relaxed-math` (or `-cl-unsafe-math-optimizations`) and kiln splits a loop's float sum into {ii} partial sums, an iteration per cycle"
+        )),
         Some(Limit::Recurrence { what, .. }) => Some(format!(
             "the loop-carried value {what} limits II; shorten its computation, or split the reduction into {ii} partial results"
         )),
