@@ -256,9 +256,10 @@ type PerClass<T> = Vec<Option<T>>;
 /// node's inputs (leaves defined earlier in the block, or before it) are all there.
 fn availability(g: &HwGraph, slots: usize, leaf_position: &[i64]) -> PerClass<i64> {
     let mut avail: PerClass<i64> = vec![None; slots];
+    let classes = classes_in_id_order(g);
     loop {
         let mut changed = false;
-        for class in g.classes() {
+        for class in &classes {
             for node in &class.nodes {
                 let a = node_availability(g, node, &avail, leaf_position);
                 let slot = &mut avail[usize::from(class.id)];
@@ -274,6 +275,15 @@ fn availability(g: &HwGraph, slots: usize, leaf_position: &[i64]) -> PerClass<i6
             return avail;
         }
     }
+}
+
+/// The classes by increasing id. A class is mostly made after its children, so the fixed
+/// points over classes below settle in a few sweeps in this order (in the e-graph's hash
+/// order a deep datapath, such as a soft-float expansion, takes a sweep per level).
+fn classes_in_id_order(g: &HwGraph) -> Vec<&egg::EClass<Hw, <HwAnalysis as egg::Analysis<Hw>>::Data>> {
+    let mut classes: Vec<_> = g.classes().collect();
+    classes.sort_by_key(|c| c.id);
+    classes
 }
 
 fn node_availability(g: &HwGraph, node: &Hw, avail: &PerClass<i64>, leaf_position: &[i64]) -> Option<i64> {
@@ -295,7 +305,7 @@ fn extract(g: &HwGraph, target: CostModel, leaf_position: &[i64], leaf_arrival: 
         delay: f64,
     }
     let mut candidates: Vec<(usize, Vec<Candidate>)> = Vec::new();
-    for class in g.classes() {
+    for class in classes_in_id_order(g) {
         let Some(limit) = avail[usize::from(class.id)] else { continue };
         let nodes = class
             .nodes
@@ -336,11 +346,15 @@ fn extract(g: &HwGraph, target: CostModel, leaf_position: &[i64], leaf_arrival: 
                     continue;
                 }
                 depth += c.delay;
+                // Ties go to the lesser node, so the choice does not depend on the order in
+                // which the sweeps meet the nodes.
                 let better = match best[*slot] {
                     None => true,
-                    Some((_, a, d, n)) => {
-                        (area, depth, count).partial_cmp(&(a, d, n)) == Some(std::cmp::Ordering::Less)
-                    }
+                    Some((node, a, d, n)) => match (area, depth, count).partial_cmp(&(a, d, n)) {
+                        Some(std::cmp::Ordering::Less) => true,
+                        Some(std::cmp::Ordering::Equal) => c.node < node,
+                        _ => false,
+                    },
                 };
                 if better {
                     best[*slot] = Some((c.node, area, depth, count));

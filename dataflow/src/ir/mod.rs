@@ -619,6 +619,42 @@ impl Kernel {
         }
     }
 
+    /// Rewrites the uses in one terminator through `subst` (a pass that defers its
+    /// replacements reads a terminator through this before deciding on it).
+    pub fn substitute_in_terminator(&mut self, b: Block, subst: &Substitution) {
+        if subst.is_empty() {
+            return;
+        }
+        let term = &mut self.blocks[b].term;
+        match term {
+            Terminator::Branch { cond, .. } => *cond = subst.resolve(*cond),
+            Terminator::Switch { value, .. } => *value = subst.resolve(*value),
+            Terminator::Jump(_) | Terminator::Return | Terminator::Unterminated => {}
+        }
+        for t in term.targets_mut() {
+            for a in &mut t.args {
+                *a = subst.resolve(*a);
+            }
+        }
+    }
+
+    /// Rewrites the arguments of one op through `subst`.
+    pub fn substitute_in_op(&mut self, op: Op, subst: &Substitution) {
+        if subst.is_empty() {
+            return;
+        }
+        for a in &mut self.ops[op].args {
+            *a = subst.resolve(*a);
+        }
+    }
+
+    /// Replaces every use of each key of `subst` by what it resolves to, in one walk.
+    pub fn apply_substitution(&mut self, subst: &Substitution) {
+        let map: std::collections::HashMap<Value, Value> =
+            subst.map.keys().map(|v| (*v, subst.resolve(*v))).collect();
+        self.replace_all_uses(&map);
+    }
+
     /// Replaces every use of each key of `map` by its value (in ops and terminators), in one
     /// walk over the kernel.
     pub fn replace_all_uses(&mut self, map: &std::collections::HashMap<Value, Value>) {
@@ -676,5 +712,40 @@ pub struct Module {
 impl Module {
     pub fn kernel(&self, name: &str) -> Option<&Kernel> {
         self.kernels.iter().find(|k| &*k.name == name)
+    }
+}
+
+/// Replacements a pass collects while it walks a kernel and applies in one walk at the end
+/// (`Kernel::replace_uses` walks the whole kernel per replacement, which is quadratic in a
+/// pass that replaces many values, such as the expansion of soft-float operations).
+/// Replacements chain: after `a → b` and `b → c`, `a` resolves to `c`.
+#[derive(Debug, Default, Clone)]
+pub struct Substitution {
+    map: std::collections::HashMap<Value, Value>,
+}
+
+impl Substitution {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.map.is_empty()
+    }
+
+    /// Records that the uses of `from` become uses of `to`.
+    pub fn replace(&mut self, from: Value, to: Value) {
+        let to = self.resolve(to);
+        if to != from {
+            self.map.insert(from, to);
+        }
+    }
+
+    /// What `v` stands for after the replacements so far.
+    pub fn resolve(&self, mut v: Value) -> Value {
+        while let Some(&to) = self.map.get(&v) {
+            v = to;
+        }
+        v
     }
 }

@@ -138,11 +138,13 @@ impl Pass for ConstFold {
     }
     fn run(&self, k: &mut Kernel) -> bool {
         let mut changed = false;
+        let mut subst = Substitution::new();
         for b in k.rpo() {
             // Predicates that are constants: always-true ones disappear, always-false accesses
             // do nothing (a predicated-off load yields 0).
             let ops = k.blocks[b].ops.clone();
             for op in &ops {
+                k.substitute_in_op(*op, &subst);
                 let Some(p) = k.ops[*op].predicate() else { continue };
                 match k.as_const(p) {
                     Some(1) => {
@@ -163,6 +165,7 @@ impl Pass for ConstFold {
             }
             let ops = k.blocks[b].ops.clone();
             for op in ops {
+                k.substitute_in_op(op, &subst);
                 match simplify(k, op) {
                     Some(Rewrite::Const(v)) => {
                         let w = k.ops[op].result.map(|r| k.width(r)).unwrap_or(1);
@@ -175,7 +178,7 @@ impl Pass for ConstFold {
                             if k.values[v].name.is_none() {
                                 k.values[v].name = k.values[r].name.clone();
                             }
-                            k.replace_uses(r, v);
+                            subst.replace(r, v);
                             changed = true;
                         }
                     }
@@ -189,6 +192,7 @@ impl Pass for ConstFold {
                     None => {}
                 }
             }
+            k.substitute_in_terminator(b, &subst);
             let new_term = match &k.blocks[b].term {
                 Terminator::Branch { cond, then_to, else_to } => match k.as_const(*cond) {
                     Some(c) => Some(Terminator::Jump(if c & 1 == 1 { then_to.clone() } else { else_to.clone() })),
@@ -214,6 +218,7 @@ impl Pass for ConstFold {
                 changed = true;
             }
         }
+        k.apply_substitution(&subst);
         changed
     }
 }

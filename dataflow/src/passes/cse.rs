@@ -51,9 +51,11 @@ impl Pass for Cse {
                 }
             }
         }
+        let mut subst = Substitution::new();
         for (from, to) in &replaced {
-            k.replace_uses(*from, *to);
+            subst.replace(*from, *to);
         }
+        k.apply_substitution(&subst);
         !replaced.is_empty()
     }
 }

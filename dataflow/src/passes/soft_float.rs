@@ -22,9 +22,11 @@ impl Pass for SoftFloat {
     }
     fn run(&self, k: &mut Kernel) -> bool {
         let mut changed = false;
+        let mut subst = Substitution::new();
         for b in k.rpo() {
             let mut ops = Vec::new();
             for op in k.blocks[b].ops.clone() {
+                k.substitute_in_op(op, &subst);
                 let data = k.ops[op].clone();
                 let Some(result) = data.result else {
                     ops.push(op);
@@ -40,11 +42,12 @@ impl Pass for SoftFloat {
                 let emitted = std::mem::take(&mut e.ops);
                 ops.extend(emitted);
                 k.float_spans.insert(data.span, data.kind.mnemonic());
-                k.replace_uses(result, value);
+                subst.replace(result, value);
                 changed = true;
             }
             k.blocks[b].ops = ops;
         }
+        k.apply_substitution(&subst);
         changed
     }
 }
