@@ -290,7 +290,6 @@ fn op_shape(k: &Kernel, op: Op) -> (&OpKind, u32, u32) {
     (&o.kind, rw, iw)
 }
 
-/// Whether op `op` is only wiring in hardware: a shift by a constant count.
 /// Whether `op` is a select between a block parameter and another value whose result is
 /// passed back to that parameter (`p' = c ? p : x` on an edge into `p`'s block): the register
 /// of `p` keeps its value or takes `x`, which synthesis builds as the register's enable.
@@ -320,10 +319,50 @@ fn resets_a_carried_value(k: &Kernel, op: Op) -> bool {
     constant_arm && !used_by_an_op && carried
 }
 
+/// Whether op `op` is only wiring in hardware: a shift by a constant count, or an OR of
+/// operands with no possible one bit in common.
 fn is_wiring(k: &Kernel, op: Op) -> bool {
     let o = &k.ops[op];
-    matches!(o.kind, OpKind::Binary(BinOp::Shl | BinOp::LShr | BinOp::AShr))
-        && o.args.get(1).is_some_and(|c| k.as_const(*c).is_some())
+    match o.kind {
+        OpKind::Binary(BinOp::Shl | BinOp::LShr | BinOp::AShr) => o.args.get(1).is_some_and(|c| k.as_const(*c).is_some()),
+        // Fields put side by side (`hi << n | lo`): no bit of the result has two sources.
+        OpKind::Binary(BinOp::Or) => {
+            o.args.len() == 2 && possible_bits(k, o.args[0], 6) & possible_bits(k, o.args[1], 6) == 0
+        }
+        _ => false,
+    }
+}
+
+/// The bits of `v` that can be one, from the ops that define it (all of them past `depth`
+/// definitions, or beyond 64 bits).
+fn possible_bits(k: &Kernel, v: Value, depth: u32) -> u64 {
+    let w = k.width(v);
+    if w > 64 {
+        return u64::MAX;
+    }
+    let all = if w == 64 { u64::MAX } else { (1u64 << w) - 1 };
+    let Some(o) = k.def_op(v).map(|d| &k.ops[d]) else { return all };
+    if depth == 0 {
+        return all;
+    }
+    let arg = |i: usize| possible_bits(k, o.args[i], depth - 1);
+    let konst = |i: usize| o.args.get(i).and_then(|a| k.as_const(*a));
+    let bits = match o.kind {
+        OpKind::Const(c) => c,
+        OpKind::Cast(kiln_dataflow::ir::CastOp::Zext | kiln_dataflow::ir::CastOp::Trunc) => arg(0),
+        OpKind::Binary(BinOp::Shl) => match konst(1) {
+            Some(n) if n < 64 => arg(0) << n,
+            _ => all,
+        },
+        OpKind::Binary(BinOp::LShr) => match konst(1) {
+            Some(n) if n < 64 => arg(0) >> n,
+            _ => all,
+        },
+        OpKind::Binary(BinOp::And) => arg(0) & arg(1),
+        OpKind::Binary(BinOp::Or) => arg(0) | arg(1),
+        _ => all,
+    };
+    bits & all
 }
 
 #[cfg(test)]

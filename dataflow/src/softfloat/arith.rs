@@ -1,6 +1,6 @@
 //! `+ - * /`, `sqrt` and `fma` of binary32, correctly rounded to nearest even.
 
-use super::{EXP_WIDTH, Emitter, NAN, Rounding, Unpacked, round_pack, unpack};
+use super::{Denormal, EXP_WIDTH, Emitter, NAN, Rounding, Unpacked, round_pack, round_pack_with, unpack};
 use crate::ir::Value;
 
 const RNE: Rounding = Rounding::NearestEven;
@@ -101,28 +101,44 @@ fn special(e: &mut Emitter, sign: Value, nan: Value, inf: Value, zero: Value, fi
     e.select_c(nan, NAN, r)
 }
 
-/// `a * b`: the 24 × 24-bit product of the significands (one multiply), normalized by a
-/// leading-zero count over its 48 bits (so subnormal operands need no normalizing of their
-/// own), rounded.
+/// `a * b`: the product of the normalized significands (a subnormal's leading zeros counted
+/// and shifted out first), whose leading one is at bit 47 or 46, rounded. Both candidate
+/// exponents, and whether each is below the normal range, are computed beside the multiply;
+/// after it a select picks the product's alignment and its exponent.
 pub fn fmul(e: &mut Emitter, a: Value, b: Value) -> Value {
     let (ua, ub) = (unpack(e, a), unpack(e, b));
     let sign = e.xor(ua.sign, ub.sign);
-    let ma = e.zext(ua.sig, 48);
-    let mb = e.zext(ub.sig, 48);
+    let (ma, ea) = normalized(e, &ua);
+    let (mb, eb) = normalized(e, &ub);
+    let ma = e.zext(ma, 48);
+    let mb = e.zext(mb, 48);
     let p = e.mul(ma, mb);
-    let (pn, lz) = e.normalize(p, 6);
-    // pn/2^47 · 2^(ea + eb - 253 - lz): the biased exponent is ea + eb - 126 - lz.
-    let exp = e.add(ua.e, ub.e);
-    let exp = e.add_c(exp, -126);
-    let lz = e.zext(lz, EXP_WIDTH);
-    let exp = e.sub(exp, lz);
-    let high = e.bits(pn, 18, 30);
-    let low = e.bits(pn, 0, 18);
-    let sticky = e.any(low);
-    let sig = e.concat(high, sticky);
+    // p/2^47 · 2^(ea + eb - 253): the biased exponent is ea + eb - 126 with the leading one at
+    // bit 47, one less at bit 46.
+    let sum = e.add(ea, eb);
+    let exp_high = e.add_c(sum, -126);
+    let exp_low = e.add_c(sum, -127);
+    let tiny_high = Denormal::of(e, exp_high);
+    let tiny_low = Denormal::of(e, exp_low);
+    let top = e.bit(p, 47);
+    // The top 30 bits from the leading one, above a sticky bit of the rest.
+    let high = {
+        let bits = e.bits(p, 18, 30);
+        let rest = e.bits(p, 0, 18);
+        let sticky = e.any(rest);
+        e.concat(bits, sticky)
+    };
+    let low = {
+        let bits = e.bits(p, 17, 30);
+        let rest = e.bits(p, 0, 17);
+        let sticky = e.any(rest);
+        e.concat(bits, sticky)
+    };
+    let sig = e.select(top, high, low);
     let sig = e.zext(sig, 32);
-    // `sig`: the product's top 30 bits above a sticky bit, the leading one at bit 30.
-    let finite = round_pack(e, sign, exp, sig, RNE, 8, 23, true);
+    let exp = e.select(top, exp_high, exp_low);
+    let tiny = Denormal::select(e, top, tiny_high, tiny_low);
+    let finite = round_pack_with(e, sign, exp, Some(tiny), sig, RNE, 8, 23);
     let inf_times_zero = {
         let l = e.and1(ua.inf, ub.zero);
         let r = e.and1(ua.zero, ub.inf);

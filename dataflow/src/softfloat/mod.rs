@@ -139,13 +139,33 @@ impl<'k> Emitter<'k> {
         let n = self.c(u64::from(n), w);
         self.bin(BinOp::LShr, x, n)
     }
-    /// `x << n` for a variable `n`, which must be smaller than `x`'s width.
+    /// `x << n` for a variable `n`, which must be smaller than `x`'s width (or `x` zero): a
+    /// stage per bit of the count, its top bit first (a select of `x` and `x` shifted by that
+    /// bit's weight), so that the scheduler can put registers between the stages and a count
+    /// whose top bits are known first starts shifting early.
     pub fn shl(&mut self, x: Value, n: Value) -> Value {
-        self.bin(BinOp::Shl, x, n)
+        self.staged_shift(BinOp::Shl, x, n)
     }
-    /// `x >> n` (logical) for a variable `n`, which must be smaller than `x`'s width.
+    /// `x >> n` (logical) for a variable `n`, which must be smaller than `x`'s width; staged
+    /// as [`Emitter::shl`].
     pub fn lshr(&mut self, x: Value, n: Value) -> Value {
-        self.bin(BinOp::LShr, x, n)
+        self.staged_shift(BinOp::LShr, x, n)
+    }
+
+    fn staged_shift(&mut self, kind: BinOp, x: Value, n: Value) -> Value {
+        let w = self.width(x);
+        let nw = self.width(n);
+        let mut v = x;
+        for i in (0..nw.min(31)).rev() {
+            if (1u64 << i) >= u64::from(w) {
+                continue;
+            }
+            let by = self.c(1u64 << i, w);
+            let shifted = self.bin(kind, v, by);
+            let set = self.bit(n, i);
+            v = self.select(set, shifted, v);
+        }
+        v
     }
 
     fn cmp(&mut self, c: CmpOp, x: Value, y: Value) -> Value {
@@ -257,52 +277,64 @@ impl<'k> Emitter<'k> {
         self.ne_c(x, 0)
     }
 
-    /// `x` shifted left until its top bit is set (unchanged when `x` is 0), and the shift: a
-    /// leading-zero normalizer of one stage per bit of the count (shift by 16, 8, 4, 2, 1 where
-    /// the top bits are zero), the count's bits being the stages' tests. The count has
-    /// `count_width` bits.
-    pub fn normalize(&mut self, x: Value, count_width: u32) -> (Value, Value) {
+    /// The leading zeros of `x` (its width when `x` is 0) as a `count_width`-bit value: a tree
+    /// over halves, each node's count its upper half's zero flag above the count of the half
+    /// that holds the leading one. Every zero flag tests the original bits, so all the count's
+    /// bits are known a few LUT levels after `x`, its top bit first.
+    pub fn leading_zeros(&mut self, x: Value, count_width: u32) -> Value {
         let w = self.width(x);
-        let mut v = x;
-        let mut count = self.c(0, count_width);
-        let mut step = (w - 1).next_power_of_two().max(1);
-        while step >= 1 {
-            if step < w {
-                let top = self.bits(v, w - step, step);
-                let zero = self.eq_c(top, 0);
-                let shifted = self.shl_c(v, step);
-                v = self.select(zero, shifted, v);
-                let with = self.or_c(count, u64::from(step));
-                count = self.select(zero, with, count);
-            }
-            step /= 2;
+        let n = w.next_power_of_two();
+        // Padding ones below `x` stop the count at `w`.
+        let padded = if n > w {
+            let wide = self.zext(x, n);
+            let up = self.shl_c(wide, n - w);
+            self.or_c(up, (1u64 << (n - w)) - 1)
+        } else {
+            x
+        };
+        let count = match self.zeros_tree(padded, 0, n).1 {
+            Some(c) => c,
+            None => self.not1(padded),
+        };
+        let cw = self.width(count);
+        if cw >= count_width { self.bits(count, 0, count_width) } else { self.zext(count, count_width) }
+    }
+
+    /// Whether bits `[lo, lo + n)` of `x` are all zero, and their leading zeros (`log2 n` bits,
+    /// `None` for one bit) where they are not.
+    fn zeros_tree(&mut self, x: Value, lo: u32, n: u32) -> (Value, Option<Value>) {
+        let field = self.bits(x, lo, n);
+        let zero = self.eq_c(field, 0);
+        if n == 1 {
+            return (zero, None);
         }
-        (v, count)
+        let half = n / 2;
+        let (upper_zero, upper) = self.zeros_tree(x, lo + half, half);
+        let (_, lower) = self.zeros_tree(x, lo, half);
+        let count = match (upper, lower) {
+            (Some(u), Some(l)) => {
+                let below = self.select(upper_zero, l, u);
+                self.concat(upper_zero, below)
+            }
+            _ => upper_zero,
+        };
+        (zero, Some(count))
+    }
+
+    /// `x` shifted left until its top bit is set (0 stays 0), and the shift
+    /// ([`Emitter::leading_zeros`] in `count_width` bits).
+    pub fn normalize(&mut self, x: Value, count_width: u32) -> (Value, Value) {
+        let lz = self.leading_zeros(x, count_width);
+        (self.shl(x, lz), lz)
     }
 
     /// [`Emitter::normalize`] of `x`, stopping where `guard`'s one bit (or none) reaches the
-    /// top: the stages test `x | guard`, so the shift is never more than the guard's leading
-    /// zeros, and shift `x`.
+    /// top: the shift is the leading zeros of `x | guard`, so it is never more than the
+    /// guard's.
     pub fn normalize_guarded(&mut self, x: Value, guard: Value, count_width: u32) -> (Value, Value) {
-        let w = self.width(x);
-        let mut v = x;
-        let mut g = self.or(x, guard);
-        let mut count = self.c(0, count_width);
-        let mut step = (w - 1).next_power_of_two().max(1);
-        while step >= 1 {
-            if step < w {
-                let top = self.bits(g, w - step, step);
-                let zero = self.eq_c(top, 0);
-                let shifted = self.shl_c(v, step);
-                v = self.select(zero, shifted, v);
-                let shifted_g = self.shl_c(g, step);
-                g = self.select(zero, shifted_g, g);
-                let with = self.or_c(count, u64::from(step));
-                count = self.select(zero, with, count);
-            }
-            step /= 2;
-        }
-        (v, count)
+        let g = self.or(x, guard);
+        let lz = self.leading_zeros(g, count_width);
+        (self.shl(x, lz), lz)
     }
 
     /// `x >> n` (logical) where every bit shifted out is ORed into bit 0 (a sticky bit); `n`
@@ -443,15 +475,57 @@ pub fn round_pack(
     let total = 1 + exp_bits + frac_bits;
     let extra = 30 - frac_bits; // rounding bits below the significand
     let exp_all = (1u64 << exp_bits) - 1;
-    let (sig, exp) = if may_be_tiny {
-        // Subnormal: shift right by 1 - exp (at least), the exponent then 1.
+    let tiny = may_be_tiny.then(|| Denormal::of(e, exp));
+    round_pack_with(e, sign, exp, tiny, sig, mode, exp_bits, frac_bits)
+}
+
+/// Whether an exponent is below the normal range, and the right shift that takes its
+/// significand to the subnormal exponent (1): computed from the exponent alone, so an
+/// expansion that knows its candidate exponents early computes them beside the significand's
+/// datapath and selects ([`Denormal::select`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Denormal {
+    pub tiny: Value,
+    pub by: Value,
+}
+
+impl Denormal {
+    pub fn of(e: &mut Emitter, exp: Value) -> Denormal {
         let tiny = e.sle_c(exp, 0);
         let one = e.c(1, EXP_WIDTH);
         let by = e.sub(one, exp);
-        let denormal = e.shift_right_jam(sig, by);
-        (e.select(tiny, denormal, sig), e.select(tiny, one, exp))
-    } else {
-        (sig, exp)
+        Denormal { tiny, by }
+    }
+
+    pub fn select(e: &mut Emitter, c: Value, x: Denormal, y: Denormal) -> Denormal {
+        Denormal { tiny: e.select(c, x.tiny, y.tiny), by: e.select(c, x.by, y.by) }
+    }
+}
+
+/// [`round_pack`] with the subnormal shift decided by `tiny` (`None`: the exponent is never
+/// below 1).
+#[allow(clippy::too_many_arguments)]
+pub fn round_pack_with(
+    e: &mut Emitter,
+    sign: Value,
+    exp: Value,
+    tiny: Option<Denormal>,
+    sig: Value,
+    mode: Rounding,
+    exp_bits: u32,
+    frac_bits: u32,
+) -> Value {
+    let total = 1 + exp_bits + frac_bits;
+    let extra = 30 - frac_bits; // rounding bits below the significand
+    let exp_all = (1u64 << exp_bits) - 1;
+    let (sig, exp) = match tiny {
+        // Subnormal: shift right by 1 - exp (at least), the exponent then 1.
+        Some(Denormal { tiny, by }) => {
+            let one = e.c(1, EXP_WIDTH);
+            let denormal = e.shift_right_jam(sig, by);
+            (e.select(tiny, denormal, sig), e.select(tiny, one, exp))
+        }
+        None => (sig, exp),
     };
     let hidden = e.bit(sig, 30);
     let frac = e.bits(sig, extra, frac_bits);
