@@ -37,6 +37,9 @@ pub struct Program {
     pub math: Vec<(crate::builtins::FloatOp, FuncId)>,
     /// How the program's float arithmetic may be evaluated (its build options and pragmas).
     pub float_mode: FloatMode,
+    /// The index of the first function of kiln's math library, once linked ([`Self::link_math`]):
+    /// the functions from there on are the library's, whose operations round as written.
+    pub library_start: Option<usize>,
 }
 
 /// How float arithmetic may be evaluated: what the build options (`-cl-denorms-are-zero`,
@@ -76,6 +79,7 @@ impl Program {
                 None => found = false,
             }
         }
+        self.library_start.get_or_insert(self.functions.len());
         self.functions.extend(functions.into_iter().map(|mut f| {
             f.is_kernel = false;
             f

@@ -98,3 +98,44 @@ fn relaxed_math_splits_a_loop_sum_into_rotating_partial_sums() {
     let kept = legalize(&plain, id, &LegalizeOptions { float_partial_sums: 4, ..Default::default() }).unwrap();
     assert!(!kept.functions[id.0 as usize].locals.iter().any(|l| l.name.contains(".part")));
 }
+
+/// The fused multiply-adds in function `f`'s body.
+fn fmas(f: &kiln_hir::Function) -> usize {
+    let mut n = 0;
+    if let Some(body) = &f.body {
+        kiln_hir::walk::for_each_expr(body, &mut |e| {
+            if let ExprKind::FloatBuiltin(kiln_hir::builtins::FloatBuiltin::Op(kiln_hir::builtins::FloatOp::Fma), _) = e.kind {
+                n += 1;
+            }
+        });
+    }
+    n
+}
+
+#[test]
+fn mad_enable_contracts_products_into_fma_outside_the_math_library() {
+    let src = "kernel void k(global const float *a, global float *out, int n) {\n\
+                   float acc = 0.0f;\n\
+                   for (int i = 0; i < n; i++) acc += a[i] * a[i + 1];\n\
+                   out[0] = acc;\n\
+                   out[1] = a[0] * a[1] - a[2];\n\
+                   out[2] = a[3] - a[4] * a[5];\n\
+                   out[3] = mad(a[6], a[7], a[8]);\n\
+                   out[4] = exp(a[9]);\n\
+               }\n";
+    let contracted = |mad: bool| {
+        let mut options = Options::default();
+        options.math.mad_enable = mad;
+        let p = check_source("t.cl", src, &options).program.unwrap();
+        let (id, _) = p.kernels().next().unwrap();
+        let out = legalize(&p, id, &LegalizeOptions::default()).unwrap();
+        let library = out.library_start.unwrap();
+        let in_library: usize = out.functions[library..].iter().map(fmas).sum();
+        (fmas(&out.functions[id.0 as usize]), in_library)
+    };
+    let (plain, plain_library) = contracted(false);
+    let (fused, fused_library) = contracted(true);
+    assert_eq!(plain, 0, "without the option nothing is contracted");
+    assert_eq!(fused, 4, "the sum, both differences and mad become fma");
+    assert_eq!(plain_library, fused_library, "the math library rounds as written either way");
+}

@@ -28,7 +28,9 @@ pub fn fadd(e: &mut Emitter, a: Value, b: Value) -> Value {
     let sx = e.shl_c(sx, 3);
     let sy = e.zext(sig_y, 28);
     let sy = e.shl_c(sy, 3);
-    let sy = e.shift_right_jam(sy, d);
+    let (fits_ab, fits_ba) = (e.ult_c(dab, 28), e.ult_c(dba, 28));
+    let fits = e.select(swap, fits_ba, fits_ab);
+    let sy = e.shift_right_jam_fitting(sy, d, fits);
     let same_sign = e.eq(sign_x, sign_y);
     // Same signs: the sum, a bit wider at most, brought back to bit 26.
     let sum = e.add(sx, sy);
@@ -36,7 +38,10 @@ pub fn fadd(e: &mut Emitter, a: Value, b: Value) -> Value {
     let one = e.c(1, 28);
     let halved = e.shift_right_jam(sum, one);
     let sum_sig = e.select(carry, halved, sum);
-    let e1 = e.add_c(ex, 1);
+    // What depends on the larger exponent alone is computed from both operands' and
+    // selected, so it does not wait for the exponent compare.
+    let (e1a, e1b) = (e.add_c(ua.e, 1), e.add_c(ub.e, 1));
+    let e1 = e.select(swap, e1b, e1a);
     let sum_exp = e.select(carry, e1, ex);
     // Different signs: |x - y|, the borrow saying that y was the larger (equal exponents).
     let xy = e.sub(sx, sy);
@@ -46,17 +51,9 @@ pub fn fadd(e: &mut Emitter, a: Value, b: Value) -> Value {
     // Normalized to bit 26, shifted by at most ex - 1: a guard bit at position 27 - (ex - 1)
     // of the doubled difference stops the normalizer there.
     let diff2 = e.shl_c(diff, 1);
-    let limit = e.add_c(ex, -1);
-    let in_range = e.ult_c(limit, 28);
-    let guard_at = e.c(27, EXP_WIDTH);
-    let guard_at = e.sub(guard_at, limit);
-    let nowhere = e.c(0, EXP_WIDTH);
-    let guard_at = e.select(in_range, guard_at, nowhere);
-    let guard_at = e.zext(guard_at, 28);
-    let guard = e.c(1, 28);
-    let guard = e.shl(guard, guard_at);
-    let none = e.c(0, 28);
-    let guard = e.select(in_range, guard, none);
+    let guard_a = normalizer_guard(e, &ua);
+    let guard_b = normalizer_guard(e, &ub);
+    let guard = e.select(swap, guard_b, guard_a);
     let (norm, lz) = e.normalize_guarded(diff2, guard, 5);
     let diff_sig = e.lshr_c(norm, 1);
     let lz = e.zext(lz, EXP_WIDTH);
@@ -86,6 +83,25 @@ pub fn fadd(e: &mut Emitter, a: Value, b: Value) -> Value {
     let signed_inf = e.concat(inf_sign, inf_bits);
     let r = e.select(any_inf, signed_inf, rounded);
     e.select_c(nan, NAN, r)
+}
+
+/// The guard bit that stops `fadd`'s normalizer at the subnormal exponent for a result of
+/// `u`'s exponent: bit 27 - (max(exp, 1) - 1) of the doubled difference, none where that is
+/// outside it. Computed from the 8-bit field (28 - exp, or 27 for a subnormal), so that it
+/// takes one short subtraction beside the exponent compare.
+fn normalizer_guard(e: &mut Emitter, u: &Unpacked) -> Value {
+    let in_range = e.ult_c(u.exp, 29);
+    let c28 = e.c(28, 8);
+    let at = e.sub(c28, u.exp);
+    let c27 = e.c(27, 8);
+    let at = e.select(u.exp_zero, c27, at);
+    let nowhere = e.c(0, 8);
+    let at = e.select(in_range, at, nowhere);
+    let at = e.zext(at, 28);
+    let guard = e.c(1, 28);
+    let guard = e.shl(guard, at);
+    let none = e.c(0, 28);
+    e.select(in_range, guard, none)
 }
 
 /// The special results shared by `*` and `/`: a NaN operand, or the pair of operands that make

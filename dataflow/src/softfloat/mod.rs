@@ -341,8 +341,15 @@ impl<'k> Emitter<'k> {
     /// may be any unsigned value, all of `x` shifted out being its sticky bit alone.
     pub fn shift_right_jam(&mut self, x: Value, n: Value) -> Value {
         let w = self.width(x);
-        let nw = self.width(n);
         let fits = self.ult_c(n, u64::from(w));
+        self.shift_right_jam_fitting(x, n, fits)
+    }
+
+    /// `shift_right_jam` given `fits`, whether `n` is below `x`'s width (computed by the
+    /// caller where it knows it sooner).
+    pub fn shift_right_jam_fitting(&mut self, x: Value, n: Value, fits: Value) -> Value {
+        let w = self.width(x);
+        let nw = self.width(n);
         let big = self.not1(fits);
         // The count clamped below the width (the range analysis then knows it is).
         let zero = self.c(0, nw);
@@ -472,9 +479,6 @@ pub fn round_pack(
     frac_bits: u32,
     may_be_tiny: bool,
 ) -> Value {
-    let total = 1 + exp_bits + frac_bits;
-    let extra = 30 - frac_bits; // rounding bits below the significand
-    let exp_all = (1u64 << exp_bits) - 1;
     let tiny = may_be_tiny.then(|| Denormal::of(e, exp));
     round_pack_with(e, sign, exp, tiny, sig, mode, exp_bits, frac_bits)
 }

@@ -13,8 +13,10 @@
 //! | `lanes` | vectors into their scalar lanes | no vectors |
 //! | `mathlib` | math built-ins into calls of kiln's math library | math linked |
 //! | `partial-sums` | under relaxed math, float sums of loops into interleaved partial sums | — |
+//! | `contract` | under `-cl-mad-enable` or `FP_CONTRACT ON`, `a * b + c` and `mad` into `fma` | — |
 
 mod collectives;
+mod contract;
 mod lanes;
 mod mathlib;
 mod partial_sums;
@@ -74,8 +76,17 @@ impl Pass for FnPass {
 }
 
 /// The legalization passes in the order they run.
-pub fn passes() -> [&'static dyn Pass; 7] {
-    [&reserve::PASS, &collectives::PASS, &spin::PASS, &records::PASS, &lanes::PASS, &mathlib::PASS, &partial_sums::PASS]
+pub fn passes() -> [&'static dyn Pass; 8] {
+    [
+        &reserve::PASS,
+        &collectives::PASS,
+        &spin::PASS,
+        &records::PASS,
+        &lanes::PASS,
+        &mathlib::PASS,
+        &partial_sums::PASS,
+        &contract::PASS,
+    ]
 }
 
 /// Why legalization stopped.
