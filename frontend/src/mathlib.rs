@@ -106,8 +106,11 @@ fn uses_library(p: &Program) -> bool {
     for f in &p.functions {
         if let Some(body) = &f.body {
             kiln_hir::walk::for_each_expr(body, &mut |e| {
-                if let ExprKind::FloatBuiltin(FloatBuiltin::Op(op), _) = &e.kind {
-                    used |= implements(*op);
+                match &e.kind {
+                    ExprKind::FloatBuiltin(FloatBuiltin::Op(op), _) => used |= implements(*op),
+                    // Vector splitting expands `normalize` with `rsqrt`.
+                    ExprKind::Geometric(..) => used = true,
+                    _ => {}
                 }
             });
         }

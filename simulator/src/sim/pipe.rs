@@ -13,7 +13,8 @@ use kiln_dataflow::ir::{Op, OpKind, Value, ValueDef};
 use kiln_scheduler::OpClass;
 use kiln_scheduler::pipeline::shape::Shape;
 use kiln_scheduler::pipeline::{ExitSource, Pipeline};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
 
 /// One iteration in flight.
 struct Iter {
@@ -35,11 +36,55 @@ pub(crate) struct PipeRun {
     launching: bool,
     captured: HashMap<Value, u64>,
     started: bool,
+    /// What each relative cycle runs, computed when the run starts.
+    plan: Option<Rc<Plan>>,
+}
+
+/// The operations of a pipeline by relative cycle, so that a cycle visits only those that act
+/// in it.
+struct Plan {
+    members: HashSet<Op>,
+    /// `active[r]`: the ops that start in relative cycle `r` and the port loads whose response
+    /// arrives in it, in the pipeline's order.
+    active: Vec<Vec<Op>>,
+}
+
+impl Plan {
+    fn of(s: &kiln_scheduler::Schedule, p: &Pipeline) -> Plan {
+        let mut active: Vec<Vec<Op>> = Vec::new();
+        for &op in &p.ops {
+            let t = s.time[op];
+            let mut at = vec![t.start];
+            if matches!(s.class(op), OpClass::PortLoad(_)) && t.end != t.start {
+                at.push(t.end);
+            }
+            for r in at {
+                let r = r as usize;
+                if active.len() <= r {
+                    active.resize_with(r + 1, Vec::new);
+                }
+                active[r].push(op);
+            }
+        }
+        Plan { members: p.ops.iter().copied().collect(), active }
+    }
+
+    fn at(&self, r: u32) -> &[Op] {
+        self.active.get(r as usize).map(Vec::as_slice).unwrap_or(&[])
+    }
 }
 
 impl PipeRun {
     pub(crate) fn new(index: u32) -> PipeRun {
-        PipeRun { index, tau: 0, iters: Vec::new(), launching: true, captured: HashMap::new(), started: false }
+        PipeRun {
+            index,
+            tau: 0,
+            iters: Vec::new(),
+            launching: true,
+            captured: HashMap::new(),
+            started: false,
+            plan: None,
+        }
     }
 }
 
@@ -97,7 +142,7 @@ impl Sim<'_> {
     }
 
     /// Does `op` (in relative cycle `r`) depend on a response consumed in cycle `r`?
-    fn unstable_at(&self, p: &Pipeline, op: Op, r: u32, memo: &mut HashMap<Op, bool>) -> bool {
+    fn unstable_at(&self, plan: &Plan, op: Op, r: u32, memo: &mut HashMap<Op, bool>) -> bool {
         if let Some(v) = memo.get(&op) {
             return *v;
         }
@@ -106,7 +151,7 @@ impl Sim<'_> {
         let res = match self.s.class(op) {
             OpClass::PortLoad(_) => t.end == r,
             OpClass::Comb if t.start == r => k.ops[op].args.iter().any(|a| match k.values[*a].def {
-                ValueDef::Op(d) if p.ops.contains(&d) && self.s.time[d].end == r => self.unstable_at(p, d, r, memo),
+                ValueDef::Op(d) if plan.members.contains(&d) && self.s.time[d].end == r => self.unstable_at(plan, d, r, memo),
                 _ => false,
             }),
             _ => false,
@@ -136,9 +181,10 @@ impl Sim<'_> {
         let mut mem_writes: Vec<(kiln_dataflow::ir::Mem, u64, u64, kiln_diagnostics::Span)> = Vec::new();
         let mut loaded: Vec<(kiln_dataflow::ir::Mem, u64)> = Vec::new();
         let mut param_writes: Vec<(Value, u64)> = Vec::new();
+        let plan = run.plan.get_or_insert_with(|| Rc::new(Plan::of(s, p))).clone();
         for idx in 0..run.iters.len() {
             let r = (tau - run.iters[idx].start) as u32;
-            for &op in &p.ops {
+            for &op in plan.at(r) {
                 let t = s.time[op];
                 let o = &k.ops[op];
                 let class = s.class(op);
@@ -231,7 +277,8 @@ impl Sim<'_> {
             return Ok(PipeCycle { stalled: false, next: Some(State::Done), bypassed: vec![false; self.ports.len()] });
         };
         let s = self.s;
-        let p = s.pipeline(run.index).clone();
+        let p = s.pipeline(run.index);
+        let plan = run.plan.get_or_insert_with(|| Rc::new(Plan::of(s, p))).clone();
         let ii = p.ii as u64;
         let k = &s.kernel;
         if !run.started {
@@ -250,8 +297,8 @@ impl Sim<'_> {
                     run.iters[idx].vals.insert(pp.param, v);
                 }
             }
-            for &op in &p.ops {
-                if s.time[op].start == r && s.class(op) == OpClass::Comb && !self.unstable_at(&p, op, r, &mut memo) {
+            for &op in plan.at(r) {
+                if s.time[op].start == r && s.class(op) == OpClass::Comb && !self.unstable_at(&plan, op, r, &mut memo) {
                     let v = self.eval_in(&p, &run.iters[idx], op);
                     if let Some(res) = k.ops[op].result {
                         run.iters[idx].vals.insert(res, v);
@@ -264,7 +311,7 @@ impl Sim<'_> {
         let mut transfers: Vec<(u32, usize, Op)> = Vec::new();
         for (idx, it) in run.iters.iter().enumerate() {
             let r = (tau - it.start) as u32;
-            for &op in &p.ops {
+            for &op in plan.at(r) {
                 let t = s.time[op];
                 match s.class(op) {
                     OpClass::PortLoad(m) | OpClass::PortStore(m) if t.start == r && self.enabled_in(&p, it, op) => {
