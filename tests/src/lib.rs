@@ -266,14 +266,17 @@ pub fn materialized_inputs(case: &Case) -> (serde_json::Value, Vec<Inputs>) {
 /// after the kernel ran).
 pub fn emu_args(case: &Case, dir: &Path) -> serde_json::Value {
     let json = dir.join(format!("{}-emu.json", case.name));
-    let r = kiln(&[
-        "emu",
-        &case.source.display().to_string(),
-        "--spec",
-        &case.spec.display().to_string(),
-        "--json",
-        &json.display().to_string(),
-    ]);
+    let mut args = vec![
+        "emu".to_string(),
+        case.source.display().to_string(),
+        "--spec".to_string(),
+        case.spec.display().to_string(),
+        "--json".to_string(),
+        json.display().to_string(),
+    ];
+    // The language options change what the kernel computes; the build options do not.
+    args.extend(case.flags().into_iter().filter(|f| f.starts_with("-cl-")));
+    let r = kiln(&args);
     assert_eq!(r.code, 0, "{}: emu failed\n{}", case.name, r.stderr);
     let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap_or_default())
         .unwrap_or_else(|e| panic!("{}: bad results JSON: {e}", case.name));

@@ -5,7 +5,7 @@
 //! must never cost cycles). gcc, compiling the same kernels as C, is an
 //! independent reference for the results.
 
-use kiln_tests::{Case, corpus, emu_args, kiln, par_each, require_tool, result_args, scratch};
+use kiln_tests::{Case, corpus, emu_args, float_corpus, kiln, par_each, require_tool, result_args, scratch};
 use std::fmt::Write as _;
 
 fn cosim(case: &Case, dir: &std::path::Path, extra: &[&str], tag: &str) -> serde_json::Value {
@@ -47,6 +47,65 @@ fn corpus_agrees_in_all_engines_without_and_with_stalls() {
         let c2 = without_egraph["cycles"].as_u64().unwrap_or(0);
         assert!(c0 <= c2, "{}: the e-graph phase made the kernel slower ({c0} > {c2} cycles)", case.name);
     });
+}
+
+/// The floating-point corpus in hardware: the soft-float datapaths and kiln's math library
+/// give the emulator's bits in the simulator and in Verilator, without and with stalls. The two
+/// kernels that call every math function build the largest designs of the test suite; they run
+/// once, with stalls (which exercise every handshake that the plain run does).
+#[test]
+fn float_corpus_agrees_in_all_engines_without_and_with_stalls() {
+    require_tool("verilator");
+    let dir = scratch("float-cosim");
+    let cases = float_corpus();
+    assert!(cases.len() >= 15, "the floating-point corpus has {} kernels", cases.len());
+    par_each(&cases, |case| {
+        let emu = emu_args(case, &dir);
+        let stalled = cosim(case, &dir, &["--stall-seed", "11", "--mem-latency", "2"], "stall");
+        assert_eq!(stalled["args"], emu, "{}: outputs under stalls differ from the emulator", case.name);
+        if !["math_unary", "remquo_lgamma"].contains(&case.name.as_str()) {
+            let plain = cosim(case, &dir, &[], "plain");
+            assert_eq!(plain["args"], emu, "{}: Verilator outputs differ from the emulator", case.name);
+            let (c0, c1) = (plain["cycles"].as_u64().unwrap_or(0), stalled["cycles"].as_u64().unwrap_or(0));
+            assert!(c1 >= c0, "{}: stalls cannot make a kernel faster ({c1} < {c0})", case.name);
+        }
+    });
+}
+
+/// `-cl-denorms-are-zero` in the emulator, the reference that the hardware is checked against
+/// above: subnormal operands and results are zeros of their sign, and without the option they
+/// are kept.
+#[test]
+fn denorms_are_zero_flushes_subnormal_operands_and_results() {
+    let case = float_corpus().into_iter().find(|c| c.name == "flush_to_zero").expect("tests/float/flush_to_zero.cl");
+    assert!(case.flags().contains(&"-cl-denorms-are-zero".to_string()));
+    let dir = scratch("flush-to-zero");
+    let bits = |v: &serde_json::Value, i: usize| (v["o"][i].as_f64().unwrap() as f32).to_bits();
+    let flushed = emu_args(&case, &dir);
+    let json = dir.join("kept.json");
+    let r = kiln(&[
+        "emu",
+        &case.source.display().to_string(),
+        "--spec",
+        &case.spec.display().to_string(),
+        "--json",
+        &json.display().to_string(),
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let kept: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let kept = &kept["args"];
+    // x[0] = 1e-40 (subnormal): times one, its square root, and a compare with 2^-130.
+    assert_eq!(bits(&flushed, 0), 0, "a subnormal operand is +0");
+    assert_eq!(bits(kept, 0), 1e-40f32.to_bits());
+    assert_eq!(bits(&flushed, 3), 0);
+    assert_ne!(bits(kept, 3), 0);
+    assert_eq!((bits(&flushed, 4), bits(kept, 4)), (0, 1.0f32.to_bits()), "the constant 2^-130 is flushed too");
+    // x[1] = -1e-40: the zero keeps the sign.
+    assert_eq!(bits(&flushed, 5), 0x8000_0000, "a negative subnormal is -0");
+    // x[2] = 2^-20: 2^-20 * 2^-110 is a subnormal result.
+    assert_eq!(bits(&flushed, 11), 0, "a subnormal result is +0");
+    assert_eq!(bits(kept, 11), 0x0008_0000, "2^-130 is kept without the option");
+    assert_eq!(bits(&flushed, 10), 0x3580_0000, "normal values are unchanged");
 }
 
 /// Generates a C program that runs `case` on the inputs kiln materializes from its run spec.
