@@ -124,6 +124,8 @@ struct BoardKernel {
     /// Per buffer: in single-port RAM rather than block RAM.
     placement: Vec<bool>,
     report: kiln_scheduler::report::KernelReport,
+    /// The largest float operations, located, for a design that does not fit.
+    float_footprints: Vec<String>,
 }
 
 fn build_for_board(
@@ -187,7 +189,12 @@ fn build_for_board(
         Diagnostic::error(codes::BOARD_MEMORY, e.to_string())
             .with_help("lower the buffer sizes with `--buffer-depth NAME=N` (elements), or use a board with more RAM")
     })?;
-    Ok(BoardKernel { name, verilog, layout, placement, report })
+    let float_footprints = kiln_dataflow::passes::footprints(&s.kernel)
+        .iter()
+        .take(6)
+        .map(|f| format!("`{}` at {}: {} operations, {} result bits", f.op, sources.location(f.span), f.ops, f.bits))
+        .collect();
+    Ok(BoardKernel { name, verilog, layout, placement, report, float_footprints })
 }
 
 /// Every Verilog file of a board design as (name, text), by half: what a split synthesis step
@@ -312,7 +319,16 @@ pub(crate) fn bitstream(
     };
     let summary = match run_flow(&run) {
         Ok(s) => s,
-        Err(e) => return Err(fail(sources, Diagnostic::error(codes::BOARD_FLOW, e.to_string()))),
+        Err(e) => {
+            let mut d = Diagnostic::error(codes::BOARD_FLOW, e.to_string());
+            if e.to_string().contains("needs more of a cell type") && !k.float_footprints.is_empty() {
+                d = d.with_note(format!(
+                    "the largest floating-point operations (each fully pipelined):\n  {}",
+                    k.float_footprints.join("\n  ")
+                ));
+            }
+            return Err(fail(sources, d));
+        }
     };
     let json = serde_json::to_string_pretty(&summary).unwrap_or_default() + "\n";
     if let Err(d) = write_atomic(&out_dir.join("summary.json"), json.as_bytes()) {

@@ -21,6 +21,7 @@ mod scalarize;
 mod shift_widths;
 mod simplify_params;
 mod soft_float;
+pub use soft_float::{Footprint, footprints};
 mod strength;
 mod unreachable;
 mod widen;

@@ -124,3 +124,36 @@ fn expand(e: &mut Emitter, kind: &OpKind, args: &[Value], widths: &[u32], w: u32
         _ => return None,
     })
 }
+
+/// What one floating-point operation of the source became in hardware.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Footprint {
+    pub span: kiln_diagnostics::Span,
+    /// The float operation's mnemonic (`fadd`, `fsqrt`, ...).
+    pub op: &'static str,
+    /// The integer operations that carry its span, and the sum of their result widths: a
+    /// measure of its logic that needs no synthesis.
+    pub ops: usize,
+    pub bits: u64,
+}
+
+/// The expanded float operations of `k`, the largest (by result bits) first.
+pub fn footprints(k: &Kernel) -> Vec<Footprint> {
+    let mut by_span: std::collections::BTreeMap<kiln_diagnostics::Span, (usize, u64)> = Default::default();
+    for b in k.rpo() {
+        for op in &k.blocks[b].ops {
+            let o = &k.ops[*op];
+            if k.float_spans.contains_key(&o.span) {
+                let e = by_span.entry(o.span).or_default();
+                e.0 += 1;
+                e.1 += o.result.map(|r| u64::from(k.width(r))).unwrap_or(0);
+            }
+        }
+    }
+    let mut v: Vec<Footprint> = by_span
+        .into_iter()
+        .map(|(span, (ops, bits))| Footprint { span, op: k.float_spans[&span], ops, bits })
+        .collect();
+    v.sort_by(|a, b| b.bits.cmp(&a.bits).then(a.span.cmp(&b.span)));
+    v
+}

@@ -1,0 +1,8 @@
+// The operator `from_uint_rtz` on bit patterns: each result against Rust's f32 by
+// tests/tests/float_operators.rs, and on a million random operands by bench/float/verilator-operators.
+kernel void op(global const uint *a, global const uint *b, global const uint *c, global uint *out, int n) {
+    for (int i = 0; i < n; i++) {
+        float x = as_float(a[i]), y = as_float(b[i]), z = as_float(c[i]);
+        out[i] = as_uint(convert_float_rtz(a[i]));
+    }
+}
