@@ -134,11 +134,23 @@ fn check(name: &str, b: &Value) {
             assert_eq!(out, want);
             assert_eq!(ints(&b["depth"]), vec![2]);
         }
+        "float_channels" => {
+            // Rust's f32, in the kernel's order: acc += x * 0.75; out = sqrt(|acc|) - x.
+            let floats = |v: &Value| v.as_array().unwrap().iter().map(|x| x.as_f64().unwrap() as f32).collect::<Vec<_>>();
+            let (input, out) = (floats(&b["in"]), floats(&b["out"]));
+            assert_eq!(input.len(), 200);
+            let mut acc = 0.0f32;
+            for (i, x) in input.iter().enumerate() {
+                acc += x * 0.75;
+                let want = acc.abs().sqrt() - x;
+                assert_eq!(out[i].to_bits(), want.to_bits(), "element {i}: {} != {want}", out[i]);
+            }
+        }
         other => panic!("no reference for system `{other}`"),
     }
 }
 
-const SYSTEMS: [&str; 12] = [
+const SYSTEMS: [&str; 13] = [
     "chain_intel",
     "chain_xilinx",
     "chain_std",
@@ -151,6 +163,7 @@ const SYSTEMS: [&str; 12] = [
     "struct_channel",
     "struct_pipe",
     "helpers",
+    "float_channels",
 ];
 
 #[test]
