@@ -112,7 +112,7 @@ pub fn build_kernel(fe: &Frontend, kernel: &str, at: Option<Span>, hw: &HwOption
             let with = trial.as_ref().and_then(|(t, _)| kiln_scheduler::report::estimated_cycles(t));
             let better = match (&trial, cycles, with) {
                 (Some(_), Some(c0), Some(c1)) => c1 < c0,
-                (Some((t, _)), _, _) => t.lowers_an_ii(&schedule),
+                (Some((t, _)), _, _) => t.lowers_a_source_loops_ii(&schedule),
                 _ => false,
             };
             if let (true, Some((t, d))) = (better, trial) {

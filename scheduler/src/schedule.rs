@@ -188,6 +188,25 @@ impl Schedule {
             })
     }
 
+    /// Whether a variant that may add loops of its own (a rewrite of the source: an array's
+    /// initialization, a sum after a loop) lowers the II of some source loop and raises none:
+    /// loops are matched by their span, and the added ones do not count.
+    pub fn lowers_a_source_loops_ii(&self, base: &Schedule) -> bool {
+        let mut lower = false;
+        for b in &base.loops {
+            for w in self.loops.iter().filter(|w| w.span == b.span) {
+                match (b.achieved_ii, w.achieved_ii) {
+                    (Some(x), Some(y)) if y < x => lower = true,
+                    (Some(x), Some(y)) if y > x => return false,
+                    (None, Some(_)) => lower = true,
+                    (Some(_), None) => return false,
+                    _ => {}
+                }
+            }
+        }
+        lower
+    }
+
     pub fn period_ns(&self) -> f64 {
         1000.0 / self.clock_mhz
     }

@@ -104,6 +104,37 @@ fn denorms_are_zero_flushes_subnormal_operands_and_results() {
     assert_eq!(bits(&flushed, 10), 0x3580_0000, "normal values are unchanged");
 }
 
+/// Relaxed math in the loop report: a float sum is limited by the adder's recurrence without the
+/// option, and the report names the float and the option; with it, the sum is split into
+/// partial sums and the loop starts an iteration every cycle.
+#[test]
+fn relaxed_math_splits_a_float_sum_and_the_report_says_so() {
+    let case = float_corpus().into_iter().find(|c| c.name == "relaxed_sum").expect("tests/float/relaxed_sum.cl");
+    assert!(case.flags().contains(&"-cl-fast-relaxed-math".to_string()));
+    let dir = scratch("relaxed-sum");
+    let build = |flags: &[&str], tag: &str| {
+        let out = dir.join(tag);
+        let mut args = vec!["build".to_string(), case.source.display().to_string(), "-o".into(), out.display().to_string()];
+        args.extend(flags.iter().map(|f| f.to_string()));
+        let r = kiln(&args);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let report: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap()).unwrap();
+        (r.stdout, report["kernels"][0].clone())
+    };
+    let (text, strict) = build(&[], "strict");
+    let l = &strict["loops"][0];
+    assert!(l["achieved_ii"].as_u64().unwrap() > 2, "the adder's latency limits the strict sum: {l:#}");
+    assert_eq!(l["limited_by"]["kind"], "recurrence");
+    assert!(text.contains("loop-carried float `acc`"), "{text}");
+    assert!(l["suggestion"].as_str().unwrap().contains("-cl-fast-relaxed-math"), "{l:#}");
+    let (text, relaxed) = build(&["-cl-fast-relaxed-math"], "relaxed");
+    assert_eq!(relaxed["loops"][0]["achieved_ii"], 1, "{:#}", relaxed["loops"][0]);
+    let split = relaxed["decisions"].as_array().unwrap().iter().find(|d| d["kind"] == "partial-sums").unwrap();
+    assert_eq!(split["kept"], true, "{split}");
+    assert!(text.contains("float sums split into"), "{text}");
+}
+
 /// Generates a C program that runs `case` on the inputs kiln materializes from its run spec.
 fn c_program(case: &Case, emu_inputs: &serde_json::Value) -> String {
     let spec_text = std::fs::read_to_string(&case.spec).unwrap();

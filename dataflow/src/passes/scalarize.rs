@@ -1,7 +1,8 @@
 //! `scalarize`: small private arrays become registers, one SSA value per element (complete
 //! partitioning).
 //!
-//! An array qualifies when it is not `volatile` and either every access uses a constant index
+//! An array qualifies when it is not `volatile`, nor partial sums whose accesses are iterations
+//! apart (`Memory::carried_distance`: in registers the distance would be lost), and either every access uses a constant index
 //! (after unrolling and constant folding: shift registers, tap arrays, unrolled accumulators) and
 //! it has at most [`MAX_CONSTANT_INDEXED`] elements, or it is tiny ([`MAX_DYNAMIC`] elements), in
 //! which case a variable index becomes a multiplexer (loads) or a per-element select (stores).
@@ -71,7 +72,7 @@ fn choose(k: &Kernel) -> Vec<(Mem, String)> {
         .filter_map(|(m, all_const)| {
             let d = &k.mems[m];
             let len = d.len?;
-            if d.kind != MemKind::Private || d.volatile || len == 0 || len * d.elem_width > MAX_BITS {
+            if d.kind != MemKind::Private || d.volatile || d.carried_distance.is_some() || len == 0 || len * d.elem_width > MAX_BITS {
                 return None;
             }
             if all_const && len <= MAX_CONSTANT_INDEXED {
