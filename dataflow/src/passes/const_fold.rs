@@ -143,8 +143,18 @@ impl Pass for ConstFold {
             // Predicates that are constants: always-true ones disappear, always-false accesses
             // do nothing (a predicated-off load yields 0).
             let ops = k.blocks[b].ops.clone();
+            // Word loads that are predicated off: their lanes read 0.
+            let mut words_off: Vec<Value> = Vec::new();
             for op in &ops {
                 k.substitute_in_op(*op, &subst);
+                if matches!(k.ops[*op].kind, OpKind::WordLane { .. } | OpKind::WordLaneAt(_))
+                    && k.ops[*op].args.first().is_some_and(|w| words_off.contains(w))
+                {
+                    k.ops[*op].kind = OpKind::Const(0);
+                    k.ops[*op].args.clear();
+                    changed = true;
+                    continue;
+                }
                 let Some(p) = k.ops[*op].predicate() else { continue };
                 match k.as_const(p) {
                     Some(1) => {
@@ -155,6 +165,9 @@ impl Pass for ConstFold {
                         if k.ops[*op].kind.has_side_effect() {
                             k.blocks[b].ops.retain(|o| o != op);
                         } else {
+                            if matches!(k.ops[*op].kind, OpKind::WordLoad(_)) {
+                                words_off.extend(k.ops[*op].result);
+                            }
                             k.ops[*op].kind = OpKind::Const(0);
                             k.ops[*op].args.clear();
                         }
