@@ -470,15 +470,19 @@ fn cosimulate(
     };
     let sources = p.fe.sources;
     let name = s.kernel.name.to_string();
+    let clock = std::time::Instant::now();
     let golden = match emu::emulate(&lowered, &m.args, EMU_STEP_LIMIT) {
         Ok(r) => r,
         Err(e) => return Err(fail(sources, e.to_diagnostic())),
     };
+    let emulator_s = clock.elapsed().as_secs_f64();
     let cfg = sim_config(mem, p.spec.max_cycles);
+    let clock = std::time::Instant::now();
     let sim = match kiln_simulator::simulate(&s, &m.args, &cfg, None) {
         Ok(r) => r,
         Err(e) => return Err(fail(sources, e.to_diagnostic())),
     };
+    let simulator_s = clock.elapsed().as_secs_f64();
     if let Some(diff) = first_difference(&s.kernel, &golden.buffers, &sim.buffers, &m.elem_types) {
         let d = Diagnostic::error(
             codes::ENGINE_MISMATCH,
@@ -488,13 +492,16 @@ fn cosimulate(
         return Err(fail(sources, d));
     }
     let (v, iface) = driver::build::emit_verilog(&s, &sources);
+    let clock = std::time::Instant::now();
     let model = match cosim::build_model(&v, &iface, &cache_dir()) {
         Ok(m) => m,
         Err(e) => {
             return Err(fail(sources, Diagnostic::error(codes::TOOL_FAILED, e.to_string())));
         }
     };
+    let verilator_build_s = clock.elapsed().as_secs_f64();
     let work = std::env::temp_dir().join("kiln-cosim-runs");
+    let clock = std::time::Instant::now();
     let vl = match cosim::run_model(&model, &m.args, &cfg.mem, cfg.max_cycles, &work) {
         Ok(Ok(r)) => r,
         Ok(Err(ModelFault::Timeout(c))) => {
@@ -520,6 +527,7 @@ fn cosimulate(
         }
         Err(e) => return Err(fail(sources, Diagnostic::error(codes::TOOL_FAILED, e.to_string()))),
     };
+    let verilator_run_s = clock.elapsed().as_secs_f64();
     let mut problems = Vec::new();
     if let Some(diff) = first_difference(&s.kernel, &sim.buffers, &vl.buffers, &m.elem_types) {
         problems.push(format!("outputs differ: {diff} (simulator vs Verilator)"));
@@ -552,7 +560,24 @@ fn cosimulate(
         describe_mem(&cfg.mem)
     );
     let _ = io.out.write_all(out.summary().as_bytes());
-    write_json(json, &out, &sources)
+    if let Some(path) = json {
+        // Wall time of each phase (the Verilator build is near zero when the model is cached).
+        let mut value = out.to_json();
+        if let Some(o) = value.as_object_mut() {
+            o.insert(
+                "timing".into(),
+                serde_json::json!({
+                    "emulator_s": emulator_s,
+                    "simulator_s": simulator_s,
+                    "verilator_build_s": verilator_build_s,
+                    "verilator_run_s": verilator_run_s,
+                }),
+            );
+        }
+        let text = serde_json::to_string_pretty(&value).unwrap_or_default() + "\n";
+        write_atomic(path, text.as_bytes()).map_err(|d| fail(clone_sources(&sources), d))?;
+    }
+    Ok(())
 }
 
 fn explain(code: Option<&str>, io: &mut Io) -> CmdResult {

@@ -21,6 +21,9 @@ fn cosim(case: &Case, dir: &std::path::Path, extra: &[&str], tag: &str) -> serde
     let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     assert_eq!(v["engine"], "verilator");
     assert!(v["cycles"].as_u64().is_some_and(|c| c > 0), "{}: no cycle count", case.name);
+    for phase in ["emulator_s", "simulator_s", "verilator_build_s", "verilator_run_s"] {
+        assert!(v["timing"][phase].as_f64().is_some_and(|t| t >= 0.0), "{}: no `timing.{phase}`: {}", case.name, v["timing"]);
+    }
     v
 }
 
