@@ -446,7 +446,13 @@ fn rec_mii(p: &Problem) -> Option<(u32, Option<Limit>)> {
                 let (_, limit) = recurrence_limit(p, &pl);
                 return Some((ii, if ii > 1 { limit } else { None }));
             }
-            Err(v) => ii = v.bound(&pl).max(ii + 1),
+            // The violated constraint's bound is that of an early placement; delaying the reads
+            // of header parameters (`place_settled`'s floors) can meet a smaller II, so nearby
+            // ones are tried in turn before a jump.
+            Err(v) => {
+                let bound = v.bound(&pl).max(ii + 1);
+                ii = if bound - ii <= 32 { ii + 1 } else { bound };
+            }
         }
     }
     None
