@@ -107,8 +107,21 @@ pub fn build_kernel(fe: &Frontend, kernel: &str, at: Option<Span>, hw: &HwOption
         let k = schedule.loops.iter().filter(|l| l.pipelined && l.rec_mii > 1).map(|l| l.rec_mii).max().unwrap_or(1);
         if k > 1 {
             let cycles = kiln_scheduler::report::estimated_cycles(&schedule);
-            let split = kiln_dataflow::lower::LowerOptions { float_partial_sums: k, ..opts.clone() };
-            let trial = lower_with(&fe.program, id, &split).and_then(|kn| optimize_and_schedule(kn, hw)).ok();
+            let try_split = |k: u32| {
+                let split = kiln_dataflow::lower::LowerOptions { float_partial_sums: k, ..opts.clone() };
+                lower_with(&fe.program, id, &split).and_then(|kn| optimize_and_schedule(kn, hw)).ok()
+            };
+            let mut k = k;
+            let mut trial = try_split(k);
+            // The partial sums live in memory: an update's load and store add to the adder's
+            // latency, so `k` sums may still leave a loop at II > 1; then ask for II times more.
+            if let Some(again) = trial.as_ref().map(|(t, _)| {
+                t.loops.iter().filter(|l| l.pipelined && l.rec_mii > 1).map(|l| l.rec_mii).max().unwrap_or(1)
+            }) && again > 1
+            {
+                k *= again;
+                trial = try_split(k);
+            }
             let with = trial.as_ref().and_then(|(t, _)| kiln_scheduler::report::estimated_cycles(t));
             let better = match (&trial, cycles, with) {
                 (Some(_), Some(c0), Some(c1)) => c1 < c0,
