@@ -754,6 +754,8 @@ impl Rewriter<'_> {
                 let b = self.buffer_write(e);
                 out.push(Stmt::Block(b));
             }
+            // A struct or union value computed and discarded (`s;`) does nothing.
+            Stmt::Expr(e) if is_record_like(&e.ty) && !e.has_side_effects() => {}
             Stmt::Expr(mut e) => {
                 self.expr(&mut e);
                 out.push(Stmt::Expr(e));
