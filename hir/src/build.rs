@@ -2,7 +2,7 @@
 //! with its type stated by the caller, so that a rewrite reads as the code it produces.
 
 use crate::types::{AddrSpace, INT, Pointee, SIZE_T, Type};
-use crate::{BinaryOp, Expr, ExprKind as K, LocalId, Stmt};
+use crate::{BinaryOp, Expr, ExprKind as K, Function, Local, LocalId, Stmt};
 use kiln_diagnostics::Span;
 use std::rc::Rc;
 
@@ -12,6 +12,23 @@ pub fn node(kind: K, ty: Type, span: Span) -> Expr {
 }
 
 /// The local variable `id` of type `ty`.
+/// A new private variable of `f` (a pass's temporary), with the dependence distance of its
+/// accesses across iterations when it has one.
+pub fn new_private_local(f: &mut Function, name: String, ty: Type, span: Span, distance: Option<u32>) -> LocalId {
+    f.locals.push(Local {
+        name: name.into(),
+        ty,
+        space: AddrSpace::Private,
+        quals: Default::default(),
+        is_param: false,
+        partition: None,
+        lane_of: None,
+        dependence_distance: distance,
+        span,
+    });
+    LocalId(f.locals.len() as u32 - 1)
+}
+
 pub fn local(id: LocalId, ty: Type, span: Span) -> Expr {
     node(K::Local(id), ty, span)
 }

@@ -104,7 +104,9 @@ fn fmas(f: &kiln_hir::Function) -> usize {
     let mut n = 0;
     if let Some(body) = &f.body {
         kiln_hir::walk::for_each_expr(body, &mut |e| {
-            if let ExprKind::FloatBuiltin(kiln_hir::builtins::FloatBuiltin::Op(kiln_hir::builtins::FloatOp::Fma), _) = e.kind {
+            if let ExprKind::FloatBuiltin(kiln_hir::builtins::FloatBuiltin::Op(kiln_hir::builtins::FloatOp::Fma), _) =
+                e.kind
+            {
                 n += 1;
             }
         });

@@ -19,10 +19,10 @@
 //! accumulation, at its top level (not under a condition), no other statement reading or
 //! writing `acc` (nor the condition or the step), and no `break`, `continue` or `return`.
 
-use crate::build::{assign_stmt, element, local, node};
+use crate::build::{assign_stmt, element, local, new_private_local, node};
 use crate::types::{AddrSpace, INT, Scalar, Type};
 use crate::walk::{for_each_expr, reads_in_expr};
-use crate::{BinaryOp, Block, Expr, ExprKind as K, Function, Init, Local, LocalId, Loop, Program, Stmt};
+use crate::{BinaryOp, Block, Expr, ExprKind as K, Function, Init, LocalId, Loop, Program, Stmt};
 
 /// The `partial-sums` pass (see the module documentation).
 pub(super) const PASS: super::FnPass = super::FnPass {
@@ -145,40 +145,22 @@ fn accumulates(e: &Expr) -> Option<(LocalId, Expr, bool)> {
     }
 }
 
-fn new_local(f: &mut Function, name: String, ty: Type, distance: Option<u32>, template: &Local) -> LocalId {
-    let id = LocalId(f.locals.len() as u32);
-    f.locals.push(Local {
-        name: name.into(),
-        ty,
-        space: AddrSpace::Private,
-        quals: Default::default(),
-        is_param: false,
-        partition: None,
-        lane_of: None,
-        dependence_distance: distance,
-        span: template.span,
-    });
-    id
-}
-
 /// The loop with its accumulation split into `k` partial sums, and the statements around it.
 fn split(f: &mut Function, mut l: Loop, index: usize, acc: LocalId, term: Expr, sub: bool, k: u32) -> Vec<Stmt> {
     let span = l.span;
     let template = f.local(acc).clone();
     let float = Type::Scalar(Scalar::F32);
     let array_ty = Type::Array(std::rc::Rc::new(float.clone()), Some(k));
-    let parts = new_local(f, format!("{}.parts", template.name), array_ty.clone(), Some(k), &template);
-    let slot = new_local(f, format!("{}.slot", template.name), INT, None, &template);
+    let parts = new_private_local(f, format!("{}.parts", template.name), array_ty.clone(), template.span, Some(k));
+    let slot = new_private_local(f, format!("{}.slot", template.name), INT, template.span, None);
     let int = |v: u64| Expr::int(v, INT, span);
     let part = |i: Expr| element(local(parts, array_ty.clone(), span), i, AddrSpace::Private);
     let slot_var = || local(slot, INT, span);
     let zero = || Init::Expr(node(K::Float(0.0), float.clone(), span));
     let mut init = vec![Init::Expr(local(acc, float.clone(), span))];
     init.extend((1..k).map(|_| zero()));
-    let mut out = vec![
-        Stmt::Decl(parts, Some(Init::List(init)), span),
-        Stmt::Decl(slot, Some(Init::Expr(int(0))), span),
-    ];
+    let mut out =
+        vec![Stmt::Decl(parts, Some(Init::List(init)), span), Stmt::Decl(slot, Some(Init::Expr(int(0))), span)];
     // parts[slot] = parts[slot] ± e; slot = slot == k - 1 ? 0 : slot + 1;
     let op = if sub { BinaryOp::Sub } else { BinaryOp::Add };
     let sum = node(K::Binary(op, Box::new(part(slot_var())), Box::new(term)), float.clone(), span);

@@ -21,12 +21,10 @@
 //! order, as OpenCL C requires. A reservation must be the whole initializer or right-hand side
 //! of an assignment, and a commit a statement of its own (`E0506` otherwise).
 
-use crate::build::{assign, binary, local, log_and};
+use crate::build::{assign, binary, local, log_and, new_private_local};
 use crate::types::AddrSpace;
 use crate::types::{BOOL, INT, Opaque, Pointee, Type, UINT};
-use crate::{
-    BinaryOp, Block, Expr, ExprKind as K, FuncId, Function, Init, Local, LocalId, PipeRef, Program, Stmt, UnaryOp,
-};
+use crate::{BinaryOp, Block, Expr, ExprKind as K, FuncId, Function, Init, LocalId, PipeRef, Program, Stmt, UnaryOp};
 use kiln_diagnostics::Span;
 use kiln_diagnostics::{Diagnostic, codes};
 use std::collections::BTreeMap;
@@ -72,12 +70,13 @@ fn lower_reservations(prog: &Program, kernel: FuncId) -> Result<Program, Vec<Dia
         for (pipe, r) in &mut pipes {
             let span = f.local(*pipe).span;
             let name = f.local(*pipe).name.clone();
-            r.active = new_local(f, format!("{name}.reserved"), BOOL, span);
-            r.buffer = new_local(
+            r.active = new_private_local(f, format!("{name}.reserved"), BOOL, span, None);
+            r.buffer = new_private_local(
                 f,
                 format!("{name}.reservation"),
                 Type::Array(Rc::new(r.packet.clone()), Some(r.count)),
                 span,
+                None,
             );
             prologue.push(Stmt::Decl(r.active, Some(Init::Expr(Expr::int(0, BOOL, span))), span));
             prologue.push(Stmt::Decl(r.buffer, None, span));
@@ -91,21 +90,6 @@ fn lower_reservations(prog: &Program, kernel: FuncId) -> Result<Program, Vec<Dia
         }
     }
     if diags.is_empty() { Ok(out) } else { Err(diags) }
-}
-
-fn new_local(f: &mut Function, name: String, ty: Type, span: Span) -> LocalId {
-    f.locals.push(Local {
-        name: name.into(),
-        ty,
-        space: AddrSpace::Private,
-        quals: Default::default(),
-        is_param: false,
-        partition: None,
-        lane_of: None,
-        dependence_distance: None,
-        span,
-    });
-    LocalId(f.locals.len() as u32 - 1)
 }
 
 /// The pipe parameters a function reserves on, with their packet count (the same for every
