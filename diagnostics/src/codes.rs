@@ -145,7 +145,7 @@ define_codes! {
     UNSUPPORTED_WORK_GROUP = "E0512": "retired: work-group sizes other than (1,1,1) are supported since NDRange kernels (kept so the code stays stable)",
     UNSUPPORTED_STRING = "E0513": "string literals are not yet supported by kiln",
     UNSUPPORTED_CASE_NESTING = "E0514": "a `case` label nested inside another statement of its `switch` (Duff's device)",
-    UNSUPPORTED_GOTO = "E0515": "`goto` and statement labels are not yet supported by kiln",
+    UNSUPPORTED_GOTO = "E0515": "a `goto` kiln cannot build: one that jumps backward or into a block (forward jumps to a label in an enclosing block are built)",
 
     // Lowering to hardware.
     AMBIGUOUS_POINTER = "E0601": "a pointer that may refer to more than one memory",

@@ -1208,13 +1208,12 @@ impl<'a> Parser<'a> {
             }
         }
         let at = first_span.unwrap_or(self.tok().span);
-        let s = self.stmt()?;
-        let mut s = s;
-        match &mut s.kind {
-            StmtKind::For(_, _, _, _, la) | StmtKind::While(_, _, la) | StmtKind::DoWhile(_, _, la) => {
-                merge_loop_attrs(la, attrs);
-            }
-            _ => {
+        let mut s = self.stmt()?;
+        // Vendor examples put the label between the annotation and its loop
+        // (`__attribute__((xcl_pipeline_loop)) compute: for (...)`).
+        match labeled_loop_attrs(&mut s) {
+            Some(la) => merge_loop_attrs(la, attrs),
+            None => {
                 self.diags.push(
                     Diagnostic::error(
                         codes::PRAGMA_NOT_BEFORE_LOOP,
@@ -1653,4 +1652,13 @@ pub fn parse(toks: &[Token], std: ClStd) -> (TranslationUnit, Vec<Diagnostic>) {
     let mut p = Parser::new(toks, std);
     let tu = p.parse_translation_unit();
     (tu, p.diags)
+}
+
+/// The annotations of the loop `s` is, through any labels written on it.
+fn labeled_loop_attrs(s: &mut Stmt) -> Option<&mut LoopAttrs> {
+    match &mut s.kind {
+        StmtKind::Labeled(_, inner) => labeled_loop_attrs(inner),
+        StmtKind::For(_, _, _, _, la) | StmtKind::While(_, _, la) | StmtKind::DoWhile(_, _, la) => Some(la),
+        _ => None,
+    }
 }

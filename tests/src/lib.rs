@@ -63,6 +63,12 @@ pub fn float_corpus() -> Vec<Case> {
     cases_in("float")
 }
 
+/// The real-world corpus (`tests/real/`): kernels written as vendor examples and benchmark
+/// suites write them (labels, `goto`, `printf`, NDRange kernels without a required size, ...).
+pub fn real_corpus() -> Vec<Case> {
+    cases_in("real")
+}
+
 fn cases_in(sub: &str) -> Vec<Case> {
     let dir = tests_dir().join(sub);
     let mut cases: Vec<Case> = std::fs::read_dir(&dir)

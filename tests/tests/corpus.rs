@@ -5,7 +5,7 @@
 //! must never cost cycles). gcc, compiling the same kernels as C, is an
 //! independent reference for the results.
 
-use kiln_tests::{Case, corpus, emu_args, float_corpus, kiln, par_each, require_tool, result_args, scratch};
+use kiln_tests::{Case, corpus, emu_args, float_corpus, kiln, par_each, real_corpus, require_tool, result_args, scratch};
 use std::fmt::Write as _;
 
 fn cosim(case: &Case, dir: &std::path::Path, extra: &[&str], tag: &str) -> serde_json::Value {
@@ -68,6 +68,24 @@ fn float_corpus_agrees_in_all_engines_without_and_with_stalls() {
         // split; `kiln emu` alone sums in source order.
         let relaxed = case.flags().iter().any(|f| f == "-cl-fast-relaxed-math" || f == "-cl-unsafe-math-optimizations");
         let emu = if relaxed { plain["args"].clone() } else { emu_args(case, &dir) };
+        assert_eq!(plain["args"], emu, "{}: Verilator outputs differ from the emulator", case.name);
+        assert_eq!(stalled["args"], emu, "{}: outputs under stalls differ from the emulator", case.name);
+        let (c0, c1) = (plain["cycles"].as_u64().unwrap_or(0), stalled["cycles"].as_u64().unwrap_or(0));
+        assert!(c1 >= c0, "{}: stalls cannot make a kernel faster ({c1} < {c0})", case.name);
+    });
+}
+
+/// The real-world corpus in hardware: kernels as vendor examples write them give the emulator's
+/// results in the simulator and in Verilator, without and with stalls.
+#[test]
+fn real_corpus_agrees_in_all_engines_without_and_with_stalls() {
+    require_tool("verilator");
+    let dir = scratch("real-cosim");
+    let cases = real_corpus();
+    par_each(&cases, |case| {
+        let emu = emu_args(case, &dir);
+        let plain = cosim(case, &dir, &[], "plain");
+        let stalled = cosim(case, &dir, &["--stall-seed", "5", "--mem-latency", "3"], "stall");
         assert_eq!(plain["args"], emu, "{}: Verilator outputs differ from the emulator", case.name);
         assert_eq!(stalled["args"], emu, "{}: outputs under stalls differ from the emulator", case.name);
         let (c0, c1) = (plain["cycles"].as_u64().unwrap_or(0), stalled["cycles"].as_u64().unwrap_or(0));

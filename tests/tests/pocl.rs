@@ -6,7 +6,7 @@
 //! cannot run say so with a `// pocl: no (why)` line. The floating-point corpus
 //! (`tests/float/`) runs here too: PoCL is its reference.
 
-use kiln_tests::{Case, InputKind, corpus, emu_args, float_corpus, par_each, require_tool, scratch};
+use kiln_tests::{Case, InputKind, corpus, emu_args, float_corpus, par_each, real_corpus, require_tool, scratch};
 use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -91,6 +91,7 @@ fn corpus_matches_pocl() {
     let mut cases: Vec<Case> = corpus()
         .into_iter()
         .chain(float_corpus())
+        .chain(real_corpus())
         .filter(|c| !c.directive("pocl").is_some_and(|v| v.starts_with("no")))
         .collect();
     assert!(cases.len() >= 60, "PoCL must check at least 60 corpus kernels, found {}", cases.len());

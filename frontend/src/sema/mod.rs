@@ -17,6 +17,7 @@ pub use consteval::integer_value;
 mod decl;
 mod expr;
 mod gate;
+mod goto;
 mod init;
 mod partition;
 mod pipe;
@@ -60,6 +61,10 @@ struct FnCtx {
     breakables: u32,
     /// Scope depth of the function's outermost block.
     body_scope: usize,
+    /// The flags that carry the function's `goto`s, when it has any.
+    gotos: Option<goto::GotoPlan>,
+    /// The loops and `switch`es being lowered, innermost last (by span).
+    breakable_spans: Vec<crate::source::Span>,
 }
 
 pub struct Sema<'o> {
@@ -737,6 +742,8 @@ impl Sema<'_> {
             loops: 0,
             breakables: 0,
             body_scope: self.scopes.len() + 1,
+            gotos: None,
+            breakable_spans: Vec::new(),
         });
         self.push_scope();
         let nparams = self.prog.functions[id.0 as usize].params.len();
@@ -748,10 +755,14 @@ impl Sema<'_> {
                 self.bind(&l.name, l.span, Sym::Local(LocalId(i as u32)));
             }
         }
-        let body = match &fd.body.kind {
-            ast::StmtKind::Compound(items) => self.block_items(items),
-            _ => vec![],
-        };
+        let mut body = Vec::new();
+        let plan = self.plan_gotos(&fd.body, &mut body);
+        if let Some(f) = self.fcx.as_mut() {
+            f.gotos = plan;
+        }
+        if let ast::StmtKind::Compound(items) = &fd.body.kind {
+            body.extend(self.block_items(items));
+        }
         self.pop_scope();
         if !sig.ret.is_void() && !sig.ret.is_error() && !stmt::always_returns(&body) {
             self.err(

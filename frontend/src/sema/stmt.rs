@@ -45,6 +45,14 @@ fn contains_break(b: &Block) -> bool {
 
 impl Sema<'_> {
     pub(super) fn block_items(&mut self, items: &[ast::BlockItem]) -> Block {
+        if self.fcx.as_ref().is_some_and(|f| f.gotos.is_some()) {
+            return self.block_items_with_jumps(items);
+        }
+        self.block_items_plain(items)
+    }
+
+    /// The items of a block, lowered in order (jumps between them already arranged for).
+    pub(super) fn block_items_plain(&mut self, items: &[ast::BlockItem]) -> Block {
         let mut out = Vec::new();
         for item in items {
             match item {
@@ -290,6 +298,16 @@ impl Sema<'_> {
     }
 
     pub(super) fn stmt(&mut self, s: &ast::Stmt) -> Option<Stmt> {
+        let lowered = self.stmt_here(s)?;
+        Some(match &s.kind {
+            ast::StmtKind::While(..) | ast::StmtKind::DoWhile(..) | ast::StmtKind::For(..) | ast::StmtKind::Switch(..) => {
+                self.propagate_jumps(s, lowered)
+            }
+            _ => lowered,
+        })
+    }
+
+    fn stmt_here(&mut self, s: &ast::Stmt) -> Option<Stmt> {
         let span = s.span;
         Some(match &s.kind {
             ast::StmtKind::Compound(items) => {
@@ -309,7 +327,7 @@ impl Sema<'_> {
             ast::StmtKind::While(c, body, attrs) => {
                 let pragmas = self.loop_pragmas(attrs);
                 let c = self.condition(c);
-                let body = self.loop_body(body);
+                let body = self.loop_body(body, span);
                 Stmt::Loop(Box::new(hir::Loop {
                     kind: LoopKind::While,
                     init: vec![],
@@ -322,7 +340,7 @@ impl Sema<'_> {
             }
             ast::StmtKind::DoWhile(body, c, attrs) => {
                 let pragmas = self.loop_pragmas(attrs);
-                let body = self.loop_body(body);
+                let body = self.loop_body(body, span);
                 let c = self.condition(c);
                 Stmt::Loop(Box::new(hir::Loop {
                     kind: LoopKind::DoWhile,
@@ -345,7 +363,7 @@ impl Sema<'_> {
                 }
                 let cond = cond.as_ref().map(|c| self.condition(c));
                 let step = step.as_ref().map(|e| self.rvalue(e));
-                let body = self.loop_body(body);
+                let body = self.loop_body(body, span);
                 self.pop_scope();
                 Stmt::Loop(Box::new(hir::Loop {
                     kind: LoopKind::For,
@@ -386,31 +404,29 @@ impl Sema<'_> {
                 Stmt::Continue(span)
             }
             ast::StmtKind::Return(v) => self.return_stmt(v.as_ref(), span),
-            ast::StmtKind::Goto(_) | ast::StmtKind::Labeled(..) => {
-                self.err(
-                    Diagnostic::error(
-                        codes::UNSUPPORTED_GOTO,
-                        "`goto` and statement labels are not yet supported by kiln",
-                    )
-                    .at(span),
-                );
-                if let ast::StmtKind::Labeled(_, inner) = &s.kind {
-                    return self.stmt(inner);
+            ast::StmtKind::Goto(label) => return self.goto_stmt(label, span),
+            ast::StmtKind::Labeled(label, inner) => {
+                let reset = self.label_reset(label, span);
+                let inner = self.stmt(inner);
+                match reset {
+                    Some(r) => Stmt::Block(std::iter::once(r).chain(inner).collect()),
+                    None => return inner,
                 }
-                return None;
             }
         })
     }
 
-    fn loop_body(&mut self, body: &ast::Stmt) -> Block {
+    fn loop_body(&mut self, body: &ast::Stmt, loop_span: Span) -> Block {
         if let Some(f) = self.fcx.as_mut() {
             f.loops += 1;
             f.breakables += 1;
+            f.breakable_spans.push(loop_span);
         }
         let b = self.scoped_block(body);
         if let Some(f) = self.fcx.as_mut() {
             f.loops -= 1;
             f.breakables -= 1;
+            f.breakable_spans.pop();
         }
         b
     }
@@ -462,6 +478,7 @@ impl Sema<'_> {
         };
         if let Some(f) = self.fcx.as_mut() {
             f.breakables += 1;
+            f.breakable_spans.push(span);
         }
         self.push_scope();
         let mut arms: Vec<SwitchArm> = Vec::new();
@@ -547,6 +564,7 @@ impl Sema<'_> {
         self.pop_scope();
         if let Some(f) = self.fcx.as_mut() {
             f.breakables -= 1;
+            f.breakable_spans.pop();
         }
         Stmt::Switch(value, arms, span)
     }
