@@ -470,6 +470,27 @@ impl<'a> Preprocessor<'a> {
                 let line = self.line_tokens();
                 self.pragma(line, span);
             }
+            // A line marker of preprocessed output (`# 12 "kernel.cl" 2`): the flags after the
+            // file name say whether a file is entered or left. Diagnostics keep the positions in
+            // the file kiln reads, so the marker needs no action.
+            _ if name.kind == TokKind::Number && name.text.parse::<u32>().is_ok() => {
+                let line = self.line_tokens();
+                let well_formed = match line.split_first() {
+                    None => true,
+                    Some((f, flags)) => {
+                        f.kind == TokKind::Str && flags.iter().all(|t| matches!(&*t.text, "1" | "2" | "3" | "4"))
+                    }
+                };
+                if !well_formed {
+                    self.diags.push(
+                        Diagnostic::error(
+                            codes::BAD_LINE_DIRECTIVE,
+                            "a line marker is `# LINE \"FILE\"` followed by flags 1 to 4",
+                        )
+                        .at(span),
+                    );
+                }
+            }
             _ => {
                 let _ = self.line_tokens();
                 self.diags.push(

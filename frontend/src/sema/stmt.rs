@@ -257,6 +257,20 @@ impl Sema<'_> {
                 continue;
             }
             let mut ty = info.ty.clone();
+            // C scoping: the variable is in scope in its own initializer
+            // (`event_t e = async_work_group_copy(dst, src, n, e);`); its type is completed after.
+            let lid = self.new_local(Local {
+                name: name.clone(),
+                ty: ty.clone(),
+                space,
+                quals: info.quals,
+                is_param: false,
+                partition: None,
+                lane_of: None,
+                dependence_distance: None,
+                span: nspan,
+            });
+            self.bind(&name, nspan, Sym::Local(lid));
             let init = match &id.init {
                 Some(i) => Some(self.initializer(&mut ty, i, space == AddrSpace::Constant)),
                 None => {
@@ -270,19 +284,10 @@ impl Sema<'_> {
                 }
             };
             let partition = self.array_partition(&d.specs, &id.declarator, &ty, space);
-            let local = Local {
-                name: name.clone(),
-                ty,
-                space,
-                quals: info.quals,
-                is_param: false,
-                partition,
-                lane_of: None,
-                dependence_distance: None,
-                span: nspan,
-            };
-            let lid = self.new_local(local);
-            self.bind(&name, nspan, Sym::Local(lid));
+            if let Some(l) = self.fcx.as_mut().and_then(|f| f.locals.get_mut(lid.0 as usize)) {
+                l.ty = ty;
+                l.partition = partition;
+            }
             out.push(Stmt::Decl(lid, init, d.span));
         }
     }
