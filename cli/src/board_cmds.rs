@@ -126,6 +126,8 @@ struct BoardKernel {
     report: kiln_scheduler::report::KernelReport,
     /// The largest float operations, located, for a design that does not fit.
     float_footprints: Vec<String>,
+    /// Warnings about the build (a `printf` the hardware drops).
+    warnings: Vec<Diagnostic>,
 }
 
 fn build_for_board(
@@ -194,7 +196,8 @@ fn build_for_board(
         .take(6)
         .map(|f| format!("`{}` at {}: {} operations, {} result bits", f.op, sources.location(f.span), f.ops, f.bits))
         .collect();
-    Ok(BoardKernel { name, verilog, layout, placement, report, float_footprints })
+    let warnings = driver::build::printf_warning(&s.kernel).into_iter().collect();
+    Ok(BoardKernel { name, verilog, layout, placement, report, float_footprints, warnings })
 }
 
 /// Every Verilog file of a board design as (name, text), by half: what a split synthesis step
@@ -259,6 +262,7 @@ pub(crate) fn bitstream(
         Ok(k) => k,
         Err(f) => return Err((fe.sources, f)),
     };
+    io.diags(&fe.sources, &k.warnings);
     let sources = fe.sources;
     if let Err(e) = std::fs::create_dir_all(out_dir) {
         let d = Diagnostic::error(codes::IO_WRITE, format!("cannot create `{}`: {e}", out_dir.display()));
@@ -429,6 +433,7 @@ pub(crate) fn run_board(
         cycles: Some(run.cycles),
         buffers: run.buffers,
         elem_types: m.elem_types,
+        printed: vec![],
     };
     let _ = writeln!(io.out, "{engine}: {} finished in {} cycles on {}", k.name, run.cycles, board.name);
     let _ = io.out.write_all(out.summary().as_bytes());

@@ -212,6 +212,8 @@ fn build(
     }
     let built = driver::program::build_program(&fe, &names, &file.display().to_string(), &hw)
         .map_err(|f| fail(clone_sources(&fe.sources), f))?;
+    let warnings: Vec<Diagnostic> = built.schedules.iter().filter_map(|s| driver::build::printf_warning(&s.kernel)).collect();
+    io.diags(&fe.sources, &warnings);
     let summary = build_summary(&built, out_dir);
     let mut files: Vec<(PathBuf, String)> =
         built.verilog.iter().map(|v| (out_dir.join(&v.name), v.text.clone())).collect();
@@ -356,7 +358,9 @@ fn emulate(
         Ok(r) => r,
         Err(e) => return Err(fail(p.fe.sources, e.to_diagnostic())),
     };
-    let out = RunOutput { kernel: &k, engine: "emu", cycles: None, buffers: r.buffers, elem_types: m.elem_types };
+    let printed = r.printed.into_iter().map(|t| (None, t)).collect();
+    let out = RunOutput { kernel: &k, engine: "emu", cycles: None, buffers: r.buffers, elem_types: m.elem_types, printed };
+    let _ = io.out.write_all(out.printed_text().as_bytes());
     let _ = writeln!(io.out, "emu: {} finished ({} operations)", k.name, r.steps);
     let _ = io.out.write_all(out.summary().as_bytes());
     write_json(json, &out, &p.fe.sources)
@@ -420,7 +424,9 @@ fn simulate(
         cycles: Some(r.cycles),
         buffers: r.buffers,
         elem_types: m.elem_types,
+        printed: r.printed.into_iter().map(|(c, t)| (Some(c), t)).collect(),
     };
+    let _ = io.out.write_all(out.printed_text().as_bytes());
     let _ = writeln!(
         io.out,
         "sim: {} finished in {} cycles ({}; {} stall cycles)",
@@ -491,6 +497,22 @@ fn cosimulate(
         .with_note("this is a kiln bug: the optimized, scheduled kernel computes something else than the source");
         return Err(fail(sources, d));
     }
+    let mut golden_prints = golden.printed.clone();
+    let mut sim_prints: Vec<String> = sim.printed.iter().map(|(_, t)| t.clone()).collect();
+    golden_prints.sort();
+    sim_prints.sort();
+    if golden_prints != sim_prints {
+        let d = Diagnostic::error(
+            codes::ENGINE_MISMATCH,
+            format!(
+                "kernel `{name}`: the simulator's `printf`s printed other text than the emulator's ({} prints, {} in the emulator)",
+                sim_prints.len(),
+                golden_prints.len()
+            ),
+        )
+        .with_note("this is a kiln bug: a print ran a different number of times or with other values");
+        return Err(fail(sources, d));
+    }
     let (v, iface) = driver::build::emit_verilog(&s, &sources);
     let clock = std::time::Instant::now();
     let model = match cosim::build_model(&v, &iface, &cache_dir()) {
@@ -552,7 +574,10 @@ fn cosimulate(
         cycles: Some(vl.cycles),
         buffers: vl.buffers,
         elem_types: m.elem_types,
+        // Verilator runs the hardware, which prints nothing: the prints are the simulator's.
+        printed: sim.printed.into_iter().map(|(c, t)| (Some(c), t)).collect(),
     };
+    let _ = io.out.write_all(out.printed_text().as_bytes());
     let _ = writeln!(
         io.out,
         "cosim: {name}: emulator, simulator and Verilator agree; {} cycles ({})",

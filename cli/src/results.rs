@@ -16,9 +16,30 @@ pub struct RunOutput<'k> {
     pub cycles: Option<u64>,
     pub buffers: Vec<Option<Vec<u64>>>,
     pub elem_types: Vec<Option<ElemType>>,
+    /// What the kernel's `printf`s printed, each with its cycle (none in the emulator).
+    pub printed: Vec<(Option<u64>, String)>,
 }
 
 impl RunOutput<'_> {
+    /// The `printf` output: as the kernel printed it in the emulator; each print on its own
+    /// line after its cycle in the simulator.
+    pub fn printed_text(&self) -> String {
+        let mut s = String::new();
+        for (cycle, text) in &self.printed {
+            match cycle {
+                None => s.push_str(text),
+                Some(c) => {
+                    s.push_str(&format!("[cycle {c}] {}", text.strip_suffix('\n').unwrap_or(text)));
+                    s.push('\n');
+                }
+            }
+        }
+        if !s.is_empty() && !s.ends_with('\n') {
+            s.push('\n');
+        }
+        s
+    }
+
     /// The `__global` buffers in parameter order: (name, values as JSON).
     fn globals(&self) -> Vec<(String, Vec<Value>)> {
         let mut v = Vec::new();
@@ -45,6 +66,17 @@ impl RunOutput<'_> {
             o.insert("cycles".into(), json!(c));
         }
         o.insert("args".into(), Value::Object(args));
+        if !self.printed.is_empty() {
+            let printed: Vec<Value> = self
+                .printed
+                .iter()
+                .map(|(c, t)| match c {
+                    Some(c) => json!({ "cycle": c, "text": t }),
+                    None => json!({ "text": t }),
+                })
+                .collect();
+            o.insert("printed".into(), Value::Array(printed));
+        }
         Value::Object(o)
     }
 

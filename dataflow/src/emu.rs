@@ -248,6 +248,8 @@ pub struct EmuResult {
     pub buffers: Vec<Option<Vec<u64>>>,
     /// Operations executed.
     pub steps: u64,
+    /// What each `printf` the kernel ran printed, in the order they ran.
+    pub printed: Vec<String>,
 }
 
 /// The FIFOs behind a kernel's pipes during a run. `try_read`/`try_write` either transfer a
@@ -307,6 +309,8 @@ pub struct Emulation<'k> {
     failed_polls: u64,
     /// After how many failed polls in a row [`Emulation::run`] reports [`Progress::Polling`].
     poll_window: u64,
+    /// What the kernel's `printf`s printed so far.
+    printed: Vec<String>,
 }
 
 /// Polls that fail in a row, with nothing else moving, before a kernel is reported as
@@ -335,6 +339,7 @@ impl<'k> Emulation<'k> {
             done: false,
             failed_polls: 0,
             poll_window: DEFAULT_DEADLOCK_WINDOW,
+            printed: Vec::new(),
         }
     }
 
@@ -370,6 +375,10 @@ impl<'k> Emulation<'k> {
     /// Final buffer contents per kernel parameter (`None` for scalars and pipes).
     pub fn buffers(&self) -> Vec<Option<Vec<u64>>> {
         collect_buffers(self.k, &self.mems)
+    }
+
+    fn result(&self) -> EmuResult {
+        EmuResult { buffers: self.buffers(), steps: self.steps, printed: self.printed.clone() }
     }
 
     /// Runs until the kernel returns, blocks on a pipe, or has run `slice` more operations.
@@ -478,6 +487,10 @@ impl<'k> Emulation<'k> {
                             vals[r] = v & mask(k.width(r));
                         }
                     }
+                    OpKind::Print(format) => {
+                        let values: Vec<u64> = o.args.iter().map(|a| vals[*a]).collect();
+                        self.printed.push(format.render(&values));
+                    }
                     OpKind::PipeQuery { pipe, what } => {
                         let v = io.query(*pipe, *what);
                         if let Some(r) = o.result {
@@ -575,7 +588,7 @@ pub fn emulate_with_window(k: &Kernel, args: &[Arg], step_limit: u64, window: u6
     let (op, polling) = match e.run(&mut Unconnected, u64::MAX, step_limit)? {
         Progress::Blocked(op) => (op, false),
         Progress::Polling(op) => (op, true),
-        Progress::Done | Progress::Yielded => return Ok(EmuResult { buffers: e.buffers(), steps: e.steps }),
+        Progress::Done | Progress::Yielded => return Ok(e.result()),
     };
     Err(RunError::Deadlock {
         blocked: vec![waiting(k, op, polling)],
@@ -662,7 +675,7 @@ pub fn run_system(
             moved |= io.moves > 0 || state[i] == Progress::Done;
         }
         if state.iter().all(|s| *s == Progress::Done) {
-            return Ok(runs.iter().map(|r| EmuResult { buffers: r.buffers(), steps: r.steps }).collect());
+            return Ok(runs.iter().map(Emulation::result).collect());
         }
         let all_wait = state.iter().all(|s| matches!(s, Progress::Done | Progress::Blocked(_) | Progress::Polling(_)));
         if !moved && all_wait {

@@ -116,6 +116,7 @@ pub fn verify(k: &Kernel) -> Result<(), Vec<VerifierError>> {
                         || rw != k.pipes.get(*pipe).and_then(|d| d.lanes.get(*lane as usize).copied())
                 }
                 OpKind::PipeQuery { pipe, .. } => !expect(0) || rw != Some(32) || k.pipes.get(*pipe).is_none(),
+                OpKind::Print(format) => rw.is_some() || o.args.len() != format.values(),
                 OpKind::PipeWrite { pipe, .. } => {
                     rw != Some(1) || k.pipes.get(*pipe).is_none_or(|d| d.end != PipeEnd::Write || d.lanes != argw)
                 }

@@ -100,6 +100,7 @@ define_codes! {
     DISCARDS_QUALIFIERS = "W0329": "a pointer conversion that discards `const` or `volatile`",
     DOUBLE_LITERAL = "W0330": "an unsuffixed floating literal (a `double` in OpenCL C) used as a `float`, because kiln's device has no `double`",
     CONSTANT_RANK = "W0331": "an `int` constant operand of a vector operator whose type outranks the element type, converted because its value fits",
+    PRINTF_FORMAT = "E0332": "a `printf` whose format is not a string literal, is malformed, or does not match its arguments",
     BUILTIN_ARGS = "E0330": "a built-in function called with argument types that no overload accepts, or that several accept equally (ambiguous)",
 
     // OpenCL C language rules.
@@ -154,6 +155,7 @@ define_codes! {
     UNINITIALIZED_USE = "W0604": "a variable may be used before it is assigned (kiln uses 0)",
     NEEDS_GROUP_SIZE = "E0605": "an NDRange kernel that needs a static work-group size has none (no `reqd_work_group_size`, `--local-size` or run-spec `local_size`)",
     NON_UNIFORM_BARRIER = "E0606": "a barrier kiln cannot place in a work-group phase (in non-uniform control flow, a called function, or an expression)",
+    PRINTF_IN_HARDWARE = "W0608": "`printf` has no output in hardware: a bitstream drops it (`kiln emu`, `sim` and `cosim` print it)",
     GROUP_SIZE_MISMATCH = "E0607": "a launch whose work-group size disagrees with the kernel's, or whose global size is not a multiple of it",
 
     // Scheduling.

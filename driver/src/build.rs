@@ -276,6 +276,19 @@ pub fn schedule(k: Kernel, hw: &HwOptions) -> Result<Schedule, Failure> {
 }
 
 /// Emits the Verilog of a scheduled kernel.
+/// The warning that a kernel's `printf`s have no output in hardware, at the first of them.
+pub fn printf_warning(k: &Kernel) -> Option<Diagnostic> {
+    let first = k.ops.values().filter(|o| matches!(o.kind, kiln_dataflow::ir::OpKind::Print(_))).map(|o| o.span).min()?;
+    Some(
+        Diagnostic::warning(
+            codes::PRINTF_IN_HARDWARE,
+            format!("kernel `{}`: `printf` has no output in hardware and is dropped from it", k.name),
+        )
+        .at(first)
+        .with_note("`kiln emu` prints it, and `kiln sim` and `kiln cosim` print it with the cycle it runs in"),
+    )
+}
+
 pub fn emit_verilog(s: &Schedule, sources: &SourceMap) -> (VerilogFile, Interface) {
     kiln_rtl_gen::emit_kernel(s, &|span| sources.location(span).to_string())
 }

@@ -394,6 +394,9 @@ pub enum ExprKind {
     AddrOf(Box<Expr>),
     Call(FuncId, Vec<Expr>),
     Comma(Vec<Expr>),
+    /// `printf(format, ...)`: the format parsed (string arguments already part of its text)
+    /// and one scalar argument per value it reads (a vector's lanes in order). An `int`, 0.
+    Printf(Rc<crate::printf::Format>, Vec<Expr>),
     /// A work-item function (`get_global_id(0)`, ...) with its constant dimension.
     WorkItem(WorkItemFn, u32),
     /// `barrier(flags)` / `work_group_barrier(flags[, scope])`: only as a statement.
@@ -711,6 +714,7 @@ impl Expr {
             | K::FloatBuiltin(_, args)
             | K::Geometric(_, args)
             | K::WorkGroup(_, args)
+            | K::Printf(_, args)
             | K::VecLit(args) => args.iter().collect(),
             K::Shuffle(sources, mask) => {
                 let mut v: Vec<&Expr> = sources.iter().collect();
@@ -774,6 +778,7 @@ impl Expr {
             | K::FloatBuiltin(_, args)
             | K::Geometric(_, args)
             | K::WorkGroup(_, args)
+            | K::Printf(_, args)
             | K::VecLit(args) => args.iter_mut().collect(),
             K::Shuffle(sources, mask) => {
                 let mut v: Vec<&mut Expr> = sources.iter_mut().collect();

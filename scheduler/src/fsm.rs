@@ -287,6 +287,8 @@ fn schedule_block(s: &mut Schedule, b: Block, period: f64) {
     let mut last_step = 0u32;
     let mut any = false;
     let mut last_transfer: Option<u32> = None;
+    // `printf`s print in program order: none starts before the one before it.
+    let mut last_print = 0u32;
     // Port requests and memory accesses already placed per step (resource tables).
     let mut port_req: HashMap<(Mem, u32), ()> = HashMap::new();
     let mut mem_read: HashMap<(Mem, u32), ()> = HashMap::new();
@@ -369,6 +371,7 @@ fn schedule_block(s: &mut Schedule, b: Block, period: f64) {
                     earliest = earliest.max(l + 1);
                 }
             }
+            OpClass::Comb if matches!(o.kind, OpKind::Print(_)) => earliest = earliest.max(last_print),
             _ => {}
         }
         let same_block_preds: Vec<(Op, OpTime)> = o
@@ -464,6 +467,9 @@ fn schedule_block(s: &mut Schedule, b: Block, period: f64) {
         let pipe_read = matches!(o.kind, OpKind::PipeRead { .. } | OpKind::PipeQuery { .. });
         if matches!(class, OpClass::PortLoad(_)) || pipe_read || (class == OpClass::Comb && depends_on_unstable) {
             unstable.insert(op);
+        }
+        if matches!(o.kind, OpKind::Print(_)) {
+            last_print = time.start;
         }
         any = true;
         last_step = last_step.max(time.end);

@@ -162,7 +162,8 @@ int main(void) {
         if (!a->is_buffer) continue;
         size_t bytes = (a->count ? a->count : 1) * (size_t)a->elem_bytes;
         if ((err = clEnqueueReadBuffer(q, a->mem, CL_TRUE, 0, bytes, a->data, 0, NULL, NULL))) die("clEnqueueReadBuffer", err);
-        printf("%s", a->name);
+        /* `=` marks a buffer line: the kernel's own `printf` output has none. */
+        printf("=%s", a->name);
         for (size_t j = 0; j < a->count; j++) {
             long long v = get(a->data + j * a->elem_bytes, a->elem_bytes, a->is_signed);
             if (a->is_signed) printf(" %lld", v);

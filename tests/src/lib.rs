@@ -271,6 +271,12 @@ pub fn materialized_inputs(case: &Case) -> (serde_json::Value, Vec<Inputs>) {
 /// Runs `case` in kiln's emulator and returns the `args` object of its results (the buffers
 /// after the kernel ran).
 pub fn emu_args(case: &Case, dir: &Path) -> serde_json::Value {
+    emu_results(case, dir)["args"].clone()
+}
+
+/// Runs `case` in kiln's emulator and returns its results (`args`, and `printed` when the kernel
+/// printed).
+pub fn emu_results(case: &Case, dir: &Path) -> serde_json::Value {
     let json = dir.join(format!("{}-emu.json", case.name));
     let mut args = vec![
         "emu".to_string(),
@@ -287,5 +293,5 @@ pub fn emu_args(case: &Case, dir: &Path) -> serde_json::Value {
     let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap_or_default())
         .unwrap_or_else(|e| panic!("{}: bad results JSON: {e}", case.name));
     assert!(v.get("cycles").is_none(), "emu results have no cycle count");
-    v["args"].clone()
+    v
 }

@@ -6,7 +6,7 @@
 //! cannot run say so with a `// pocl: no (why)` line. The floating-point corpus
 //! (`tests/float/`) runs here too: PoCL is its reference.
 
-use kiln_tests::{Case, InputKind, corpus, emu_args, float_corpus, par_each, real_corpus, require_tool, scratch};
+use kiln_tests::{Case, InputKind, corpus, emu_results, float_corpus, par_each, real_corpus, require_tool, scratch};
 use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -153,7 +153,8 @@ fn check(case: &Case, dir: &Path, host: &Path) {
         .collect();
     let limit: u64 = case.directive("ulp").map(|v| v.parse().unwrap()).unwrap_or(0);
     {
-        let kiln_args = emu_args(case, dir);
+        let kiln = emu_results(case, dir);
+        let kiln_args = &kiln["args"];
         let mut child = std::process::Command::new(host)
             .stdin(std::process::Stdio::piped())
             .stdout(std::process::Stdio::piped())
@@ -165,7 +166,16 @@ fn check(case: &Case, dir: &Path, host: &Path) {
         assert!(out.status.success(), "{}: PoCL failed:\n{}", case.name, String::from_utf8_lossy(&out.stderr));
         let text = String::from_utf8_lossy(&out.stdout);
         let mut buffers = 0;
-        for line in text.lines() {
+        // The kernel's `printf` output: the same lines as kiln's emulator prints, in any order
+        // (the work-items of an NDRange run in an order each implementation chooses).
+        let mut pocl_printed: Vec<&str> = text.lines().filter(|l| !l.starts_with('=')).collect();
+        let kiln_text: String =
+            kiln["printed"].as_array().map(|p| p.iter().filter_map(|x| x["text"].as_str()).collect()).unwrap_or_default();
+        let mut kiln_printed: Vec<&str> = kiln_text.lines().collect();
+        pocl_printed.sort_unstable();
+        kiln_printed.sort_unstable();
+        assert_eq!(kiln_printed, pocl_printed, "{}: `printf` printed other lines than in PoCL", case.name);
+        for line in text.lines().filter_map(|l| l.strip_prefix('=')) {
             let mut w = line.split_whitespace();
             let name = w.next().unwrap();
             let expect: Vec<serde_json::Value> = w.map(|x| serde_json::from_str(x).unwrap()).collect();

@@ -126,6 +126,11 @@ pub enum OpKind {
         pipe: Pipe,
         blocking: bool,
     },
+    /// `printf`: prints `args` (the bits of each value the format reads) with the format. No
+    /// result. Not predicated (a conditional `printf` keeps its branch); the emulator prints
+    /// when it runs the op, the simulator with the cycle its state runs in; hardware has no
+    /// output for it (`kiln build` says so).
+    Print(std::rc::Rc<kiln_hir::printf::Format>),
     /// What a pipe's FIFO holds (`get_pipe_num_packets`) or can hold (`get_pipe_max_packets`),
     /// as a 32-bit number, seen in the cycle the query happens (docs/timing.md §9). No
     /// operands. Ordered with the kernel's transfers like one of them, and never waits.
@@ -153,6 +158,7 @@ impl OpKind {
                 | OpKind::WordStoreAt(_)
                 | OpKind::PipeRead { .. }
                 | OpKind::PipeWrite { .. }
+                | OpKind::Print(_)
         )
     }
 
@@ -261,6 +267,7 @@ impl OpKind {
             OpKind::PipeWrite { blocking: false, .. } => "pipe_try_write",
             OpKind::PipeQuery { what: PipeQuery::Packets, .. } => "pipe_packets",
             OpKind::PipeQuery { what: PipeQuery::MaxPackets, .. } => "pipe_max_packets",
+            OpKind::Print(_) => "printf",
         }
     }
 }
@@ -383,7 +390,8 @@ pub fn eval(kind: &OpKind, args: &[u64], arg_w: &[u32], w: u32) -> u64 {
         | OpKind::PipeRead { .. }
         | OpKind::PipeLane { .. }
         | OpKind::PipeWrite { .. }
-        | OpKind::PipeQuery { .. } => 0,
+        | OpKind::PipeQuery { .. }
+        | OpKind::Print(_) => 0,
     };
     r & m
 }

@@ -399,6 +399,13 @@ impl<'p> Lowerer<'p> {
             }
             ExprKind::PipeWrite { pipe, blocking, values } => self.pipe_write(e, pipe, *blocking, values),
             ExprKind::PipeQuery { pipe, max } => self.pipe_query(e, pipe, *max),
+            ExprKind::Printf(format, args) => {
+                let values: Option<Vec<Value>> = args.iter().map(|a| self.value(a)).collect();
+                if let Some(values) = values {
+                    self.k.push_op(self.cur, OpKind::Print(format.clone()), values, None, span);
+                }
+                RV::Val(self.konst(0, 32, span))
+            }
             ExprKind::WorkGroup(..) | ExprKind::AsyncCopy { .. } => {
                 self.error(
                     Diagnostic::error(

@@ -792,6 +792,7 @@ fn scan_function(f: &hir::Function) -> (HashSet<LocalId>, HashSet<LocalId>) {
                 pipe.index().into_iter().chain(values).for_each(|v| walk_expr(v, taken, ok, true));
             }
             K::PipeQuery { .. }
+            | K::Printf(..)
             | K::PipeReserve { .. }
             | K::PipeReserved { .. }
             | K::PipeCommit { .. }

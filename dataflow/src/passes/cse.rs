@@ -35,7 +35,9 @@ impl Pass for Cse {
                     OpKind::Load(m) | OpKind::WordLoad(m) if k.mems[m].volatile => continue,
                     // Every transfer is its own packet.
                     // A query's answer changes from one cycle to the next.
-                    OpKind::PipeRead { .. } | OpKind::PipeWrite { .. } | OpKind::PipeQuery { .. } => continue,
+                    OpKind::PipeRead { .. } | OpKind::PipeWrite { .. } | OpKind::PipeQuery { .. } | OpKind::Print(_) => {
+                        continue;
+                    }
                     _ => {}
                 }
                 let Some(r) = o.result else { continue };

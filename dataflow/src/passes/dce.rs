@@ -35,9 +35,11 @@ impl Pass for Dce {
                 let d = &k.mems[*m];
                 !d.is_on_chip() || d.volatile || read.contains(m)
             }
-            OpKind::WordStore { .. } | OpKind::WordStoreAt(_) | OpKind::PipeRead { .. } | OpKind::PipeWrite { .. } => {
-                true
-            }
+            OpKind::WordStore { .. }
+            | OpKind::WordStoreAt(_)
+            | OpKind::PipeRead { .. }
+            | OpKind::PipeWrite { .. }
+            | OpKind::Print(_) => true,
             OpKind::Load(m) | OpKind::WordLoad(m) => k.mems[*m].volatile,
             _ => false,
         };

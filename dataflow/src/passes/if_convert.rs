@@ -38,8 +38,8 @@ fn find_region(k: &Kernel, body: &BTreeSet<Block>, headers: &BTreeSet<Block>) ->
             && k.blocks[b].params.is_empty()
             && !headers.contains(&b)
             && body.contains(&b)
-            // Pipe transfers are not predicated: a conditional transfer keeps its branch.
-            && k.blocks[b].ops.iter().all(|op| k.ops[*op].kind.pipe().is_none())
+            // Pipe transfers and `printf`s are not predicated: a conditional one keeps its branch.
+            && k.blocks[b].ops.iter().all(|op| k.ops[*op].kind.pipe().is_none() && !matches!(k.ops[*op].kind, OpKind::Print(_)))
     };
     for &x in body {
         let Terminator::Branch { cond, then_to, else_to } = &k.blocks[x].term else { continue };

@@ -1044,6 +1044,9 @@ impl Sema<'_> {
                 return err_expr(span);
             }
             None => {
+                if &**name == "printf" {
+                    return self.printf(args, span);
+                }
                 if let Some(e) = self.work_item_builtin(name, args, callee.span, span) {
                     return e;
                 }

@@ -6,7 +6,7 @@ use crate::ast;
 use crate::diag::{Diagnostic, codes};
 use crate::hir::{Expr, Init};
 use crate::source::Span;
-use crate::types::Type;
+use crate::types::{Scalar, Type};
 use std::rc::Rc;
 
 pub(super) fn zero_init(ty: &Type, span: Span) -> Init {
@@ -22,17 +22,52 @@ pub(super) fn zero_init(ty: &Type, span: Span) -> Init {
 type Items<'a> = &'a [(Vec<ast::Designator>, ast::Initializer)];
 
 impl Sema<'_> {
+    /// `char s[] = "text";`: the characters and a terminating NUL (left out when the array
+    /// has room for the characters only, as C allows).
+    fn string_initializer(&mut self, ty: &mut Type, e: &ast::Expr) -> Init {
+        let elem = match &*ty {
+            Type::Array(elem, _) if matches!(**elem, Type::Scalar(Scalar::I8 | Scalar::U8)) => (**elem).clone(),
+            _ => {
+                self.err(
+                    Diagnostic::error(
+                        codes::UNSUPPORTED_STRING,
+                        "kiln takes a string literal as the initializer of a `char` array and as `printf`'s format only",
+                    )
+                    .at(e.span),
+                );
+                *ty = Type::Error;
+                return Init::List(vec![]);
+            }
+        };
+        let Some(text) = self.string_literal(e) else {
+            *ty = Type::Error;
+            return Init::List(vec![]);
+        };
+        let mut bytes = text.into_bytes();
+        let len = match &*ty {
+            Type::Array(_, Some(n)) => *n,
+            _ => bytes.len() as u32 + 1,
+        };
+        if bytes.len() as u64 > u64::from(len) {
+            self.err(
+                Diagnostic::error(
+                    codes::BAD_INITIALIZER,
+                    format!("the string has {} characters, more than the array's {len}", bytes.len()),
+                )
+                .at(e.span),
+            );
+        }
+        bytes.resize(len as usize, 0);
+        *ty = Type::Array(Rc::new(elem.clone()), Some(len));
+        Init::List(bytes.into_iter().map(|b| Init::Expr(Expr::int(u64::from(b), elem.clone(), e.span))).collect())
+    }
+
     /// Checks an initializer against `ty`, completing an incomplete array type from it.
     pub(super) fn initializer(&mut self, ty: &mut Type, init: &ast::Initializer, constant: bool) -> Init {
         if let ast::Initializer::Expr(e) = init
             && matches!(e.kind, ast::ExprKind::Str(_))
         {
-            self.err(
-                Diagnostic::error(codes::UNSUPPORTED_STRING, "string literals are not yet supported by kiln")
-                    .at(e.span),
-            );
-            *ty = Type::Error;
-            return Init::List(vec![]);
+            return self.string_initializer(ty, e);
         }
         if let (Type::Array(elem, None), ast::Initializer::List(items, span)) = (&*ty, init) {
             let elem = (**elem).clone();

@@ -20,6 +20,7 @@ mod gate;
 mod goto;
 mod init;
 mod partition;
+mod printf;
 mod pipe;
 mod record;
 mod stmt;

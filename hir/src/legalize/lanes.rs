@@ -676,6 +676,10 @@ impl Splitter {
                 let args = self.call_args(args, pre);
                 rebuild(K::Call(*f, args))
             }
+            K::Printf(format, args) => {
+                let args = args.iter().map(|a| self.scalar(a, pre)).collect();
+                rebuild(K::Printf(format.clone(), args))
+            }
             // Every other scalar node: rewrite the children in order.
             K::Deref(a) => rebuild(K::Deref(Box::new(self.scalar(a, pre)))),
             K::Member(a, i) => rebuild(K::Member(Box::new(self.scalar(a, pre)), *i)),

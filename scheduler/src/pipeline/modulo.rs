@@ -164,6 +164,8 @@ pub fn place(p: &Problem, ii: Option<u32>, floors: &HashMap<Value, u32>) -> Resu
     let mut last_transfer: Option<u32> = None;
     let mut first_transfer: Option<u32> = None;
     let mut first_on_pipe: HashMap<kiln_dataflow::ir::Pipe, u32> = HashMap::new();
+    // An iteration's `printf`s print in program order.
+    let mut last_print = 0u32;
     for &op in p.ops {
         let o = &k.ops[op];
         let class = (p.class)(op);
@@ -188,7 +190,7 @@ pub fn place(p: &Problem, ii: Option<u32>, floors: &HashMap<Value, u32>) -> Resu
             .collect();
         // Guarded memory ops need the exit test of their iteration.
         if p.guarded.contains(&op)
-            && (o.kind.is_memory() || o.kind.is_pipe_transfer())
+            && (o.kind.is_memory() || o.kind.is_pipe_transfer() || matches!(o.kind, OpKind::Print(_)))
             && let Some(c) = cond_op.and_then(|c| times.get(&c).map(|t| (c, *t)))
         {
             preds.push(c);
@@ -206,6 +208,10 @@ pub fn place(p: &Problem, ii: Option<u32>, floors: &HashMap<Value, u32>) -> Resu
         }
         if let (OpClass::PipeTransfer(_), Some(l)) = (class, last_transfer) {
             earliest = earliest.max(l + 1);
+        }
+        let is_print = matches!(o.kind, OpKind::Print(_));
+        if is_print {
+            earliest = earliest.max(last_print);
         }
         // A read through an address register needs its address a cycle before it starts.
         let early_address = reads_address_early(p, op).then(|| {
@@ -321,6 +327,9 @@ pub fn place(p: &Problem, ii: Option<u32>, floors: &HashMap<Value, u32>) -> Resu
             matches!(o.kind, kiln_dataflow::ir::OpKind::PipeRead { .. } | kiln_dataflow::ir::OpKind::PipeQuery { .. });
         if matches!(class, OpClass::PortLoad(_)) || pipe_read || (class == OpClass::Comb && depends_on_unstable) {
             unstable.insert(op);
+        }
+        if is_print {
+            last_print = t.start;
         }
         times.insert(op, t);
     }

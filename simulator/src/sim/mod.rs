@@ -43,6 +43,8 @@ pub struct SimResult {
     pub buffers: Vec<Option<Vec<u64>>>,
     /// Cycles in which the kernel waited on a memory port.
     pub stall_cycles: u64,
+    /// What the kernel's `printf`s printed, each with the cycle it printed in.
+    pub printed: Vec<(u64, String)>,
 }
 
 /// What a pipe's FIFO presents to the kernel in one cycle (docs/timing.md §9).
@@ -107,6 +109,9 @@ struct Sim<'s> {
     /// one of them now would meet its write.
     stored_now: Vec<(Mem, u64)>,
     landing: Vec<(Mem, u64)>,
+    /// The cycle being run, and what `printf`s printed so far with their cycles.
+    now: u64,
+    printed: Vec<(u64, String)>,
 }
 
 impl<'s> Sim<'s> {
@@ -118,6 +123,10 @@ impl<'s> Sim<'s> {
         let k = &self.s.kernel;
         let o = &k.ops[op];
         let args: Vec<u64> = o.args.iter().map(|a| self.vals[*a]).collect();
+        if let OpKind::Print(format) = &o.kind {
+            self.printed.push((self.now, format.render(&args)));
+            return;
+        }
         if let OpKind::PipeLane { pipe, lane } = o.kind {
             if let Some(r) = o.result {
                 self.vals[r] = self.lane_of(pipe, lane, args[0]) & mask(k.width(r));
@@ -217,6 +226,7 @@ impl<'s> Sim<'s> {
         for op in ops {
             if self.s.class(op) == OpClass::Comb
                 && self.s.time[op].start == i
+                && !matches!(self.s.kernel.ops[op].kind, OpKind::Print(_))
                 && !self.depends_on_response(op, i, &mut memo)
             {
                 self.eval_comb(op);
@@ -394,6 +404,8 @@ impl<'s> KernelRun<'s> {
             pipe_out: PipeActivity::default(),
             transferred: HashMap::new(),
             stored_now: Vec::new(),
+            now: 0,
+            printed: Vec::new(),
             landing: Vec::new(),
         };
         for (i, (_, _, m)) in k.ports().enumerate() {
@@ -438,6 +450,7 @@ impl<'s> KernelRun<'s> {
         let sim = &mut self.sim;
         let s = sim.s;
         let k = &s.kernel;
+        sim.now = cycle;
         sim.pipe_out = PipeActivity::default();
         let state = self.state;
         let outs: Vec<PortOutputs> =
@@ -469,7 +482,8 @@ impl<'s> KernelRun<'s> {
                     buffers[pi] = Some(sim.ports[i].data.clone());
                 }
                 self.state = State::Idle;
-                return Ok(Some(SimResult { cycles: cycle, buffers, stall_cycles: self.stall_cycles }));
+                let printed = std::mem::take(&mut sim.printed);
+                return Ok(Some(SimResult { cycles: cycle, buffers, stall_cycles: self.stall_cycles, printed }));
             }
             State::Pipe(_) => {
                 let pc = sim.pipe_cycle(&outs, &mut accepted_now, &mut valid)?;

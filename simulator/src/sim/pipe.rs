@@ -201,6 +201,15 @@ impl Sim<'_> {
                         Some((v, _)) => *v,
                         None => self.transfer_value(op),
                     }),
+                    OpClass::Comb if t.start == r && matches!(o.kind, OpKind::Print(_)) => {
+                        if commit && self.enabled_in(p, it, op) {
+                            let args: Vec<u64> = o.args.iter().map(|a| self.value_in(p, it, *a)).collect();
+                            if let OpKind::Print(format) = &o.kind {
+                                self.printed.push((self.now, format.render(&args)));
+                            }
+                        }
+                        None
+                    }
                     OpClass::Comb | OpClass::Unit(_) | OpClass::Multi(_) if t.start == r => {
                         Some(self.eval_in(p, it, op))
                     }
