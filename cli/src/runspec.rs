@@ -343,6 +343,33 @@ fn check_launch(spec: &RunSpec, kernel: &Kernel, errs: &mut Vec<Diagnostic>) {
     if spec.global_size.iter().any(|g| *g == 0 || *g > u32::MAX as u64) {
         errs.push(Diagnostic::error(codes::SPEC_BAD_LAUNCH, "every global size must be between 1 and 2^32 - 1").at(at));
     }
+    if let Some(max) = nd.max_work_group_size {
+        let ls = run_time_local_size(spec, kernel);
+        let items: u64 = ls.iter().product();
+        if items > u64::from(max) || ls.contains(&0) {
+            errs.push(
+                Diagnostic::error(
+                    codes::GROUP_SIZE_MISMATCH,
+                    format!("the launch asks for work-groups of {items} work-items, but `{}` is built for at most {max}", kernel.name),
+                )
+                .at(spec.local_span.unwrap_or(at))
+                .with_help("raise `max_work_group_size` on the kernel (or `--max-work-group-size`), or launch smaller work-groups"),
+            );
+        }
+        for (d, l) in ls.iter().enumerate() {
+            let g = spec.global_size.get(d).copied().unwrap_or(1);
+            if *l != 0 && g % *l != 0 {
+                errs.push(
+                    Diagnostic::error(
+                        codes::GROUP_SIZE_MISMATCH,
+                        format!("global size {g} in dimension {d} is not a multiple of the work-group size {l}"),
+                    )
+                    .at(spec.global_span.unwrap_or(at))
+                    .with_note("kiln launches uniform work-groups (OpenCL 1.2 rules)"),
+                );
+            }
+        }
+    }
     if let Some(ls) = nd.local_size {
         if let Some(want) = &spec.local_size {
             let mut w = [1u64; 3];
@@ -373,6 +400,23 @@ fn check_launch(spec: &RunSpec, kernel: &Kernel, errs: &mut Vec<Diagnostic>) {
             }
         }
     }
+}
+
+/// The work-group size a launch gives a kernel built for any size up to a maximum: the spec's
+/// `local_size`, else (as OpenCL lets the implementation choose) the largest divisor of the
+/// global size in dimension 0 within the maximum, and 1 in the others.
+fn run_time_local_size(spec: &RunSpec, kernel: &Kernel) -> [u64; 3] {
+    if let Some(l) = &spec.local_size {
+        let mut w = [1u64; 3];
+        for (i, v) in l.iter().take(3).enumerate() {
+            w[i] = *v;
+        }
+        return w;
+    }
+    let max = kernel.ndrange.as_ref().and_then(|n| n.max_work_group_size).unwrap_or(1) as u64;
+    let g = spec.global_size.first().copied().unwrap_or(1).max(1);
+    let l0 = (1..=max.min(g)).rev().find(|l| g % l == 0).unwrap_or(1);
+    [l0, 1, 1]
 }
 
 /// Kernel arguments built from a spec, in parameter order.
@@ -425,6 +469,7 @@ pub fn materialize(spec: &RunSpec, kernel: &Kernel) -> Result<Materialized, Vec<
         if let Some(imp) = p.implicit {
             let v = match imp {
                 Implicit::GlobalSize(d) => spec.global_size.get(d as usize).copied().unwrap_or(1),
+                Implicit::LocalSize(d) => run_time_local_size(spec, kernel)[d as usize],
                 Implicit::WorkDim => spec.global_size.len().max(1) as u64,
             };
             args.push(Arg::Scalar(v));

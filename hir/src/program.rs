@@ -129,6 +129,9 @@ pub struct Field {
 pub struct KernelAttrs {
     pub reqd_work_group_size: Option<[u32; 3]>,
     pub work_group_size_hint: Option<[u32; 3]>,
+    /// Intel's `max_work_group_size(N)` (or `(X, Y, Z)`, kept as their product): the largest
+    /// work-group the hardware of a kernel without `reqd_work_group_size` is built for.
+    pub max_work_group_size: Option<u32>,
     /// Intel's `__attribute__((local_mem_size(N)))` on `__local` pointer parameters: the
     /// bytes of `__local` memory to build behind the parameter at this index.
     pub local_mem_size: Vec<(usize, u32)>,

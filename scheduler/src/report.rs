@@ -323,6 +323,7 @@ pub fn kernel_report(s: &Schedule, locate: &dyn Fn(Span) -> String) -> KernelRep
             c_type: p.c_type.clone(),
             port: match p.implicit {
                 Some(kiln_dataflow::ir::Implicit::GlobalSize(d)) => format!("launch_global_size{d}"),
+                Some(kiln_dataflow::ir::Implicit::LocalSize(d)) => format!("launch_local_size{d}"),
                 Some(kiln_dataflow::ir::Implicit::WorkDim) => "launch_work_dim".to_string(),
                 None => format!("arg_{}", p.name),
             },

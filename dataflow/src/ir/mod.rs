@@ -373,6 +373,9 @@ pub struct VectorLane {
 pub enum Implicit {
     /// The global size in a dimension.
     GlobalSize(u32),
+    /// The work-group size in a dimension, for a kernel built for work-groups of any size up
+    /// to its maximum ([`NdRangeInfo::max_work_group_size`]).
+    LocalSize(u32),
     /// The number of dimensions of the launch.
     WorkDim,
 }
@@ -384,6 +387,9 @@ pub struct NdRangeInfo {
     pub dims: u32,
     /// The static work-group size, when the kernel has (or needs) one.
     pub local_size: Option<[u32; 3]>,
+    /// For a kernel whose work-group size is an input at run time ([`Implicit::LocalSize`]):
+    /// the largest work-group (in work-items) its per-work-item memories hold.
+    pub max_work_group_size: Option<u32>,
     /// Work-group phases separated by barriers (1 without barriers).
     pub phases: u32,
     /// Work-items stream through one loop per dimension over the global range (no barriers,

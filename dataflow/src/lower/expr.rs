@@ -551,8 +551,8 @@ impl<'p> Lowerer<'p> {
                     let z = self.konst(0, INDEX_WIDTH, span);
                     Some(Place::Mem { mem: m, index: z })
                 }
-                Storage::PerItem(m) => {
-                    let index = self.local_linear_id(span);
+                Storage::PerItem(m, n) => {
+                    let index = self.per_item_base(n, span);
                     Some(Place::Mem { mem: m, index })
                 }
                 Storage::Remat => {

@@ -66,9 +66,9 @@ enum Storage {
     Ssa,
     /// A memory (arrays, address-taken scalars).
     Mem(Mem),
-    /// One element per work-item of a work-group, at the local linear id (NDRange kernels:
-    /// a scalar live across a barrier).
-    PerItem(Mem),
+    /// `n` elements per work-item of a work-group, from the local linear id times `n`
+    /// (NDRange kernels: a variable or private array live across a barrier).
+    PerItem(Mem, u32),
     /// Recomputed from its initializer at every use (NDRange kernels: a scalar live across a
     /// barrier whose value only depends on the work-item's ids).
     Remat,
@@ -211,7 +211,10 @@ pub fn lower_kernel(prog: &Program, id: FuncId) -> Result<Kernel, Vec<Diagnostic
 
 /// Lowers one kernel.
 pub fn lower_kernel_with(prog: &Program, id: FuncId, opts: &LowerOptions) -> Result<Kernel, Vec<Diagnostic>> {
-    let legal_opts = legalize::Options { local_size: opts.local_size, float_partial_sums: opts.float_partial_sums };
+    // A kernel with `max_work_group_size` is built for a work-group size given at run time.
+    let runtime_size = prog.func(id).attrs.max_work_group_size.is_some();
+    let local_size = if runtime_size { None } else { opts.local_size };
+    let legal_opts = legalize::Options { local_size, float_partial_sums: opts.float_partial_sums };
     let legal = legalize(prog, id, &legal_opts).map_err(|f| match f {
         legalize::Failure::Diagnostics(d) => d,
         legalize::Failure::Invalid { pass, violations } => {

@@ -19,6 +19,11 @@
 //!   A scalar variable used in more than one phase is kept per work-item: recomputed from its
 //!   initializer where that only involves work-item ids and uniform values (`int lid =
 //!   get_local_id(0);`), otherwise in a private memory indexed by the local linear id.
+//!
+//! Without a static work-group size (no `reqd_work_group_size`, none given at build time), a
+//! kernel that needs one is built, as Intel's compiler builds it, for work-groups of any size
+//! up to a maximum (`max_work_group_size`, else [`DEFAULT_MAX_WORK_GROUP_SIZE`]): the size is
+//! an input at run time ([`Implicit::LocalSize`]) and per-work-item memories hold the maximum.
 
 use super::*;
 use kiln_hir::walk::{for_each_expr, for_each_stmt, writes_in_block};
@@ -37,11 +42,19 @@ fn grp_key(d: u32) -> VarKey {
     (ND_INSTANCE, LocalId(6 + d))
 }
 
+/// The largest work-group a kernel without a static size is built for, unless its
+/// `max_work_group_size` says otherwise (Intel's default).
+pub const DEFAULT_MAX_WORK_GROUP_SIZE: u32 = 256;
+
 /// The NDRange setting while a kernel is lowered.
 #[derive(Clone, Debug)]
 pub(super) struct NdCtx {
     dims: u32,
     local: Option<[u32; 3]>,
+    /// The work-group size inputs, when the size is given at run time, and the largest
+    /// work-group the hardware holds then.
+    local_inputs: [Option<Value>; 3],
+    max_items: Option<u32>,
     grouped: bool,
     global_size: [Option<Value>; 3],
     num_groups: [Option<Value>; 3],
@@ -57,6 +70,42 @@ struct Usage {
     local_memory: bool,
     /// A barrier in a called function.
     callee_barrier: Option<Span>,
+}
+
+/// The initializer of each scalar variable declared with one.
+fn declared_inits(f: &hir::Function) -> HashMap<LocalId, hir::Expr> {
+    let mut inits = HashMap::new();
+    if let Some(body) = &f.body {
+        for_each_stmt(body, &mut |s| {
+            if let Stmt::Decl(id, Some(hir::Init::Expr(e)), _) = s {
+                inits.insert(*id, e.clone());
+            }
+        });
+    }
+    inits
+}
+
+/// Is `x` the same in every work-item of a work-group (looking `depth` variables deep)?
+fn uniform_var(f: &hir::Function, x: LocalId, r: &Refs, inits: &HashMap<LocalId, hir::Expr>, depth: u32) -> bool {
+    if r.written.contains(&x) {
+        return false;
+    }
+    let l = f.local(x);
+    if r.group_decls.contains(&x) || (l.is_param && l.ty.scalar().is_some()) {
+        return true;
+    }
+    let Some(init) = inits.get(&x).filter(|_| depth > 0 && l.ty.scalar().is_some() && l.space == AddrSpace::Private)
+    else {
+        return false;
+    };
+    let mut uniform = true;
+    for_each_expr(&[Stmt::Expr(init.clone())], &mut |e| match &e.kind {
+        K::Int(_) | K::Convert(_) | K::Unary(..) | K::Binary(..) => {}
+        K::WorkItem(w, _) if !w.varies_within_group() => {}
+        K::Local(y) if uniform_var(f, *y, r, inits, depth - 1) => {}
+        _ => uniform = false,
+    });
+    uniform
 }
 
 /// One step of a work-group's program.
@@ -247,7 +296,10 @@ impl<'p> Lowerer<'p> {
     /// Lowers the body of an NDRange kernel; returns `false` for a single work-item kernel.
     pub(super) fn ndrange_body(&mut self, f: &'p hir::Function, body: &'p hir::Block) -> bool {
         let u = self.usage(f);
-        let local = f.attrs.reqd_work_group_size.or(self.local_size);
+        // A kernel that states its maximum work-group size is built for any size up to it,
+        // even when a launch's size is known at build time.
+        let build_size = if f.attrs.max_work_group_size.is_some() { None } else { self.local_size };
+        let local = f.attrs.reqd_work_group_size.or(build_size);
         // A kernel that never asks which work-item it is and has no barriers is a single
         // work-item kernel (Intel's "task"), also when it declares `__local` arrays: with no
         // work-group size given, OpenCL lets the implementation pick one, and kiln picks 1, so
@@ -269,22 +321,8 @@ impl<'p> Lowerer<'p> {
         }
         let grouped = u.barrier || u.local_memory;
         let needs_size = grouped || u.fns.iter().any(|x| x.needs_group_size());
-        if needs_size && local.is_none() {
-            let why = if u.barrier {
-                "it has barriers"
-            } else if u.local_memory {
-                "it uses `__local` memory"
-            } else {
-                "it asks for local ids, group ids or the work-group size"
-            };
-            self.error(
-                Diagnostic::error(codes::NEEDS_GROUP_SIZE, format!("kernel `{}` needs a static work-group size: {why}", f.name))
-                    .at(f.span)
-                    .with_note("kiln builds the work-group loops and memories for one work-group size")
-                    .with_help("add `__attribute__((reqd_work_group_size(X, Y, Z)))`, or pass `--local-size X[,Y,Z]` (or `local_size` in the run spec)"),
-            );
-            return true;
-        }
+        let max_items = (needs_size && local.is_none())
+            .then(|| f.attrs.max_work_group_size.unwrap_or(DEFAULT_MAX_WORK_GROUP_SIZE));
         let mut dims = u.max_dim + 1;
         if let Some(ls) = local {
             for d in 0..3 {
@@ -325,16 +363,41 @@ impl<'p> Lowerer<'p> {
             });
             work_dim = Some(v);
         }
-        let mut num_groups = [None; 3];
-        if let Some(ls) = local {
-            for d in 0..dims as usize {
-                let (Some(gs), n) = (global_size[d], ls[d]) else { continue };
-                let c = self.konst(n as u64, INDEX_WIDTH, span);
-                num_groups[d] = Some(self.emit(OpKind::Binary(BinOp::UDiv), vec![gs, c], INDEX_WIDTH, span));
+        let mut local_inputs = [None; 3];
+        if max_items.is_some() {
+            for (d, input) in local_inputs.iter_mut().enumerate().take(dims as usize) {
+                let name: Rc<str> = format!("__local_size{d}").into();
+                let v = self.k.add_param(entry, INDEX_WIDTH, Some(name.clone()));
+                self.k.params.push(Param {
+                    name,
+                    c_type: "size_t".into(),
+                    kind: ParamKind::Scalar { value: v, signed: false, float: false },
+                    span,
+                    implicit: Some(Implicit::LocalSize(d as u32)),
+                    lane: None,
+                });
+                *input = Some(v);
             }
         }
-        self.nd = Some(NdCtx { dims, local, grouped, global_size, num_groups, work_dim });
-        let mut info = NdRangeInfo { dims, local_size: local, phases: 1, grouped, per_item: vec![] };
+        let mut num_groups = [None; 3];
+        for d in 0..dims as usize {
+            let n = match (local, local_inputs[d]) {
+                (Some(ls), _) => self.konst(ls[d] as u64, INDEX_WIDTH, span),
+                (None, Some(v)) => v,
+                (None, None) => continue,
+            };
+            let Some(gs) = global_size[d] else { continue };
+            num_groups[d] = Some(self.emit(OpKind::Binary(BinOp::UDiv), vec![gs, n], INDEX_WIDTH, span));
+        }
+        self.nd = Some(NdCtx { dims, local, local_inputs, max_items, grouped, global_size, num_groups, work_dim });
+        let mut info = NdRangeInfo {
+            dims,
+            local_size: local,
+            max_work_group_size: max_items,
+            phases: 1,
+            grouped,
+            per_item: vec![],
+        };
         if !grouped {
             let loops: Vec<(VarKey, Value, String)> = (0..dims)
                 .rev()
@@ -373,10 +436,11 @@ impl<'p> Lowerer<'p> {
     fn classify_state(&mut self, f: &hir::Function, phases: &[Phase], info: &mut NdRangeInfo) -> bool {
         let mut r = Refs::default();
         collect_refs(phases, &mut r);
-        let uniform_local = |x: LocalId, r: &Refs| {
-            let l = f.local(x);
-            (r.group_decls.contains(&x) || (l.is_param && l.ty.scalar().is_some())) && !r.written.contains(&x)
-        };
+        // Uniform: the same in every work-item of a group. Group-loop variables and scalar
+        // parameters are, and so is a variable set only by its declaration from uniform
+        // values (`const int n = get_local_size(0);`), which every phase recomputes.
+        let inits = declared_inits(f);
+        let uniform_local = |x: LocalId, r: &Refs| uniform_var(f, x, r, &inits, 4);
         let mut ok = true;
         for (e, span) in &r.group_exprs {
             let mut problem: Option<String> = None;
@@ -417,12 +481,13 @@ impl<'p> Lowerer<'p> {
             if l.space == AddrSpace::Local || (l.is_param && !r.written.contains(x)) {
                 continue;
             }
-            if l.ty.scalar().is_none() || self.frame().address_taken.contains(x) || l.is_param {
+            let private_array = matches!(l.ty, Type::Array(..)) && !super::stmt::contains_pointer(&l.ty);
+            if (l.ty.scalar().is_none() && !private_array) || l.is_param {
                 self.error(
                     Diagnostic::error(
                         codes::NON_UNIFORM_BARRIER,
                         format!(
-                            "`{}` is used on both sides of a barrier; kiln keeps only scalar variables per work-item",
+                            "`{}` is used on both sides of a barrier; kiln keeps scalars and arrays of scalars per work-item",
                             l.name
                         ),
                     )
@@ -430,6 +495,11 @@ impl<'p> Lowerer<'p> {
                     .with_help("keep the data in a `__local` array indexed by the local id"),
                 );
                 ok = false;
+                continue;
+            }
+            if private_array || self.frame().address_taken.contains(x) {
+                per_item.push(*x);
+                names.push(l.name.to_string());
                 continue;
             }
             if let Some(init) = self.remat_init(f, *x, &r, &uniform_local) {
@@ -440,12 +510,38 @@ impl<'p> Lowerer<'p> {
             per_item.push(*x);
             names.push(l.name.to_string());
         }
-        let items: u32 = info.local_size.map(|s| s.iter().product()).unwrap_or(1);
+        let items: u32 = info.local_size.map(|s| s.iter().product()).or(info.max_work_group_size).unwrap_or(1);
         for x in per_item {
             let l = f.local(x);
-            let Some(s) = l.ty.scalar() else { continue };
-            let m = self.new_mem(format!("{}[work-item]", l.name).into(), MemKind::Private, s, Some(items), l.span);
-            self.frames[0].storage.insert(x, Storage::PerItem(m));
+            let Some(s) = super::base_scalar(&l.ty) else { continue };
+            let n = super::elem_count(&l.ty);
+            let m = self.new_mem(format!("{}[work-item]", l.name).into(), MemKind::Private, s, Some(items * n), l.span);
+            self.frames[0].storage.insert(x, Storage::PerItem(m, n));
+        }
+        // A uniform variable that group-level code reads (a loop bound) is recomputed there from
+        // its initializer, as are the variables that initializer reads.
+        let mut work: Vec<LocalId> = Vec::new();
+        for (e, _) in &r.group_exprs {
+            for_each_expr(&[Stmt::Expr(e.clone())], &mut |x| {
+                if let K::Local(id) = x.kind {
+                    work.push(id);
+                }
+            });
+        }
+        while let Some(x) = work.pop() {
+            let l = f.local(x);
+            if r.group_decls.contains(&x) || l.is_param || self.frames[0].storage.contains_key(&x) {
+                continue;
+            }
+            if let Some(init) = self.remat_init(f, x, &r, &uniform_local) {
+                for_each_expr(&[Stmt::Expr(init.clone())], &mut |e| {
+                    if let K::Local(id) = e.kind {
+                        work.push(id);
+                    }
+                });
+                self.remat.insert(x, init);
+                self.frames[0].storage.insert(x, Storage::Remat);
+            }
         }
         info.per_item = names;
         ok
@@ -544,13 +640,16 @@ impl<'p> Lowerer<'p> {
             match p {
                 Phase::Region { stmts, .. } => {
                     let Some(nd) = self.nd.clone() else { return };
-                    let local = nd.local.unwrap_or([1, 1, 1]);
                     let span = stmts.first().map(|s| stmt_span(s)).unwrap_or_default();
                     let loops: Vec<(VarKey, Value, String)> = (0..nd.dims)
                         .rev()
                         .map(|d| {
-                            let n = self.konst(local[d as usize] as u64, INDEX_WIDTH, span);
-                            (lid_key(d), n, format!("work-items of a work-group, dimension {d}"))
+                            let n = self.local_size_value(&nd, d, span);
+                            let size = match nd.max_items {
+                                Some(m) => format!(" (its size an input at run time, at most {m} work-items)"),
+                                None => String::new(),
+                            };
+                            (lid_key(d), n, format!("work-items of a work-group, dimension {d}{size}"))
                         })
                         .collect();
                     self.id_loops(&loops, span, &mut |l| {
@@ -644,6 +743,24 @@ impl<'p> Lowerer<'p> {
         }
     }
 
+    /// The work-group size in dimension `d`: a constant, or the run-time input.
+    fn local_size_value(&mut self, nd: &NdCtx, d: u32, span: Span) -> Value {
+        match (nd.local, nd.local_inputs[d as usize]) {
+            (None, Some(v)) => v,
+            (local, _) => self.konst(local.map(|l| l[d as usize]).unwrap_or(1) as u64, INDEX_WIDTH, span),
+        }
+    }
+
+    /// Where the current work-item's `n` elements of per-work-item storage start.
+    pub(super) fn per_item_base(&mut self, n: u32, span: Span) -> Value {
+        let id = self.local_linear_id(span);
+        if n == 1 {
+            return id;
+        }
+        let size = self.konst(u64::from(n), INDEX_WIDTH, span);
+        self.emit(OpKind::Binary(BinOp::Mul), vec![id, size], INDEX_WIDTH, span)
+    }
+
     /// The local linear id of the current work-item (the index of per-work-item storage).
     pub(super) fn local_linear_id(&mut self, span: Span) -> Value {
         self.work_item(WorkItemFn::LocalLinearId, 0, span)
@@ -654,7 +771,6 @@ impl<'p> Lowerer<'p> {
         let Some(nd) = self.nd.clone() else {
             return self.konst(0, INDEX_WIDTH, span);
         };
-        let ls = |d: u32| nd.local.map(|l| l[d as usize]).unwrap_or(1);
         let c = |l: &mut Self, v: u64| l.konst(v, INDEX_WIDTH, span);
         let bin =
             |l: &mut Self, op: BinOp, a: Value, b: Value| l.emit(OpKind::Binary(op), vec![a, b], INDEX_WIDTH, span);
@@ -675,7 +791,7 @@ impl<'p> Lowerer<'p> {
                 None => c(self, nd.dims as u64),
             },
             WorkItemFn::GlobalSize => nd.global_size[d as usize].unwrap_or_else(|| c(self, 1)),
-            WorkItemFn::LocalSize | WorkItemFn::EnqueuedLocalSize => c(self, ls(d) as u64),
+            WorkItemFn::LocalSize | WorkItemFn::EnqueuedLocalSize => self.local_size_value(&nd, d, span),
             WorkItemFn::NumGroups => nd.num_groups[d as usize].unwrap_or_else(|| c(self, 1)),
             WorkItemFn::GlobalOffset => c(self, 0),
             WorkItemFn::LocalId | WorkItemFn::GroupId => {
@@ -685,14 +801,14 @@ impl<'p> Lowerer<'p> {
                 } else {
                     // Streaming: both come from the global id and the work-group size.
                     let g = self.env_value(gid_key(d), span);
-                    let n = c(self, ls(d) as u64);
+                    let n = self.local_size_value(&nd, d, span);
                     bin(self, if local { BinOp::URem } else { BinOp::UDiv }, g, n)
                 }
             }
             WorkItemFn::GlobalId => {
                 if nd.grouped {
                     let g = self.env_value(grp_key(d), span);
-                    let n = c(self, ls(d) as u64);
+                    let n = self.local_size_value(&nd, d, span);
                     let base = bin(self, BinOp::Mul, g, n);
                     let l = self.env_value(lid_key(d), span);
                     bin(self, BinOp::Add, base, l)
@@ -711,7 +827,7 @@ impl<'p> Lowerer<'p> {
                             let size = if global {
                                 nd.global_size[dd as usize].unwrap_or_else(|| c(self, 1))
                             } else {
-                                c(self, ls(dd) as u64)
+                                self.local_size_value(&nd, dd, span)
                             };
                             let scaled = bin(self, BinOp::Mul, a, size);
                             bin(self, BinOp::Add, scaled, id)

@@ -60,13 +60,19 @@ impl<'p> Lowerer<'p> {
         if self.frames.len() == 1 {
             match self.frame().storage.get(&id).copied() {
                 Some(Storage::Remat) => return,
-                Some(Storage::PerItem(m)) => {
+                Some(Storage::PerItem(m, n)) => {
                     self.var_names.insert(key, local.name.clone());
-                    if let Some(hir::Init::Expr(e)) = init
-                        && let RV::Val(v) = self.rvalue(e)
-                    {
-                        let index = self.local_linear_id(span);
-                        self.k.push_op(self.cur, OpKind::Store(m), vec![index, v], None, span);
+                    let mut exprs = Vec::new();
+                    if let Some(i) = init {
+                        flatten_init(i, &mut exprs);
+                    }
+                    let base = self.per_item_base(n, span);
+                    for (i, e) in exprs.iter().enumerate() {
+                        if let RV::Val(v) = self.rvalue(e) {
+                            let offset = self.konst(i as u64, INDEX_WIDTH, span);
+                            let index = self.emit(OpKind::Binary(BinOp::Add), vec![base, offset], INDEX_WIDTH, span);
+                            self.k.push_op(self.cur, OpKind::Store(m), vec![index, v], None, e.span);
+                        }
                     }
                     return;
                 }
@@ -284,7 +290,7 @@ impl<'p> Lowerer<'p> {
     }
 }
 
-fn contains_pointer(ty: &Type) -> bool {
+pub(super) fn contains_pointer(ty: &Type) -> bool {
     match ty {
         Type::Pointer(_) => true,
         Type::Array(t, _) => contains_pointer(t),

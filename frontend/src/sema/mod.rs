@@ -523,8 +523,30 @@ impl Sema<'_> {
                         attrs.work_group_size_hint = Some(vals);
                     }
                 }
+                "max_work_group_size" => {
+                    let vals: Vec<Option<u32>> = a
+                        .args
+                        .iter()
+                        .map(|arg| match arg {
+                            ast::AttrArg::Expr(e) => self.const_u32(e).filter(|v| *v > 0),
+                            ast::AttrArg::Type(_) => None,
+                        })
+                        .collect();
+                    let product = vals.iter().try_fold(1u64, |acc, v| v.map(|v| acc * u64::from(v)));
+                    match product {
+                        Some(n) if is_kernel && (vals.len() == 1 || vals.len() == 3) && n <= 1 << 20 => {
+                            attrs.max_work_group_size = Some(n as u32);
+                        }
+                        _ => self.err(
+                            Diagnostic::error(
+                                codes::WORK_GROUP_SIZE,
+                                "`max_work_group_size` needs one or three positive integer constants, on a kernel",
+                            )
+                            .at(a.span),
+                        ),
+                    }
+                }
                 "vec_type_hint"
-                | "max_work_group_size"
                 | "max_global_work_dim"
                 | "num_compute_units"
                 | "num_simd_work_items"

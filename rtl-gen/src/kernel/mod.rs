@@ -33,6 +33,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 pub fn scalar_port(p: &kiln_dataflow::ir::Param) -> String {
     match p.implicit {
         Some(kiln_dataflow::ir::Implicit::GlobalSize(d)) => format!("launch_global_size{d}"),
+        Some(kiln_dataflow::ir::Implicit::LocalSize(d)) => format!("launch_local_size{d}"),
         Some(kiln_dataflow::ir::Implicit::WorkDim) => "launch_work_dim".to_string(),
         None => format!("arg_{}", sanitize(&p.name)),
     }
