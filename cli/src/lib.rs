@@ -49,6 +49,10 @@ struct CompileArgs {
     /// How to print diagnostics.
     #[arg(long = "message-format", value_enum, default_value = "human")]
     message_format: MessageFormat,
+    /// Build NDRange kernels without `reqd_work_group_size` or `max_work_group_size` for
+    /// work-groups of up to N work-items, the size given at run time.
+    #[arg(long = "max-work-group-size", value_name = "N")]
+    max_work_group_size: Option<u32>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -251,6 +255,15 @@ fn options(c: &CompileArgs) -> Result<Options, Diagnostic> {
         o.add_define(d);
     }
     o.include_dirs = c.include.clone();
+    if let Some(n) = c.max_work_group_size {
+        if n == 0 || n > 1 << 20 {
+            return Err(Diagnostic::error(
+                kiln_diagnostics::codes::BAD_OPTION,
+                format!("`--max-work-group-size {n}`: the size must be between 1 and 1048576"),
+            ));
+        }
+        o.max_work_group_size = Some(n);
+    }
     for f in &c.cl_options {
         let std = f.strip_prefix("-cl-std=").map(str::to_ascii_lowercase);
         if std.as_deref().is_some_and(|s| s.starts_with("clc++") || s == "c++") {

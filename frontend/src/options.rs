@@ -63,6 +63,10 @@ pub struct Options {
     /// `-I DIR`, searched in order after the including file's own directory.
     pub include_dirs: Vec<PathBuf>,
     pub math: MathFlags,
+    /// `--max-work-group-size N`: the `max_work_group_size` of every kernel that states
+    /// neither it nor `reqd_work_group_size` (its hardware then takes the work-group size at
+    /// run time, up to `N` work-items).
+    pub max_work_group_size: Option<u32>,
 }
 
 impl Options {

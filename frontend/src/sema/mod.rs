@@ -568,6 +568,9 @@ impl Sema<'_> {
                 ),
             }
         }
+        if is_kernel && attrs.reqd_work_group_size.is_none() && attrs.max_work_group_size.is_none() {
+            attrs.max_work_group_size = self.opts.max_work_group_size;
+        }
         attrs
     }
 

@@ -1,0 +1,107 @@
+#![allow(clippy::unwrap_used)]
+//! What kernels written for other FPGA tools need beyond the corpus runs (`tests/real/` goes
+//! through every engine and PoCL in `corpus.rs` and `pocl.rs`): one build of an NDRange kernel
+//! without a required work-group size serving launches of different sizes, and `printf` in
+//! each engine.
+
+use kiln_tests::{kiln, require_tool, scratch, tests_dir, write_kernel_and_spec};
+use serde_json::Value;
+
+fn ints(v: &Value) -> Vec<i64> {
+    v.as_array().unwrap().iter().map(|x| x.as_i64().unwrap()).collect()
+}
+
+/// The partial sums of `in` per work-group of `local` work-items.
+fn group_sums(input: &[i64], local: usize) -> Vec<i64> {
+    input.chunks(local).map(|c| c.iter().sum()).collect()
+}
+
+#[test]
+fn one_build_serves_work_groups_of_every_size_up_to_its_maximum() {
+    require_tool("verilator");
+    let dir = scratch("run-time-local-size");
+    let source = tests_dir().join("real").join("reduce_any_group.cl");
+    let text = std::fs::read_to_string(&source).unwrap();
+    for local in [8usize, 16, 32, 64] {
+        let groups = 128 / local;
+        let spec = format!(
+            "kernel = \"reduce_any_group\"\nglobal_size = [128]\nlocal_size = [{local}]\n[args]\n\
+             in = {{ len = 128, fill = \"random\", seed = 3, min = -500, max = 500 }}\n\
+             partial = {{ len = {groups} }}\nspread = {{ len = 128 }}\nscratch = {{ local = 64 }}\n"
+        );
+        let (k, s) = write_kernel_and_spec(&dir, &format!("reduce{local}"), &text, &spec);
+        let json = dir.join(format!("reduce{local}.json"));
+        let r = kiln(&["cosim", k.to_str().unwrap(), "--spec", s.to_str().unwrap(), "--json", json.to_str().unwrap()]);
+        assert_eq!(r.code, 0, "local size {local}: {}{}", r.stdout, r.stderr);
+        let v: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+        let input = ints(&v["args"]["in"]);
+        assert_eq!(ints(&v["args"]["partial"]), group_sums(&input, local), "local size {local}");
+        let spread = ints(&v["args"]["spread"]);
+        for (i, x) in input.iter().enumerate() {
+            assert_eq!(spread[i], x * x - group_sums(&input, local)[i / local], "work-item {i}, local size {local}");
+        }
+    }
+    // The hardware is the same for every launch: the work-group size is one of its inputs.
+    let out = dir.join("build");
+    let r = kiln(&["build", source.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v = std::fs::read_to_string(out.join("reduce_any_group.v")).unwrap();
+    assert!(v.contains("launch_local_size0"), "the work-group size is an input of the hardware");
+    assert!(r.stdout.contains("its size an input at run time, at most 64 work-items"), "{}", r.stdout);
+}
+
+#[test]
+fn a_launch_larger_than_the_maximum_work_group_is_refused() {
+    let dir = scratch("run-time-local-size-too-large");
+    let text = std::fs::read_to_string(tests_dir().join("real").join("reduce_any_group.cl")).unwrap();
+    let spec = "kernel = \"reduce_any_group\"\nglobal_size = [256]\nlocal_size = [128]\n[args]\n\
+                in = { len = 256 }\npartial = { len = 2 }\nspread = { len = 256 }\nscratch = { local = 128 }\n";
+    let (k, s) = write_kernel_and_spec(&dir, "too_large", &text, spec);
+    let r = kiln(&["sim", k.to_str().unwrap(), "--spec", s.to_str().unwrap()]);
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.contains("E0607") && r.stderr.contains("at most 64"), "{}", r.stderr);
+}
+
+#[test]
+fn a_kernel_without_any_work_group_size_builds_for_the_default_maximum() {
+    let dir = scratch("no-work-group-size");
+    let text = "__kernel void sums(__global const int *in, __global int *out, __local int *t) {\n\
+                int l = get_local_id(0);\n t[l] = in[get_global_id(0)];\n barrier(CLK_LOCAL_MEM_FENCE);\n\
+                if (l == 0) { int s = 0; for (int i = 0; i < get_local_size(0); i++) s += t[i]; out[get_group_id(0)] = s; }\n}\n";
+    let (k, _) = write_kernel_and_spec(&dir, "sums", text, "kernel = \"sums\"\n");
+    let out = dir.join("build");
+    let r = kiln(&["build", k.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("at most 256 work-items"), "{}", r.stdout);
+    let r = kiln(&["build", k.to_str().unwrap(), "-o", out.to_str().unwrap(), "--max-work-group-size", "32"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("at most 32 work-items"), "{}", r.stdout);
+}
+
+#[test]
+fn printf_prints_in_the_emulator_and_with_its_cycle_in_the_simulator() {
+    let dir = scratch("printf-engines");
+    let text = "__kernel void p(__global const int *a, __global int *o) {\n\
+                int s = 0;\n for (int i = 0; i < 4; i++) { s += a[i]; printf(\"i=%d s=%04x\\n\", i, s); }\n o[0] = s;\n}\n";
+    let spec = "kernel = \"p\"\n[args]\na = { data = [10, 20, 30, 40] }\no = { len = 1 }\n";
+    let (k, s) = write_kernel_and_spec(&dir, "p", text, spec);
+    let r = kiln(&["emu", k.to_str().unwrap(), "--spec", s.to_str().unwrap()]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.starts_with("i=0 s=000a\ni=1 s=001e\ni=2 s=003c\ni=3 s=0064\n"), "{}", r.stdout);
+    let json = dir.join("sim.json");
+    let r = kiln(&["sim", k.to_str().unwrap(), "--spec", s.to_str().unwrap(), "--json", json.to_str().unwrap()]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let printed = v["printed"].as_array().unwrap();
+    assert_eq!(printed.len(), 4);
+    let cycles: Vec<u64> = printed.iter().map(|p| p["cycle"].as_u64().unwrap()).collect();
+    assert!(cycles.windows(2).all(|w| w[0] < w[1]), "the prints run in later and later cycles: {cycles:?}");
+    assert!(cycles.iter().all(|c| *c < v["cycles"].as_u64().unwrap()));
+    assert_eq!(printed[3]["text"], "i=3 s=0064\n");
+    assert!(r.stdout.contains(&format!("[cycle {}] i=0 s=000a\n", cycles[0])), "{}", r.stdout);
+    // Hardware drops it, and says so.
+    let out = dir.join("build");
+    let r = kiln(&["build", k.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stderr.contains("W0608"), "{}", r.stderr);
+}
