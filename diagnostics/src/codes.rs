@@ -65,6 +65,7 @@ define_codes! {
     UNEXPECTED_EOF = "E0206": "the file ends inside a construct",
     RESERVED_IDENT = "E0207": "a keyword or reserved word used as an identifier",
     BAD_ATTRIBUTE = "E0208": "a malformed attribute",
+    PARTITION_REDUCED = "W0211": "an array partition into more banks than kiln builds, built with fewer (a divisor of the count asked for)",
     BAD_PRAGMA_ARG = "E0209": "a loop pragma with a malformed argument",
     PRAGMA_NOT_BEFORE_LOOP = "E0210": "a loop pragma or loop attribute that is not immediately followed by a loop",
 

@@ -1314,6 +1314,30 @@ impl<'a> Parser<'a> {
             "xcl_pipeline_loop" => attrs.xcl_pipeline = Some((arg(&a), a.span)),
             "xcl_dataflow" => attrs.xcl_dataflow = Some(a.span),
             "ivdep" => attrs.ivdep = Some((arg(&a), a.span)),
+            // Xilinx's `xcl_dependence(type="inter", dependent=false[, variable=v, direction=RAW])`:
+            // no dependence between iterations, an `ivdep` (for the whole loop, as kiln's
+            // `ivdep array(v)` is); `dependent=true` or `type="intra"` asserts nothing kiln uses.
+            "xcl_dependence" => {
+                let setting = |key: &str| {
+                    a.args.iter().find_map(|x| match x {
+                        AttrArg::Expr(Expr { kind: ExprKind::Assign(None, l, r), .. }) => match (&l.kind, &r.kind) {
+                            (ExprKind::Ident(k), ExprKind::Ident(v) | ExprKind::Int(v)) if &**k == key => Some(v.to_string()),
+                            (ExprKind::Ident(k), ExprKind::Str(parts)) if &**k == key => {
+                                Some(parts.iter().map(|p| p.trim_matches('"')).collect::<String>())
+                            }
+                            _ => None,
+                        },
+                        _ => None,
+                    })
+                };
+                let independent = matches!(setting("dependent").as_deref(), Some("false" | "0"));
+                let inter = setting("type").is_none_or(|t| t.eq_ignore_ascii_case("inter"));
+                if independent && inter {
+                    attrs.ivdep = Some((None, a.span));
+                }
+            }
+            // A trip-count estimate for Xilinx's reports; kiln's report has its own.
+            "xcl_loop_tripcount" => {}
             _ => {
                 self.diags.push(
                     Diagnostic::error(

@@ -107,19 +107,25 @@ impl Sema<'_> {
                 self.err(Diagnostic::error(codes::BAD_ATTRIBUTE, "the partition factor must be positive").at(a.span));
                 continue;
             }
-            if factor > MAX_BANKS {
+            let (kind, factor, dim) = if factor > MAX_BANKS {
+                // The banks change how fast the array is, not what it holds: build as many as
+                // kiln can, a divisor of the count asked for so the layout stays cyclic.
+                let (dim, asked) = if dim == 0 { (1, shape[0]) } else { (dim, factor) };
+                let fewer = (1..=MAX_BANKS.min(asked)).rev().find(|d| asked % d == 0).unwrap_or(1);
                 self.err(
-                    Diagnostic::error(
-                        codes::BAD_ATTRIBUTE,
+                    Diagnostic::warning(
+                        codes::PARTITION_REDUCED,
                         format!(
-                            "this partition asks for {factor} banks; kiln splits an array into at most {MAX_BANKS}"
+                            "this partition asks for {factor} banks; kiln builds at most {MAX_BANKS}, so it splits the array cyclically into {fewer}"
                         ),
                     )
                     .at(a.span)
-                    .with_help("partition cyclically with a smaller factor, or along a shorter dimension"),
+                    .with_help("partition with a smaller factor, or along a shorter dimension, to choose the banks yourself"),
                 );
-                continue;
-            }
+                (PartitionKind::Cyclic, fewer, dim)
+            } else {
+                (kind, factor, dim)
+            };
             found = Some(ArrayPartition { kind, factor, dim, span: a.span });
         }
         found
