@@ -142,16 +142,8 @@ impl Sema<'_> {
             return err_expr(span);
         };
         let elem = match pt.ty {
-            Type::Scalar(Scalar::F32) if op == AtomicOp::Exchange => {
-                self.err(
-                    Diagnostic::error(
-                        codes::UNSUPPORTED_FLOAT,
-                        format!("`{name}` on `float` is not yet supported by kiln"),
-                    )
-                    .at(ptr.span),
-                );
-                return err_expr(span);
-            }
+            // An exchange moves the bits: a `float` is as good as an `int`.
+            Type::Scalar(Scalar::F32) if op == AtomicOp::Exchange => Scalar::F32,
             Type::Scalar(s @ (Scalar::I32 | Scalar::U32)) => s,
             Type::Scalar(s @ (Scalar::I64 | Scalar::U64)) if !is_atomic_prefix => s,
             _ => {
@@ -210,7 +202,7 @@ impl Sema<'_> {
         let mut xs = xs.into_iter();
         let Some(ptr) = xs.next() else { return err_expr(span) };
         let elem = match ptr.ty.pointee().map(|p| &p.ty) {
-            Some(Type::Atomic(s)) if s.is_float() => {
+            Some(Type::Atomic(s)) if s.is_float() && !matches!(op, AtomicOp::Load | AtomicOp::Store | AtomicOp::Exchange) => {
                 self.err(
                     Diagnostic::error(
                         codes::UNSUPPORTED_FLOAT,
@@ -323,7 +315,7 @@ impl Sema<'_> {
             Type::Atomic(s) => Expr { ty: Type::Scalar(s), ..x },
             _ => x,
         };
-        if !x.ty.is_integer() {
+        if !x.ty.is_integer() && !(elem.is_float() && x.ty.scalar().is_some_and(Scalar::is_float)) {
             let msg = format!("`{name}` takes `{}` operands, not `{}`", elem.name(), self.show(&x.ty));
             self.err(Diagnostic::error(codes::BUILTIN_ARGS, msg).at(x.span));
             return None;

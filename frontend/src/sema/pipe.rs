@@ -74,7 +74,7 @@ impl Sema<'_> {
         let (packet, _, _) = self.type_name(inner);
         match &packet {
             Type::Error => return Type::Error,
-            Type::Scalar(s) if *s != Scalar::Bool && *s != Scalar::F16 => {}
+            Type::Scalar(s) if *s != Scalar::F16 => {}
             Type::Vector(s, _) if *s != Scalar::F16 => {}
             Type::Record(_) => {}
             other => {
