@@ -392,6 +392,9 @@ pub enum ExprKind {
     Convert(Box<Expr>),
     /// Reinterprets a pointer as a pointer to another type (`(global uchar*)p`).
     PtrCast(Box<Expr>),
+    /// `to_global(p)`, `to_local(p)`, `to_private(p)`: `p` when it points into the expression
+    /// type's address space, else the null pointer.
+    ToAddressSpace(Box<Expr>),
     /// An array l-value used as a value: the pointer to its first element.
     Decay(Box<Expr>),
     AddrOf(Box<Expr>),
@@ -693,6 +696,7 @@ impl Expr {
             | K::Unary(_, a)
             | K::Convert(a)
             | K::PtrCast(a)
+            | K::ToAddressSpace(a)
             | K::Decay(a)
             | K::AddrOf(a)
             | K::IncDec { target: a, .. }
@@ -757,6 +761,7 @@ impl Expr {
             | K::Unary(_, a)
             | K::Convert(a)
             | K::PtrCast(a)
+            | K::ToAddressSpace(a)
             | K::Decay(a)
             | K::AddrOf(a)
             | K::IncDec { target: a, .. }

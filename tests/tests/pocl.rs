@@ -39,7 +39,9 @@ fn build_host(dir: &Path) -> PathBuf {
 fn host_input(case: &Case) -> String {
     let spec: toml::Table = toml::from_str(&std::fs::read_to_string(&case.spec).unwrap()).unwrap();
     let dir = case.source.parent().unwrap();
-    let mut options = format!("-cl-std=CL3.0 -I {}", dir.display());
+    // The kernel's language version when it states one (`// flags: -cl-std=CL2.0`).
+    let std = case.flags().into_iter().find(|f| f.starts_with("-cl-std=")).unwrap_or_else(|| "-cl-std=CL3.0".into());
+    let mut options = format!("{std} -I {}", dir.display());
     if let Some(toml::Value::Table(d)) = spec.get("defines") {
         for (k, v) in d {
             let _ = write!(options, " -D{k}={}", v.as_str().map(str::to_string).unwrap_or_else(|| v.to_string()));

@@ -105,3 +105,29 @@ fn printf_prints_in_the_emulator_and_with_its_cycle_in_the_simulator() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.stderr.contains("W0608"), "{}", r.stderr);
 }
+
+/// `to_global`, `to_local` and `to_private` on generic pointers (PoCL here has no generic
+/// address space, so the expected results are computed here).
+#[test]
+fn generic_pointers_know_their_address_space() {
+    let dir = scratch("generic-pointers");
+    let case = kiln_tests::real_corpus().into_iter().find(|c| c.name == "generic_pointers").unwrap();
+    let json = dir.join("emu.json");
+    let r = kiln(&[
+        "emu",
+        case.source.to_str().unwrap(),
+        "--spec",
+        case.spec.to_str().unwrap(),
+        "-cl-std=CL2.0",
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let kinds = ints(&v["args"]["kinds"]);
+    for item in 0..8 {
+        let l = (item % 4) as i64;
+        // A global pointer; a local one after `bump` added 2 * 7 to it; a private one (20 + 2 * 5).
+        assert_eq!(kinds[item * 3..item * 3 + 3], [1, 2 + (l + 14) * 8, 4 + 30 * 8], "work-item {item}");
+    }
+}

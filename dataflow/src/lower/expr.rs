@@ -334,8 +334,34 @@ impl<'p> Lowerer<'p> {
             ExprKind::IncDec { target, increment, prefix } => self.inc_dec(target, *increment, *prefix, span),
             ExprKind::Cond(c, a, b) => self.conditional(c, a, b, &e.ty, span),
             ExprKind::Convert(a) => self.convert(a, &e.ty, span),
+            ExprKind::ToAddressSpace(a) => {
+                let RV::Ptr(p) = self.rvalue(a) else { return RV::Void };
+                let space = e.ty.pointee().map(|t| t.space);
+                let inside = p.mem.is_some_and(|m| {
+                    let kind = &self.k.mems[m].kind;
+                    match space {
+                        Some(AddrSpace::Global) => matches!(kind, MemKind::Global { .. }),
+                        Some(AddrSpace::Local) => matches!(kind, MemKind::Local),
+                        Some(AddrSpace::Private) => matches!(kind, MemKind::Private | MemKind::Rom),
+                        _ => false,
+                    }
+                });
+                if inside {
+                    RV::Ptr(p)
+                } else {
+                    let index = self.konst(0, INDEX_WIDTH, span);
+                    RV::Ptr(PtrVal { mem: None, index })
+                }
+            }
             ExprKind::PtrCast(a) => {
                 let rv = self.rvalue(a);
+                // The null pointer constant (`p != 0` compares with `(T *)0`).
+                if let RV::Val(_) = rv
+                    && a.as_int() == Some(0)
+                {
+                    let index = self.konst(0, INDEX_WIDTH, span);
+                    return RV::Ptr(PtrVal { mem: None, index });
+                }
                 if let (RV::Ptr(p), Some(from), Some(to)) = (rv, a.ty.pointee(), e.ty.pointee()) {
                     let (fs, ts) = (base_scalar(&from.ty), base_scalar(&to.ty));
                     let same = fs.map(|s| s.bits()) == ts.map(|s| s.bits()) || from.ty.is_void() || to.ty.is_void();

@@ -737,7 +737,7 @@ fn scan_function(f: &hir::Function) -> (HashSet<LocalId>, HashSet<LocalId>) {
             }
             K::IncDec { target, .. } => walk_expr(target, taken, ok, false),
             K::Member(b, _) => walk_expr(b, taken, ok, read_ctx),
-            K::Unary(_, a) | K::Convert(a) | K::PtrCast(a) => walk_expr(a, taken, ok, true),
+            K::Unary(_, a) | K::Convert(a) | K::PtrCast(a) | K::ToAddressSpace(a) => walk_expr(a, taken, ok, true),
             K::Decay(a) => walk_expr(a, taken, ok, false),
             K::Binary(_, a, b) | K::LogAnd(a, b) | K::LogOr(a, b) | K::PtrDiff(a, b) | K::PtrCmp(_, a, b) => {
                 walk_expr(a, taken, ok, true);

@@ -183,6 +183,12 @@ impl<'p> Lowerer<'p> {
 
     fn if_stmt(&mut self, c: &hir::Expr, t: &hir::Block, e: &hir::Block, span: Span) {
         let cond = self.cond(c);
+        // A condition known now (a pointer `to_global` found to point elsewhere, a constant):
+        // only the branch taken is built, so the other may use what is invalid on this path.
+        if let Some(v) = self.k.as_const(cond) {
+            self.block(if v & 1 == 1 { t } else { e });
+            return;
+        }
         let merge = self.new_join(span);
         let then_b = self.k.new_block(span);
         let else_b = self.k.new_block(span);

@@ -1022,6 +1022,31 @@ impl Sema<'_> {
         }
     }
 
+    /// `to_global(p)` and its kin: `p` (a generic pointer) as a pointer into `space`, null when
+    /// it points elsewhere.
+    fn to_address_space(&mut self, name: &str, space: AddrSpace, args: &[ast::Expr], span: Span) -> Expr {
+        if args.len() != 1 {
+            self.wrong_arg_count(name, 1, args.len(), span);
+            return err_expr(span);
+        }
+        let p = self.rvalue(&args[0]);
+        if p.ty.is_error() {
+            return p;
+        }
+        let Type::Pointer(to) = &p.ty else {
+            let msg = format!("`{name}` takes a pointer, not `{}`", self.show(&p.ty));
+            self.err(Diagnostic::error(codes::BUILTIN_ARGS, msg).at(p.span));
+            return err_expr(span);
+        };
+        if to.space == AddrSpace::Constant {
+            let msg = format!("`{name}` takes a pointer to the generic address space; this one is `__constant`");
+            self.err(Diagnostic::error(codes::BUILTIN_ARGS, msg).at(p.span));
+            return err_expr(span);
+        }
+        let ty = Type::Pointer(Rc::new(crate::types::Pointee { ty: to.ty.clone(), space, quals: to.quals }));
+        Expr { kind: ExprKind::ToAddressSpace(Box::new(p)), ty, span }
+    }
+
     fn call(&mut self, callee: &ast::Expr, args: &[ast::Expr], span: Span) -> Expr {
         let ast::ExprKind::Ident(name) = &callee.kind else {
             let c = self.rvalue(callee);
@@ -1046,6 +1071,14 @@ impl Sema<'_> {
             None => {
                 if &**name == "printf" {
                     return self.printf(args, span);
+                }
+                if let Some(space) = match &**name {
+                    "to_global" => Some(AddrSpace::Global),
+                    "to_local" => Some(AddrSpace::Local),
+                    "to_private" => Some(AddrSpace::Private),
+                    _ => None,
+                } {
+                    return self.to_address_space(name, space, args, span);
                 }
                 if let Some(e) = self.work_item_builtin(name, args, callee.span, span) {
                     return e;

@@ -686,6 +686,7 @@ impl Splitter {
             K::Unary(op, a) => rebuild(K::Unary(*op, Box::new(self.scalar(a, pre)))),
             K::Convert(a) => rebuild(K::Convert(Box::new(self.scalar(a, pre)))),
             K::PtrCast(a) => rebuild(K::PtrCast(Box::new(self.scalar(a, pre)))),
+            K::ToAddressSpace(a) => rebuild(K::ToAddressSpace(Box::new(self.scalar(a, pre)))),
             K::Decay(a) => rebuild(K::Decay(Box::new(self.scalar(a, pre)))),
             K::Binary(op, a, b) => {
                 let a = self.scalar(a, pre);
