@@ -448,13 +448,7 @@ impl Sema<'_> {
                 let ty = items.last().map(|x| x.ty.clone()).unwrap_or(Type::Void);
                 Expr { kind: ExprKind::Comma(items), ty, span }
             }
-            ast::ExprKind::CompoundLiteral(..) => {
-                self.err(
-                    Diagnostic::error(codes::UNSUPPORTED_AGGREGATE, "compound literals are not yet supported by kiln")
-                        .at(span),
-                );
-                err_expr(span)
-            }
+            ast::ExprKind::CompoundLiteral(tn, init) => self.compound_literal(tn, init, span),
             ast::ExprKind::BlockLiteral => {
                 self.err(Diagnostic::error(codes::NOT_ON_FPGA, "blocks are not supported on FPGA targets").at(span));
                 err_expr(span)
@@ -1020,6 +1014,39 @@ impl Sema<'_> {
                 err_expr(span)
             }
         }
+    }
+
+    /// `(T){...}`: an unnamed private object of type `T`, initialized where the statement
+    /// using it runs (its declaration goes just before that statement).
+    fn compound_literal(&mut self, tn: &ast::TypeName, init: &ast::Initializer, span: Span) -> Expr {
+        let (mut ty, quals, _) = self.type_name(tn);
+        if ty.is_error() {
+            return err_expr(span);
+        }
+        if self.fcx.is_none() {
+            self.err(
+                Diagnostic::error(codes::UNSUPPORTED_AGGREGATE, "kiln builds compound literals inside functions only")
+                    .at(span),
+            );
+            return err_expr(span);
+        }
+        let init = self.initializer(&mut ty, init, false);
+        if ty.is_error() {
+            return err_expr(span);
+        }
+        let id = self.new_local(crate::hir::Local {
+            name: "(compound literal)".into(),
+            ty: ty.clone(),
+            space: AddrSpace::Private,
+            quals,
+            is_param: false,
+            partition: None,
+            lane_of: None,
+            dependence_distance: None,
+            span,
+        });
+        self.pending_decls.push(crate::hir::Stmt::Decl(id, Some(init), span));
+        Expr { kind: ExprKind::Local(id), ty, span }
     }
 
     /// `to_global(p)` and its kin: `p` (a generic pointer) as a pointer into `space`, null when

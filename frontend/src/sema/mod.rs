@@ -74,6 +74,9 @@ pub struct Sema<'o> {
     prog: Program,
     scopes: Vec<HashMap<Rc<str>, Sym>>,
     fcx: Option<FnCtx>,
+    /// Declarations of compound literals' objects made while checking the current statement,
+    /// to go before it.
+    pending_decls: Vec<hir::Stmt>,
     /// Call edges per function: (callee, call site).
     calls: HashMap<FuncId, Vec<(FuncId, Span)>>,
     /// Extensions enabled with `#pragma OPENCL EXTENSION`.
@@ -96,6 +99,7 @@ pub fn analyze(tu: &ast::TranslationUnit, opts: &Options) -> Analysis {
         prog: Program::default(),
         scopes: vec![HashMap::new()],
         fcx: None,
+            pending_decls: Vec::new(),
         calls: HashMap::new(),
         enabled_extensions: Vec::new(),
         const_error_reported: false,

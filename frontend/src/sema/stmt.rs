@@ -51,12 +51,26 @@ impl Sema<'_> {
         self.block_items_plain(items)
     }
 
+    fn take_pending_decls(&mut self) -> Vec<Stmt> {
+        std::mem::take(&mut self.pending_decls)
+    }
+
+    fn pending_decls_mut(&mut self) -> &mut Vec<Stmt> {
+        &mut self.pending_decls
+    }
+
     /// The items of a block, lowered in order (jumps between them already arranged for).
     pub(super) fn block_items_plain(&mut self, items: &[ast::BlockItem]) -> Block {
         let mut out = Vec::new();
         for item in items {
             match item {
-                ast::BlockItem::Decl(d) => self.local_declaration(d, &mut out),
+                ast::BlockItem::Decl(d) => {
+                    let outer = self.take_pending_decls();
+                    let at = out.len();
+                    self.local_declaration(d, &mut out);
+                    let mine = std::mem::replace(self.pending_decls_mut(), outer);
+                    out.splice(at..at, mine);
+                }
                 ast::BlockItem::Stmt(s) => {
                     if let Some(h) = self.stmt(s) {
                         out.push(h);
@@ -303,7 +317,12 @@ impl Sema<'_> {
     }
 
     pub(super) fn stmt(&mut self, s: &ast::Stmt) -> Option<Stmt> {
-        let lowered = self.stmt_here(s)?;
+        // The objects of compound literals in this statement are declared just before it.
+        let outer = self.take_pending_decls();
+        let lowered = self.stmt_here(s);
+        let mine = std::mem::replace(self.pending_decls_mut(), outer);
+        let lowered = lowered?;
+        let lowered = if mine.is_empty() { lowered } else { Stmt::Block(mine.into_iter().chain([lowered]).collect()) };
         Some(match &s.kind {
             ast::StmtKind::While(..) | ast::StmtKind::DoWhile(..) | ast::StmtKind::For(..) | ast::StmtKind::Switch(..) => {
                 self.propagate_jumps(s, lowered)
