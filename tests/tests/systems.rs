@@ -54,6 +54,11 @@ fn check(name: &str, b: &Value) {
                 }
             }
         }
+        "bool_channel" => {
+            let (input, out) = (ints(&b["in"]), ints(&b["out"]));
+            let want: Vec<i64> = input.iter().map(|&x| if x > 50 { x - 50 } else { -x }).collect();
+            assert_eq!(out, want, "{name}");
+        }
         "feedback" => {
             let (input, out) = (ints(&b["in"]), ints(&b["out"]));
             let mut sum: u32 = 0;
@@ -150,7 +155,8 @@ fn check(name: &str, b: &Value) {
     }
 }
 
-const SYSTEMS: [&str; 13] = [
+const SYSTEMS: [&str; 14] = [
+    "bool_channel",
     "chain_intel",
     "chain_xilinx",
     "chain_std",
