@@ -239,7 +239,9 @@ impl<'p> Lowerer<'p> {
                 }
             }
             ExprKind::Local(_) | ExprKind::Global(_) | ExprKind::Deref(_) | ExprKind::Member(..) => {
-                if let (ExprKind::Global(g), Type::Scalar(s)) = (&e.kind, &e.ty) {
+                if let (ExprKind::Global(g), Type::Scalar(s)) = (&e.kind, &e.ty)
+                    && self.prog.global(*g).space == AddrSpace::Constant
+                {
                     // A scalar `__constant` is its value.
                     let v = self.prog.global(*g).init.as_ref().and_then(|i| match i {
                         hir::Init::Expr(x) => x.as_bits(),

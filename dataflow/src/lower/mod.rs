@@ -529,6 +529,12 @@ impl<'p> Lowerer<'p> {
             );
             return None;
         };
+        if gl.space == AddrSpace::Global {
+            // Written by the kernel: its memory is made, and initialized, at the kernel's entry
+            // (see `kernel_body`).
+            self.error(Diagnostic::internal_error("lowering", &[format!("program-scope `{}` has no memory", gl.name)]));
+            return None;
+        }
         let len = elem_count(&gl.ty);
         let m = self.new_mem(gl.name.clone(), MemKind::Rom, s, Some(len), gl.span);
         let mut values = Vec::new();
@@ -544,6 +550,31 @@ impl<'p> Lowerer<'p> {
     }
 
     // ----- kernel entry -----
+
+    /// Program-scope `__global` variables (OpenCL 2.0) in on-chip memory, written with their
+    /// initializers when the kernel starts: each launch starts from them.
+    fn program_global_variables(&mut self, _kernel: FuncId) {
+        let globals: Vec<(GlobalId, hir::Global)> = (0..self.prog.globals.len())
+            .map(|i| (GlobalId(i as u32), self.prog.global(GlobalId(i as u32)).clone()))
+            .filter(|(_, g)| g.space == AddrSpace::Global)
+            .collect();
+        for (g, gl) in globals {
+            let Some(s) = base_scalar(&gl.ty) else { continue };
+            let len = elem_count(&gl.ty);
+            let m = self.new_mem(gl.name.clone(), MemKind::Private, s, Some(len), gl.span);
+            let mut exprs = Vec::new();
+            if let Some(init) = &gl.init {
+                flatten_init(init, &mut exprs);
+            }
+            let w = scalar_width(s);
+            for i in 0..len as usize {
+                let v = exprs.get(i).and_then(|e| e.as_bits()).unwrap_or(0) & op::mask(w);
+                let (idx, val) = (self.konst(i as u64, INDEX_WIDTH, gl.span), self.konst(v, w, gl.span));
+                self.k.push_op(self.cur, OpKind::Store(m), vec![idx, val], None, gl.span);
+            }
+            self.globals.insert(g, m);
+        }
+    }
 
     fn kernel_body(&mut self, id: FuncId) {
         let f = self.prog.func(id);
@@ -561,6 +592,7 @@ impl<'p> Lowerer<'p> {
             rejected: HashSet::new(),
         });
         let entry = self.k.entry;
+        self.program_global_variables(id);
         for (i, pid) in f.params.iter().enumerate() {
             let p = f.local(*pid);
             let key = (instance, *pid);

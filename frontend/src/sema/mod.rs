@@ -311,15 +311,39 @@ impl Sema<'_> {
         let space = info.space.unwrap_or(AddrSpace::Private);
         match space {
             AddrSpace::Constant => {}
+            // OpenCL 2.0's program-scope `__global` variables: kiln keeps one in on-chip memory
+            // of the kernel, starting each launch from its initializer (zero without one).
+            AddrSpace::Global if self.opts.std == crate::options::ClStd::Cl1_2 => {
+                self.err(
+                    Diagnostic::error(
+                        codes::PROGRAM_SCOPE_VAR,
+                        format!("program-scope `__global` variable `{name}` needs OpenCL C 2.0 or later"),
+                    )
+                    .at(span)
+                    .with_help("build with `-cl-std=CL2.0` (or CL3.0), or pass a buffer to the kernel"),
+                );
+                self.declare_invalid_global(name, span);
+                return;
+            }
+            AddrSpace::Global if global_variable_type(&info.ty) => {
+                let mut ty = info.ty;
+                let init = match init {
+                    Some(i) => self.initializer(&mut ty, i, true),
+                    None => init::zero_init(&ty, span),
+                };
+                let id = GlobalId(self.prog.globals.len() as u32);
+                self.prog.globals.push(hir::Global { name: name.clone(), ty, space, init: Some(init), pipe_depth: None, span });
+                self.bind(name, span, Sym::Global(id));
+                return;
+            }
             AddrSpace::Global => {
                 self.err(
                     Diagnostic::error(
                         codes::PROGRAM_SCOPE_VAR,
-                        format!("program-scope variable `{name}` in the `__global` address space is not supported"),
+                        format!("program-scope `__global` variable `{name}` is not a scalar or an array of scalars, which is all kiln builds"),
                     )
                     .at(span)
-                    .with_note("kiln does not implement `__opencl_c_program_scope_global_variables`")
-                    .with_help("declare it `__constant` if it is read-only, or pass a buffer to the kernel"),
+                    .with_help("pass a buffer to the kernel"),
                 );
                 self.declare_invalid_global(name, span);
                 return;
@@ -913,5 +937,14 @@ impl Sema<'_> {
         if let Some(f) = &self.fcx {
             self.calls.entry(f.id).or_default().push((callee, site));
         }
+    }
+}
+
+/// A program-scope `__global` variable kiln builds: a scalar, or arrays of scalars.
+fn global_variable_type(ty: &Type) -> bool {
+    match ty {
+        Type::Scalar(_) => true,
+        Type::Array(inner, _) => global_variable_type(inner),
+        _ => false,
     }
 }
