@@ -1099,6 +1099,15 @@ impl Sema<'_> {
                 if &**name == "printf" {
                     return self.printf(args, span);
                 }
+                // Intel's `__fpga_reg(x)`: a register on the path of `x`, a hint for placement;
+                // its value is `x`.
+                if &**name == "__fpga_reg" {
+                    if args.len() != 1 {
+                        self.wrong_arg_count(name, 1, args.len(), span);
+                        return err_expr(span);
+                    }
+                    return self.rvalue(&args[0]);
+                }
                 if let Some(space) = match &**name {
                     "to_global" => Some(AddrSpace::Global),
                     "to_local" => Some(AddrSpace::Local),

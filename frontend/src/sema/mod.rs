@@ -551,7 +551,7 @@ impl Sema<'_> {
                         attrs.work_group_size_hint = Some(vals);
                     }
                 }
-                "max_work_group_size" => {
+                "max_work_group_size" | "xcl_max_work_group_size" => {
                     let vals: Vec<Option<u32>> = a
                         .args
                         .iter()

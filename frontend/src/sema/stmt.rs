@@ -644,7 +644,9 @@ impl Sema<'_> {
             p.max_concurrency = positive(self, e, "`max_concurrency`");
         }
         if let Some((e, _)) = &a.speculated_iterations {
-            p.speculated_iterations = positive(self, e, "`speculated_iterations`");
+            // Intel's common `speculated_iterations 0`: no iterations launched speculatively.
+            let zero = { let he = self.rvalue(e); he.ty.is_integer() && self.const_value(&he) == Some(0) };
+            p.speculated_iterations = if zero { Some(0) } else { positive(self, e, "`speculated_iterations`") };
         }
         p
     }
