@@ -131,3 +131,19 @@ fn generic_pointers_know_their_address_space() {
         assert_eq!(kinds[item * 3..item * 3 + 3], [1, 2 + (l + 14) * 8, 4 + 30 * 8], "work-item {item}");
     }
 }
+
+/// Intel's memory attributes, `__fpga_reg` and loop pragmas (`speculated_iterations 0`) are
+/// accepted and change nothing the kernel computes (PoCL has no `__fpga_reg`).
+#[test]
+fn intel_attributes_compute_the_plain_result() {
+    let dir = scratch("intel-attributes");
+    let case = kiln_tests::real_corpus().into_iter().find(|c| c.name == "intel_attributes").unwrap();
+    let v = kiln_tests::emu_results(&case, &dir);
+    let a = ints(&v["args"]["a"]);
+    let mut acc = [0i64; 4];
+    for (i, x) in a.iter().enumerate() {
+        acc[i & 3] += 2 * x + 4 * i as i64;
+    }
+    assert_eq!(ints(&v["args"]["b"]), acc);
+    assert_eq!(ints(&v["args"]["c"]), [1]);
+}
