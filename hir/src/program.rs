@@ -242,6 +242,9 @@ pub struct LoopPragmas {
     pub disable_pipelining: bool,
     pub max_concurrency: Option<u32>,
     pub speculated_iterations: Option<u32>,
+    /// The statement label the loop is written with (`read_a: for (...)`), which the loop
+    /// report names it by.
+    pub label: Option<Rc<str>>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

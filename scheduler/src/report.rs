@@ -62,6 +62,9 @@ pub struct BlockReport {
 #[derive(Serialize, Debug)]
 pub struct LoopReport {
     pub location: String,
+    /// The loop's statement label, when it has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
     pub header: String,
     /// A number, or "variable".
     pub trip_count: serde_json::Value,
@@ -147,7 +150,14 @@ impl KernelReport {
                 serde_json::Value::Number(n) => format!("{n} iterations"),
                 _ => "variable trip count".to_string(),
             };
-            let _ = writeln!(t, "  loop at {} ({trip}):", l.location);
+            match &l.label {
+                Some(name) => {
+                    let _ = writeln!(t, "  loop `{name}` at {} ({trip}):", l.location);
+                }
+                None => {
+                    let _ = writeln!(t, "  loop at {} ({trip}):", l.location);
+                }
+            }
             match (l.pipelined, l.achieved_ii) {
                 (true, Some(ii)) => {
                     let target = l.target_ii.map(|x| format!(", target II {x}")).unwrap_or_default();
@@ -244,8 +254,10 @@ fn loop_report(s: &Schedule, a: &crate::pipeline::LoopAnalysis, locate: &dyn Fn(
         Some(n) => serde_json::json!(n),
         None => serde_json::json!("variable"),
     };
+    let label = s.kernel.loops.iter().find(|l| l.header == a.header).and_then(|l| l.pragmas.label.as_deref());
     LoopReport {
         location: locate(a.span),
+        label: label.map(str::to_string),
         header: a.header.to_string(),
         trip_count: a.trip_count.map(|n| serde_json::json!(n)).unwrap_or(serde_json::json!("variable")),
         pipelined: a.pipelined,
@@ -365,6 +377,7 @@ pub fn kernel_report(s: &Schedule, locate: &dyn Fn(Span) -> String) -> KernelRep
             u.span,
             LoopReport {
                 location: locate(u.span),
+                label: None,
                 header: String::new(),
                 trip_count: serde_json::json!(u.copies),
                 pipelined: false,

@@ -147,3 +147,21 @@ fn intel_attributes_compute_the_plain_result() {
     assert_eq!(ints(&v["args"]["b"]), acc);
     assert_eq!(ints(&v["args"]["c"]), [1]);
 }
+
+/// The loop report names a labelled loop by its label (as Vitis users know their loops), also
+/// when its annotations come before the label, and `report.json` carries it.
+#[test]
+fn the_loop_report_names_labelled_loops() {
+    let dir = scratch("labelled-loops");
+    let source = tests_dir().join("real").join("vadd_labelled.cl");
+    let out = dir.join("build");
+    let r = kiln(&["build", source.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    for label in ["readA", "readB", "vadd_loop", "writeC"] {
+        assert!(r.stdout.contains(&format!("loop `{label}` at ")), "{label}: {}", r.stdout);
+    }
+    let pipelined_at_ii_1 = r.stdout.matches("pipelined: II 1 ").count();
+    assert!(pipelined_at_ii_1 >= 3, "the read and add loops run at II 1 ({}):\n{}", pipelined_at_ii_1, r.stdout);
+    let report = std::fs::read_to_string(out.join("report.json")).unwrap();
+    assert!(report.contains("\"label\": \"vadd_loop\""), "{report}");
+}

@@ -408,7 +408,7 @@ impl Sema<'_> {
             cond: Some(again),
             step: None,
             body,
-            pragmas: Default::default(),
+            pragmas: hir::LoopPragmas { label: labels.first().cloned(), ..Default::default() },
             span: first.span,
         })))
     }

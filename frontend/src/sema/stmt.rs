@@ -431,7 +431,10 @@ impl Sema<'_> {
             ast::StmtKind::Goto(label) => return self.goto_stmt(label, span),
             ast::StmtKind::Labeled(label, inner) => {
                 let reset = self.label_reset(label, span);
-                let inner = self.stmt(inner);
+                let mut inner = self.stmt(inner);
+                if let Some(Stmt::Loop(l)) = &mut inner {
+                    l.pragmas.label.get_or_insert_with(|| label.clone());
+                }
                 match reset {
                     Some(r) => Stmt::Block(std::iter::once(r).chain(inner).collect()),
                     None => return inner,
