@@ -332,6 +332,9 @@ pub struct LoopAttrs {
     pub speculated_iterations: Option<(Box<Expr>, Span)>,
     pub xcl_pipeline: Option<(Option<Box<Expr>>, Span)>,
     pub xcl_dataflow: Option<Span>,
+    /// Xilinx's `xcl_pipeline_workitems` on a block of an NDRange kernel: kiln pipelines the
+    /// work-items of every NDRange kernel, so it asks for nothing more.
+    pub xcl_pipeline_workitems: Option<Span>,
 }
 
 #[derive(Clone, Debug)]

@@ -1211,8 +1211,20 @@ impl<'a> Parser<'a> {
         let mut s = self.stmt()?;
         // Vendor examples put the label between the annotation and its loop
         // (`__attribute__((xcl_pipeline_loop)) compute: for (...)`).
+        let only_workitems = attrs.xcl_pipeline_workitems.is_some()
+            && attrs.unroll.is_none()
+            && attrs.ivdep.is_none()
+            && attrs.ii.is_none()
+            && attrs.loop_coalesce.is_none()
+            && attrs.disable_pipelining.is_none()
+            && attrs.max_concurrency.is_none()
+            && attrs.speculated_iterations.is_none()
+            && attrs.xcl_pipeline.is_none()
+            && attrs.xcl_dataflow.is_none()
+            && matches!(s.kind, StmtKind::Compound(_));
         match labeled_loop_attrs(&mut s) {
             Some(la) => merge_loop_attrs(la, attrs),
+            None if only_workitems => {}
             None => {
                 self.diags.push(
                     Diagnostic::error(
@@ -1313,6 +1325,7 @@ impl<'a> Parser<'a> {
             "opencl_unroll_hint" => attrs.unroll = Some((arg(&a), a.span)),
             "xcl_pipeline_loop" => attrs.xcl_pipeline = Some((arg(&a), a.span)),
             "xcl_dataflow" => attrs.xcl_dataflow = Some(a.span),
+            "xcl_pipeline_workitems" => attrs.xcl_pipeline_workitems = Some(a.span),
             "ivdep" => attrs.ivdep = Some((arg(&a), a.span)),
             // Xilinx's `xcl_dependence(type="inter", dependent=false[, variable=v, direction=RAW])`:
             // no dependence between iterations, an `ivdep` (for the whole loop, as kiln's

@@ -1099,6 +1099,20 @@ impl Sema<'_> {
                 if &**name == "printf" {
                     return self.printf(args, span);
                 }
+                if &**name == "get_compute_id" {
+                    for a in args {
+                        self.rvalue(a);
+                    }
+                    self.err(
+                        Diagnostic::error(
+                            codes::UNSUPPORTED_BUILTIN,
+                            "`get_compute_id` (Intel's kernel replication, `num_compute_units`) is not yet supported by kiln",
+                        )
+                        .at(span)
+                        .with_help("write one kernel per compute unit, each with its channels named"),
+                    );
+                    return err_expr(span);
+                }
                 // Intel's `__fpga_reg(x)`: a register on the path of `x`, a hint for placement;
                 // its value is `x`.
                 if &**name == "__fpga_reg" {
