@@ -215,6 +215,7 @@ fn predefined_source(std: ClStd) -> String {
          #define CLK_LOCAL_MEM_FENCE 1\n\
          #define CLK_GLOBAL_MEM_FENCE 2\n\
          #define CLK_IMAGE_MEM_FENCE 4\n\
+         #define CLK_CHANNEL_MEM_FENCE 8\n\
          #define cl_khr_byte_addressable_store 1\n",
     );
     for ext in SUPPORTED_EXTENSIONS.iter().filter(|e| e.contains("atomics")) {

@@ -1122,6 +1122,16 @@ impl Sema<'_> {
                     }
                     return self.rvalue(&args[0]);
                 }
+                // clang's `__builtin_expect(x, expected)`: a branch hint; its value is `x`.
+                if &**name == "__builtin_expect" {
+                    if args.len() != 2 {
+                        self.wrong_arg_count(name, 2, args.len(), span);
+                        return err_expr(span);
+                    }
+                    let x = self.rvalue(&args[0]);
+                    self.rvalue(&args[1]);
+                    return x;
+                }
                 if let Some(space) = match &**name {
                     "to_global" => Some(AddrSpace::Global),
                     "to_local" => Some(AddrSpace::Local),
