@@ -43,6 +43,7 @@ fn verilog_is_lint_clean_and_deterministic() {
     // operators as the others, in designs that take Verilator minutes to lint.
     let mut cases = corpus();
     cases.extend(float_corpus().into_iter().filter(|c| !["math_unary", "remquo_lgamma"].contains(&c.name.as_str())));
+    cases.extend(kiln_tests::real_corpus());
     par_each(&cases, |case| {
         let (a, b) = (dir.join(format!("{}-a", case.name)), dir.join(format!("{}-b", case.name)));
         build(case, &a);
