@@ -26,13 +26,12 @@ void vadd_labelled(__global const int *a, __global const int *b, __global int *c
             arrayB[j] = b[i + j];
 
         __attribute__((xcl_pipeline_loop(1)))
-        __attribute__((xcl_dependence(type = "inter", dependent = false)))
     vadd_loop:
         for (int j = 0; j < size; j++)
             result[j] = arrayA[j] + arrayB[j];
 
-        #pragma unroll 2
     writeC:
+        #pragma unroll 2
         for (int j = 0; j < size; j++)
             c[i + j] = result[j];
     }

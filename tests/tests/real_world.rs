@@ -165,3 +165,31 @@ fn the_loop_report_names_labelled_loops() {
     let report = std::fs::read_to_string(out.join("report.json")).unwrap();
     assert!(report.contains("\"label\": \"vadd_loop\""), "{report}");
 }
+
+/// Xilinx's `xcl_dependence(type="inter", dependent=false)` says the loop's iterations do not
+/// depend on each other through memory, as `ivdep` does: the histogram-style update then runs
+/// at II 1, and without it at the II of its read-modify-write.
+#[test]
+fn xcl_dependence_false_lifts_the_memory_recurrence() {
+    let dir = scratch("xcl-dependence");
+    let kernel = |attr: &str| {
+        format!(
+            "__kernel __attribute__((reqd_work_group_size(1, 1, 1)))\n\
+             void k(__global const int *idx, __global int *o) {{\n int h[64];\n\
+             for (int i = 0; i < 64; i++) h[i] = 0;\n {attr}\n\
+             for (int i = 0; i < 64; i++) h[idx[i] & 63] += 1;\n\
+             for (int i = 0; i < 64; i++) o[i] = h[i];\n}}\n"
+        )
+    };
+    let ii = |attr: &str, name: &str| {
+        let (k, _) = write_kernel_and_spec(&dir, name, &kernel(attr), "kernel = \"k\"\n");
+        let r = kiln(&["build", k.to_str().unwrap(), "-o", dir.join(name).to_str().unwrap()]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let line = r.stdout.lines().filter(|l| l.contains("pipelined: II")).nth(1).unwrap_or_default().to_string();
+        line.split("II ").nth(1).and_then(|t| t.split_whitespace().next()).and_then(|n| n.parse::<u32>().ok()).unwrap()
+    };
+    let free = ii("__attribute__((xcl_dependence(type=\"inter\", dependent=false)))", "free");
+    let kept = ii("", "kept");
+    assert_eq!(free, 1);
+    assert!(kept > 1, "without the attribute the update waits for the one before (II {kept})");
+}
