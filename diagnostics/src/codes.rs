@@ -115,6 +115,7 @@ define_codes! {
     KERNEL_ARG = "E0408": "a kernel parameter of a type OpenCL C does not allow",
     ADDRESS_SPACE = "E0409": "an address-space qualifier used where OpenCL C does not allow it",
     CONSTANT_RULE = "E0410": "a `__constant` object without an initializer, or a write to `__constant` memory",
+    PROGRAM_SCOPE_GLOBAL = "W0427": "a program-scope `__global` variable: kiln keeps it in on-chip memory of each kernel that uses it, from its initializer at every launch (FPGA vendors' compilers reject it)",
     PROGRAM_SCOPE_VAR = "E0411": "a program-scope variable that is not in the `__constant` address space",
     RESERVED_TYPE = "E0412": "a type name reserved by OpenCL C (`long long`, `complex`, `float5`, ...)",
     HALF_TYPE = "E0413": "arithmetic on `half` without `cl_khr_fp16`",

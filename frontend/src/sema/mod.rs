@@ -326,6 +326,15 @@ impl Sema<'_> {
                 return;
             }
             AddrSpace::Global if global_variable_type(&info.ty) => {
+                self.err(
+                    Diagnostic::warning(
+                        codes::PROGRAM_SCOPE_GLOBAL,
+                        format!("program-scope `__global` variable `{name}` is kept in on-chip memory of each kernel that uses it"),
+                    )
+                    .at(span)
+                    .with_note("each launch starts it from its initializer; two kernels of a system do not share it")
+                    .with_help("pass a buffer to share data between kernels and launches"),
+                );
                 let mut ty = info.ty;
                 let init = match init {
                     Some(i) => self.initializer(&mut ty, i, true),
