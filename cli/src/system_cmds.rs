@@ -63,6 +63,11 @@ fn load(
     };
     let opts = compile_options(compile, &spec.defines)?;
     let fe = front(sources, file, &opts, io)?;
+    let ids: Vec<kiln_hir::FuncId> =
+        spec.launches.iter().filter_map(|l| driver::session::find_kernel(&fe.program, &l.kernel, None).ok()).collect();
+    if let Some(d) = driver::system::shared_program_globals(&fe.program, &ids) {
+        return Err(fail(fe.sources, d));
+    }
     let mut lowered = Vec::new();
     for l in &spec.launches {
         let built = driver::session::find_kernel(&fe.program, &l.kernel, Some(l.kernel_span)).and_then(|id| {

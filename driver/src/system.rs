@@ -4,6 +4,61 @@
 
 use crate::session::{Frontend, find_kernel, lower};
 
+/// A program-scope `__global` variable that two kernels of a system use: kiln keeps one copy
+/// per kernel, so they cannot share it (an error rather than two silent copies).
+pub fn shared_program_globals(prog: &kiln_hir::Program, kernels: &[kiln_hir::FuncId]) -> Option<kiln_diagnostics::Diagnostic> {
+    use kiln_hir::{ExprKind, FuncId, GlobalId};
+    use std::collections::BTreeSet;
+    fn uses(prog: &kiln_hir::Program, f: FuncId, seen: &mut BTreeSet<u32>, out: &mut BTreeSet<u32>) {
+        if !seen.insert(f.0) {
+            return;
+        }
+        let Some(body) = &prog.func(f).body else { return };
+        let mut calls = Vec::new();
+        kiln_hir::walk::for_each_expr(body, &mut |e| match &e.kind {
+            ExprKind::Global(g) if prog.global(*g).space == kiln_hir::types::AddrSpace::Global => {
+                out.insert(g.0);
+            }
+            ExprKind::Call(c, _) => calls.push(*c),
+            _ => {}
+        });
+        for c in calls {
+            uses(prog, c, seen, out);
+        }
+    }
+    let mut first_user: std::collections::BTreeMap<u32, FuncId> = std::collections::BTreeMap::new();
+    for &k in kernels {
+        let mut used = BTreeSet::new();
+        uses(prog, k, &mut BTreeSet::new(), &mut used);
+        for g in used {
+            match first_user.get(&g) {
+                Some(&other) if other != k => {
+                    let gl = prog.global(GlobalId(g));
+                    return Some(
+                        kiln_diagnostics::Diagnostic::error(
+                            kiln_diagnostics::codes::PROGRAM_SCOPE_VAR,
+                            format!(
+                                "program-scope `__global` variable `{}` is used by two kernels built together, `{}` and `{}`",
+                                gl.name,
+                                prog.func(other).name,
+                                prog.func(k).name
+                            ),
+                        )
+                        .at(gl.span)
+                        .with_note("kiln keeps a copy of it in each kernel's on-chip memory, so the kernels would not share it")
+                        .with_help("pass the data through a pipe or channel, or a buffer"),
+                    );
+                }
+                Some(_) => {}
+                None => {
+                    first_user.insert(g, k);
+                }
+            }
+        }
+    }
+    None
+}
+
 /// The depth of a FIFO whose source and run spec give none.
 pub const DEFAULT_PIPE_DEPTH: u32 = 16;
 

@@ -193,3 +193,22 @@ fn xcl_dependence_false_lifts_the_memory_recurrence() {
     assert_eq!(free, 1);
     assert!(kept > 1, "without the attribute the update waits for the one before (II {kept})");
 }
+
+/// Two kernels built together cannot share a program-scope `__global` variable (each would
+/// get its own on-chip copy), and `kiln build` says so; one of them alone builds.
+#[test]
+fn kernels_built_together_cannot_share_a_program_scope_global() {
+    let dir = scratch("shared-program-global");
+    let text = "__global int shared_count;\nvoid bump(void) { shared_count++; }\n\
+                __kernel void a(__global int *o) { bump(); o[0] = shared_count; }\n\
+                __kernel void b(__global int *o) { o[0] = shared_count; }\n";
+    let (k, _) = write_kernel_and_spec(&dir, "shared", text, "kernel = \"a\"\n");
+    let out = dir.join("build");
+    let r = kiln(&["build", k.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    assert!(r.stderr.contains("E0411") && r.stderr.contains("`a` and `b`"), "{}", r.stderr);
+    assert!(!out.join("a.v").exists(), "nothing is written when the build fails");
+    let r = kiln(&["build", k.to_str().unwrap(), "--kernel", "a", "-o", out.to_str().unwrap()]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stderr.contains("W0427"), "{}", r.stderr);
+}
