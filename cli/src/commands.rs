@@ -212,7 +212,8 @@ fn build(
     }
     let built = driver::program::build_program(&fe, &names, &file.display().to_string(), &hw)
         .map_err(|f| fail(clone_sources(&fe.sources), f))?;
-    let warnings: Vec<Diagnostic> = built.schedules.iter().filter_map(|s| driver::build::printf_warning(&s.kernel)).collect();
+    let warnings: Vec<Diagnostic> =
+        built.schedules.iter().filter_map(|s| driver::build::printf_warning(&s.kernel)).collect();
     io.diags(&fe.sources, &warnings);
     let summary = build_summary(&built, out_dir);
     let mut files: Vec<(PathBuf, String)> =
@@ -359,7 +360,8 @@ fn emulate(
         Err(e) => return Err(fail(p.fe.sources, e.to_diagnostic())),
     };
     let printed = r.printed.into_iter().map(|t| (None, t)).collect();
-    let out = RunOutput { kernel: &k, engine: "emu", cycles: None, buffers: r.buffers, elem_types: m.elem_types, printed };
+    let out =
+        RunOutput { kernel: &k, engine: "emu", cycles: None, buffers: r.buffers, elem_types: m.elem_types, printed };
     let _ = io.out.write_all(out.printed_text().as_bytes());
     let _ = writeln!(io.out, "emu: {} finished ({} operations)", k.name, r.steps);
     let _ = io.out.write_all(out.summary().as_bytes());

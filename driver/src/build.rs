@@ -278,7 +278,8 @@ pub fn schedule(k: Kernel, hw: &HwOptions) -> Result<Schedule, Failure> {
 /// Emits the Verilog of a scheduled kernel.
 /// The warning that a kernel's `printf`s have no output in hardware, at the first of them.
 pub fn printf_warning(k: &Kernel) -> Option<Diagnostic> {
-    let first = k.ops.values().filter(|o| matches!(o.kind, kiln_dataflow::ir::OpKind::Print(_))).map(|o| o.span).min()?;
+    let first =
+        k.ops.values().filter(|o| matches!(o.kind, kiln_dataflow::ir::OpKind::Print(_))).map(|o| o.span).min()?;
     Some(
         Diagnostic::warning(
             codes::PRINTF_IN_HARDWARE,

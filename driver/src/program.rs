@@ -23,7 +23,8 @@ pub struct ProgramBuild {
 /// Builds kernels `names` of `fe` (every kernel must build; the diagnostics of all that do not
 /// are returned together). `source` is the file's name for the report.
 pub fn build_program(fe: &Frontend, names: &[String], source: &str, hw: &HwOptions) -> Result<ProgramBuild, Failure> {
-    let ids: Vec<kiln_hir::FuncId> = names.iter().filter_map(|n| crate::session::find_kernel(&fe.program, n, None).ok()).collect();
+    let ids: Vec<kiln_hir::FuncId> =
+        names.iter().filter_map(|n| crate::session::find_kernel(&fe.program, n, None).ok()).collect();
     if let Some(d) = crate::system::shared_program_globals(&fe.program, &ids) {
         return Err(vec![d].into());
     }

@@ -6,7 +6,10 @@ use crate::session::{Frontend, find_kernel, lower};
 
 /// A program-scope `__global` variable that two kernels of a system use: kiln keeps one copy
 /// per kernel, so they cannot share it (an error rather than two silent copies).
-pub fn shared_program_globals(prog: &kiln_hir::Program, kernels: &[kiln_hir::FuncId]) -> Option<kiln_diagnostics::Diagnostic> {
+pub fn shared_program_globals(
+    prog: &kiln_hir::Program,
+    kernels: &[kiln_hir::FuncId],
+) -> Option<kiln_diagnostics::Diagnostic> {
     use kiln_hir::{ExprKind, FuncId, GlobalId};
     use std::collections::BTreeSet;
     fn uses(prog: &kiln_hir::Program, f: FuncId, seen: &mut BTreeSet<u32>, out: &mut BTreeSet<u32>) {

@@ -1334,7 +1334,9 @@ impl<'a> Parser<'a> {
                 let setting = |key: &str| {
                     a.args.iter().find_map(|x| match x {
                         AttrArg::Expr(Expr { kind: ExprKind::Assign(None, l, r), .. }) => match (&l.kind, &r.kind) {
-                            (ExprKind::Ident(k), ExprKind::Ident(v) | ExprKind::Int(v)) if &**k == key => Some(v.to_string()),
+                            (ExprKind::Ident(k), ExprKind::Ident(v) | ExprKind::Int(v)) if &**k == key => {
+                                Some(v.to_string())
+                            }
                             (ExprKind::Ident(k), ExprKind::Str(parts)) if &**k == key => {
                                 Some(parts.iter().map(|p| p.trim_matches('"')).collect::<String>())
                             }

@@ -442,7 +442,7 @@ mod tests {
         let mut w = conv('f', ArgKind::Float);
         w.width = Some(8);
         w.precision = Some(2);
-        assert_eq!(w.render(b(3.14159)), "    3.14");
+        assert_eq!(w.render(b(1.23456)), "    1.23");
     }
 
     #[test]

@@ -324,7 +324,9 @@ fn resets_a_carried_value(k: &Kernel, op: Op) -> bool {
 fn is_wiring(k: &Kernel, op: Op) -> bool {
     let o = &k.ops[op];
     match o.kind {
-        OpKind::Binary(BinOp::Shl | BinOp::LShr | BinOp::AShr) => o.args.get(1).is_some_and(|c| k.as_const(*c).is_some()),
+        OpKind::Binary(BinOp::Shl | BinOp::LShr | BinOp::AShr) => {
+            o.args.get(1).is_some_and(|c| k.as_const(*c).is_some())
+        }
         // Fields put side by side (`hi << n | lo`): no bit of the result has two sources.
         OpKind::Binary(BinOp::Or) => {
             o.args.len() == 2 && possible_bits(k, o.args[0], 6) & possible_bits(k, o.args[1], 6) == 0

@@ -5,7 +5,9 @@
 //! must never cost cycles). gcc, compiling the same kernels as C, is an
 //! independent reference for the results.
 
-use kiln_tests::{Case, corpus, emu_args, float_corpus, kiln, par_each, real_corpus, require_tool, result_args, scratch};
+use kiln_tests::{
+    Case, corpus, emu_args, float_corpus, kiln, par_each, real_corpus, require_tool, result_args, scratch,
+};
 use std::fmt::Write as _;
 
 fn cosim(case: &Case, dir: &std::path::Path, extra: &[&str], tag: &str) -> serde_json::Value {
@@ -22,7 +24,12 @@ fn cosim(case: &Case, dir: &std::path::Path, extra: &[&str], tag: &str) -> serde
     assert_eq!(v["engine"], "verilator");
     assert!(v["cycles"].as_u64().is_some_and(|c| c > 0), "{}: no cycle count", case.name);
     for phase in ["emulator_s", "simulator_s", "verilator_build_s", "verilator_run_s"] {
-        assert!(v["timing"][phase].as_f64().is_some_and(|t| t >= 0.0), "{}: no `timing.{phase}`: {}", case.name, v["timing"]);
+        assert!(
+            v["timing"][phase].as_f64().is_some_and(|t| t >= 0.0),
+            "{}: no `timing.{phase}`: {}",
+            case.name,
+            v["timing"]
+        );
     }
     v
 }
@@ -139,7 +146,8 @@ fn relaxed_math_splits_a_float_sum_and_the_report_says_so() {
     let dir = scratch("relaxed-sum");
     let build = |flags: &[&str], tag: &str| {
         let out = dir.join(tag);
-        let mut args = vec!["build".to_string(), case.source.display().to_string(), "-o".into(), out.display().to_string()];
+        let mut args =
+            vec!["build".to_string(), case.source.display().to_string(), "-o".into(), out.display().to_string()];
         args.extend(flags.iter().map(|f| f.to_string()));
         let r = kiln(&args);
         assert_eq!(r.code, 0, "{}", r.stderr);

@@ -12,15 +12,49 @@ use std::path::PathBuf;
 
 /// Values at which operators change behaviour.
 const EDGES: &[u32] = &[
-    0x0000_0000, 0x8000_0000, // zeros
-    0x0000_0001, 0x8000_0001, 0x0000_0003, 0x007f_ffff, 0x807f_ffff, 0x0040_0000, // subnormals
-    0x0080_0000, 0x8080_0000, 0x0080_0001, 0x0c00_0000, // smallest normals and near
-    0x3f80_0000, 0xbf80_0000, 0x3f80_0001, 0x3f7f_ffff, 0x3fff_ffff, 0x4000_0000, // around one
-    0x3f00_0000, 0x3fc0_0000, 0x4020_0000, 0xbfc0_0000, 0x4060_0000, // ties for rounding to integers
-    0x3380_0000, 0x4b00_0000, 0x4b7f_ffff, 0xcb00_0001, // 2^-24, 2^23 and the last fractions
-    0x4f00_0000, 0xcf00_0000, 0x4f80_0000, 0x4eff_ffff, 0x5f00_0000, 0xdf00_0000, // integer limits
-    0x7f7f_ffff, 0xff7f_ffff, 0x7f00_0000, 0x1f80_0000, 0x6000_0000, // overflow, underflow
-    0x7f80_0000, 0xff80_0000, 0x7fc0_0000, 0x7f80_0001, 0xffc0_0001, // infinities, NaNs
+    0x0000_0000,
+    0x8000_0000, // zeros
+    0x0000_0001,
+    0x8000_0001,
+    0x0000_0003,
+    0x007f_ffff,
+    0x807f_ffff,
+    0x0040_0000, // subnormals
+    0x0080_0000,
+    0x8080_0000,
+    0x0080_0001,
+    0x0c00_0000, // smallest normals and near
+    0x3f80_0000,
+    0xbf80_0000,
+    0x3f80_0001,
+    0x3f7f_ffff,
+    0x3fff_ffff,
+    0x4000_0000, // around one
+    0x3f00_0000,
+    0x3fc0_0000,
+    0x4020_0000,
+    0xbfc0_0000,
+    0x4060_0000, // ties for rounding to integers
+    0x3380_0000,
+    0x4b00_0000,
+    0x4b7f_ffff,
+    0xcb00_0001, // 2^-24, 2^23 and the last fractions
+    0x4f00_0000,
+    0xcf00_0000,
+    0x4f80_0000,
+    0x4eff_ffff,
+    0x5f00_0000,
+    0xdf00_0000, // integer limits
+    0x7f7f_ffff,
+    0xff7f_ffff,
+    0x7f00_0000,
+    0x1f80_0000,
+    0x6000_0000, // overflow, underflow
+    0x7f80_0000,
+    0xff80_0000,
+    0x7fc0_0000,
+    0x7f80_0001,
+    0xffc0_0001, // infinities, NaNs
 ];
 
 const NAN: u32 = 0x7fc0_0000;
@@ -154,9 +188,16 @@ fn every_operator_equals_rust_f32_on_edges_and_random_operands_in_verilator() {
             .filter_map(|i| {
                 let got = out[i].as_u64().unwrap() as u32;
                 let expected = want(a[i], b[i], c[i]);
-                (got != expected).then(|| format!("{:#010x} {:#010x} {:#010x}: {got:#010x}, Rust {expected:#010x}", a[i], b[i], c[i]))
+                (got != expected).then(|| {
+                    format!("{:#010x} {:#010x} {:#010x}: {got:#010x}, Rust {expected:#010x}", a[i], b[i], c[i])
+                })
             })
             .collect();
-        assert!(wrong.is_empty(), "{name}: {} of {n} results differ, first: {:?}", wrong.len(), &wrong[..wrong.len().min(5)]);
+        assert!(
+            wrong.is_empty(),
+            "{name}: {} of {n} results differ, first: {:?}",
+            wrong.len(),
+            &wrong[..wrong.len().min(5)]
+        );
     });
 }

@@ -171,8 +171,10 @@ fn check(case: &Case, dir: &Path, host: &Path) {
         // The kernel's `printf` output: the same lines as kiln's emulator prints, in any order
         // (the work-items of an NDRange run in an order each implementation chooses).
         let mut pocl_printed: Vec<&str> = text.lines().filter(|l| !l.starts_with('=')).collect();
-        let kiln_text: String =
-            kiln["printed"].as_array().map(|p| p.iter().filter_map(|x| x["text"].as_str()).collect()).unwrap_or_default();
+        let kiln_text: String = kiln["printed"]
+            .as_array()
+            .map(|p| p.iter().filter_map(|x| x["text"].as_str()).collect())
+            .unwrap_or_default();
         let mut kiln_printed: Vec<&str> = kiln_text.lines().collect();
         pocl_printed.sort_unstable();
         kiln_printed.sort_unstable();

@@ -141,7 +141,8 @@ fn check(name: &str, b: &Value) {
         }
         "float_channels" => {
             // Rust's f32, in the kernel's order: acc += x * 0.75; out = sqrt(|acc|) - x.
-            let floats = |v: &Value| v.as_array().unwrap().iter().map(|x| x.as_f64().unwrap() as f32).collect::<Vec<_>>();
+            let floats =
+                |v: &Value| v.as_array().unwrap().iter().map(|x| x.as_f64().unwrap() as f32).collect::<Vec<_>>();
             let (input, out) = (floats(&b["in"]), floats(&b["out"]));
             assert_eq!(input.len(), 200);
             let mut acc = 0.0f32;

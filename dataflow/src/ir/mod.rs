@@ -656,8 +656,7 @@ impl Kernel {
 
     /// Replaces every use of each key of `subst` by what it resolves to, in one walk.
     pub fn apply_substitution(&mut self, subst: &Substitution) {
-        let map: std::collections::HashMap<Value, Value> =
-            subst.map.keys().map(|v| (*v, subst.resolve(*v))).collect();
+        let map: std::collections::HashMap<Value, Value> = subst.map.keys().map(|v| (*v, subst.resolve(*v))).collect();
         self.replace_all_uses(&map);
     }
 

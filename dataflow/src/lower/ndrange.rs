@@ -321,8 +321,8 @@ impl<'p> Lowerer<'p> {
         }
         let grouped = u.barrier || u.local_memory;
         let needs_size = grouped || u.fns.iter().any(|x| x.needs_group_size());
-        let max_items = (needs_size && local.is_none())
-            .then(|| f.attrs.max_work_group_size.unwrap_or(DEFAULT_MAX_WORK_GROUP_SIZE));
+        let max_items =
+            (needs_size && local.is_none()).then(|| f.attrs.max_work_group_size.unwrap_or(DEFAULT_MAX_WORK_GROUP_SIZE));
         let mut dims = u.max_dim + 1;
         if let Some(ls) = local {
             for d in 0..3 {

@@ -35,7 +35,10 @@ impl Pass for Cse {
                     OpKind::Load(m) | OpKind::WordLoad(m) if k.mems[m].volatile => continue,
                     // Every transfer is its own packet.
                     // A query's answer changes from one cycle to the next.
-                    OpKind::PipeRead { .. } | OpKind::PipeWrite { .. } | OpKind::PipeQuery { .. } | OpKind::Print(_) => {
+                    OpKind::PipeRead { .. }
+                    | OpKind::PipeWrite { .. }
+                    | OpKind::PipeQuery { .. }
+                    | OpKind::Print(_) => {
                         continue;
                     }
                     _ => {}

@@ -31,10 +31,7 @@ impl Pass for FlushSubnormals {
                             Shape::Floats(n) | Shape::IntResult(n) => n,
                             Shape::FloatInt => 1,
                         };
-                        (
-                            (0..float_args).collect(),
-                            matches!(f.shape(), Shape::Floats(_) | Shape::FloatInt),
-                        )
+                        ((0..float_args).collect(), matches!(f.shape(), Shape::Floats(_) | Shape::FloatInt))
                     }
                     OpKind::FCmp(_) => (vec![0, 1], false),
                     OpKind::FConv(FloatConv::FromInt { .. }) => (vec![], false),

@@ -72,7 +72,12 @@ fn choose(k: &Kernel) -> Vec<(Mem, String)> {
         .filter_map(|(m, all_const)| {
             let d = &k.mems[m];
             let len = d.len?;
-            if d.kind != MemKind::Private || d.volatile || d.carried_distance.is_some() || len == 0 || len * d.elem_width > MAX_BITS {
+            if d.kind != MemKind::Private
+                || d.volatile
+                || d.carried_distance.is_some()
+                || len == 0
+                || len * d.elem_width > MAX_BITS
+            {
                 return None;
             }
             if all_const && len <= MAX_CONSTANT_INDEXED {

@@ -202,7 +202,9 @@ impl Sema<'_> {
         let mut xs = xs.into_iter();
         let Some(ptr) = xs.next() else { return err_expr(span) };
         let elem = match ptr.ty.pointee().map(|p| &p.ty) {
-            Some(Type::Atomic(s)) if s.is_float() && !matches!(op, AtomicOp::Load | AtomicOp::Store | AtomicOp::Exchange) => {
+            Some(Type::Atomic(s))
+                if s.is_float() && !matches!(op, AtomicOp::Load | AtomicOp::Store | AtomicOp::Exchange) =>
+            {
                 self.err(
                     Diagnostic::error(
                         codes::UNSUPPORTED_FLOAT,
@@ -315,7 +317,7 @@ impl Sema<'_> {
             Type::Atomic(s) => Expr { ty: Type::Scalar(s), ..x },
             _ => x,
         };
-        if !x.ty.is_integer() && !(elem.is_float() && x.ty.scalar().is_some_and(Scalar::is_float)) {
+        if !(x.ty.is_integer() || (elem.is_float() && x.ty.scalar().is_some_and(Scalar::is_float))) {
             let msg = format!("`{name}` takes `{}` operands, not `{}`", elem.name(), self.show(&x.ty));
             self.err(Diagnostic::error(codes::BUILTIN_ARGS, msg).at(x.span));
             return None;

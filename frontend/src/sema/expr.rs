@@ -1051,7 +1051,7 @@ impl Sema<'_> {
 
     /// `to_global(p)` and its kin: `p` (a generic pointer) as a pointer into `space`, null when
     /// it points elsewhere.
-    fn to_address_space(&mut self, name: &str, space: AddrSpace, args: &[ast::Expr], span: Span) -> Expr {
+    fn address_space_cast(&mut self, name: &str, space: AddrSpace, args: &[ast::Expr], span: Span) -> Expr {
         if args.len() != 1 {
             self.wrong_arg_count(name, 1, args.len(), span);
             return err_expr(span);
@@ -1138,7 +1138,7 @@ impl Sema<'_> {
                     "to_private" => Some(AddrSpace::Private),
                     _ => None,
                 } {
-                    return self.to_address_space(name, space, args, span);
+                    return self.address_space_cast(name, space, args, span);
                 }
                 if let Some(e) = self.work_item_builtin(name, args, callee.span, span) {
                     return e;

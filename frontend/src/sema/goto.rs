@@ -194,15 +194,15 @@ impl Sema<'_> {
             let backward = match jump(g, label) {
                 Ok(backward) => backward,
                 Err(why) => {
-                self.err(
-                    Diagnostic::error(codes::UNSUPPORTED_GOTO, format!("kiln cannot build this `goto`: it {why}"))
-                        .at(g.span)
-                        .with_label(label.span, "the label")
-                        .with_help(
-                            "kiln builds a `goto` to a label in the same or an enclosing block; move the \
+                    self.err(
+                        Diagnostic::error(codes::UNSUPPORTED_GOTO, format!("kiln cannot build this `goto`: it {why}"))
+                            .at(g.span)
+                            .with_label(label.span, "the label")
+                            .with_help(
+                                "kiln builds a `goto` to a label in the same or an enclosing block; move the \
                              label out of the block, or write the jump as a loop",
-                        ),
-                );
+                            ),
+                    );
                     continue;
                 }
             };
@@ -366,9 +366,7 @@ impl Sema<'_> {
         if labels.is_empty() {
             return None;
         }
-        let last = items
-            .iter()
-            .rposition(|it| item_stmt(it).is_some_and(|s| labels.iter().any(|l| jumps_to(s, l))))?;
+        let last = items.iter().rposition(|it| item_stmt(it).is_some_and(|s| labels.iter().any(|l| jumps_to(s, l))))?;
         Some(last + 1)
     }
 
@@ -400,7 +398,11 @@ impl Sema<'_> {
         }
         let again = flags.iter().map(|&f| flag_value(f, span)).reduce(|a, b| {
             let span = a.span;
-            hir::build::node(hir::ExprKind::LogOr(Box::new(a), Box::new(b)), Type::Scalar(crate::types::Scalar::I32), span)
+            hir::build::node(
+                hir::ExprKind::LogOr(Box::new(a), Box::new(b)),
+                Type::Scalar(crate::types::Scalar::I32),
+                span,
+            )
         })?;
         Some(Stmt::Loop(Box::new(hir::Loop {
             kind: hir::LoopKind::DoWhile,

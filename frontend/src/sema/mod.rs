@@ -20,8 +20,8 @@ mod gate;
 mod goto;
 mod init;
 mod partition;
-mod printf;
 mod pipe;
+mod printf;
 mod record;
 mod stmt;
 mod vector;
@@ -99,7 +99,7 @@ pub fn analyze(tu: &ast::TranslationUnit, opts: &Options) -> Analysis {
         prog: Program::default(),
         scopes: vec![HashMap::new()],
         fcx: None,
-            pending_decls: Vec::new(),
+        pending_decls: Vec::new(),
         calls: HashMap::new(),
         enabled_extensions: Vec::new(),
         const_error_reported: false,
@@ -341,7 +341,14 @@ impl Sema<'_> {
                     None => init::zero_init(&ty, span),
                 };
                 let id = GlobalId(self.prog.globals.len() as u32);
-                self.prog.globals.push(hir::Global { name: name.clone(), ty, space, init: Some(init), pipe_depth: None, span });
+                self.prog.globals.push(hir::Global {
+                    name: name.clone(),
+                    ty,
+                    space,
+                    init: Some(init),
+                    pipe_depth: None,
+                    span,
+                });
                 self.bind(name, span, Sym::Global(id));
                 return;
             }

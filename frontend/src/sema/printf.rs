@@ -26,14 +26,19 @@ impl Sema<'_> {
             self.err(
                 Diagnostic::error(codes::PRINTF_FORMAT, "the format of `printf` must be a string literal")
                     .at(format.span)
-                    .with_note("OpenCL C requires a literal format (a `__constant char *` known when the kernel is built)"),
+                    .with_note(
+                        "OpenCL C requires a literal format (a `__constant char *` known when the kernel is built)",
+                    ),
             );
             return err_expr(span);
         };
         let directives = match printf::parse(&text) {
             Ok(d) => d,
             Err(why) => {
-                self.err(Diagnostic::error(codes::PRINTF_FORMAT, format!("malformed `printf` format: {why}")).at(format.span));
+                self.err(
+                    Diagnostic::error(codes::PRINTF_FORMAT, format!("malformed `printf` format: {why}"))
+                        .at(format.span),
+                );
                 return err_expr(span);
             }
         };
@@ -159,7 +164,13 @@ impl Sema<'_> {
             let bits = d.length_bits.unwrap_or(32);
             if d.vector.is_some() && bits != elem.bits() {
                 let shown = self.show(&x.ty);
-                return bad(self, format!("the length modifier of `%v{lanes}...{}` is for {bits}-bit elements, found `{shown}`", d.conv));
+                return bad(
+                    self,
+                    format!(
+                        "the length modifier of `%v{lanes}...{}` is for {bits}-bit elements, found `{shown}`",
+                        d.conv
+                    ),
+                );
             }
             let signed = matches!(d.conv, 'd' | 'i' | 'c');
             let s = int_scalar(bits, signed);
@@ -170,7 +181,11 @@ impl Sema<'_> {
             let vty = Type::Vector(lane_ty, lanes);
             let v = self.convert(x, &vty);
             (0..lanes)
-                .map(|i| Expr { kind: ExprKind::Swizzle(Box::new(v.clone()), vec![i]), ty: Type::Scalar(lane_ty), span })
+                .map(|i| Expr {
+                    kind: ExprKind::Swizzle(Box::new(v.clone()), vec![i]),
+                    ty: Type::Scalar(lane_ty),
+                    span,
+                })
                 .collect()
         } else {
             vec![self.convert(x, &Type::Scalar(lane_ty))]

@@ -324,9 +324,10 @@ impl Sema<'_> {
         let lowered = lowered?;
         let lowered = if mine.is_empty() { lowered } else { Stmt::Block(mine.into_iter().chain([lowered]).collect()) };
         Some(match &s.kind {
-            ast::StmtKind::While(..) | ast::StmtKind::DoWhile(..) | ast::StmtKind::For(..) | ast::StmtKind::Switch(..) => {
-                self.propagate_jumps(s, lowered)
-            }
+            ast::StmtKind::While(..)
+            | ast::StmtKind::DoWhile(..)
+            | ast::StmtKind::For(..)
+            | ast::StmtKind::Switch(..) => self.propagate_jumps(s, lowered),
             _ => lowered,
         })
     }
@@ -648,7 +649,10 @@ impl Sema<'_> {
         }
         if let Some((e, _)) = &a.speculated_iterations {
             // Intel's common `speculated_iterations 0`: no iterations launched speculatively.
-            let zero = { let he = self.rvalue(e); he.ty.is_integer() && self.const_value(&he) == Some(0) };
+            let zero = {
+                let he = self.rvalue(e);
+                he.ty.is_integer() && self.const_value(&he) == Some(0)
+            };
             p.speculated_iterations = if zero { Some(0) } else { positive(self, e, "`speculated_iterations`") };
         }
         p

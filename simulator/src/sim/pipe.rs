@@ -151,7 +151,9 @@ impl Sim<'_> {
         let res = match self.s.class(op) {
             OpClass::PortLoad(_) => t.end == r,
             OpClass::Comb if t.start == r => k.ops[op].args.iter().any(|a| match k.values[*a].def {
-                ValueDef::Op(d) if plan.members.contains(&d) && self.s.time[d].end == r => self.unstable_at(plan, d, r, memo),
+                ValueDef::Op(d) if plan.members.contains(&d) && self.s.time[d].end == r => {
+                    self.unstable_at(plan, d, r, memo)
+                }
                 _ => false,
             }),
             _ => false,
@@ -308,7 +310,7 @@ impl Sim<'_> {
             }
             for &op in plan.at(r) {
                 if s.time[op].start == r && s.class(op) == OpClass::Comb && !self.unstable_at(&plan, op, r, &mut memo) {
-                    let v = self.eval_in(&p, &run.iters[idx], op);
+                    let v = self.eval_in(p, &run.iters[idx], op);
                     if let Some(res) = k.ops[op].result {
                         run.iters[idx].vals.insert(res, v);
                     }
@@ -323,26 +325,26 @@ impl Sim<'_> {
             for &op in plan.at(r) {
                 let t = s.time[op];
                 match s.class(op) {
-                    OpClass::PortLoad(m) | OpClass::PortStore(m) if t.start == r && self.enabled_in(&p, it, op) => {
+                    OpClass::PortLoad(m) | OpClass::PortStore(m) if t.start == r && self.enabled_in(p, it, op) => {
                         let pi = self.port_index[&m] as usize;
                         if !self.accepted.get(&op).copied().unwrap_or(false) {
                             valid[pi] = true;
                             if outs[pi].req_ready {
-                                let args: Vec<u64> = k.ops[op].args.iter().map(|a| self.value_in(&p, it, *a)).collect();
+                                let args: Vec<u64> = k.ops[op].args.iter().map(|a| self.value_in(p, it, *a)).collect();
                                 accepted_now[pi] = Some((op, super::request(k, op, &args)));
                             } else {
                                 stalled = true;
                             }
                         }
                     }
-                    OpClass::PipeTransfer(_) if t.start == r && self.enabled_in(&p, it, op) => {
+                    OpClass::PipeTransfer(_) if t.start == r && self.enabled_in(p, it, op) => {
                         transfers.push((r, idx, op));
                     }
                     _ => {}
                 }
                 if let OpClass::PortLoad(m) = s.class(op)
                     && t.end == r
-                    && self.enabled_in(&p, it, op)
+                    && self.enabled_in(p, it, op)
                 {
                     let pi = self.port_index[&m] as usize;
                     if self.resp_buf[pi].is_empty() && !outs[pi].resp_valid {
@@ -358,7 +360,7 @@ impl Sim<'_> {
         let mut in_order = !stalled;
         if in_order && !transfers.is_empty() {
             let mut unused = vec![false; self.ports.len()];
-            self.run_ops(&mut run, &p, tau, outs, false, &mut unused)?;
+            self.run_ops(&mut run, p, tau, outs, false, &mut unused)?;
         }
         for (_, idx, op) in transfers {
             if self.transferred.contains_key(&op) {
@@ -368,7 +370,7 @@ impl Sim<'_> {
                 let o = &k.ops[op];
                 let it = &run.iters[idx];
                 let lanes: Vec<u64> = match o.kind {
-                    OpKind::PipeWrite { .. } => o.args.iter().map(|a| self.value_in(&p, it, *a)).collect(),
+                    OpKind::PipeWrite { .. } => o.args.iter().map(|a| self.value_in(p, it, *a)).collect(),
                     _ => vec![],
                 };
                 let head = o.kind.pipe().map(|x| self.pipe_in[x].head.clone()).unwrap_or_default();
@@ -391,7 +393,7 @@ impl Sim<'_> {
             return Ok(PipeCycle { stalled: true, next: None, bypassed });
         }
         // 3. The pipeline advances: every iteration runs its operations of this cycle.
-        let (mem_writes, param_writes) = self.run_ops(&mut run, &p, tau, outs, true, &mut bypassed)?;
+        let (mem_writes, param_writes) = self.run_ops(&mut run, p, tau, outs, true, &mut bypassed)?;
         for (m, i, v, span) in mem_writes {
             emu::store(k, &mut self.mems, m, i, v, span)?;
             self.note_store(m, i);
@@ -406,14 +408,14 @@ impl Sim<'_> {
             && let Some(idx) = run.iters.iter().position(|it| tau - it.start == ii - 1)
         {
             let it = &run.iters[idx];
-            let cont = run.launching && p.continues(self.value_in(&p, it, p.shape.cond));
+            let cont = run.launching && p.continues(self.value_in(p, it, p.shape.cond));
             if cont {
                 launch = Some(tau + 1);
             } else {
                 run.launching = false;
                 for (v, src) in &p.exits {
                     if let ExitSource::Capture(x) = src {
-                        let val = self.value_in(&p, it, *x);
+                        let val = self.value_in(p, it, *x);
                         run.captured.insert(*v, val);
                     }
                 }
