@@ -356,19 +356,7 @@ fn check_launch(spec: &RunSpec, kernel: &Kernel, errs: &mut Vec<Diagnostic>) {
                 .with_help("raise `max_work_group_size` on the kernel (or `--max-work-group-size`), or launch smaller work-groups"),
             );
         }
-        for (d, l) in ls.iter().enumerate() {
-            let g = spec.global_size.get(d).copied().unwrap_or(1);
-            if *l != 0 && g % *l != 0 {
-                errs.push(
-                    Diagnostic::error(
-                        codes::GROUP_SIZE_MISMATCH,
-                        format!("global size {g} in dimension {d} is not a multiple of the work-group size {l}"),
-                    )
-                    .at(spec.global_span.unwrap_or(at))
-                    .with_note("kiln launches uniform work-groups (OpenCL 1.2 rules)"),
-                );
-            }
-        }
+        uniform_groups(spec, &ls, at, errs);
     }
     if let Some(ls) = nd.local_size {
         if let Some(want) = &spec.local_size {
@@ -386,18 +374,24 @@ fn check_launch(spec: &RunSpec, kernel: &Kernel, errs: &mut Vec<Diagnostic>) {
                 );
             }
         }
-        for (d, l) in ls.iter().enumerate() {
-            let g = spec.global_size.get(d).copied().unwrap_or(1);
-            if g % *l as u64 != 0 {
-                errs.push(
-                    Diagnostic::error(
-                        codes::GROUP_SIZE_MISMATCH,
-                        format!("global size {g} in dimension {d} is not a multiple of the work-group size {l}"),
-                    )
-                    .at(spec.global_span.unwrap_or(at))
-                    .with_note("kiln launches uniform work-groups (OpenCL 1.2 rules)"),
-                );
-            }
+        uniform_groups(spec, &ls.map(u64::from), at, errs);
+    }
+}
+
+/// Every global size a multiple of its dimension's work-group size (OpenCL 1.2's uniform
+/// work-groups).
+fn uniform_groups(spec: &RunSpec, local: &[u64; 3], at: Span, errs: &mut Vec<Diagnostic>) {
+    for (d, l) in local.iter().enumerate() {
+        let g = spec.global_size.get(d).copied().unwrap_or(1);
+        if *l != 0 && g % *l != 0 {
+            errs.push(
+                Diagnostic::error(
+                    codes::GROUP_SIZE_MISMATCH,
+                    format!("global size {g} in dimension {d} is not a multiple of the work-group size {l}"),
+                )
+                .at(spec.global_span.unwrap_or(at))
+                .with_note("kiln launches uniform work-groups (OpenCL 1.2 rules)"),
+            );
         }
     }
 }

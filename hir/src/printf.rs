@@ -218,15 +218,7 @@ impl Conversion {
                     ArgKind::Signed(w) | ArgKind::Unsigned(w) => sign_extend(bits, w),
                     ArgKind::Float => f32::from_bits(bits as u32) as i64,
                 };
-                let sign = if v < 0 {
-                    "-"
-                } else if f.plus {
-                    "+"
-                } else if f.space {
-                    " "
-                } else {
-                    ""
-                };
+                let sign = sign(v < 0, &f);
                 let digits = integer_digits(v.unsigned_abs().to_string(), self.precision);
                 pad(&f, self.width, sign.into(), digits, self.precision.is_none())
             }
@@ -247,15 +239,7 @@ impl Conversion {
             }
             _ => {
                 let x = f64::from(f32::from_bits(bits as u32));
-                let sign = if x.is_sign_negative() && !x.is_nan() {
-                    "-"
-                } else if f.plus {
-                    "+"
-                } else if f.space {
-                    " "
-                } else {
-                    ""
-                };
+                let sign = sign(x.is_sign_negative() && !x.is_nan(), &f);
                 let upper = self.conv.is_ascii_uppercase();
                 let body = if x.is_nan() {
                     "nan".to_string()
@@ -276,6 +260,19 @@ impl Conversion {
                 pad(&f, self.width, sign.into(), body, finite)
             }
         }
+    }
+}
+
+/// What goes before a signed number's digits: `-`, else `+` or a space when the flags ask.
+fn sign(negative: bool, f: &Flags) -> &'static str {
+    if negative {
+        "-"
+    } else if f.plus {
+        "+"
+    } else if f.space {
+        " "
+    } else {
+        ""
     }
 }
 

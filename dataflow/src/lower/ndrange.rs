@@ -337,46 +337,18 @@ impl<'p> Lowerer<'p> {
         let span = f.span;
         let mut global_size = [None; 3];
         for d in 0..dims {
-            let name: Rc<str> = format!("__global_size{d}").into();
-            let v = self.k.add_param(entry, INDEX_WIDTH, Some(name.clone()));
-            self.k.params.push(Param {
-                name,
-                c_type: "size_t".into(),
-                kind: ParamKind::Scalar { value: v, signed: false, float: false },
-                span,
-                implicit: Some(Implicit::GlobalSize(d)),
-                lane: None,
-            });
-            global_size[d as usize] = Some(v);
+            global_size[d as usize] =
+                Some(self.launch_input(entry, format!("__global_size{d}"), "size_t", Implicit::GlobalSize(d), span));
         }
         let mut work_dim = None;
         if u.fns.contains(&WorkItemFn::WorkDim) {
-            let name: Rc<str> = "__work_dim".into();
-            let v = self.k.add_param(entry, INDEX_WIDTH, Some(name.clone()));
-            self.k.params.push(Param {
-                name,
-                c_type: "uint".into(),
-                kind: ParamKind::Scalar { value: v, signed: false, float: false },
-                span,
-                implicit: Some(Implicit::WorkDim),
-                lane: None,
-            });
-            work_dim = Some(v);
+            work_dim = Some(self.launch_input(entry, "__work_dim".into(), "uint", Implicit::WorkDim, span));
         }
         let mut local_inputs = [None; 3];
         if max_items.is_some() {
-            for (d, input) in local_inputs.iter_mut().enumerate().take(dims as usize) {
-                let name: Rc<str> = format!("__local_size{d}").into();
-                let v = self.k.add_param(entry, INDEX_WIDTH, Some(name.clone()));
-                self.k.params.push(Param {
-                    name,
-                    c_type: "size_t".into(),
-                    kind: ParamKind::Scalar { value: v, signed: false, float: false },
-                    span,
-                    implicit: Some(Implicit::LocalSize(d as u32)),
-                    lane: None,
-                });
-                *input = Some(v);
+            for d in 0..dims {
+                local_inputs[d as usize] =
+                    Some(self.launch_input(entry, format!("__local_size{d}"), "size_t", Implicit::LocalSize(d), span));
             }
         }
         let mut num_groups = [None; 3];
@@ -741,6 +713,22 @@ impl<'p> Lowerer<'p> {
             Some(EnvVal::Val(v)) => *v,
             _ => self.konst(0, INDEX_WIDTH, span),
         }
+    }
+
+    /// A scalar input of the launch (a size, the dimension count) that the kernel's source does
+    /// not declare.
+    fn launch_input(&mut self, entry: Block, name: String, c_type: &str, implicit: Implicit, span: Span) -> Value {
+        let name: Rc<str> = name.into();
+        let v = self.k.add_param(entry, INDEX_WIDTH, Some(name.clone()));
+        self.k.params.push(Param {
+            name,
+            c_type: c_type.into(),
+            kind: ParamKind::Scalar { value: v, signed: false, float: false },
+            span,
+            implicit: Some(implicit),
+            lane: None,
+        });
+        v
     }
 
     /// The work-group size in dimension `d`: a constant, or the run-time input.
