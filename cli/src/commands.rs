@@ -58,6 +58,21 @@ pub(crate) fn dispatch(cmd: Command, io: &mut Io) -> CmdResult {
             crate::board_cmds::run_board(&file, &spec, link, json.as_deref(), &board, &compile, io)
         }
         Command::Explain { code } => explain(code.as_deref(), io),
+        Command::Fuzz { seed, count, cosim_every, no_pocl, no_gcc, reduce, jobs, out_dir, print_only, without } => {
+            let args = crate::fuzz_cmd::FuzzArgs {
+                seed,
+                count,
+                cosim_every,
+                pocl: !no_pocl,
+                gcc: !no_gcc,
+                reduce,
+                jobs,
+                out_dir,
+                print_only,
+                without,
+            };
+            crate::fuzz_cmd::fuzz(&args, io)
+        }
     }
 }
 

@@ -14,6 +14,7 @@
 
 mod board_cmds;
 mod commands;
+mod fuzz_cmd;
 pub mod results;
 pub mod runspec;
 pub mod system;
@@ -220,6 +221,40 @@ enum Command {
     },
     /// Explain a diagnostic code (e.g. `kiln explain E0401`), or list all codes.
     Explain { code: Option<String> },
+    /// Generate random kernels and check that emu, sim, cosim, PoCL and gcc agree on each.
+    Fuzz {
+        /// First seed.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// How many kernels (seeds `seed`, `seed + 1`, ...).
+        #[arg(short = 'n', long, default_value_t = 100)]
+        count: u64,
+        /// Run the kernels whose seed is a multiple of N through `cosim` (Verilator); 0: none.
+        #[arg(long = "cosim-every", default_value_t = 10)]
+        cosim_every: u64,
+        /// Do not compare with PoCL.
+        #[arg(long = "no-pocl")]
+        no_pocl: bool,
+        /// Do not compare with the kernel compiled as C by gcc.
+        #[arg(long = "no-gcc")]
+        no_gcc: bool,
+        /// Shrink each failing kernel to a small one that fails the same way.
+        #[arg(long)]
+        reduce: bool,
+        /// Kernels checked at once (default: one per core).
+        #[arg(short = 'j', long)]
+        jobs: Option<usize>,
+        /// Where failing kernels are kept (`fail-SEED/`).
+        #[arg(short = 'o', long = "output", default_value = "kiln-fuzz")]
+        out_dir: PathBuf,
+        /// Print the kernel and run spec of `--seed` instead of running anything.
+        #[arg(long = "print")]
+        print_only: bool,
+        /// Leave features out of the generated kernels: vectors, float, records, work-groups,
+        /// systems (comma-separated).
+        #[arg(long, value_delimiter = ',')]
+        without: Vec<String>,
+    },
 }
 
 /// Where a command writes.
@@ -304,7 +339,7 @@ pub fn run(args: Vec<OsString>, out: &mut dyn Write, err: &mut dyn Write) -> i32
         | Command::Cosim { compile, .. }
         | Command::Bitstream { compile, .. }
         | Command::RunBoard { compile, .. } => compile.message_format == MessageFormat::Json,
-        Command::Explain { .. } => false,
+        Command::Explain { .. } | Command::Fuzz { .. } => false,
     };
     let mut io = Io { out, err, json_diags };
     match commands::dispatch(cli.command, &mut io) {

@@ -411,8 +411,28 @@ impl Splitter {
                     let e2 = me.scalar(e, &mut pre);
                     me.as_expression(pre, e2, init)
                 };
+                let mut test_in_body = None;
                 if let Some(c) = l.cond.as_ref().filter(|c| needs_rewrite(c)) {
-                    l.cond = Some(hoist(self, &c.clone(), &mut init));
+                    let mut pre = Vec::new();
+                    let c2 = self.scalar(&c.clone(), &mut pre);
+                    if pre.iter().all(|s| matches!(s, Stmt::Decl(..) | Stmt::Expr(_))) {
+                        l.cond = Some(self.as_expression(pre, c2, &mut init));
+                    } else if l.kind != hir::LoopKind::DoWhile || !continues(&l.body) {
+                        // The test needs statements (a vector `?:`, `&&` or `||` evaluates
+                        // its later operands only when C does): it becomes `pre; if (!c) break;`
+                        // at the top of the body (the end, for `do`), which is the same loop.
+                        let span = c2.span;
+                        let exit = mk(K::Unary(UnaryOp::LogNot, Box::new(c2)), INT, span);
+                        pre.push(Stmt::If(exit, vec![Stmt::Break(span)], vec![], span));
+                        test_in_body = Some(pre);
+                        l.cond = None;
+                    } else {
+                        self.error(
+                            "a `do`-`while` test with a vector `?:`, `&&` or `||`, in a loop whose body has `continue`, is not yet supported by kiln"
+                                .into(),
+                            c.span,
+                        );
+                    }
                 }
                 if let Some(st) = l.step.as_ref().filter(|c| needs_rewrite(c)) {
                     let st = st.clone();
@@ -427,6 +447,13 @@ impl Splitter {
                 }
                 l.init = init;
                 l.body = self.block(&l.body);
+                if let Some(test) = test_in_body {
+                    if l.kind == hir::LoopKind::DoWhile {
+                        l.body.extend(test);
+                    } else {
+                        l.body.splice(0..0, test);
+                    }
+                }
                 out.push(Stmt::Loop(Box::new(l)));
             }
             Stmt::Switch(e, arms, span) => {
@@ -1310,4 +1337,15 @@ fn truth(x: Expr, span: Span) -> Expr {
     let x = if x.ty.is_pointer() { mk(K::Convert(Box::new(x)), Type::Scalar(Scalar::Bool), span) } else { x };
     let s = x.ty.scalar().unwrap_or(Scalar::I32);
     binary(BinaryOp::Ne, x, int(0, s, span), s, span)
+}
+
+/// Whether `body` has a `continue` of its own loop (not of a loop nested in it).
+fn continues(body: &[Stmt]) -> bool {
+    body.iter().any(|s| match s {
+        Stmt::Continue(_) => true,
+        Stmt::If(_, t, e, _) => continues(t) || continues(e),
+        Stmt::Block(b) => continues(b),
+        Stmt::Switch(_, arms, _) => arms.iter().any(|a| continues(&a.body)),
+        _ => false,
+    })
 }

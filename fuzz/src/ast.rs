@@ -1,0 +1,641 @@
+//! The generated program as a small syntax tree: what the generator builds, the reducer shrinks
+//! and the printers (`print`) turn into OpenCL C and into plain C for gcc.
+//!
+//! Freedom from undefined behaviour is a property of each node, not of the program: a node
+//! prints as code that is defined for every value of its operands (arithmetic wraps through
+//! unsigned types, shift counts are masked, divisors are checked, indices are reduced modulo
+//! the array length). So any expression may replace any other of its type and any statement may
+//! be removed, and the program stays defined; the reducer relies on exactly that.
+
+/// An integer type of OpenCL C.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub struct Int {
+    pub bits: u8,
+    pub signed: bool,
+}
+
+impl Int {
+    pub const INT: Int = Int { bits: 32, signed: true };
+    pub const UINT: Int = Int { bits: 32, signed: false };
+    pub const ALL: [Int; 8] = [
+        Int { bits: 8, signed: true },
+        Int { bits: 8, signed: false },
+        Int { bits: 16, signed: true },
+        Int { bits: 16, signed: false },
+        Int::INT,
+        Int::UINT,
+        Int { bits: 64, signed: true },
+        Int { bits: 64, signed: false },
+    ];
+
+    /// The OpenCL C name: `char`, `uint`, ...
+    pub fn name(self) -> &'static str {
+        match (self.bits, self.signed) {
+            (8, true) => "char",
+            (8, false) => "uchar",
+            (16, true) => "short",
+            (16, false) => "ushort",
+            (32, true) => "int",
+            (32, false) => "uint",
+            (64, true) => "long",
+            _ => "ulong",
+        }
+    }
+
+    pub fn unsigned(self) -> Int {
+        Int { signed: false, ..self }
+    }
+
+    /// The type arithmetic on this type wraps in: `uint` up to 32 bits, else `ulong`.
+    pub fn wrap(self) -> Int {
+        if self.bits <= 32 { Int::UINT } else { Int { bits: 64, signed: false } }
+    }
+
+    pub fn mask(self) -> u64 {
+        if self.bits == 64 { u64::MAX } else { (1u64 << self.bits) - 1 }
+    }
+
+    /// `bits` of a value as this type's signed or unsigned number.
+    pub fn value(self, bits: u64) -> i128 {
+        let v = bits & self.mask();
+        if self.signed && self.bits < 128 && (v >> (self.bits - 1)) & 1 == 1 {
+            v as i128 - (1i128 << self.bits)
+        } else {
+            v as i128
+        }
+    }
+}
+
+/// A value type: an integer, an integer vector, or `float`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum Ty {
+    Int(Int),
+    Vector(Int, u8),
+    Float,
+}
+
+impl Ty {
+    pub const INT: Ty = Ty::Int(Int::INT);
+    pub const UINT: Ty = Ty::Int(Int::UINT);
+
+    pub fn name(self) -> String {
+        match self {
+            Ty::Int(i) => i.name().to_string(),
+            Ty::Vector(i, n) => format!("{}{n}", i.name()),
+            Ty::Float => "float".into(),
+        }
+    }
+
+    pub fn scalar(self) -> Option<Int> {
+        match self {
+            Ty::Int(i) => Some(i),
+            _ => None,
+        }
+    }
+
+    /// The type of a comparison of two values of this type.
+    pub fn compare_result(self) -> Ty {
+        match self {
+            Ty::Vector(i, n) => Ty::Vector(Int { bits: i.bits, signed: true }, n),
+            _ => Ty::INT,
+        }
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum WorkItem {
+    GlobalId,
+    GlobalSize,
+    LocalId,
+    LocalSize,
+    GroupId,
+}
+
+impl WorkItem {
+    pub fn needs_work_groups(self) -> bool {
+        matches!(self, WorkItem::LocalId | WorkItem::LocalSize | WorkItem::GroupId)
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum UnOp {
+    Neg,
+    BitNot,
+    LogNot,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    And,
+    Or,
+    Xor,
+    Shl,
+    Shr,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Eq,
+    Ne,
+    LogAnd,
+    LogOr,
+}
+
+impl BinOp {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::Rem => "%",
+            BinOp::And => "&",
+            BinOp::Or => "|",
+            BinOp::Xor => "^",
+            BinOp::Shl => "<<",
+            BinOp::Shr => ">>",
+            BinOp::Lt => "<",
+            BinOp::Le => "<=",
+            BinOp::Gt => ">",
+            BinOp::Ge => ">=",
+            BinOp::Eq => "==",
+            BinOp::Ne => "!=",
+            BinOp::LogAnd => "&&",
+            BinOp::LogOr => "||",
+        }
+    }
+
+    pub fn is_compare(self) -> bool {
+        matches!(self, BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq | BinOp::Ne)
+    }
+
+    pub fn is_logical(self) -> bool {
+        matches!(self, BinOp::LogAnd | BinOp::LogOr)
+    }
+}
+
+/// The integer and float built-ins the generator calls.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Builtin {
+    Min,
+    Max,
+    /// `clamp(x, min(a, b), max(a, b))`: the bounds are ordered by construction.
+    Clamp,
+    Abs,
+    AbsDiff,
+    AddSat,
+    SubSat,
+    Hadd,
+    Rhadd,
+    MulHi,
+    Rotate,
+    Popcount,
+    Clz,
+    /// `convert_<int>_sat(float)`.
+    ConvertSat(Int),
+    /// `isnan(f) ? 0x7fc00000 : as_int(f)`: a float's bits with every NaN made one NaN, since
+    /// implementations may differ in a NaN's sign and payload.
+    FloatBits,
+    Sqrt,
+    Fabs,
+    Floor,
+    /// `any(v)` of a signed integer vector.
+    Any,
+    /// `all(v)`.
+    All,
+}
+
+impl Builtin {
+    pub fn name(self) -> &'static str {
+        match self {
+            Builtin::Min => "min",
+            Builtin::Max => "max",
+            Builtin::Clamp => "clamp",
+            Builtin::Abs => "abs",
+            Builtin::AbsDiff => "abs_diff",
+            Builtin::AddSat => "add_sat",
+            Builtin::SubSat => "sub_sat",
+            Builtin::Hadd => "hadd",
+            Builtin::Rhadd => "rhadd",
+            Builtin::MulHi => "mul_hi",
+            Builtin::Rotate => "rotate",
+            Builtin::Popcount => "popcount",
+            Builtin::Clz => "clz",
+            Builtin::ConvertSat(_) => "convert_sat",
+            Builtin::FloatBits => "float_bits",
+            Builtin::Sqrt => "sqrt",
+            Builtin::Fabs => "fabs",
+            Builtin::Floor => "floor",
+            Builtin::Any => "any",
+            Builtin::All => "all",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Expr {
+    /// A constant: its bits (a vector constant is a splat; a float constant is its bits).
+    Lit(Ty, u64),
+    Var(String, Ty),
+    /// `array[(uint)(index) % len]` of a global input, private or local array.
+    Load {
+        array: String,
+        len: u32,
+        index: Box<Expr>,
+        ty: Ty,
+    },
+    Field {
+        var: String,
+        field: String,
+        ty: Ty,
+    },
+    WorkItem(WorkItem),
+    Unary(UnOp, Box<Expr>),
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    Cast(Ty, Box<Expr>),
+    /// `c ? a : b`; with a vector condition, lane by lane.
+    Select(Box<Expr>, Box<Expr>, Box<Expr>),
+    Call(Builtin, Vec<Expr>),
+    Helper {
+        name: String,
+        ret: Ty,
+        args: Vec<Expr>,
+    },
+    /// One lane of a vector: `v.s3`.
+    Lane(Box<Expr>, u8),
+    /// Lanes of a vector as a vector: `v.s20`, `v.wzyx`, `v.lo`, ...
+    Swizzle(Box<Expr>, Vec<u8>),
+    /// `(int4)(a, b, c, d)` from scalars of the element type.
+    Build(Ty, Vec<Expr>),
+    /// `read_channel_intel(c)`.
+    ReadChannel(String, Ty),
+}
+
+impl Expr {
+    pub fn ty(&self) -> Ty {
+        match self {
+            Expr::Lit(t, _) | Expr::Var(_, t) | Expr::Cast(t, _) | Expr::Build(t, _) | Expr::ReadChannel(_, t) => *t,
+            Expr::Load { ty, .. } | Expr::Field { ty, .. } => *ty,
+            Expr::Helper { ret, .. } => *ret,
+            Expr::WorkItem(_) => Ty::UINT,
+            Expr::Unary(UnOp::LogNot, _) => Ty::INT,
+            Expr::Unary(_, a) => a.ty(),
+            Expr::Binary(op, a, _) if op.is_compare() => a.ty().compare_result(),
+            Expr::Binary(op, _, _) if op.is_logical() => Ty::INT,
+            Expr::Binary(_, a, _) => a.ty(),
+            Expr::Select(_, a, _) => a.ty(),
+            Expr::Call(b, args) => match b {
+                Builtin::Abs | Builtin::AbsDiff => match args[0].ty() {
+                    Ty::Int(i) => Ty::Int(i.unsigned()),
+                    Ty::Vector(i, n) => Ty::Vector(i.unsigned(), n),
+                    Ty::Float => Ty::Float,
+                },
+                Builtin::ConvertSat(i) => Ty::Int(*i),
+                Builtin::FloatBits | Builtin::Any | Builtin::All => Ty::INT,
+                _ => args[0].ty(),
+            },
+            Expr::Lane(v, _) => match v.ty() {
+                Ty::Vector(i, _) => Ty::Int(i),
+                t => t,
+            },
+            Expr::Swizzle(v, lanes) => match v.ty() {
+                Ty::Vector(i, _) if lanes.len() > 1 => Ty::Vector(i, lanes.len() as u8),
+                Ty::Vector(i, _) => Ty::Int(i),
+                t => t,
+            },
+        }
+    }
+
+    /// The direct sub-expressions.
+    pub fn children(&self) -> Vec<&Expr> {
+        match self {
+            Expr::Lit(..) | Expr::Var(..) | Expr::Field { .. } | Expr::WorkItem(_) | Expr::ReadChannel(..) => vec![],
+            Expr::Load { index, .. } => vec![index],
+            Expr::Unary(_, a) | Expr::Cast(_, a) | Expr::Lane(a, _) | Expr::Swizzle(a, _) => vec![a],
+            Expr::Binary(_, a, b) => vec![a, b],
+            Expr::Select(c, a, b) => vec![c, a, b],
+            Expr::Call(_, args) | Expr::Helper { args, .. } | Expr::Build(_, args) => args.iter().collect(),
+        }
+    }
+
+    pub fn children_mut(&mut self) -> Vec<&mut Expr> {
+        match self {
+            Expr::Lit(..) | Expr::Var(..) | Expr::Field { .. } | Expr::WorkItem(_) | Expr::ReadChannel(..) => vec![],
+            Expr::Load { index, .. } => vec![index],
+            Expr::Unary(_, a) | Expr::Cast(_, a) | Expr::Lane(a, _) | Expr::Swizzle(a, _) => vec![a],
+            Expr::Binary(_, a, b) => vec![a, b],
+            Expr::Select(c, a, b) => vec![c, a, b],
+            Expr::Call(_, args) | Expr::Helper { args, .. } | Expr::Build(_, args) => args.iter_mut().collect(),
+        }
+    }
+
+    /// Whether reading this expression twice reads the same value (no channel read inside).
+    pub fn is_pure(&self) -> bool {
+        !matches!(self, Expr::ReadChannel(..)) && self.children().iter().all(|c| c.is_pure())
+    }
+
+    pub fn size(&self) -> usize {
+        1 + self.children().iter().map(|c| c.size()).sum::<usize>()
+    }
+}
+
+/// Where an assignment writes.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Place {
+    Var(String),
+    /// A private array element: `a[(uint)(index) % len]`.
+    Elem {
+        array: String,
+        len: u32,
+        index: Expr,
+    },
+    /// One of this work-item's output slots: `out[gid * stride + base + (uint)(index) % range]`.
+    Out {
+        buffer: String,
+        stride: u32,
+        base: u32,
+        range: u32,
+        index: Expr,
+    },
+    Field {
+        var: String,
+        field: String,
+    },
+    Lane {
+        var: String,
+        lane: u8,
+    },
+}
+
+/// How a loop's trip count is given.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Bound {
+    Const(u32),
+    /// `i < ((uint)param & mask)`: a run-time count of at most `mask`.
+    Param {
+        name: String,
+        mask: u32,
+    },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LoopHint {
+    None,
+    UnrollFull,
+    Unroll(u32),
+    UnrollHint(u32),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Stmt {
+    Decl {
+        name: String,
+        ty: Ty,
+        init: Expr,
+    },
+    /// `T a[len] = { ... };` (the missing elements zero).
+    Array {
+        name: String,
+        ty: Ty,
+        len: u32,
+        init: Vec<Expr>,
+    },
+    /// `struct S s = { ... };` or a union with its first member initialized.
+    Record {
+        name: String,
+        record: String,
+        init: Vec<Expr>,
+    },
+    Assign {
+        place: Place,
+        value: Expr,
+    },
+    If {
+        cond: Expr,
+        then: Vec<Stmt>,
+        els: Vec<Stmt>,
+    },
+    For {
+        var: String,
+        var_ty: Int,
+        bound: Bound,
+        also: Option<Expr>,
+        hint: LoopHint,
+        body: Vec<Stmt>,
+    },
+    Switch {
+        scrutinee: Expr,
+        cases: Vec<(u32, Vec<Stmt>, bool)>,
+        default: Vec<Stmt>,
+    },
+    /// `tile[lid] = value; barrier; var = tile[(lid + offset) % size]; barrier;` in uniform
+    /// control flow: each work-item reads a neighbour's value.
+    Exchange {
+        tile: String,
+        size: u32,
+        value: Expr,
+        var: String,
+        offset: u32,
+    },
+    /// `write_channel_intel(c, value);`.
+    WriteChannel {
+        channel: String,
+        value: Expr,
+    },
+}
+
+impl Stmt {
+    /// The nested statement lists.
+    pub fn blocks(&self) -> Vec<&Vec<Stmt>> {
+        match self {
+            Stmt::If { then, els, .. } => vec![then, els],
+            Stmt::For { body, .. } => vec![body],
+            Stmt::Switch { cases, default, .. } => {
+                let mut v: Vec<&Vec<Stmt>> = cases.iter().map(|c| &c.1).collect();
+                v.push(default);
+                v
+            }
+            _ => vec![],
+        }
+    }
+
+    pub fn blocks_mut(&mut self) -> Vec<&mut Vec<Stmt>> {
+        match self {
+            Stmt::If { then, els, .. } => vec![then, els],
+            Stmt::For { body, .. } => vec![body],
+            Stmt::Switch { cases, default, .. } => {
+                let mut v: Vec<&mut Vec<Stmt>> = cases.iter_mut().map(|c| &mut c.1).collect();
+                v.push(default);
+                v
+            }
+            _ => vec![],
+        }
+    }
+
+    /// The expressions directly in this statement (not in nested blocks).
+    pub fn exprs_mut(&mut self) -> Vec<&mut Expr> {
+        match self {
+            Stmt::Decl { init, .. } => vec![init],
+            Stmt::Array { init, .. } | Stmt::Record { init, .. } => init.iter_mut().collect(),
+            Stmt::Assign { place, value } => match place {
+                Place::Elem { index, .. } | Place::Out { index, .. } => vec![index, value],
+                _ => vec![value],
+            },
+            Stmt::If { cond, .. } => vec![cond],
+            Stmt::For { also, .. } => also.iter_mut().collect(),
+            Stmt::Switch { scrutinee, .. } => vec![scrutinee],
+            Stmt::Exchange { value, .. } => vec![value],
+            Stmt::WriteChannel { value, .. } => vec![value],
+        }
+    }
+
+    /// Whether the statement must stay even when it looks removable: a channel write pairs
+    /// with a read in another kernel, so removing it alone would deadlock the system.
+    pub fn is_paired(&self) -> bool {
+        matches!(self, Stmt::WriteChannel { .. })
+            || self.blocks().iter().any(|b| b.iter().any(Stmt::is_paired))
+            || self.has_channel_read()
+    }
+
+    fn has_channel_read(&self) -> bool {
+        match self {
+            Stmt::Decl { init, .. } => !init.is_pure(),
+            Stmt::Assign { value, .. } => !value.is_pure(),
+            _ => false,
+        }
+    }
+}
+
+/// `struct S { int f0; uchar f1; }` or a union of same-sized integers.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Record {
+    pub name: String,
+    pub is_union: bool,
+    pub fields: Vec<(String, Int)>,
+}
+
+/// A helper function: pure, scalar parameters, declarations then a return.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Helper {
+    pub name: String,
+    pub ret: Ty,
+    pub params: Vec<(String, Ty)>,
+    pub body: Vec<Stmt>,
+    pub result: Expr,
+}
+
+/// A buffer of the run: an input with its data, or an output of `len` zeros.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Buffer {
+    pub name: String,
+    pub ty: Int,
+    pub data: Vec<u64>,
+    pub output: bool,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scalar {
+    pub name: String,
+    pub ty: Int,
+    pub value: u64,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Kernel {
+    pub name: String,
+    /// The buffers and scalars it takes, by name, in parameter order (buffers first).
+    pub buffers: Vec<String>,
+    pub scalars: Vec<String>,
+    /// `__local` tile (name, element type, length) for `Exchange`.
+    pub tile: Option<(String, Int, u32)>,
+    pub body: Vec<Stmt>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Channel {
+    pub name: String,
+    pub ty: Int,
+    pub depth: u32,
+}
+
+/// A whole generated test: the kernel file and the run that goes with it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Program {
+    pub seed: u64,
+    pub records: Vec<Record>,
+    pub helpers: Vec<Helper>,
+    pub channels: Vec<Channel>,
+    pub kernels: Vec<Kernel>,
+    pub buffers: Vec<Buffer>,
+    pub scalars: Vec<Scalar>,
+    pub global_size: u32,
+    /// The work-group size of the run, when the kernel uses work-groups.
+    pub local_size: Option<u32>,
+    /// Whether the kernel states `reqd_work_group_size` (else the size is a run-time input).
+    pub reqd_size: bool,
+    /// Output slots per work-item in each output buffer.
+    pub slots: u32,
+}
+
+impl Program {
+    pub fn is_system(&self) -> bool {
+        self.kernels.len() > 1
+    }
+
+    pub fn buffer(&self, name: &str) -> Option<&Buffer> {
+        self.buffers.iter().find(|b| b.name == name)
+    }
+
+    pub fn scalar(&self, name: &str) -> Option<&Scalar> {
+        self.scalars.iter().find(|s| s.name == name)
+    }
+
+    fn any_stmt(&self, f: &dyn Fn(&Stmt) -> bool) -> bool {
+        fn walk(b: &[Stmt], f: &dyn Fn(&Stmt) -> bool) -> bool {
+            b.iter().any(|s| f(s) || s.blocks().iter().any(|b| walk(b, f)))
+        }
+        self.kernels.iter().any(|k| walk(&k.body, f)) || self.helpers.iter().any(|h| walk(&h.body, f))
+    }
+
+    fn any_expr(&self, f: &dyn Fn(&Expr) -> bool) -> bool {
+        let mut found = false;
+        crate::walk::program_exprs(self, &mut |e| found |= f(e));
+        found
+    }
+
+    pub fn uses_float(&self) -> bool {
+        self.any_expr(&|e| e.ty() == Ty::Float)
+    }
+
+    /// Whether plain C can run the program: no vectors, no work-groups, no float (the C
+    /// library's float functions are not OpenCL's).
+    pub fn runs_as_c(&self) -> bool {
+        !self.uses_float()
+            && self.local_size.is_none()
+            && !self.any_stmt(&|s| matches!(s, Stmt::Exchange { .. }))
+            && !self.any_expr(&|e| {
+                matches!(e.ty(), Ty::Vector(..) | Ty::Float)
+                    || matches!(e, Expr::WorkItem(w) if w.needs_work_groups())
+                    || matches!(e, Expr::Call(Builtin::Any | Builtin::All, _))
+            })
+            && !self.any_stmt(&|s| {
+                matches!(s, Stmt::Decl { ty: Ty::Vector(..), .. } | Stmt::Array { ty: Ty::Vector(..), .. })
+            })
+    }
+
+    /// Whether PoCL can run it: not a system (PoCL has no Intel channels), and no `abs_diff`
+    /// of 32- or 64-bit signed operands, which PoCL 3.1 computes with a wrapping subtraction
+    /// (`abs_diff(18946, INT_MIN)` gives 2147464702, not 2147502594).
+    pub fn runs_on_pocl(&self) -> bool {
+        !self.is_system()
+            && !self.any_expr(&|e| {
+                matches!(e, Expr::Call(Builtin::AbsDiff, args)
+                    if matches!(args[0].ty(), Ty::Int(i) | Ty::Vector(i, _) if i.signed && i.bits >= 32))
+            })
+    }
+}
