@@ -442,6 +442,7 @@ impl<'p> Lowerer<'p> {
             }
         }
         let mut per_item: Vec<LocalId> = Vec::new();
+        let mut remat_reads: Vec<LocalId> = Vec::new();
         let mut names = Vec::new();
         let mut vars: Vec<(&LocalId, &BTreeSet<usize>)> = r.regions.iter().collect();
         vars.sort_by_key(|(x, _)| **x);
@@ -475,6 +476,13 @@ impl<'p> Lowerer<'p> {
                 continue;
             }
             if let Some(init) = self.remat_init(f, *x, &r, &uniform_local) {
+                // The locals the initializer reads (a temporary the lanes pass made) are
+                // recomputed too, wherever `x` is.
+                for_each_expr(&[Stmt::Expr(init.clone())], &mut |e| {
+                    if let K::Local(id) = e.kind {
+                        remat_reads.push(id);
+                    }
+                });
                 self.remat.insert(*x, init);
                 self.frames[0].storage.insert(*x, Storage::Remat);
                 continue;
@@ -492,7 +500,7 @@ impl<'p> Lowerer<'p> {
         }
         // A uniform variable that group-level code reads (a loop bound) is recomputed there from
         // its initializer, as are the variables that initializer reads.
-        let mut work: Vec<LocalId> = Vec::new();
+        let mut work: Vec<LocalId> = remat_reads;
         for (e, _) in &r.group_exprs {
             for_each_expr(&[Stmt::Expr(e.clone())], &mut |x| {
                 if let K::Local(id) = x.kind {
