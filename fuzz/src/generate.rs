@@ -99,6 +99,17 @@ impl Gen<'_> {
             .collect()
     }
 
+    /// (variable, field, type) of every record field in scope.
+    fn record_fields(&self) -> Vec<(String, String, Int)> {
+        self.bindings()
+            .filter_map(|b| match b {
+                Binding::Record { name, record } => Some((name.clone(), *record)),
+                _ => None,
+            })
+            .flat_map(|(n, r)| self.records[r].fields.iter().map(move |(f, t)| (n.clone(), f.clone(), *t)))
+            .collect()
+    }
+
     fn int_ty(&mut self) -> Int {
         *self.rng.pick(&Int::ALL)
     }
@@ -218,20 +229,7 @@ impl Gen<'_> {
                     }
                 }
                 8 => {
-                    let fields: Vec<(String, String, Int)> = self
-                        .bindings()
-                        .filter_map(|b| match b {
-                            Binding::Record { name, record } => Some((name.clone(), *record)),
-                            _ => None,
-                        })
-                        .flat_map(|(n, r)| {
-                            self.records[r]
-                                .fields
-                                .iter()
-                                .map(move |(f, t)| (n.clone(), f.clone(), *t))
-                                .collect::<Vec<_>>()
-                        })
-                        .collect();
+                    let fields = self.record_fields();
                     if !fields.is_empty() {
                         let (var, field, j) = self.rng.pick(&fields).clone();
                         return Self::cast(t, Expr::Field { var, field, ty: Ty::Int(j) });
@@ -545,20 +543,7 @@ impl Gen<'_> {
                     return Stmt::Record { name, record: format!("{kw} {}", rec.name), init };
                 }
                 15 => {
-                    let fields: Vec<(String, String, Int)> = self
-                        .bindings()
-                        .filter_map(|b| match b {
-                            Binding::Record { name, record } => Some((name.clone(), *record)),
-                            _ => None,
-                        })
-                        .flat_map(|(n, r)| {
-                            self.records[r]
-                                .fields
-                                .iter()
-                                .map(move |(f, t)| (n.clone(), f.clone(), *t))
-                                .collect::<Vec<_>>()
-                        })
-                        .collect();
+                    let fields = self.record_fields();
                     if !fields.is_empty() {
                         let (var, field, t) = self.rng.pick(&fields).clone();
                         let value = self.expr(Ty::Int(t), 3);
