@@ -6,16 +6,19 @@
 
 mod pipe;
 pub mod system;
+mod tables;
 
 use crate::memory::{MemConfig, PortMemory, PortOutputs, Request};
 use crate::trace::Trace;
 use cranelift_entity::SecondaryMap;
 use kiln_dataflow::emu::{self, Arg, MemState, RunError};
 use kiln_dataflow::ir::op::{eval, mask};
-use kiln_dataflow::ir::{Block, Mem, Op, OpKind, Pipe, PipeQuery, Target, Terminator, Value, ValueDef};
+use kiln_dataflow::ir::{Block, Mem, Op, OpKind, Pipe, PipeQuery, Target, Terminator, Value};
 use kiln_scheduler::schedule::Entry;
 use kiln_scheduler::{OpClass, Schedule};
 use std::collections::{HashMap, VecDeque};
+use std::rc::Rc;
+use tables::{Args, Tables};
 
 #[derive(Clone, Debug)]
 pub struct SimConfig {
@@ -84,17 +87,19 @@ enum State {
 
 struct Sim<'s> {
     s: &'s Schedule,
+    tables: Rc<Tables>,
     vals: SecondaryMap<Value, u64>,
     mems: SecondaryMap<Mem, MemState>,
     /// Port index (0-based, in parameter order) of each port memory.
-    port_index: HashMap<Mem, u32>,
+    port_index: SecondaryMap<Mem, u32>,
     ports: Vec<PortMemory>,
     port_mems: Vec<Mem>,
     /// The kernel's response buffers (words).
     resp_buf: Vec<VecDeque<Vec<u64>>>,
     /// The word each `WordLoad` of FSM code read last, for its lanes.
     words: HashMap<Op, Vec<u64>>,
-    accepted: HashMap<Op, bool>,
+    /// Port requests accepted in an earlier cycle of a state (or pipeline cycle) that stalls.
+    accepted: SecondaryMap<Op, bool>,
     /// The pipelined loop being run, if any.
     pipe: Option<pipe::PipeRun>,
     /// This cycle's FIFO signals, per pipe (unconnected pipes never move).
@@ -122,7 +127,7 @@ impl<'s> Sim<'s> {
     fn eval_comb(&mut self, op: Op) {
         let k = &self.s.kernel;
         let o = &k.ops[op];
-        let args: Vec<u64> = o.args.iter().map(|a| self.vals[*a]).collect();
+        let args: Args = o.args.iter().map(|a| self.vals[*a]).collect();
         if let OpKind::Print(format) = &o.kind {
             self.printed.push((self.now, format.render(&args)));
             return;
@@ -139,9 +144,9 @@ impl<'s> Sim<'s> {
             }
             return;
         }
-        let aw: Vec<u32> = o.args.iter().map(|a| k.width(*a)).collect();
         if let Some(r) = o.result {
-            self.vals[r] = eval(&o.kind, &args, &aw, k.width(r));
+            let info = self.tables.info(op);
+            self.vals[r] = eval(&o.kind, &args, &info.arg_widths, info.width);
         }
     }
 
@@ -196,41 +201,12 @@ impl<'s> Sim<'s> {
         if blocking { 1 } else { can as u64 }
     }
 
-    /// Does `op`'s value in step `i` of its block depend on a response consumed in step `i`?
-    fn depends_on_response(&self, op: Op, i: u32, memo: &mut HashMap<Op, bool>) -> bool {
-        if let Some(v) = memo.get(&op) {
-            return *v;
-        }
-        let k = &self.s.kernel;
-        let o = &k.ops[op];
-        let t = self.s.time[op];
-        let r = match self.s.class(op) {
-            OpClass::PortLoad(_) => t.end == i,
-            OpClass::Comb if t.start == i => o.args.iter().any(|a| match k.values[*a].def {
-                ValueDef::Op(p) if k.ops[p].block == o.block && self.s.time[p].end == i => {
-                    self.depends_on_response(p, i, memo)
-                }
-                _ => false,
-            }),
-            _ => false,
-        };
-        memo.insert(op, r);
-        r
-    }
-
     /// Computes the combinational values of step `(b, i)` that do not depend on responses
     /// consumed in this step, so that requests can present their address and data.
     fn pre_evaluate(&mut self, b: Block, i: u32) {
-        let ops: Vec<Op> = self.s.ops_at(b, i).collect();
-        let mut memo = HashMap::new();
-        for op in ops {
-            if self.s.class(op) == OpClass::Comb
-                && self.s.time[op].start == i
-                && !matches!(self.s.kernel.ops[op].kind, OpKind::Print(_))
-                && !self.depends_on_response(op, i, &mut memo)
-            {
-                self.eval_comb(op);
-            }
+        let tables = self.tables.clone();
+        for a in tables.step(b, i).iter().filter(|a| a.early) {
+            self.eval_comb(a.op);
         }
     }
 
@@ -253,11 +229,11 @@ impl<'s> Sim<'s> {
 
     /// Whether a (possibly predicated) memory op is enabled, from current values.
     fn enabled(&self, op: Op) -> bool {
-        self.s.kernel.ops[op].predicate().is_none_or(|p| self.vals[p] & 1 == 1)
+        self.tables.info(op).predicate.is_none_or(|p| self.vals[p] & 1 == 1)
     }
 
     fn request_of(&self, op: Op) -> Request {
-        let args: Vec<u64> = self.s.kernel.ops[op].args.iter().map(|a| self.vals[*a]).collect();
+        let args: Args = self.s.kernel.ops[op].args.iter().map(|a| self.vals[*a]).collect();
         request(&self.s.kernel, op, &args)
     }
 
@@ -265,13 +241,15 @@ impl<'s> Sim<'s> {
     /// ports whose presented response was taken by bypass.
     fn fire(&mut self, b: Block, i: u32, outs: &[PortOutputs]) -> Result<Vec<bool>, RunError> {
         let mut bypassed = vec![false; self.ports.len()];
-        let ops: Vec<Op> = self.s.ops_at(b, i).collect();
+        let tables = self.tables.clone();
         let mut loaded: Vec<(kiln_dataflow::ir::Mem, u64)> = Vec::new();
-        for op in ops {
-            let t = self.s.time[op];
+        for a in tables.step(b, i) {
+            let op = a.op;
+            let info = tables.info(op);
+            let t = info.time;
             let o = &self.s.kernel.ops[op];
             let span = o.span;
-            match self.s.class(op) {
+            match info.class {
                 OpClass::Comb if t.start == i => self.eval_comb(op),
                 OpClass::Unit(_) | OpClass::Multi(_) if t.start == i => self.eval_comb(op),
                 OpClass::PipeTransfer(_) if t.start == i => {
@@ -309,7 +287,7 @@ impl<'s> Sim<'s> {
                     self.note_store(m, idx);
                 }
                 OpClass::PortLoad(m) if t.end == i => {
-                    let p = self.port_index[&m] as usize;
+                    let p = self.port_index[m] as usize;
                     let word = match self.resp_buf[p].pop_front() {
                         Some(w) => w,
                         None => {
@@ -362,7 +340,7 @@ impl<'s> Sim<'s> {
             Entry::Done => State::Done,
             Entry::Step(b) => State::Step(b, 0),
             Entry::Pipeline(n) => {
-                self.pipe = Some(pipe::PipeRun::new(n));
+                self.pipe = Some(pipe::PipeRun::new(n, self.tables.plans[n as usize].clone()));
                 State::Pipe(n)
             }
         }
@@ -391,14 +369,15 @@ impl<'s> KernelRun<'s> {
         let k = &s.kernel;
         let mut sim = Sim {
             s,
+            tables: Rc::new(Tables::of(s)),
             vals: SecondaryMap::new(),
             mems: emu::init_memories(k, args),
-            port_index: HashMap::new(),
+            port_index: SecondaryMap::new(),
             ports: vec![],
             port_mems: vec![],
             resp_buf: vec![],
             words: HashMap::new(),
-            accepted: HashMap::new(),
+            accepted: SecondaryMap::new(),
             pipe: None,
             pipe_in: SecondaryMap::new(),
             pipe_out: PipeActivity::default(),
@@ -409,7 +388,7 @@ impl<'s> KernelRun<'s> {
             landing: Vec::new(),
         };
         for (i, (_, _, m)) in k.ports().enumerate() {
-            sim.port_index.insert(m, i as u32);
+            sim.port_index[m] = i as u32;
             sim.ports.push(PortMemory::new(sim.mems[m].data.clone(), k.mems[m].lanes as usize));
             sim.port_mems.push(m);
             sim.resp_buf.push(VecDeque::new());
@@ -501,14 +480,17 @@ impl<'s> KernelRun<'s> {
                 if self.entered {
                     sim.pre_evaluate(b, i);
                 }
-                let ops: Vec<Op> = s.ops_at(b, i).collect();
+                let tables = sim.tables.clone();
+                let ops = tables.step(b, i);
                 let mut ok = true;
-                for &op in &ops {
-                    let t = s.time[op];
-                    match s.class(op) {
+                for a in ops {
+                    let op = a.op;
+                    let info = tables.info(op);
+                    let t = info.time;
+                    match info.class {
                         OpClass::PortLoad(m) | OpClass::PortStore(m) if t.start == i && sim.enabled(op) => {
-                            let p = sim.port_index[&m] as usize;
-                            if !sim.accepted.get(&op).copied().unwrap_or(false) {
+                            let p = sim.port_index[m] as usize;
+                            if !sim.accepted[op] {
                                 valid[p] = true;
                                 if outs[p].req_ready {
                                     accepted_now[p] = Some((op, sim.request_of(op)));
@@ -523,11 +505,11 @@ impl<'s> KernelRun<'s> {
                         }
                         _ => {}
                     }
-                    if let OpClass::PortLoad(m) = s.class(op)
+                    if let OpClass::PortLoad(m) = info.class
                         && t.end == i
                         && sim.enabled(op)
                     {
-                        let p = sim.port_index[&m] as usize;
+                        let p = sim.port_index[m] as usize;
                         if sim.resp_buf[p].is_empty() && !outs[p].resp_valid {
                             ok = false;
                         }
@@ -536,14 +518,14 @@ impl<'s> KernelRun<'s> {
                 if ok {
                     fired = true;
                     bypassed = sim.fire(b, i, &outs)?;
-                    for &op in &ops {
-                        sim.accepted.remove(&op);
+                    for a in ops {
+                        sim.accepted[a.op] = false;
                     }
                     next = if i + 1 < s.steps[b] { State::Step(b, i + 1) } else { sim.transition(b) };
                 } else {
                     self.stall_cycles += 1;
                     for (op, _) in accepted_now.iter().flatten() {
-                        sim.accepted.insert(*op, true);
+                        sim.accepted[*op] = true;
                     }
                 }
             }

@@ -5,22 +5,24 @@
 //! runs the operations of its current relative cycle; the loop-test decision of the iteration in
 //! stage 0 is taken in the last cycle of its first `II` cycles.
 
+use super::tables::{Active, Args, NO_SLOT, Plan};
 use super::{Sim, State};
 use crate::memory::{PortOutputs, Request};
 use kiln_dataflow::emu::{self, RunError};
 use kiln_dataflow::ir::op::{eval, mask};
-use kiln_dataflow::ir::{Op, OpKind, Value, ValueDef};
+use kiln_dataflow::ir::{Op, OpKind, Value};
 use kiln_scheduler::OpClass;
 use kiln_scheduler::pipeline::shape::Shape;
 use kiln_scheduler::pipeline::{ExitSource, Pipeline};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::rc::Rc;
 
 /// One iteration in flight.
 struct Iter {
     /// Pipeline time of the iteration's cycle 0.
     start: u64,
-    vals: HashMap<Value, u64>,
+    /// The values the iteration owns, by their slot in the loop's [`Plan`].
+    vals: Vec<u64>,
     /// The words the iteration's `WordLoad`s read, for their lanes.
     words: HashMap<Op, Vec<u64>>,
     /// Cycles the iteration occupies (shortened for an exiting test-first iteration).
@@ -33,57 +35,53 @@ pub(crate) struct PipeRun {
     /// Pipeline time: cycles in which the pipeline advanced.
     tau: u64,
     iters: Vec<Iter>,
+    /// Value vectors of retired iterations, reused for new ones.
+    spare: Vec<Vec<u64>>,
     launching: bool,
     captured: HashMap<Value, u64>,
     started: bool,
-    /// What each relative cycle runs, computed when the run starts.
-    plan: Option<Rc<Plan>>,
-}
-
-/// The operations of a pipeline by relative cycle, so that a cycle visits only those that act
-/// in it.
-struct Plan {
-    members: HashSet<Op>,
-    /// `active[r]`: the ops that start in relative cycle `r` and the port loads whose response
-    /// arrives in it, in the pipeline's order.
-    active: Vec<Vec<Op>>,
-}
-
-impl Plan {
-    fn of(s: &kiln_scheduler::Schedule, p: &Pipeline) -> Plan {
-        let mut active: Vec<Vec<Op>> = Vec::new();
-        for &op in &p.ops {
-            let t = s.time[op];
-            let mut at = vec![t.start];
-            if matches!(s.class(op), OpClass::PortLoad(_)) && t.end != t.start {
-                at.push(t.end);
-            }
-            for r in at {
-                let r = r as usize;
-                if active.len() <= r {
-                    active.resize_with(r + 1, Vec::new);
-                }
-                active[r].push(op);
-            }
-        }
-        Plan { members: p.ops.iter().copied().collect(), active }
-    }
-
-    fn at(&self, r: u32) -> &[Op] {
-        self.active.get(r as usize).map(Vec::as_slice).unwrap_or(&[])
-    }
+    plan: Rc<Plan>,
 }
 
 impl PipeRun {
-    pub(crate) fn new(index: u32) -> PipeRun {
+    pub(crate) fn new(index: u32, plan: Rc<Plan>) -> PipeRun {
         PipeRun {
             index,
             tau: 0,
             iters: Vec::new(),
+            spare: Vec::new(),
             launching: true,
             captured: HashMap::new(),
             started: false,
-            plan: None,
+            plan,
+        }
+    }
+
+    fn launch(&mut self, start: u64, life: u64) {
+        let mut vals = self.spare.pop().unwrap_or_default();
+        vals.clear();
+        vals.resize(self.plan.slot_count, 0);
+        self.iters.push(Iter { start, vals, words: HashMap::new(), life });
+    }
+
+    fn retire(&mut self, now: u64) {
+        let mut i = 0;
+        while i < self.iters.len() {
+            if now - self.iters[i].start < self.iters[i].life {
+                i += 1;
+            } else {
+                let it = self.iters.remove(i);
+                self.spare.push(it.vals);
+            }
+        }
+    }
+}
+
+impl Iter {
+    fn set(&mut self, plan: &Plan, v: Value, x: u64) {
+        let slot = plan.slot(v);
+        if slot != NO_SLOT {
+            self.vals[slot as usize] = x;
         }
     }
 }
@@ -96,35 +94,26 @@ pub(crate) struct PipeCycle {
 }
 
 impl Sim<'_> {
-    fn in_loop(&self, p: &Pipeline, v: Value) -> bool {
-        if self.s.kernel.as_const(v).is_some() {
-            return false; // constants are not per iteration
-        }
-        let blocks = p.blocks();
-        match self.s.kernel.values[v].def {
-            ValueDef::Param(b, _) => blocks.contains(&b),
-            ValueDef::Op(op) => blocks.contains(&self.s.kernel.ops[op].block),
-        }
-    }
-
     /// The value of `v` as iteration `it` sees it.
-    fn value_in(&self, p: &Pipeline, it: &Iter, v: Value) -> u64 {
-        if self.in_loop(p, v) { it.vals.get(&v).copied().unwrap_or(0) } else { self.vals[v] }
+    #[inline]
+    fn value_in(&self, plan: &Plan, it: &Iter, v: Value) -> u64 {
+        match plan.slot(v) {
+            NO_SLOT => self.vals[v],
+            slot => it.vals[slot as usize],
+        }
     }
 
-    /// Whether a memory op of iteration `it` is enabled: its predicate and, for the body of a
-    /// test-first loop, the iteration's loop test.
-    fn enabled_in(&self, p: &Pipeline, it: &Iter, op: Op) -> bool {
-        let o = &self.s.kernel.ops[op];
-        let pred = o.predicate().is_none_or(|pv| self.value_in(p, it, pv) & 1 == 1);
-        let guard = !p.guarded.contains(&op) || p.continues(self.value_in(p, it, p.shape.cond));
-        pred && guard
+    /// Whether a memory op or transfer of iteration `it` is enabled: its predicate and, for
+    /// the body of a test-first loop, the iteration's loop test.
+    fn enabled_in(&self, p: &Pipeline, plan: &Plan, it: &Iter, a: &Active) -> bool {
+        let pred = self.tables.info(a.op).predicate.is_none_or(|pv| self.value_in(plan, it, pv) & 1 == 1);
+        pred && (!a.guarded || p.continues(self.value_in(plan, it, p.shape.cond)))
     }
 
-    fn eval_in(&self, p: &Pipeline, it: &Iter, op: Op) -> u64 {
+    fn eval_in(&self, plan: &Plan, it: &Iter, op: Op) -> u64 {
         let k = &self.s.kernel;
         let o = &k.ops[op];
-        let args: Vec<u64> = o.args.iter().map(|a| self.value_in(p, it, *a)).collect();
+        let args: Args = o.args.iter().map(|a| self.value_in(plan, it, *a)).collect();
         if let OpKind::PipeLane { pipe, lane } = o.kind {
             let read = k.def_op(o.args[0]);
             return match read.and_then(|r| self.transferred.get(&r)) {
@@ -136,30 +125,8 @@ impl Sim<'_> {
         if let Some(v) = super::word_lane(k, op, &args, |load| it.words.get(&load)) {
             return v;
         }
-        let aw: Vec<u32> = o.args.iter().map(|a| k.width(*a)).collect();
-        let w = o.result.map(|r| k.width(r)).unwrap_or(1);
-        eval(&o.kind, &args, &aw, w)
-    }
-
-    /// Does `op` (in relative cycle `r`) depend on a response consumed in cycle `r`?
-    fn unstable_at(&self, plan: &Plan, op: Op, r: u32, memo: &mut HashMap<Op, bool>) -> bool {
-        if let Some(v) = memo.get(&op) {
-            return *v;
-        }
-        let k = &self.s.kernel;
-        let t = self.s.time[op];
-        let res = match self.s.class(op) {
-            OpClass::PortLoad(_) => t.end == r,
-            OpClass::Comb if t.start == r => k.ops[op].args.iter().any(|a| match k.values[*a].def {
-                ValueDef::Op(d) if plan.members.contains(&d) && self.s.time[d].end == r => {
-                    self.unstable_at(plan, d, r, memo)
-                }
-                _ => false,
-            }),
-            _ => false,
-        };
-        memo.insert(op, res);
-        res
+        let info = self.tables.info(op);
+        eval(&o.kind, &args, &info.arg_widths, info.width)
     }
 
     /// Runs the operations of every iteration in flight for the current cycle. With `commit`,
@@ -183,29 +150,29 @@ impl Sim<'_> {
         let mut mem_writes: Vec<(kiln_dataflow::ir::Mem, u64, u64, kiln_diagnostics::Span)> = Vec::new();
         let mut loaded: Vec<(kiln_dataflow::ir::Mem, u64)> = Vec::new();
         let mut param_writes: Vec<(Value, u64)> = Vec::new();
-        let plan = run.plan.get_or_insert_with(|| Rc::new(Plan::of(s, p))).clone();
+        let plan = run.plan.clone();
+        let tables = self.tables.clone();
         for idx in 0..run.iters.len() {
             let r = (tau - run.iters[idx].start) as u32;
-            for &op in plan.at(r) {
-                let t = s.time[op];
+            for a in plan.at(r) {
+                let op = a.op;
+                let info = tables.info(op);
+                let t = info.time;
                 let o = &k.ops[op];
-                let class = s.class(op);
-                if t.start != r && !(matches!(class, OpClass::PortLoad(_)) && t.end == r) {
-                    continue;
-                }
+                let class = info.class;
                 if commit {
-                    self.accepted.remove(&op);
+                    self.accepted[op] = false;
                 }
                 let it = &run.iters[idx];
-                let enabled = !(o.kind.is_memory() || o.kind.is_pipe_transfer()) || self.enabled_in(p, it, op);
+                let enabled = !info.gated || self.enabled_in(p, &plan, it, a);
                 let result = match class {
                     OpClass::PipeTransfer(_) if t.start == r => Some(match self.transferred.get(&op) {
                         Some((v, _)) => *v,
                         None => self.transfer_value(op),
                     }),
                     OpClass::Comb if t.start == r && matches!(o.kind, OpKind::Print(_)) => {
-                        if commit && self.enabled_in(p, it, op) {
-                            let args: Vec<u64> = o.args.iter().map(|a| self.value_in(p, it, *a)).collect();
+                        if commit && self.enabled_in(p, &plan, it, a) {
+                            let args: Args = o.args.iter().map(|a| self.value_in(&plan, it, *a)).collect();
                             if let OpKind::Print(format) = &o.kind {
                                 self.printed.push((self.now, format.render(&args)));
                             }
@@ -213,11 +180,11 @@ impl Sim<'_> {
                         None
                     }
                     OpClass::Comb | OpClass::Unit(_) | OpClass::Multi(_) if t.start == r => {
-                        Some(self.eval_in(p, it, op))
+                        Some(self.eval_in(&plan, it, op))
                     }
                     OpClass::PortLoad(m) if t.end == r => {
                         if enabled {
-                            let pi = self.port_index[&m] as usize;
+                            let pi = self.port_index[m] as usize;
                             let buffered = if commit {
                                 self.resp_buf[pi].pop_front()
                             } else {
@@ -238,7 +205,7 @@ impl Sim<'_> {
                     }
                     OpClass::MemLoad(m) if t.start == r => {
                         if enabled {
-                            let idxv = self.value_in(p, it, o.args[0]);
+                            let idxv = self.value_in(&plan, it, o.args[0]);
                             if commit {
                                 loaded.push((m, idxv));
                                 super::check_no_collision(k, &self.landing, m, idxv, o.span)?;
@@ -250,8 +217,8 @@ impl Sim<'_> {
                     }
                     OpClass::MemStore(m) if t.start == r => {
                         if enabled && commit {
-                            let i = self.value_in(p, it, o.args[0]);
-                            let v = self.value_in(p, it, o.args[1]);
+                            let i = self.value_in(&plan, it, o.args[0]);
+                            let v = self.value_in(&plan, it, o.args[1]);
                             mem_writes.push((m, i, v, o.span));
                         }
                         None
@@ -259,15 +226,16 @@ impl Sim<'_> {
                     _ => None,
                 };
                 if let (Some(v), Some(res)) = (result, o.result) {
-                    let v = v & mask(k.width(res));
-                    run.iters[idx].vals.insert(res, v);
+                    run.iters[idx].set(&plan, res, v & mask(info.width));
                 }
             }
             let it = &run.iters[idx];
-            let body_runs = p.shape.shape == Shape::TestLast || p.continues(self.value_in(p, it, p.shape.cond));
-            for pp in &p.params {
-                if pp.write == r && body_runs && commit {
-                    param_writes.push((pp.param, self.value_in(p, it, pp.arg)));
+            if commit {
+                let body_runs = p.shape.shape == Shape::TestLast || p.continues(self.value_in(&plan, it, p.shape.cond));
+                for pp in &p.params {
+                    if pp.write == r && body_runs {
+                        param_writes.push((pp.param, self.value_in(&plan, it, pp.arg)));
+                    }
                 }
             }
         }
@@ -289,31 +257,29 @@ impl Sim<'_> {
         };
         let s = self.s;
         let p = s.pipeline(run.index);
-        let plan = run.plan.get_or_insert_with(|| Rc::new(Plan::of(s, p))).clone();
+        let plan = run.plan.clone();
+        let tables = self.tables.clone();
         let ii = p.ii as u64;
         let k = &s.kernel;
         if !run.started {
             run.started = true;
-            run.iters.push(Iter { start: 0, vals: HashMap::new(), words: HashMap::new(), life: p.stages as u64 * ii });
+            run.launch(0, p.stages as u64 * ii);
         }
         let tau = run.tau;
         // 1. Combinational values that do not wait for this cycle's responses, and parameter
         //    reads, so that requests present stable addresses and data.
         for idx in 0..run.iters.len() {
             let r = (tau - run.iters[idx].start) as u32;
-            let mut memo = HashMap::new();
             for pp in &p.params {
                 if pp.read == r {
                     let v = self.vals[pp.param];
-                    run.iters[idx].vals.insert(pp.param, v);
+                    run.iters[idx].set(&plan, pp.param, v);
                 }
             }
-            for &op in plan.at(r) {
-                if s.time[op].start == r && s.class(op) == OpClass::Comb && !self.unstable_at(&plan, op, r, &mut memo) {
-                    let v = self.eval_in(p, &run.iters[idx], op);
-                    if let Some(res) = k.ops[op].result {
-                        run.iters[idx].vals.insert(res, v);
-                    }
+            for a in plan.at(r).iter().filter(|a| a.early) {
+                let v = self.eval_in(&plan, &run.iters[idx], a.op);
+                if let Some(res) = k.ops[a.op].result {
+                    run.iters[idx].set(&plan, res, v);
                 }
             }
         }
@@ -322,31 +288,35 @@ impl Sim<'_> {
         let mut transfers: Vec<(u32, usize, Op)> = Vec::new();
         for (idx, it) in run.iters.iter().enumerate() {
             let r = (tau - it.start) as u32;
-            for &op in plan.at(r) {
-                let t = s.time[op];
-                match s.class(op) {
-                    OpClass::PortLoad(m) | OpClass::PortStore(m) if t.start == r && self.enabled_in(p, it, op) => {
-                        let pi = self.port_index[&m] as usize;
-                        if !self.accepted.get(&op).copied().unwrap_or(false) {
+            for a in plan.at(r) {
+                let op = a.op;
+                let info = tables.info(op);
+                let t = info.time;
+                match info.class {
+                    OpClass::PortLoad(m) | OpClass::PortStore(m)
+                        if t.start == r && self.enabled_in(p, &plan, it, a) =>
+                    {
+                        let pi = self.port_index[m] as usize;
+                        if !self.accepted[op] {
                             valid[pi] = true;
                             if outs[pi].req_ready {
-                                let args: Vec<u64> = k.ops[op].args.iter().map(|a| self.value_in(p, it, *a)).collect();
+                                let args: Args = k.ops[op].args.iter().map(|a| self.value_in(&plan, it, *a)).collect();
                                 accepted_now[pi] = Some((op, super::request(k, op, &args)));
                             } else {
                                 stalled = true;
                             }
                         }
                     }
-                    OpClass::PipeTransfer(_) if t.start == r && self.enabled_in(p, it, op) => {
+                    OpClass::PipeTransfer(_) if t.start == r && self.enabled_in(p, &plan, it, a) => {
                         transfers.push((r, idx, op));
                     }
                     _ => {}
                 }
-                if let OpClass::PortLoad(m) = s.class(op)
+                if let OpClass::PortLoad(m) = info.class
                     && t.end == r
-                    && self.enabled_in(p, it, op)
+                    && self.enabled_in(p, &plan, it, a)
                 {
-                    let pi = self.port_index[&m] as usize;
+                    let pi = self.port_index[m] as usize;
                     if self.resp_buf[pi].is_empty() && !outs[pi].resp_valid {
                         stalled = true;
                     }
@@ -370,7 +340,7 @@ impl Sim<'_> {
                 let o = &k.ops[op];
                 let it = &run.iters[idx];
                 let lanes: Vec<u64> = match o.kind {
-                    OpKind::PipeWrite { .. } => o.args.iter().map(|a| self.value_in(p, it, *a)).collect(),
+                    OpKind::PipeWrite { .. } => o.args.iter().map(|a| self.value_in(&plan, it, *a)).collect(),
                     _ => vec![],
                 };
                 let head = o.kind.pipe().map(|x| self.pipe_in[x].head.clone()).unwrap_or_default();
@@ -387,7 +357,7 @@ impl Sim<'_> {
         let mut bypassed = vec![false; self.ports.len()];
         if stalled {
             for (op, _) in accepted_now.iter().flatten() {
-                self.accepted.insert(*op, true);
+                self.accepted[*op] = true;
             }
             self.pipe = Some(run);
             return Ok(PipeCycle { stalled: true, next: None, bypassed });
@@ -408,14 +378,14 @@ impl Sim<'_> {
             && let Some(idx) = run.iters.iter().position(|it| tau - it.start == ii - 1)
         {
             let it = &run.iters[idx];
-            let cont = run.launching && p.continues(self.value_in(p, it, p.shape.cond));
+            let cont = run.launching && p.continues(self.value_in(&plan, it, p.shape.cond));
             if cont {
                 launch = Some(tau + 1);
             } else {
                 run.launching = false;
                 for (v, src) in &p.exits {
                     if let ExitSource::Capture(x) = src {
-                        let val = self.value_in(p, it, *x);
+                        let val = self.value_in(&plan, it, *x);
                         run.captured.insert(*v, val);
                     }
                 }
@@ -426,9 +396,9 @@ impl Sim<'_> {
         }
         run.tau += 1;
         let now = run.tau;
-        run.iters.retain(|it| now - it.start < it.life);
+        run.retire(now);
         if let Some(start) = launch {
-            run.iters.push(Iter { start, vals: HashMap::new(), words: HashMap::new(), life: p.stages as u64 * ii });
+            run.launch(start, p.stages as u64 * ii);
         }
         if !run.iters.is_empty() {
             self.pipe = Some(run);
