@@ -37,14 +37,16 @@ pub(crate) fn dispatch(cmd: Command, io: &mut Io) -> CmdResult {
         Command::Sim { file, spec, json, vcd, compile, hw, mem } if crate::system_cmds::is_system_spec(&spec) => {
             crate::system_cmds::simulate(&file, &spec, json.as_deref(), vcd.as_deref(), &compile, &hw, &mem, io)
         }
-        Command::Cosim { file, spec, json, compile, hw, mem } if crate::system_cmds::is_system_spec(&spec) => {
-            crate::system_cmds::cosimulate(&file, &spec, json.as_deref(), &compile, &hw, &mem, io)
+        Command::Cosim { file, spec, json, fast_model, compile, hw, mem }
+            if crate::system_cmds::is_system_spec(&spec) =>
+        {
+            crate::system_cmds::cosimulate(&file, &spec, json.as_deref(), fast_model, &compile, &hw, &mem, io)
         }
         Command::Sim { file, spec, json, vcd, compile, hw, mem } => {
             simulate(&file, &spec, json.as_deref(), vcd.as_deref(), &compile, &hw, &mem, io)
         }
-        Command::Cosim { file, spec, json, compile, hw, mem } => {
-            cosimulate(&file, &spec, json.as_deref(), &compile, &hw, &mem, io)
+        Command::Cosim { file, spec, json, fast_model, compile, hw, mem } => {
+            cosimulate(&file, &spec, json.as_deref(), fast_model, &compile, &hw, &mem, io)
         }
         Command::Bitstream { file, out_dir, rtl_only, seed, board, compile } => {
             let out = out_dir.unwrap_or_else(|| crate::board_cmds::default_out_dir(&board.board));
@@ -475,6 +477,7 @@ fn cosimulate(
     file: &Path,
     spec: &Path,
     json: Option<&Path>,
+    fast_model: bool,
     compile: &CompileArgs,
     hw: &HwArgs,
     mem: &MemArgs,
@@ -532,7 +535,8 @@ fn cosimulate(
     }
     let (v, iface) = driver::build::emit_verilog(&s, &sources);
     let clock = std::time::Instant::now();
-    let model = match cosim::build_model(&v, &iface, &cache_dir()) {
+    let speed = if fast_model { cosim::ModelSpeed::Fastest } else { cosim::ModelSpeed::CompileFast };
+    let model = match cosim::build_model(&v, &iface, speed, &cache_dir()) {
         Ok(m) => m,
         Err(e) => {
             return Err(fail(sources, Diagnostic::error(codes::TOOL_FAILED, e.to_string())));

@@ -172,6 +172,10 @@ enum Command {
         spec: PathBuf,
         #[arg(long)]
         json: Option<PathBuf>,
+        /// Build the Verilator model for run speed (Verilator -O3, C++ -O3) instead of build
+        /// speed: for long runs, and to measure Verilator at its best.
+        #[arg(long = "fast-model")]
+        fast_model: bool,
         #[command(flatten)]
         compile: CompileArgs,
         #[command(flatten)]

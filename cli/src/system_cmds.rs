@@ -23,6 +23,7 @@ use kiln_simulator::sim::system::{SystemKernel, SystemResult, simulate_system};
 use kiln_simulator::trace::Trace;
 use std::collections::BTreeMap;
 use std::path::Path;
+use std::time::Instant;
 
 type Named = BTreeMap<String, (Vec<u64>, ElemType)>;
 
@@ -263,6 +264,7 @@ pub(crate) fn cosimulate(
     file: &Path,
     spec: &Path,
     json: Option<&Path>,
+    fast_model: bool,
     compile: &CompileArgs,
     hw: &HwArgs,
     mem: &MemArgs,
@@ -271,13 +273,18 @@ pub(crate) fn cosimulate(
     let l = load(file, spec, compile, Some(hw), io)?;
     let cfg = sim_config(mem, l.max_cycles());
     let names = l.names();
+    let clock = Instant::now();
     let golden = l.emulate(cfg.deadlock_cycles);
+    let emulator_s = clock.elapsed().as_secs_f64();
+    let clock = Instant::now();
     let sim = l.simulate(&cfg, None);
+    let simulator_s = clock.elapsed().as_secs_f64();
+    let speed = if fast_model { cosim::ModelSpeed::Fastest } else { cosim::ModelSpeed::CompileFast };
     let mismatch = |msg: String| Diagnostic::error(codes::ENGINE_MISMATCH, format!("system {names}: {msg}"));
     let (golden, sim) = match (golden, sim) {
         (Ok(g), Ok(s)) => (g, s),
         (Err(RunError::Deadlock { .. }), Err(e @ RunError::Deadlock { .. })) => {
-            return confirm_deadlock(&l, &cfg, e, io);
+            return confirm_deadlock(&l, &cfg, speed, e, io);
         }
         (Err(e), Ok(_)) => {
             let d = e.to_diagnostic().with_note("the simulator finished: this is a kiln bug (engine mismatch)");
@@ -292,12 +299,15 @@ pub(crate) fn cosimulate(
             .with_note("this is a kiln bug: the scheduled kernels compute something else than the source");
         return Err(fail(l.fe.sources, d));
     }
-    let (model, offsets) = match build_model(&l) {
+    let clock = Instant::now();
+    let (model, offsets) = match build_model(&l, speed) {
         Ok(m) => m,
         Err(e) => return Err(fail(l.fe.sources, Diagnostic::error(codes::TOOL_FAILED, e.to_string()))),
     };
     let flat: Vec<emu::Arg> = l.run.args.iter().flat_map(|m| m.args.iter().cloned()).collect();
+    let verilator_build_s = clock.elapsed().as_secs_f64();
     let work = std::env::temp_dir().join("kiln-cosim-runs");
+    let clock = Instant::now();
     let vl = match cosim::run_model(&model, &flat, &cfg.mem, cfg.max_cycles, &work) {
         Ok(Ok(r)) => r,
         Ok(Err(ModelFault::Timeout(c))) => {
@@ -317,6 +327,7 @@ pub(crate) fn cosimulate(
         }
         Err(e) => return Err(fail(l.fe.sources, Diagnostic::error(codes::TOOL_FAILED, e.to_string()))),
     };
+    let verilator_run_s = clock.elapsed().as_secs_f64();
     let vl_buffers: Vec<Vec<Option<Vec<u64>>>> = offsets
         .iter()
         .zip(&l.lowered)
@@ -345,17 +356,32 @@ pub(crate) fn cosimulate(
         per_kernel_cycles(&l, &sim)
     );
     let _ = io.out.write_all(system::summary(&vl_named).as_bytes());
-    write_results(
-        json,
-        &system::results_json("verilator", &l.kernels(), Some(vl.cycles), None, &vl_named),
-        l.fe.sources,
-    )
+    let mut value = system::results_json("verilator", &l.kernels(), Some(vl.cycles), None, &vl_named);
+    if let Some(o) = value.as_object_mut() {
+        // Wall time of each phase (the Verilator build is near zero when the model is cached).
+        o.insert(
+            "timing".into(),
+            serde_json::json!({
+                "emulator_s": emulator_s,
+                "simulator_s": simulator_s,
+                "verilator_build_s": verilator_build_s,
+                "verilator_run_s": verilator_run_s,
+            }),
+        );
+    }
+    write_results(json, &value, l.fe.sources)
 }
 
 /// Both the emulator and the simulator found a deadlock (`sim_err` is the simulator's): the
 /// Verilator model must not finish either within twice the deadlock window and more.
-fn confirm_deadlock(l: &Loaded, cfg: &SimConfig, sim_err: RunError, io: &mut Io) -> CmdResult {
-    let (model, _) = match build_model(l) {
+fn confirm_deadlock(
+    l: &Loaded,
+    cfg: &SimConfig,
+    speed: cosim::ModelSpeed,
+    sim_err: RunError,
+    io: &mut Io,
+) -> CmdResult {
+    let (model, _) = match build_model(l, speed) {
         Ok(m) => m,
         Err(err) => {
             return Err(fail(clone_sources(&l.fe.sources), Diagnostic::error(codes::TOOL_FAILED, err.to_string())));
@@ -384,7 +410,7 @@ fn confirm_deadlock(l: &Loaded, cfg: &SimConfig, sim_err: RunError, io: &mut Io)
 
 /// The Verilator model of the system's top level, and each launch's first parameter in the
 /// model's flat parameter numbering.
-fn build_model(l: &Loaded) -> Result<(cosim::Model, Vec<usize>), cosim::CosimError> {
+fn build_model(l: &Loaded, speed: cosim::ModelSpeed) -> Result<(cosim::Model, Vec<usize>), cosim::CosimError> {
     let kernel_names: Vec<&str> = l.lowered.iter().map(|k| &*k.name).collect();
     let inst = instance_names(&kernel_names);
     let mut files: BTreeMap<String, String> = BTreeMap::new();
@@ -406,7 +432,7 @@ fn build_model(l: &Loaded) -> Result<(cosim::Model, Vec<usize>), cosim::CosimErr
     }
     let files: Vec<(String, String)> = files.into_iter().collect();
     let harness = cosim::harness(&iface);
-    let binary = cosim::verilate(&top_name, &top_name, &files, &harness, cosim::ModelSpeed::CompileFast, &cache_dir())?;
+    let binary = cosim::verilate(&top_name, &top_name, &files, &harness, speed, &cache_dir())?;
     Ok((cosim::Model { binary, interface: iface }, offsets))
 }
 

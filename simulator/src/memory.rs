@@ -13,7 +13,12 @@
 //! request (one element for a buffer of scalars, a whole vector for a buffer of vectors): the
 //! address is the word's, a read returns its lanes and a write changes the lanes of its mask.
 
+use smallvec::SmallVec;
 use std::collections::VecDeque;
+
+/// The lanes of one memory word: on the stack for words of up to four lanes, so that a
+/// simulated cycle does not allocate.
+pub type Word = SmallVec<[u64; 4]>;
 
 /// Test-bench memory parameters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,7 +58,7 @@ pub struct PortMemory {
     pub data: Vec<u64>,
     /// Elements per word.
     pub lanes: usize,
-    pending: VecDeque<(u64, Vec<u64>)>,
+    pending: VecDeque<(u64, Word)>,
 }
 
 /// What a memory presents to the kernel in one cycle.
@@ -62,7 +67,7 @@ pub struct PortOutputs {
     pub req_ready: bool,
     pub resp_valid: bool,
     /// The lanes of the presented word (empty when none is).
-    pub resp_rdata: Vec<u64>,
+    pub resp_rdata: Word,
 }
 
 /// A request the kernel presents: the word `addr`, and for a write its lanes and the mask of
@@ -70,7 +75,7 @@ pub struct PortOutputs {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Request {
     pub addr: u64,
-    pub write: Option<(Vec<u64>, u32)>,
+    pub write: Option<(Word, u32)>,
 }
 
 /// An access outside the buffer.
@@ -158,10 +163,10 @@ mod tests {
         m.clock(&cfg, &o, Some(Request { addr: 2, write: None }), 1).unwrap();
         assert!(!m.outputs(&cfg, 0, 2).resp_valid);
         let o = m.outputs(&cfg, 0, 3);
-        assert_eq!((o.resp_valid, o.resp_rdata.clone()), (true, vec![11]));
+        assert_eq!((o.resp_valid, o.resp_rdata.to_vec()), (true, vec![11]));
         m.clock(&cfg, &o, None, 3).unwrap();
-        assert_eq!(m.outputs(&cfg, 0, 4).resp_rdata, vec![12]);
-        let w = Request { addr: 3, write: Some((vec![1], 1)) };
+        assert_eq!(m.outputs(&cfg, 0, 4).resp_rdata.to_vec(), vec![12]);
+        let w = Request { addr: 3, write: Some((Word::from_slice(&[1]), 1)) };
         assert!(m.clock(&cfg, &PortOutputs::default(), Some(w), 5).is_err());
     }
 
@@ -170,8 +175,8 @@ mod tests {
         let cfg = MemConfig::default();
         let mut m = PortMemory::new((0..8).collect(), 4);
         m.clock(&cfg, &PortOutputs::default(), Some(Request { addr: 1, write: None }), 0).unwrap();
-        assert_eq!(m.outputs(&cfg, 0, 1).resp_rdata, vec![4, 5, 6, 7]);
-        let w = Request { addr: 0, write: Some((vec![9, 9, 9, 9], 0b0110)) };
+        assert_eq!(m.outputs(&cfg, 0, 1).resp_rdata.to_vec(), vec![4, 5, 6, 7]);
+        let w = Request { addr: 0, write: Some((Word::from_slice(&[9, 9, 9, 9]), 0b0110)) };
         m.clock(&cfg, &PortOutputs::default(), Some(w), 1).unwrap();
         assert_eq!(m.data[..4], [0, 9, 9, 3]);
         assert!(m.clock(&cfg, &PortOutputs::default(), Some(Request { addr: 2, write: None }), 2).is_err());
@@ -182,11 +187,11 @@ mod tests {
         let cfg = MemConfig::default();
         let mut m = PortMemory::new((0..6).collect(), 4);
         m.clock(&cfg, &PortOutputs::default(), Some(Request { addr: 1, write: None }), 0).unwrap();
-        assert_eq!(m.outputs(&cfg, 0, 1).resp_rdata, vec![4, 5, 0, 0], "missing lanes read as zero");
-        let inside = Request { addr: 1, write: Some((vec![7, 8, 9, 9], 0b0011)) };
+        assert_eq!(m.outputs(&cfg, 0, 1).resp_rdata.to_vec(), vec![4, 5, 0, 0], "missing lanes read as zero");
+        let inside = Request { addr: 1, write: Some((Word::from_slice(&[7, 8, 9, 9]), 0b0011)) };
         m.clock(&cfg, &PortOutputs::default(), Some(inside), 1).unwrap();
         assert_eq!(m.data, [0, 1, 2, 3, 7, 8]);
-        let outside = Request { addr: 1, write: Some((vec![7, 8, 9, 9], 0b0100)) };
+        let outside = Request { addr: 1, write: Some((Word::from_slice(&[7, 8, 9, 9]), 0b0100)) };
         assert!(m.clock(&cfg, &PortOutputs::default(), Some(outside), 2).is_err());
     }
 }

@@ -39,7 +39,7 @@ fn cosim_vadd_and_mixed() {
         let sm = &out.sources;
         let (v, iface) = kiln_rtl_gen::emit_kernel(&s, &|sp| sm.location(sp).to_string());
         let t0 = std::time::Instant::now();
-        let model = build_model(&v, &iface, &cache).unwrap_or_else(|e| panic!("{e}"));
+        let model = build_model(&v, &iface, ModelSpeed::CompileFast, &cache).unwrap_or_else(|e| panic!("{e}"));
         println!("{name}: model built in {:?}", t0.elapsed());
         for (latency, seed) in [(1, None), (1, Some(5)), (3, Some(11))] {
             let mem = MemConfig { latency, stall_seed: seed };

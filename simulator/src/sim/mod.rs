@@ -8,7 +8,7 @@ mod pipe;
 pub mod system;
 mod tables;
 
-use crate::memory::{MemConfig, PortMemory, PortOutputs, Request};
+use crate::memory::{MemConfig, PortMemory, PortOutputs, Request, Word};
 use crate::trace::Trace;
 use cranelift_entity::SecondaryMap;
 use kiln_dataflow::emu::{self, Arg, MemState, RunError};
@@ -95,9 +95,9 @@ struct Sim<'s> {
     ports: Vec<PortMemory>,
     port_mems: Vec<Mem>,
     /// The kernel's response buffers (words).
-    resp_buf: Vec<VecDeque<Vec<u64>>>,
+    resp_buf: Vec<VecDeque<Word>>,
     /// The word each `WordLoad` of FSM code read last, for its lanes.
-    words: HashMap<Op, Vec<u64>>,
+    words: HashMap<Op, Word>,
     /// Port requests accepted in an earlier cycle of a state (or pipeline cycle) that stalls.
     accepted: SecondaryMap<Op, bool>,
     /// The pipelined loop being run, if any.
@@ -237,12 +237,11 @@ impl<'s> Sim<'s> {
         request(&self.s.kernel, op, &args)
     }
 
-    /// Executes the firing of step `(b, i)`. `outs` are this cycle's port outputs; returns the
-    /// ports whose presented response was taken by bypass.
-    fn fire(&mut self, b: Block, i: u32, outs: &[PortOutputs]) -> Result<Vec<bool>, RunError> {
-        let mut bypassed = vec![false; self.ports.len()];
+    /// Executes the firing of step `(b, i)`. `outs` are this cycle's port outputs; marks in
+    /// `bypassed` the ports whose presented response was taken by bypass.
+    fn fire(&mut self, b: Block, i: u32, outs: &[PortOutputs], bypassed: &mut [bool]) -> Result<(), RunError> {
         let tables = self.tables.clone();
-        let mut loaded: Vec<(kiln_dataflow::ir::Mem, u64)> = Vec::new();
+        let mut loaded: smallvec::SmallVec<[(kiln_dataflow::ir::Mem, u64); 4]> = smallvec::SmallVec::new();
         for a in tables.step(b, i) {
             let op = a.op;
             let info = tables.info(op);
@@ -303,7 +302,7 @@ impl<'s> Sim<'s> {
                 _ => {}
             }
         }
-        Ok(bypassed)
+        Ok(())
     }
 
     /// Takes the edge out of block `b`: returns the next state and assigns block parameters.
@@ -360,6 +359,11 @@ pub struct KernelRun<'s> {
     port_base: u32,
     /// The kernel's scope in a trace (its launch index in a system).
     pub trace_scope: usize,
+    /// Per-port buffers of a cycle, kept so that a cycle does not allocate.
+    outs: Vec<PortOutputs>,
+    accepted_now: Vec<Option<(Op, Request)>>,
+    bypassed: Vec<bool>,
+    valid: Vec<bool>,
 }
 
 impl<'s> KernelRun<'s> {
@@ -401,7 +405,19 @@ impl<'s> KernelRun<'s> {
                 _ => None,
             })
             .collect();
-        KernelRun { sim, state: State::Idle, entered: true, stall_cycles: 0, scalars, port_base, trace_scope: 0 }
+        KernelRun {
+            sim,
+            state: State::Idle,
+            entered: true,
+            stall_cycles: 0,
+            scalars,
+            port_base,
+            trace_scope: 0,
+            outs: Vec::new(),
+            accepted_now: Vec::new(),
+            bypassed: Vec::new(),
+            valid: Vec::new(),
+        }
     }
 
     /// The FIFO signals of `pipe` for the coming cycle.
@@ -432,11 +448,20 @@ impl<'s> KernelRun<'s> {
         sim.now = cycle;
         sim.pipe_out = PipeActivity::default();
         let state = self.state;
-        let outs: Vec<PortOutputs> =
-            sim.ports.iter().enumerate().map(|(p, m)| m.outputs(cfg, self.port_base + p as u32, cycle)).collect();
-        let mut accepted_now: Vec<Option<(Op, Request)>> = vec![None; sim.ports.len()];
-        let mut bypassed = vec![false; sim.ports.len()];
-        let mut valid = vec![false; sim.ports.len()];
+        // This cycle's port signals, in buffers kept from cycle to cycle.
+        let n_ports = sim.ports.len();
+        let mut outs = std::mem::take(&mut self.outs);
+        outs.clear();
+        outs.extend(sim.ports.iter().enumerate().map(|(p, m)| m.outputs(cfg, self.port_base + p as u32, cycle)));
+        let mut accepted_now = std::mem::take(&mut self.accepted_now);
+        accepted_now.clear();
+        accepted_now.resize(n_ports, None);
+        let mut bypassed = std::mem::take(&mut self.bypassed);
+        bypassed.clear();
+        bypassed.resize(n_ports, false);
+        let mut valid = std::mem::take(&mut self.valid);
+        valid.clear();
+        valid.resize(n_ports, false);
         let mut next = state;
         let mut fired = false;
         match state {
@@ -465,8 +490,7 @@ impl<'s> KernelRun<'s> {
                 return Ok(Some(SimResult { cycles: cycle, buffers, stall_cycles: self.stall_cycles, printed }));
             }
             State::Pipe(_) => {
-                let pc = sim.pipe_cycle(&outs, &mut accepted_now, &mut valid)?;
-                bypassed = pc.bypassed;
+                let pc = sim.pipe_cycle(&outs, &mut accepted_now, &mut valid, &mut bypassed)?;
                 if pc.stalled {
                     self.stall_cycles += 1;
                 } else {
@@ -517,7 +541,7 @@ impl<'s> KernelRun<'s> {
                 }
                 if ok {
                     fired = true;
-                    bypassed = sim.fire(b, i, &outs)?;
+                    sim.fire(b, i, &outs, &mut bypassed)?;
                     for a in ops {
                         sim.accepted[a.op] = false;
                     }
@@ -558,9 +582,11 @@ impl<'s> KernelRun<'s> {
                 });
             }
         }
-        sim.landing = std::mem::take(&mut sim.stored_now);
+        std::mem::swap(&mut sim.landing, &mut sim.stored_now);
+        sim.stored_now.clear();
         self.entered = fired || next != state;
         self.state = next;
+        (self.outs, self.accepted_now, self.bypassed, self.valid) = (outs, accepted_now, bypassed, valid);
         Ok(None)
     }
 }
@@ -572,7 +598,7 @@ fn request(k: &kiln_dataflow::Kernel, op: Op, args: &[u64]) -> Request {
     let n = u64::from(o.kind.mem().map(|m| k.mems[m].lanes).unwrap_or(1).max(1));
     let addr = args[0] / n;
     let write = match o.kind {
-        OpKind::Store(_) => Some((vec![args[1]], 1)),
+        OpKind::Store(_) => Some((Word::from_slice(&[args[1]]), 1)),
         OpKind::WordStore { mask, .. } => {
             let mut values = args[1..].iter();
             let lanes =
@@ -581,7 +607,7 @@ fn request(k: &kiln_dataflow::Kernel, op: Op, args: &[u64]) -> Request {
         }
         OpKind::WordStoreAt(_) => {
             let lane = args[0] % n;
-            let mut lanes = vec![0; n as usize];
+            let mut lanes = Word::from_elem(0, n as usize);
             lanes[lane as usize] = args[1];
             Some((lanes, 1 << lane))
         }
@@ -592,7 +618,7 @@ fn request(k: &kiln_dataflow::Kernel, op: Op, args: &[u64]) -> Request {
 
 /// The result of a port read from its response `word`: the element of a `Load`, the token of a
 /// `WordLoad` (whose word is kept in `words` for its lanes).
-fn response_value(k: &kiln_dataflow::Kernel, op: Op, word: Vec<u64>, words: &mut HashMap<Op, Vec<u64>>) -> u64 {
+fn response_value(k: &kiln_dataflow::Kernel, op: Op, word: Word, words: &mut HashMap<Op, Word>) -> u64 {
     if matches!(k.ops[op].kind, OpKind::WordLoad(_)) {
         words.insert(op, word);
         1
@@ -607,7 +633,7 @@ fn word_lane<'a>(
     k: &kiln_dataflow::Kernel,
     op: Op,
     args: &[u64],
-    word_of: impl Fn(Op) -> Option<&'a Vec<u64>>,
+    word_of: impl Fn(Op) -> Option<&'a Word>,
 ) -> Option<u64> {
     let o = &k.ops[op];
     let lane = match o.kind {

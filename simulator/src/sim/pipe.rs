@@ -7,6 +7,7 @@
 
 use super::tables::{Active, Args, NO_SLOT, Plan};
 use super::{Sim, State};
+use crate::memory::Word;
 use crate::memory::{PortOutputs, Request};
 use kiln_dataflow::emu::{self, RunError};
 use kiln_dataflow::ir::op::{eval, mask};
@@ -14,6 +15,7 @@ use kiln_dataflow::ir::{Op, OpKind, Value};
 use kiln_scheduler::OpClass;
 use kiln_scheduler::pipeline::shape::Shape;
 use kiln_scheduler::pipeline::{ExitSource, Pipeline};
+use smallvec::SmallVec;
 use std::collections::HashMap;
 use std::rc::Rc;
 
@@ -24,7 +26,7 @@ struct Iter {
     /// The values the iteration owns, by their slot in the loop's [`Plan`].
     vals: Vec<u64>,
     /// The words the iteration's `WordLoad`s read, for their lanes.
-    words: HashMap<Op, Vec<u64>>,
+    words: HashMap<Op, Word>,
     /// Cycles the iteration occupies (shortened for an exiting test-first iteration).
     life: u64,
 }
@@ -90,8 +92,12 @@ impl Iter {
 pub(crate) struct PipeCycle {
     pub stalled: bool,
     pub next: Option<State>,
-    pub bypassed: Vec<bool>,
 }
+
+/// A cycle's stores to on-chip memories (memory, element, value, span), done at the clock edge.
+type MemWrites = SmallVec<[(kiln_dataflow::ir::Mem, u64, u64, kiln_diagnostics::Span); 4]>;
+/// A cycle's writes of loop-carried registers.
+type ParamWrites = SmallVec<[(Value, u64); 4]>;
 
 impl Sim<'_> {
     /// The value of `v` as iteration `it` sees it.
@@ -133,7 +139,6 @@ impl Sim<'_> {
     /// responses are taken and the writes to memories and loop registers are returned for the
     /// clock edge; without, the cycle's values are only computed (for the data of transfers that
     /// happen while the pipeline stalls).
-    #[allow(clippy::type_complexity)]
     fn run_ops(
         &mut self,
         run: &mut PipeRun,
@@ -142,14 +147,14 @@ impl Sim<'_> {
         outs: &[PortOutputs],
         commit: bool,
         bypassed: &mut [bool],
-    ) -> Result<(Vec<(kiln_dataflow::ir::Mem, u64, u64, kiln_diagnostics::Span)>, Vec<(Value, u64)>), RunError> {
+    ) -> Result<(MemWrites, ParamWrites), RunError> {
         let s = self.s;
         let k = &s.kernel;
         // Responses taken per port (when only evaluating, they stay in the buffer).
-        let mut peeked = vec![0usize; self.ports.len()];
-        let mut mem_writes: Vec<(kiln_dataflow::ir::Mem, u64, u64, kiln_diagnostics::Span)> = Vec::new();
-        let mut loaded: Vec<(kiln_dataflow::ir::Mem, u64)> = Vec::new();
-        let mut param_writes: Vec<(Value, u64)> = Vec::new();
+        let mut peeked: SmallVec<[usize; 8]> = SmallVec::from_elem(0, self.ports.len());
+        let mut mem_writes = MemWrites::new();
+        let mut loaded: SmallVec<[(kiln_dataflow::ir::Mem, u64); 4]> = SmallVec::new();
+        let mut param_writes = ParamWrites::new();
         let plan = run.plan.clone();
         let tables = self.tables.clone();
         for idx in 0..run.iters.len() {
@@ -251,9 +256,10 @@ impl Sim<'_> {
         outs: &[PortOutputs],
         accepted_now: &mut [Option<(Op, Request)>],
         valid: &mut [bool],
+        bypassed: &mut [bool],
     ) -> Result<PipeCycle, RunError> {
         let Some(mut run) = self.pipe.take() else {
-            return Ok(PipeCycle { stalled: false, next: Some(State::Done), bypassed: vec![false; self.ports.len()] });
+            return Ok(PipeCycle { stalled: false, next: Some(State::Done) });
         };
         let s = self.s;
         let p = s.pipeline(run.index);
@@ -354,16 +360,15 @@ impl Sim<'_> {
                 stalled = true;
             }
         }
-        let mut bypassed = vec![false; self.ports.len()];
         if stalled {
             for (op, _) in accepted_now.iter().flatten() {
                 self.accepted[*op] = true;
             }
             self.pipe = Some(run);
-            return Ok(PipeCycle { stalled: true, next: None, bypassed });
+            return Ok(PipeCycle { stalled: true, next: None });
         }
         // 3. The pipeline advances: every iteration runs its operations of this cycle.
-        let (mem_writes, param_writes) = self.run_ops(&mut run, p, tau, outs, true, &mut bypassed)?;
+        let (mem_writes, param_writes) = self.run_ops(&mut run, p, tau, outs, true, bypassed)?;
         for (m, i, v, span) in mem_writes {
             emu::store(k, &mut self.mems, m, i, v, span)?;
             self.note_store(m, i);
@@ -402,7 +407,7 @@ impl Sim<'_> {
         }
         if !run.iters.is_empty() {
             self.pipe = Some(run);
-            return Ok(PipeCycle { stalled: false, next: None, bypassed });
+            return Ok(PipeCycle { stalled: false, next: None });
         }
         // 5. Drained: hand the loop's results to the code after it.
         let source = |sim: &Sim, v: Value| -> u64 {
@@ -418,6 +423,6 @@ impl Sim<'_> {
             self.vals[v] = x;
         }
         let next = self.enter(p.shape.exit.block, incoming);
-        Ok(PipeCycle { stalled: false, next: Some(next), bypassed })
+        Ok(PipeCycle { stalled: false, next: Some(next) })
     }
 }
