@@ -101,7 +101,7 @@ struct Sim<'s> {
     /// Port requests accepted in an earlier cycle of a state (or pipeline cycle) that stalls.
     accepted: SecondaryMap<Op, bool>,
     /// The pipelined loop being run, if any.
-    pipe: Option<pipe::PipeRun>,
+    pipe: Option<Box<pipe::PipeRun>>,
     /// This cycle's FIFO signals, per pipe (unconnected pipes never move).
     pipe_in: SecondaryMap<Pipe, PipeSignal>,
     /// This cycle's pipe transfers.
@@ -339,7 +339,7 @@ impl<'s> Sim<'s> {
             Entry::Done => State::Done,
             Entry::Step(b) => State::Step(b, 0),
             Entry::Pipeline(n) => {
-                self.pipe = Some(pipe::PipeRun::new(n, self.tables.plans[n as usize].clone()));
+                self.pipe = Some(Box::new(pipe::PipeRun::new(n, self.tables.plans[n as usize].clone())));
                 State::Pipe(n)
             }
         }

@@ -5,7 +5,7 @@
 //! runs the operations of its current relative cycle; the loop-test decision of the iteration in
 //! stage 0 is taken in the last cycle of its first `II` cycles.
 
-use super::tables::{Active, Args, NO_SLOT, Plan};
+use super::tables::{Active, Args, NO_SLOT, Plan, Ref};
 use super::{Sim, State};
 use crate::memory::Word;
 use crate::memory::{PortOutputs, Request};
@@ -116,10 +116,23 @@ impl Sim<'_> {
         pred && (!a.guarded || p.continues(self.value_in(plan, it, p.shape.cond)))
     }
 
-    fn eval_in(&self, plan: &Plan, it: &Iter, op: Op) -> u64 {
+    /// The operand values of `a` in iteration `it`.
+    #[inline]
+    fn args_in(&self, plan: &Plan, it: &Iter, a: &Active) -> Args {
+        plan.args(a)
+            .iter()
+            .map(|r| match *r {
+                Ref::Iter(slot) => it.vals[slot as usize],
+                Ref::Shared(v) => self.vals[v],
+            })
+            .collect()
+    }
+
+    fn eval_in(&self, plan: &Plan, it: &Iter, a: &Active) -> u64 {
         let k = &self.s.kernel;
+        let op = a.op;
         let o = &k.ops[op];
-        let args: Args = o.args.iter().map(|a| self.value_in(plan, it, *a)).collect();
+        let args = self.args_in(plan, it, a);
         if let OpKind::PipeLane { pipe, lane } = o.kind {
             let read = k.def_op(o.args[0]);
             return match read.and_then(|r| self.transferred.get(&r)) {
@@ -165,9 +178,6 @@ impl Sim<'_> {
                 let t = info.time;
                 let o = &k.ops[op];
                 let class = info.class;
-                if commit {
-                    self.accepted[op] = false;
-                }
                 let it = &run.iters[idx];
                 let enabled = !info.gated || self.enabled_in(p, &plan, it, a);
                 let result = match class {
@@ -177,15 +187,17 @@ impl Sim<'_> {
                     }),
                     OpClass::Comb if t.start == r && matches!(o.kind, OpKind::Print(_)) => {
                         if commit && self.enabled_in(p, &plan, it, a) {
-                            let args: Args = o.args.iter().map(|a| self.value_in(&plan, it, *a)).collect();
+                            let args = self.args_in(&plan, it, a);
                             if let OpKind::Print(format) = &o.kind {
                                 self.printed.push((self.now, format.render(&args)));
                             }
                         }
                         None
                     }
+                    // Its value from before the responses stands.
+                    OpClass::Comb if a.settled => None,
                     OpClass::Comb | OpClass::Unit(_) | OpClass::Multi(_) if t.start == r => {
-                        Some(self.eval_in(&plan, it, op))
+                        Some(self.eval_in(&plan, it, a))
                     }
                     OpClass::PortLoad(m) if t.end == r => {
                         if enabled {
@@ -235,11 +247,16 @@ impl Sim<'_> {
                 }
             }
             let it = &run.iters[idx];
-            if commit {
+            let writes = plan.param_writes_at(r);
+            if commit && !writes.is_empty() {
                 let body_runs = p.shape.shape == Shape::TestLast || p.continues(self.value_in(&plan, it, p.shape.cond));
-                for pp in &p.params {
-                    if pp.write == r && body_runs {
-                        param_writes.push((pp.param, self.value_in(&plan, it, pp.arg)));
+                if body_runs {
+                    for &(param, arg) in writes {
+                        let v = match arg {
+                            Ref::Iter(slot) => it.vals[slot as usize],
+                            Ref::Shared(v) => self.vals[v],
+                        };
+                        param_writes.push((param, v));
                     }
                 }
             }
@@ -276,16 +293,13 @@ impl Sim<'_> {
         //    reads, so that requests present stable addresses and data.
         for idx in 0..run.iters.len() {
             let r = (tau - run.iters[idx].start) as u32;
-            for pp in &p.params {
-                if pp.read == r {
-                    let v = self.vals[pp.param];
-                    run.iters[idx].set(&plan, pp.param, v);
-                }
+            for &(slot, param) in plan.param_reads_at(r) {
+                run.iters[idx].vals[slot as usize] = self.vals[param];
             }
             for a in plan.at(r).iter().filter(|a| a.early) {
-                let v = self.eval_in(&plan, &run.iters[idx], a.op);
+                let v = self.eval_in(&plan, &run.iters[idx], a);
                 if let Some(res) = k.ops[a.op].result {
-                    run.iters[idx].set(&plan, res, v);
+                    run.iters[idx].set(&plan, res, v & mask(tables.info(a.op).width));
                 }
             }
         }
@@ -294,7 +308,7 @@ impl Sim<'_> {
         let mut transfers: Vec<(u32, usize, Op)> = Vec::new();
         for (idx, it) in run.iters.iter().enumerate() {
             let r = (tau - it.start) as u32;
-            for a in plan.at(r) {
+            for a in plan.requests_at(r) {
                 let op = a.op;
                 let info = tables.info(op);
                 let t = info.time;
@@ -306,7 +320,7 @@ impl Sim<'_> {
                         if !self.accepted[op] {
                             valid[pi] = true;
                             if outs[pi].req_ready {
-                                let args: Args = k.ops[op].args.iter().map(|a| self.value_in(&plan, it, *a)).collect();
+                                let args = self.args_in(&plan, it, a);
                                 accepted_now[pi] = Some((op, super::request(k, op, &args)));
                             } else {
                                 stalled = true;
@@ -368,6 +382,11 @@ impl Sim<'_> {
             return Ok(PipeCycle { stalled: true, next: None });
         }
         // 3. The pipeline advances: every iteration runs its operations of this cycle.
+        for it in &run.iters {
+            for a in plan.requests_at((tau - it.start) as u32) {
+                self.accepted[a.op] = false;
+            }
+        }
         let (mem_writes, param_writes) = self.run_ops(&mut run, p, tau, outs, true, bypassed)?;
         for (m, i, v, span) in mem_writes {
             emu::store(k, &mut self.mems, m, i, v, span)?;

@@ -8,7 +8,7 @@ use kiln_scheduler::pipeline::Pipeline;
 use kiln_scheduler::schedule::OpTime;
 use kiln_scheduler::{OpClass, Schedule};
 use smallvec::SmallVec;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 /// Operand values of one operation: on the stack for all but the widest vector operations.
@@ -33,8 +33,21 @@ pub(crate) struct Active {
     /// Its value can be computed before the step's responses arrive (combinational, not fed by
     /// a response consumed in the same step), so requests can present it.
     pub early: bool,
+    /// Early, and fed by no pipe transfer of the same cycle either: the value computed before
+    /// the responses is final, and need not be computed again when the cycle commits.
+    pub settled: bool,
     /// It runs only when its iteration's test passes (the body of a test-first loop).
     pub guarded: bool,
+    /// Its operands in [`Plan::refs`] (pipelines only): `refs[args.0..args.0 + args.1]`.
+    pub args: (u32, u32),
+}
+
+/// Where a pipelined operation's operand lives: in its iteration's slots, or shared with the
+/// code around the loop (by value number).
+#[derive(Clone, Copy)]
+pub(crate) enum Ref {
+    Iter(u32),
+    Shared(Value),
 }
 
 /// A pipelined loop's operations by relative cycle, and the slots of its iteration values.
@@ -42,6 +55,13 @@ pub(crate) struct Plan {
     /// `active[r]`: the ops that start in relative cycle `r` and the port loads whose response
     /// arrives in it, in the pipeline's order.
     active: Vec<Vec<Active>>,
+    /// `requests[r]`: the port accesses and pipe transfers of `active[r]`.
+    requests: Vec<Vec<Active>>,
+    pub refs: Vec<Ref>,
+    /// By relative cycle: the loop-carried registers each iteration reads then (into the
+    /// parameter's slot) and writes then (the next iteration's value, from its argument).
+    param_reads: Vec<Vec<(u32, Value)>>,
+    param_writes: Vec<Vec<(Value, Ref)>>,
     /// By value number: the slot of each value an iteration owns (defined in the loop's
     /// blocks, not a constant); [`NO_SLOT`] for values the loop shares with the code around it.
     slots: Vec<u32>,
@@ -53,6 +73,23 @@ pub(crate) const NO_SLOT: u32 = u32::MAX;
 impl Plan {
     pub(crate) fn at(&self, r: u32) -> &[Active] {
         self.active.get(r as usize).map(Vec::as_slice).unwrap_or(&[])
+    }
+
+    /// The port accesses and pipe transfers acting in relative cycle `r`.
+    pub(crate) fn requests_at(&self, r: u32) -> &[Active] {
+        self.requests.get(r as usize).map(Vec::as_slice).unwrap_or(&[])
+    }
+
+    pub(crate) fn param_reads_at(&self, r: u32) -> &[(u32, Value)] {
+        self.param_reads.get(r as usize).map(Vec::as_slice).unwrap_or(&[])
+    }
+
+    pub(crate) fn param_writes_at(&self, r: u32) -> &[(Value, Ref)] {
+        self.param_writes.get(r as usize).map(Vec::as_slice).unwrap_or(&[])
+    }
+
+    pub(crate) fn args(&self, a: &Active) -> &[Ref] {
+        &self.refs[a.args.0 as usize..(a.args.0 + a.args.1) as usize]
     }
 
     /// The iteration slot of `v`, or [`NO_SLOT`].
@@ -91,10 +128,9 @@ impl Tables {
                 .map(|i| {
                     let mut memo = HashMap::new();
                     s.ops_at(b, i)
-                        .map(|op| Active {
-                            op,
-                            early: is_early(s, op, i, &|d| k.ops[d].block == k.ops[op].block, &mut memo),
-                            guarded: false,
+                        .map(|op| {
+                            let early = is_early(s, op, i, &|d| k.ops[d].block == k.ops[op].block, &mut memo);
+                            Active { op, early, settled: false, guarded: false, args: (0, 0) }
                         })
                         .collect()
                 })
@@ -150,27 +186,27 @@ fn waits_for_response(
     res
 }
 
+/// Whether `op`'s value in cycle `r` comes, through combinational ops of that cycle, from a pipe
+/// transfer of that cycle (whose result is known only once the transfer happens).
+fn after_transfer(s: &Schedule, op: Op, r: u32, members: &HashSet<Op>, memo: &mut HashMap<Op, bool>) -> bool {
+    if let Some(v) = memo.get(&op) {
+        return *v;
+    }
+    let k = &s.kernel;
+    let res = matches!(s.class(op), OpClass::PipeTransfer(_))
+        || matches!(k.ops[op].kind, OpKind::PipeLane { .. })
+        || k.ops[op].args.iter().any(|a| match k.values[*a].def {
+            ValueDef::Op(d) if members.contains(&d) && s.time[d].end == r && s.time[d].start == r => {
+                after_transfer(s, d, r, members, memo)
+            }
+            _ => false,
+        });
+    memo.insert(op, res);
+    res
+}
+
 fn plan_of(s: &Schedule, p: &Pipeline) -> Plan {
     let k: &Kernel = &s.kernel;
-    let members: std::collections::HashSet<Op> = p.ops.iter().copied().collect();
-    let mut active: Vec<Vec<Active>> = Vec::new();
-    let mut memo = HashMap::new();
-    for &op in &p.ops {
-        let t = s.time[op];
-        let mut at = vec![t.start];
-        if matches!(s.class(op), OpClass::PortLoad(_)) && t.end != t.start {
-            at.push(t.end);
-        }
-        for r in at {
-            // A Comb op's start is its only cycle, so one memo serves every `r` it is asked at.
-            let early = is_early(s, op, r, &|d| members.contains(&d), &mut memo);
-            let r = r as usize;
-            if active.len() <= r {
-                active.resize_with(r + 1, Vec::new);
-            }
-            active[r].push(Active { op, early, guarded: p.guarded.contains(&op) });
-        }
-    }
     let blocks = p.blocks();
     let mut slot = HashMap::new();
     let owned = |v: Value, slot: &mut HashMap<Value, u32>| {
@@ -194,5 +230,63 @@ fn plan_of(s: &Schedule, p: &Pipeline) -> Plan {
         slots[v.as_u32() as usize] = *n;
     }
     let slot_count = slot.len();
-    Plan { active, slots, slot_count }
+
+    let members: HashSet<Op> = p.ops.iter().copied().collect();
+    let mut active: Vec<Vec<Active>> = Vec::new();
+    let mut refs = Vec::new();
+    let mut memo = HashMap::new();
+    let mut transfer_memo = HashMap::new();
+    for &op in &p.ops {
+        let t = s.time[op];
+        let mut at = vec![t.start];
+        if matches!(s.class(op), OpClass::PortLoad(_)) && t.end != t.start {
+            at.push(t.end);
+        }
+        let args = (refs.len() as u32, k.ops[op].args.len() as u32);
+        refs.extend(k.ops[op].args.iter().map(|a| match slot.get(a) {
+            Some(n) => Ref::Iter(*n),
+            None => Ref::Shared(*a),
+        }));
+        for r in at {
+            // A Comb op's start is its only cycle, so one memo serves every `r` it is asked at.
+            let early = is_early(s, op, r, &|d| members.contains(&d), &mut memo);
+            let settled = early && !after_transfer(s, op, r, &members, &mut transfer_memo);
+            let r = r as usize;
+            if active.len() <= r {
+                active.resize_with(r + 1, Vec::new);
+            }
+            active[r].push(Active { op, early, settled, guarded: p.guarded.contains(&op), args });
+        }
+    }
+    let requests = active
+        .iter()
+        .map(|ops| {
+            ops.iter()
+                .filter(|a| {
+                    matches!(s.class(a.op), OpClass::PortLoad(_) | OpClass::PortStore(_) | OpClass::PipeTransfer(_))
+                })
+                .copied()
+                .collect()
+        })
+        .collect();
+    let reference = |v: Value| match slot.get(&v) {
+        Some(n) => Ref::Iter(*n),
+        None => Ref::Shared(v),
+    };
+    let mut param_reads: Vec<Vec<(u32, Value)>> = Vec::new();
+    let mut param_writes: Vec<Vec<(Value, Ref)>> = Vec::new();
+    for pp in &p.params {
+        let (read, write) = (pp.read as usize, pp.write as usize);
+        if param_reads.len() <= read {
+            param_reads.resize_with(read + 1, Vec::new);
+        }
+        if let Some(n) = slot.get(&pp.param) {
+            param_reads[read].push((*n, pp.param));
+        }
+        if param_writes.len() <= write {
+            param_writes.resize_with(write + 1, Vec::new);
+        }
+        param_writes[write].push((pp.param, reference(pp.arg)));
+    }
+    Plan { active, requests, refs, param_reads, param_writes, slots, slot_count }
 }
