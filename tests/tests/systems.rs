@@ -205,7 +205,22 @@ fn every_system_agrees_in_emulator_simulator_and_verilator() {
         assert_eq!(v["engine"], "verilator");
         assert!(v["cycles"].as_u64().unwrap() > 0);
         check(name, &v["buffers"]);
+        for phase in ["emulator_s", "simulator_s", "verilator_build_s", "verilator_run_s"] {
+            assert!(v["timing"][phase].as_f64().is_some_and(|t| t >= 0.0), "{name}: no `timing.{phase}`: {v}");
+        }
     });
+}
+
+/// `--fast-model` builds Verilator's model for run speed (a separate cache entry): the three
+/// engines still agree, on the same cycle count as the default model.
+#[test]
+fn the_fast_verilator_model_agrees_with_the_default_one() {
+    require_tool("verilator");
+    let default = run("cosim", "chain_intel", &[]);
+    let fast = run("cosim", "chain_intel", &["--fast-model"]);
+    assert_eq!(fast["cycles"], default["cycles"]);
+    assert_eq!(fast["buffers"], default["buffers"]);
+    check("chain_intel", &fast["buffers"]);
 }
 
 /// Each stage of the chain is a pipelined loop at II = 1, and 1,024 elements flow through the

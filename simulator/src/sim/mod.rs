@@ -127,7 +127,7 @@ impl<'s> Sim<'s> {
     fn eval_comb(&mut self, op: Op) {
         let k = &self.s.kernel;
         let o = &k.ops[op];
-        let args: Args = o.args.iter().map(|a| self.vals[*a]).collect();
+        let args = Args::gather(o.args.len(), |i| self.vals[o.args[i]]);
         if let OpKind::Print(format) = &o.kind {
             self.printed.push((self.now, format.render(&args)));
             return;
@@ -233,7 +233,8 @@ impl<'s> Sim<'s> {
     }
 
     fn request_of(&self, op: Op) -> Request {
-        let args: Args = self.s.kernel.ops[op].args.iter().map(|a| self.vals[*a]).collect();
+        let o = &self.s.kernel.ops[op];
+        let args = Args::gather(o.args.len(), |i| self.vals[o.args[i]]);
         request(&self.s.kernel, op, &args)
     }
 

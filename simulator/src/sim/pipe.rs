@@ -10,7 +10,7 @@ use super::{Sim, State};
 use crate::memory::Word;
 use crate::memory::{PortOutputs, Request};
 use kiln_dataflow::emu::{self, RunError};
-use kiln_dataflow::ir::op::{eval, mask};
+use kiln_dataflow::ir::op::eval;
 use kiln_dataflow::ir::{Op, OpKind, Value};
 use kiln_scheduler::OpClass;
 use kiln_scheduler::pipeline::shape::Shape;
@@ -79,15 +79,6 @@ impl PipeRun {
     }
 }
 
-impl Iter {
-    fn set(&mut self, plan: &Plan, v: Value, x: u64) {
-        let slot = plan.slot(v);
-        if slot != NO_SLOT {
-            self.vals[slot as usize] = x;
-        }
-    }
-}
-
 /// What one cycle of the pipeline did.
 pub(crate) struct PipeCycle {
     pub stalled: bool,
@@ -119,20 +110,29 @@ impl Sim<'_> {
     /// The operand values of `a` in iteration `it`.
     #[inline]
     fn args_in(&self, plan: &Plan, it: &Iter, a: &Active) -> Args {
-        plan.args(a)
-            .iter()
-            .map(|r| match *r {
-                Ref::Iter(slot) => it.vals[slot as usize],
-                Ref::Shared(v) => self.vals[v],
-            })
-            .collect()
+        let refs = plan.args(a);
+        Args::gather(refs.len(), |i| match refs[i] {
+            Ref::Iter(slot) => it.vals[slot as usize],
+            Ref::Shared(v) => self.vals[v],
+        })
     }
 
     fn eval_in(&self, plan: &Plan, it: &Iter, a: &Active) -> u64 {
+        let get = |r: Ref| match r {
+            Ref::Iter(slot) => it.vals[slot as usize],
+            Ref::Shared(v) => self.vals[v],
+        };
+        if let Some(v) = a.micro.eval(a.mask, get) {
+            return v;
+        }
         let k = &self.s.kernel;
         let op = a.op;
         let o = &k.ops[op];
         let args = self.args_in(plan, it, a);
+        if a.plain {
+            let info = self.tables.info(op);
+            return eval(&o.kind, &args, &info.arg_widths, info.width);
+        }
         if let OpKind::PipeLane { pipe, lane } = o.kind {
             let read = k.def_op(o.args[0]);
             return match read.and_then(|r| self.transferred.get(&r)) {
@@ -172,7 +172,7 @@ impl Sim<'_> {
         let tables = self.tables.clone();
         for idx in 0..run.iters.len() {
             let r = (tau - run.iters[idx].start) as u32;
-            for a in plan.at(r) {
+            for a in &plan.at(r).commit {
                 let op = a.op;
                 let info = tables.info(op);
                 let t = info.time;
@@ -194,8 +194,6 @@ impl Sim<'_> {
                         }
                         None
                     }
-                    // Its value from before the responses stands.
-                    OpClass::Comb if a.settled => None,
                     OpClass::Comb | OpClass::Unit(_) | OpClass::Multi(_) if t.start == r => {
                         Some(self.eval_in(&plan, it, a))
                     }
@@ -242,12 +240,14 @@ impl Sim<'_> {
                     }
                     _ => None,
                 };
-                if let (Some(v), Some(res)) = (result, o.result) {
-                    run.iters[idx].set(&plan, res, v & mask(info.width));
+                if let Some(v) = result
+                    && a.res != NO_SLOT
+                {
+                    run.iters[idx].vals[a.res as usize] = v & a.mask;
                 }
             }
             let it = &run.iters[idx];
-            let writes = plan.param_writes_at(r);
+            let writes = &plan.at(r).param_writes;
             if commit && !writes.is_empty() {
                 let body_runs = p.shape.shape == Shape::TestLast || p.continues(self.value_in(&plan, it, p.shape.cond));
                 if body_runs {
@@ -293,13 +293,14 @@ impl Sim<'_> {
         //    reads, so that requests present stable addresses and data.
         for idx in 0..run.iters.len() {
             let r = (tau - run.iters[idx].start) as u32;
-            for &(slot, param) in plan.param_reads_at(r) {
+            let cycle = plan.at(r);
+            for &(slot, param) in &cycle.param_reads {
                 run.iters[idx].vals[slot as usize] = self.vals[param];
             }
-            for a in plan.at(r).iter().filter(|a| a.early) {
+            for a in &cycle.early {
                 let v = self.eval_in(&plan, &run.iters[idx], a);
-                if let Some(res) = k.ops[a.op].result {
-                    run.iters[idx].set(&plan, res, v & mask(tables.info(a.op).width));
+                if a.res != NO_SLOT {
+                    run.iters[idx].vals[a.res as usize] = v & a.mask;
                 }
             }
         }
@@ -308,7 +309,7 @@ impl Sim<'_> {
         let mut transfers: Vec<(u32, usize, Op)> = Vec::new();
         for (idx, it) in run.iters.iter().enumerate() {
             let r = (tau - it.start) as u32;
-            for a in plan.requests_at(r) {
+            for a in &plan.at(r).requests {
                 let op = a.op;
                 let info = tables.info(op);
                 let t = info.time;
@@ -383,7 +384,7 @@ impl Sim<'_> {
         }
         // 3. The pipeline advances: every iteration runs its operations of this cycle.
         for it in &run.iters {
-            for a in plan.requests_at((tau - it.start) as u32) {
+            for a in &plan.at((tau - it.start) as u32).requests {
                 self.accepted[a.op] = false;
             }
         }

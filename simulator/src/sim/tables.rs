@@ -3,7 +3,8 @@
 //! act in it; per pipelined loop its operations by relative cycle and a dense slot for every
 //! value an iteration owns. A cycle then neither hashes nor searches the schedule.
 
-use kiln_dataflow::ir::{Block, Kernel, Op, OpKind, Value, ValueDef};
+use kiln_dataflow::ir::op::{mask, sext};
+use kiln_dataflow::ir::{BinOp, Block, CastOp, CmpOp, Kernel, Op, OpKind, Value, ValueDef};
 use kiln_scheduler::pipeline::Pipeline;
 use kiln_scheduler::schedule::OpTime;
 use kiln_scheduler::{OpClass, Schedule};
@@ -12,7 +13,37 @@ use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 /// Operand values of one operation: on the stack for all but the widest vector operations.
-pub(crate) type Args = SmallVec<[u64; 8]>;
+pub(crate) enum Args {
+    Inline([u64; 8], usize),
+    Heap(Vec<u64>),
+}
+
+impl Args {
+    /// The values of `n` operands, the `i`th from `value(i)`.
+    #[inline]
+    pub(crate) fn gather(n: usize, value: impl Fn(usize) -> u64) -> Args {
+        if n <= 8 {
+            let mut a = [0; 8];
+            for (i, slot) in a.iter_mut().enumerate().take(n) {
+                *slot = value(i);
+            }
+            Args::Inline(a, n)
+        } else {
+            Args::Heap((0..n).map(value).collect())
+        }
+    }
+}
+
+impl std::ops::Deref for Args {
+    type Target = [u64];
+    #[inline]
+    fn deref(&self) -> &[u64] {
+        match self {
+            Args::Inline(a, n) => &a[..*n],
+            Args::Heap(v) => v,
+        }
+    }
+}
 
 /// What the simulator needs of one operation.
 pub(crate) struct OpInfo {
@@ -33,35 +64,136 @@ pub(crate) struct Active {
     /// Its value can be computed before the step's responses arrive (combinational, not fed by
     /// a response consumed in the same step), so requests can present it.
     pub early: bool,
-    /// Early, and fed by no pipe transfer of the same cycle either: the value computed before
-    /// the responses is final, and need not be computed again when the cycle commits.
-    pub settled: bool,
     /// It runs only when its iteration's test passes (the body of a test-first loop).
     pub guarded: bool,
     /// Its operands in [`Plan::refs`] (pipelines only): `refs[args.0..args.0 + args.1]`.
     pub args: (u32, u32),
+    /// An operation the evaluator computes from its operands alone (not a pipe's or a word's
+    /// lane, not a `printf`).
+    pub plain: bool,
+    /// How a pipeline computes it (pipelines only; [`Micro::Generic`] elsewhere).
+    pub micro: Micro,
+    /// Its result's slot in its iteration ([`NO_SLOT`] without one) and width mask.
+    pub res: u32,
+    pub mask: u64,
+}
+
+/// The common integer operations with their operands resolved, computed in place; everything
+/// else goes through the shared evaluator ([`kiln_dataflow::ir::op::eval`]), whose results
+/// these equal bit for bit (`tests::micro_ops_equal_the_evaluator`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Micro {
+    Add(Ref, Ref),
+    Sub(Ref, Ref),
+    Mul(Ref, Ref),
+    And(Ref, Ref),
+    Or(Ref, Ref),
+    Xor(Ref, Ref),
+    /// A comparison of operands of width `.3`.
+    Cmp(CmpOp, Ref, Ref, u32),
+    Select(Ref, Ref, Ref),
+    /// Zero extension or truncation: the operand's low `.1` bits.
+    Zext(Ref, u64),
+    /// Sign extension from width `.1`.
+    Sext(Ref, u32),
+    Generic,
+}
+
+impl Micro {
+    fn of(k: &Kernel, op: Op, arg: &dyn Fn(usize) -> Ref) -> Micro {
+        let o = &k.ops[op];
+        let n = o.args.len();
+        let width = |i: usize| k.width(o.args[i]);
+        match o.kind {
+            OpKind::Binary(b) if n == 2 => match b {
+                BinOp::Add => Micro::Add(arg(0), arg(1)),
+                BinOp::Sub => Micro::Sub(arg(0), arg(1)),
+                BinOp::Mul => Micro::Mul(arg(0), arg(1)),
+                BinOp::And => Micro::And(arg(0), arg(1)),
+                BinOp::Or => Micro::Or(arg(0), arg(1)),
+                BinOp::Xor => Micro::Xor(arg(0), arg(1)),
+                _ => Micro::Generic,
+            },
+            OpKind::Cmp(c) if n == 2 => Micro::Cmp(c, arg(0), arg(1), width(0)),
+            OpKind::Select if n == 3 => Micro::Select(arg(0), arg(1), arg(2)),
+            OpKind::Cast(CastOp::Zext | CastOp::Trunc) if n == 1 => Micro::Zext(arg(0), mask(width(0))),
+            OpKind::Cast(CastOp::Sext) if n == 1 => Micro::Sext(arg(0), width(0)),
+            _ => Micro::Generic,
+        }
+    }
+
+    /// The result (masked by `m`), with `get` reading an operand.
+    #[inline]
+    pub(crate) fn eval(self, m: u64, get: impl Fn(Ref) -> u64) -> Option<u64> {
+        Some(
+            m & match self {
+                Micro::Add(x, y) => get(x).wrapping_add(get(y)),
+                Micro::Sub(x, y) => get(x).wrapping_sub(get(y)),
+                Micro::Mul(x, y) => get(x).wrapping_mul(get(y)),
+                Micro::And(x, y) => get(x) & get(y),
+                Micro::Or(x, y) => get(x) | get(y),
+                Micro::Xor(x, y) => get(x) ^ get(y),
+                Micro::Cmp(c, x, y, w) => {
+                    let om = mask(w);
+                    let (x, y) = (get(x) & om, get(y) & om);
+                    (match c {
+                        CmpOp::Eq => x == y,
+                        CmpOp::Ne => x != y,
+                        CmpOp::Ult => x < y,
+                        CmpOp::Ule => x <= y,
+                        CmpOp::Ugt => x > y,
+                        CmpOp::Uge => x >= y,
+                        CmpOp::Slt => sext(x, w) < sext(y, w),
+                        CmpOp::Sle => sext(x, w) <= sext(y, w),
+                        CmpOp::Sgt => sext(x, w) > sext(y, w),
+                        CmpOp::Sge => sext(x, w) >= sext(y, w),
+                    }) as u64
+                }
+                Micro::Select(c, x, y) => {
+                    if get(c) & 1 == 1 {
+                        get(x)
+                    } else {
+                        get(y)
+                    }
+                }
+                Micro::Zext(x, om) => get(x) & om,
+                Micro::Sext(x, w) => sext(get(x), w) as u64,
+                Micro::Generic => return None,
+            },
+        )
+    }
 }
 
 /// Where a pipelined operation's operand lives: in its iteration's slots, or shared with the
 /// code around the loop (by value number).
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug)]
 pub(crate) enum Ref {
     Iter(u32),
     Shared(Value),
 }
 
+/// What an iteration does in one relative cycle of a pipelined loop.
+#[derive(Default)]
+pub(crate) struct Cycle {
+    /// The early ops that start in the cycle (computed before its requests are presented).
+    pub early: Vec<Active>,
+    /// In the pipeline's order, the ops that start in the cycle and the port loads whose
+    /// response arrives in it, but for the settled ones: early, and fed by no pipe transfer
+    /// of the cycle, their value from before the responses is final.
+    pub commit: Vec<Active>,
+    /// Its port accesses and pipe transfers.
+    pub requests: Vec<Active>,
+    /// The loop-carried registers the iteration reads (into the parameter's slot) and writes
+    /// (the next iteration's value, from its argument).
+    pub param_reads: Vec<(u32, Value)>,
+    pub param_writes: Vec<(Value, Ref)>,
+}
+
 /// A pipelined loop's operations by relative cycle, and the slots of its iteration values.
 pub(crate) struct Plan {
-    /// `active[r]`: the ops that start in relative cycle `r` and the port loads whose response
-    /// arrives in it, in the pipeline's order.
-    active: Vec<Vec<Active>>,
-    /// `requests[r]`: the port accesses and pipe transfers of `active[r]`.
-    requests: Vec<Vec<Active>>,
+    cycles: Vec<Cycle>,
+    none: Cycle,
     pub refs: Vec<Ref>,
-    /// By relative cycle: the loop-carried registers each iteration reads then (into the
-    /// parameter's slot) and writes then (the next iteration's value, from its argument).
-    param_reads: Vec<Vec<(u32, Value)>>,
-    param_writes: Vec<Vec<(Value, Ref)>>,
     /// By value number: the slot of each value an iteration owns (defined in the loop's
     /// blocks, not a constant); [`NO_SLOT`] for values the loop shares with the code around it.
     slots: Vec<u32>,
@@ -71,21 +203,10 @@ pub(crate) struct Plan {
 pub(crate) const NO_SLOT: u32 = u32::MAX;
 
 impl Plan {
-    pub(crate) fn at(&self, r: u32) -> &[Active] {
-        self.active.get(r as usize).map(Vec::as_slice).unwrap_or(&[])
-    }
-
-    /// The port accesses and pipe transfers acting in relative cycle `r`.
-    pub(crate) fn requests_at(&self, r: u32) -> &[Active] {
-        self.requests.get(r as usize).map(Vec::as_slice).unwrap_or(&[])
-    }
-
-    pub(crate) fn param_reads_at(&self, r: u32) -> &[(u32, Value)] {
-        self.param_reads.get(r as usize).map(Vec::as_slice).unwrap_or(&[])
-    }
-
-    pub(crate) fn param_writes_at(&self, r: u32) -> &[(Value, Ref)] {
-        self.param_writes.get(r as usize).map(Vec::as_slice).unwrap_or(&[])
+    /// What an iteration does in its relative cycle `r`.
+    #[inline]
+    pub(crate) fn at(&self, r: u32) -> &Cycle {
+        self.cycles.get(r as usize).unwrap_or(&self.none)
     }
 
     pub(crate) fn args(&self, a: &Active) -> &[Ref] {
@@ -130,7 +251,16 @@ impl Tables {
                     s.ops_at(b, i)
                         .map(|op| {
                             let early = is_early(s, op, i, &|d| k.ops[d].block == k.ops[op].block, &mut memo);
-                            Active { op, early, settled: false, guarded: false, args: (0, 0) }
+                            Active {
+                                op,
+                                early,
+                                guarded: false,
+                                args: (0, 0),
+                                plain: plain(k, op),
+                                micro: Micro::Generic,
+                                res: NO_SLOT,
+                                mask: result_mask(k, op),
+                            }
                         })
                         .collect()
                 })
@@ -232,10 +362,19 @@ fn plan_of(s: &Schedule, p: &Pipeline) -> Plan {
     let slot_count = slot.len();
 
     let members: HashSet<Op> = p.ops.iter().copied().collect();
-    let mut active: Vec<Vec<Active>> = Vec::new();
+    let mut cycles: Vec<Cycle> = Vec::new();
     let mut refs = Vec::new();
     let mut memo = HashMap::new();
     let mut transfer_memo = HashMap::new();
+    let reference = |v: Value| match slot.get(&v) {
+        Some(n) => Ref::Iter(*n),
+        None => Ref::Shared(v),
+    };
+    let grow = |cycles: &mut Vec<Cycle>, r: usize| {
+        if cycles.len() <= r {
+            cycles.resize_with(r + 1, Cycle::default);
+        }
+    };
     for &op in &p.ops {
         let t = s.time[op];
         let mut at = vec![t.start];
@@ -243,50 +382,130 @@ fn plan_of(s: &Schedule, p: &Pipeline) -> Plan {
             at.push(t.end);
         }
         let args = (refs.len() as u32, k.ops[op].args.len() as u32);
-        refs.extend(k.ops[op].args.iter().map(|a| match slot.get(a) {
-            Some(n) => Ref::Iter(*n),
-            None => Ref::Shared(*a),
-        }));
+        refs.extend(k.ops[op].args.iter().map(|a| reference(*a)));
+        let request = matches!(s.class(op), OpClass::PortLoad(_) | OpClass::PortStore(_) | OpClass::PipeTransfer(_));
         for r in at {
             // A Comb op's start is its only cycle, so one memo serves every `r` it is asked at.
             let early = is_early(s, op, r, &|d| members.contains(&d), &mut memo);
             let settled = early && !after_transfer(s, op, r, &members, &mut transfer_memo);
-            let r = r as usize;
-            if active.len() <= r {
-                active.resize_with(r + 1, Vec::new);
+            let micro = Micro::of(k, op, &|i| reference(k.ops[op].args[i]));
+            let res = k.ops[op].result.and_then(|v| slot.get(&v).copied()).unwrap_or(NO_SLOT);
+            let a = Active {
+                op,
+                early,
+                guarded: p.guarded.contains(&op),
+                args,
+                plain: plain(k, op),
+                micro,
+                res,
+                mask: result_mask(k, op),
+            };
+            grow(&mut cycles, r as usize);
+            let c = &mut cycles[r as usize];
+            if early {
+                c.early.push(a);
             }
-            active[r].push(Active { op, early, settled, guarded: p.guarded.contains(&op), args });
+            if !settled {
+                c.commit.push(a);
+            }
+            if request {
+                c.requests.push(a);
+            }
         }
     }
-    let requests = active
-        .iter()
-        .map(|ops| {
-            ops.iter()
-                .filter(|a| {
-                    matches!(s.class(a.op), OpClass::PortLoad(_) | OpClass::PortStore(_) | OpClass::PipeTransfer(_))
-                })
-                .copied()
-                .collect()
-        })
-        .collect();
-    let reference = |v: Value| match slot.get(&v) {
-        Some(n) => Ref::Iter(*n),
-        None => Ref::Shared(v),
-    };
-    let mut param_reads: Vec<Vec<(u32, Value)>> = Vec::new();
-    let mut param_writes: Vec<Vec<(Value, Ref)>> = Vec::new();
     for pp in &p.params {
-        let (read, write) = (pp.read as usize, pp.write as usize);
-        if param_reads.len() <= read {
-            param_reads.resize_with(read + 1, Vec::new);
-        }
+        grow(&mut cycles, pp.read.max(pp.write) as usize);
         if let Some(n) = slot.get(&pp.param) {
-            param_reads[read].push((*n, pp.param));
+            cycles[pp.read as usize].param_reads.push((*n, pp.param));
         }
-        if param_writes.len() <= write {
-            param_writes.resize_with(write + 1, Vec::new);
-        }
-        param_writes[write].push((pp.param, reference(pp.arg)));
+        cycles[pp.write as usize].param_writes.push((pp.param, reference(pp.arg)));
     }
-    Plan { active, requests, refs, param_reads, param_writes, slots, slot_count }
+    Plan { cycles, none: Cycle::default(), refs, slots, slot_count }
+}
+
+fn result_mask(k: &Kernel, op: Op) -> u64 {
+    mask(k.ops[op].result.map(|r| k.width(r)).unwrap_or(1))
+}
+
+/// Whether the evaluator computes `op` from its operands alone.
+fn plain(k: &Kernel, op: Op) -> bool {
+    !matches!(
+        k.ops[op].kind,
+        OpKind::PipeLane { .. } | OpKind::WordLane { .. } | OpKind::WordLaneAt(_) | OpKind::Print(_)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kiln_dataflow::ir::op::eval;
+
+    /// A splitmix64 stream, and operands biased towards the edges where widths matter.
+    fn operand(state: &mut u64) -> u64 {
+        *state = state.wrapping_add(0x9E3779B97F4A7C15);
+        let x = crate::memory::mix64(*state);
+        match x % 5 {
+            0 => 0,
+            1 => u64::MAX,
+            2 => x >> (x % 64),
+            3 => 1 << (x % 64),
+            _ => x,
+        }
+    }
+
+    #[test]
+    fn micro_ops_equal_the_evaluator() {
+        let r = |i: u32| Ref::Iter(i);
+        let bins = [BinOp::Add, BinOp::Sub, BinOp::Mul, BinOp::And, BinOp::Or, BinOp::Xor];
+        let cmps = [
+            CmpOp::Eq,
+            CmpOp::Ne,
+            CmpOp::Ult,
+            CmpOp::Ule,
+            CmpOp::Ugt,
+            CmpOp::Uge,
+            CmpOp::Slt,
+            CmpOp::Sle,
+            CmpOp::Sgt,
+            CmpOp::Sge,
+        ];
+        let mut state = 7;
+        for _ in 0..20_000 {
+            let args = [operand(&mut state), operand(&mut state), operand(&mut state)];
+            let pick = operand(&mut state);
+            let (w, aw) = (1 + (pick % 64) as u32, 1 + ((pick >> 8) % 64) as u32);
+            let mut cases: Vec<(Micro, OpKind, [u32; 3], u32)> = Vec::new();
+            for b in bins {
+                let micro = match b {
+                    BinOp::Add => Micro::Add(r(0), r(1)),
+                    BinOp::Sub => Micro::Sub(r(0), r(1)),
+                    BinOp::Mul => Micro::Mul(r(0), r(1)),
+                    BinOp::And => Micro::And(r(0), r(1)),
+                    BinOp::Or => Micro::Or(r(0), r(1)),
+                    _ => Micro::Xor(r(0), r(1)),
+                };
+                cases.push((micro, OpKind::Binary(b), [w, aw, w], w));
+            }
+            for c in cmps {
+                cases.push((Micro::Cmp(c, r(0), r(1), aw), OpKind::Cmp(c), [aw, aw, 1], 1));
+            }
+            cases.push((Micro::Select(r(0), r(1), r(2)), OpKind::Select, [1, w, w], w));
+            cases.push((Micro::Zext(r(0), mask(aw)), OpKind::Cast(CastOp::Zext), [aw, 0, 0], w));
+            cases.push((Micro::Zext(r(0), mask(aw)), OpKind::Cast(CastOp::Trunc), [aw, 0, 0], w));
+            cases.push((Micro::Sext(r(0), aw), OpKind::Cast(CastOp::Sext), [aw, 0, 0], w));
+            for (micro, kind, widths, rw) in cases {
+                let n = match kind {
+                    OpKind::Select => 3,
+                    OpKind::Cast(_) => 1,
+                    _ => 2,
+                };
+                let want = eval(&kind, &args[..n], &widths[..n], rw);
+                let got = micro.eval(mask(rw), |x| match x {
+                    Ref::Iter(i) => args[i as usize],
+                    Ref::Shared(_) => 0,
+                });
+                assert_eq!(got, Some(want), "{kind:?} of {args:x?} at widths {widths:?} -> {rw}");
+            }
+        }
+    }
 }
