@@ -455,14 +455,14 @@ impl<'s> KernelRun<'s> {
         outs.clear();
         outs.extend(sim.ports.iter().enumerate().map(|(p, m)| m.outputs(cfg, self.port_base + p as u32, cycle)));
         let mut accepted_now = std::mem::take(&mut self.accepted_now);
-        accepted_now.clear();
         accepted_now.resize(n_ports, None);
+        accepted_now.fill(None);
         let mut bypassed = std::mem::take(&mut self.bypassed);
-        bypassed.clear();
         bypassed.resize(n_ports, false);
+        bypassed.fill(false);
         let mut valid = std::mem::take(&mut self.valid);
-        valid.clear();
         valid.resize(n_ports, false);
+        valid.fill(false);
         let mut next = state;
         let mut fired = false;
         match state {

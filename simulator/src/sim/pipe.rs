@@ -103,8 +103,17 @@ impl Sim<'_> {
     /// Whether a memory op or transfer of iteration `it` is enabled: its predicate and, for
     /// the body of a test-first loop, the iteration's loop test.
     fn enabled_in(&self, p: &Pipeline, plan: &Plan, it: &Iter, a: &Active) -> bool {
-        let pred = self.tables.info(a.op).predicate.is_none_or(|pv| self.value_in(plan, it, pv) & 1 == 1);
+        let pred = a.pred.is_none_or(|pv| self.read(it, pv) & 1 == 1);
         pred && (!a.guarded || p.continues(self.value_in(plan, it, p.shape.cond)))
+    }
+
+    /// Operand `r` as iteration `it` sees it.
+    #[inline]
+    fn read(&self, it: &Iter, r: Ref) -> u64 {
+        match r {
+            Ref::Iter(slot) => it.vals[slot as usize],
+            Ref::Shared(v) => self.vals[v],
+        }
     }
 
     /// The operand values of `a` in iteration `it`.
@@ -117,6 +126,7 @@ impl Sim<'_> {
         })
     }
 
+    #[inline]
     fn eval_in(&self, plan: &Plan, it: &Iter, a: &Active) -> u64 {
         let get = |r: Ref| match r {
             Ref::Iter(slot) => it.vals[slot as usize],
@@ -152,6 +162,7 @@ impl Sim<'_> {
     /// responses are taken and the writes to memories and loop registers are returned for the
     /// clock edge; without, the cycle's values are only computed (for the data of transfers that
     /// happen while the pipeline stalls).
+    #[allow(clippy::too_many_arguments)]
     fn run_ops(
         &mut self,
         run: &mut PipeRun,
@@ -160,44 +171,40 @@ impl Sim<'_> {
         outs: &[PortOutputs],
         commit: bool,
         bypassed: &mut [bool],
-    ) -> Result<(MemWrites, ParamWrites), RunError> {
+        mem_writes: &mut MemWrites,
+        param_writes: &mut ParamWrites,
+    ) -> Result<(), RunError> {
         let s = self.s;
         let k = &s.kernel;
         // Responses taken per port (when only evaluating, they stay in the buffer).
         let mut peeked: SmallVec<[usize; 8]> = SmallVec::from_elem(0, self.ports.len());
-        let mut mem_writes = MemWrites::new();
+        mem_writes.clear();
+        param_writes.clear();
         let mut loaded: SmallVec<[(kiln_dataflow::ir::Mem, u64); 4]> = SmallVec::new();
-        let mut param_writes = ParamWrites::new();
         let plan = run.plan.clone();
-        let tables = self.tables.clone();
         for idx in 0..run.iters.len() {
             let r = (tau - run.iters[idx].start) as u32;
             for a in &plan.at(r).commit {
                 let op = a.op;
-                let info = tables.info(op);
-                let t = info.time;
-                let o = &k.ops[op];
-                let class = info.class;
                 let it = &run.iters[idx];
-                let enabled = !info.gated || self.enabled_in(p, &plan, it, a);
-                let result = match class {
-                    OpClass::PipeTransfer(_) if t.start == r => Some(match self.transferred.get(&op) {
+                let enabled = !a.gated || self.enabled_in(p, &plan, it, a);
+                let result = match a.class {
+                    OpClass::Comb | OpClass::Unit(_) | OpClass::Multi(_) if a.plain => Some(self.eval_in(&plan, it, a)),
+                    OpClass::PipeTransfer(_) => Some(match self.transferred.get(&op) {
                         Some((v, _)) => *v,
                         None => self.transfer_value(op),
                     }),
-                    OpClass::Comb if t.start == r && matches!(o.kind, OpKind::Print(_)) => {
+                    OpClass::Comb if matches!(k.ops[op].kind, OpKind::Print(_)) => {
                         if commit && self.enabled_in(p, &plan, it, a) {
                             let args = self.args_in(&plan, it, a);
-                            if let OpKind::Print(format) = &o.kind {
+                            if let OpKind::Print(format) = &k.ops[op].kind {
                                 self.printed.push((self.now, format.render(&args)));
                             }
                         }
                         None
                     }
-                    OpClass::Comb | OpClass::Unit(_) | OpClass::Multi(_) if t.start == r => {
-                        Some(self.eval_in(&plan, it, a))
-                    }
-                    OpClass::PortLoad(m) if t.end == r => {
+                    OpClass::Comb | OpClass::Unit(_) | OpClass::Multi(_) => Some(self.eval_in(&plan, it, a)),
+                    OpClass::PortLoad(m) if !a.starts => {
                         if enabled {
                             let pi = self.port_index[m] as usize;
                             let buffered = if commit {
@@ -218,23 +225,24 @@ impl Sim<'_> {
                             Some(0)
                         }
                     }
-                    OpClass::MemLoad(m) if t.start == r => {
+                    OpClass::MemLoad(m) => {
                         if enabled {
-                            let idxv = self.value_in(&plan, it, o.args[0]);
+                            let idxv = self.read(it, plan.args(a)[0]);
+                            let span = k.ops[op].span;
                             if commit {
                                 loaded.push((m, idxv));
-                                super::check_no_collision(k, &self.landing, m, idxv, o.span)?;
+                                super::check_no_collision(k, &self.landing, m, idxv, span)?;
                             }
-                            Some(emu::load(k, &self.mems, m, idxv, o.span)?)
+                            Some(emu::load(k, &self.mems, m, idxv, span)?)
                         } else {
                             Some(0)
                         }
                     }
-                    OpClass::MemStore(m) if t.start == r => {
+                    OpClass::MemStore(m) => {
                         if enabled && commit {
-                            let i = self.value_in(&plan, it, o.args[0]);
-                            let v = self.value_in(&plan, it, o.args[1]);
-                            mem_writes.push((m, i, v, o.span));
+                            let refs = plan.args(a);
+                            let (i, v) = (self.read(it, refs[0]), self.read(it, refs[1]));
+                            mem_writes.push((m, i, v, k.ops[op].span));
                         }
                         None
                     }
@@ -261,10 +269,10 @@ impl Sim<'_> {
                 }
             }
         }
-        for (m, i, _, span) in &mem_writes {
+        for (m, i, _, span) in mem_writes.iter() {
             super::check_no_collision(k, &loaded, *m, *i, *span)?;
         }
-        Ok((mem_writes, param_writes))
+        Ok(())
     }
 
     /// One clock cycle of the running pipeline.
@@ -351,7 +359,8 @@ impl Sim<'_> {
         let mut in_order = !stalled;
         if in_order && !transfers.is_empty() {
             let mut unused = vec![false; self.ports.len()];
-            self.run_ops(&mut run, p, tau, outs, false, &mut unused)?;
+            let (mut m, mut w) = (MemWrites::new(), ParamWrites::new());
+            self.run_ops(&mut run, p, tau, outs, false, &mut unused, &mut m, &mut w)?;
         }
         for (_, idx, op) in transfers {
             if self.transferred.contains_key(&op) {
@@ -388,12 +397,13 @@ impl Sim<'_> {
                 self.accepted[a.op] = false;
             }
         }
-        let (mem_writes, param_writes) = self.run_ops(&mut run, p, tau, outs, true, bypassed)?;
-        for (m, i, v, span) in mem_writes {
+        let (mut mem_writes, mut param_writes) = (MemWrites::new(), ParamWrites::new());
+        self.run_ops(&mut run, p, tau, outs, true, bypassed, &mut mem_writes, &mut param_writes)?;
+        for &(m, i, v, span) in &mem_writes {
             emu::store(k, &mut self.mems, m, i, v, span)?;
             self.note_store(m, i);
         }
-        for (param, v) in param_writes {
+        for &(param, v) in &param_writes {
             self.vals[param] = v;
         }
         self.transferred.clear();

@@ -4,7 +4,7 @@
 //! value an iteration owns. A cycle then neither hashes nor searches the schedule.
 
 use kiln_dataflow::ir::op::{mask, sext};
-use kiln_dataflow::ir::{BinOp, Block, CastOp, CmpOp, Kernel, Op, OpKind, Value, ValueDef};
+use kiln_dataflow::ir::{BinOp, Block, CastOp, CmpOp, Kernel, Op, OpKind, UnOp, Value, ValueDef};
 use kiln_scheduler::pipeline::Pipeline;
 use kiln_scheduler::schedule::OpTime;
 use kiln_scheduler::{OpClass, Schedule};
@@ -53,8 +53,6 @@ pub(crate) struct OpInfo {
     /// The result's width (1 without a result, as the evaluator expects).
     pub width: u32,
     pub predicate: Option<Value>,
-    /// A memory access or pipe transfer: enabled by its predicate and its iteration's test.
-    pub gated: bool,
 }
 
 /// An operation acting in a step of a state, or in a relative cycle of a pipeline.
@@ -76,6 +74,13 @@ pub(crate) struct Active {
     /// Its result's slot in its iteration ([`NO_SLOT`] without one) and width mask.
     pub res: u32,
     pub mask: u64,
+    pub class: OpClass,
+    /// Whether the cycle it is listed in is its start (else the end of a port load).
+    pub starts: bool,
+    /// A memory access or pipe transfer, enabled by its predicate (`pred`, pipelines only)
+    /// and, when guarded, its iteration's test.
+    pub gated: bool,
+    pub pred: Option<Ref>,
 }
 
 /// The common integer operations with their operands resolved, computed in place; everything
@@ -89,6 +94,12 @@ pub(crate) enum Micro {
     And(Ref, Ref),
     Or(Ref, Ref),
     Xor(Ref, Ref),
+    /// Shifts of a `.2`-bit result by an operand of `.3` bits, the count taken modulo `.2`.
+    Shl(Ref, Ref, u32, u64),
+    LShr(Ref, Ref, u32, u64),
+    AShr(Ref, Ref, u32, u64),
+    Neg(Ref),
+    Not(Ref),
     /// A comparison of operands of width `.3`.
     Cmp(CmpOp, Ref, Ref, u32),
     Select(Ref, Ref, Ref),
@@ -104,6 +115,7 @@ impl Micro {
         let o = &k.ops[op];
         let n = o.args.len();
         let width = |i: usize| k.width(o.args[i]);
+        let result_width = o.result.map(|r| k.width(r)).unwrap_or(1);
         match o.kind {
             OpKind::Binary(b) if n == 2 => match b {
                 BinOp::Add => Micro::Add(arg(0), arg(1)),
@@ -112,8 +124,13 @@ impl Micro {
                 BinOp::And => Micro::And(arg(0), arg(1)),
                 BinOp::Or => Micro::Or(arg(0), arg(1)),
                 BinOp::Xor => Micro::Xor(arg(0), arg(1)),
+                BinOp::Shl => Micro::Shl(arg(0), arg(1), result_width, mask(width(1))),
+                BinOp::LShr => Micro::LShr(arg(0), arg(1), result_width, mask(width(1))),
+                BinOp::AShr => Micro::AShr(arg(0), arg(1), result_width, mask(width(1))),
                 _ => Micro::Generic,
             },
+            OpKind::Unary(UnOp::Neg) if n == 1 => Micro::Neg(arg(0)),
+            OpKind::Unary(UnOp::Not) if n == 1 => Micro::Not(arg(0)),
             OpKind::Cmp(c) if n == 2 => Micro::Cmp(c, arg(0), arg(1), width(0)),
             OpKind::Select if n == 3 => Micro::Select(arg(0), arg(1), arg(2)),
             OpKind::Cast(CastOp::Zext | CastOp::Trunc) if n == 1 => Micro::Zext(arg(0), mask(width(0))),
@@ -133,6 +150,14 @@ impl Micro {
                 Micro::And(x, y) => get(x) & get(y),
                 Micro::Or(x, y) => get(x) | get(y),
                 Micro::Xor(x, y) => get(x) ^ get(y),
+                // The value shifted is the operand's low `w` bits, as the evaluator takes it.
+                Micro::Shl(x, y, w, ym) => (get(x) & mask(w)).wrapping_shl(((get(y) & ym) % u64::from(w)) as u32),
+                Micro::LShr(x, y, w, ym) => (get(x) & mask(w)).wrapping_shr(((get(y) & ym) % u64::from(w)) as u32),
+                Micro::AShr(x, y, w, ym) => {
+                    sext(get(x) & mask(w), w).wrapping_shr(((get(y) & ym) % u64::from(w)) as u32) as u64
+                }
+                Micro::Neg(x) => get(x).wrapping_neg(),
+                Micro::Not(x) => !get(x),
                 Micro::Cmp(c, x, y, w) => {
                     let om = mask(w);
                     let (x, y) = (get(x) & om, get(y) & om);
@@ -240,7 +265,6 @@ impl Tables {
                 arg_widths: o.args.iter().map(|a| k.width(*a)).collect(),
                 width: o.result.map(|r| k.width(r)).unwrap_or(1),
                 predicate: o.predicate(),
-                gated: o.kind.is_memory() || o.kind.is_pipe_transfer(),
             })
             .collect::<Vec<_>>();
         let mut steps = Vec::with_capacity(k.blocks.len());
@@ -260,6 +284,10 @@ impl Tables {
                                 micro: Micro::Generic,
                                 res: NO_SLOT,
                                 mask: result_mask(k, op),
+                                class: s.class(op),
+                                starts: s.time[op].start == i,
+                                gated: k.ops[op].kind.is_memory() || k.ops[op].kind.is_pipe_transfer(),
+                                pred: None,
                             }
                         })
                         .collect()
@@ -399,6 +427,10 @@ fn plan_of(s: &Schedule, p: &Pipeline) -> Plan {
                 micro,
                 res,
                 mask: result_mask(k, op),
+                class: s.class(op),
+                starts: t.start == r,
+                gated: k.ops[op].kind.is_memory() || k.ops[op].kind.is_pipe_transfer(),
+                pred: k.ops[op].predicate().map(reference),
             };
             grow(&mut cycles, r as usize);
             let c = &mut cycles[r as usize];
@@ -456,7 +488,17 @@ mod tests {
     #[test]
     fn micro_ops_equal_the_evaluator() {
         let r = |i: u32| Ref::Iter(i);
-        let bins = [BinOp::Add, BinOp::Sub, BinOp::Mul, BinOp::And, BinOp::Or, BinOp::Xor];
+        let bins = [
+            BinOp::Add,
+            BinOp::Sub,
+            BinOp::Mul,
+            BinOp::And,
+            BinOp::Or,
+            BinOp::Xor,
+            BinOp::Shl,
+            BinOp::LShr,
+            BinOp::AShr,
+        ];
         let cmps = [
             CmpOp::Eq,
             CmpOp::Ne,
@@ -482,7 +524,10 @@ mod tests {
                     BinOp::Mul => Micro::Mul(r(0), r(1)),
                     BinOp::And => Micro::And(r(0), r(1)),
                     BinOp::Or => Micro::Or(r(0), r(1)),
-                    _ => Micro::Xor(r(0), r(1)),
+                    BinOp::Xor => Micro::Xor(r(0), r(1)),
+                    BinOp::Shl => Micro::Shl(r(0), r(1), w, mask(aw)),
+                    BinOp::LShr => Micro::LShr(r(0), r(1), w, mask(aw)),
+                    _ => Micro::AShr(r(0), r(1), w, mask(aw)),
                 };
                 cases.push((micro, OpKind::Binary(b), [w, aw, w], w));
             }
@@ -490,6 +535,8 @@ mod tests {
                 cases.push((Micro::Cmp(c, r(0), r(1), aw), OpKind::Cmp(c), [aw, aw, 1], 1));
             }
             cases.push((Micro::Select(r(0), r(1), r(2)), OpKind::Select, [1, w, w], w));
+            cases.push((Micro::Neg(r(0)), OpKind::Unary(UnOp::Neg), [w, 0, 0], w));
+            cases.push((Micro::Not(r(0)), OpKind::Unary(UnOp::Not), [w, 0, 0], w));
             cases.push((Micro::Zext(r(0), mask(aw)), OpKind::Cast(CastOp::Zext), [aw, 0, 0], w));
             cases.push((Micro::Zext(r(0), mask(aw)), OpKind::Cast(CastOp::Trunc), [aw, 0, 0], w));
             cases.push((Micro::Sext(r(0), aw), OpKind::Cast(CastOp::Sext), [aw, 0, 0], w));
