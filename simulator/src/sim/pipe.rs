@@ -42,6 +42,9 @@ pub(crate) struct PipeRun {
     launching: bool,
     captured: HashMap<Value, u64>,
     started: bool,
+    /// The pipeline time whose early values are computed: a stalled cycle keeps its time, and
+    /// without pipe transfers nothing its early values read changes while it stalls.
+    early_done: Option<u64>,
     plan: Rc<Plan>,
 }
 
@@ -55,6 +58,7 @@ impl PipeRun {
             launching: true,
             captured: HashMap::new(),
             started: false,
+            early_done: None,
             plan,
         }
     }
@@ -298,8 +302,11 @@ impl Sim<'_> {
         }
         let tau = run.tau;
         // 1. Combinational values that do not wait for this cycle's responses, and parameter
-        //    reads, so that requests present stable addresses and data.
-        for idx in 0..run.iters.len() {
+        //    reads, so that requests present stable addresses and data (once per pipeline
+        //    time, unless a transfer of the cycle may have changed what they read).
+        let recompute = plan.has_transfers || run.early_done != Some(tau);
+        run.early_done = Some(tau);
+        for idx in (0..run.iters.len()).filter(|_| recompute) {
             let r = (tau - run.iters[idx].start) as u32;
             let cycle = plan.at(r);
             for &(slot, param) in &cycle.param_reads {

@@ -9,7 +9,7 @@ use kiln_scheduler::pipeline::Pipeline;
 use kiln_scheduler::schedule::OpTime;
 use kiln_scheduler::{OpClass, Schedule};
 use smallvec::SmallVec;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::rc::Rc;
 
 /// Operand values of one operation: on the stack for all but the widest vector operations.
@@ -223,6 +223,8 @@ pub(crate) struct Plan {
     /// blocks, not a constant); [`NO_SLOT`] for values the loop shares with the code around it.
     slots: Vec<u32>,
     pub slot_count: usize,
+    /// Whether the loop has pipe transfers (whose results early values may read).
+    pub has_transfers: bool,
 }
 
 pub(crate) const NO_SLOT: u32 = u32::MAX;
@@ -268,31 +270,37 @@ impl Tables {
             })
             .collect::<Vec<_>>();
         let mut steps = Vec::with_capacity(k.blocks.len());
-        for (b, _) in k.blocks.iter() {
-            let per_step = (0..s.steps[b])
-                .map(|i| {
-                    let mut memo = HashMap::new();
-                    s.ops_at(b, i)
-                        .map(|op| {
-                            let early = is_early(s, op, i, &|d| k.ops[d].block == k.ops[op].block, &mut memo);
-                            Active {
-                                op,
-                                early,
-                                guarded: false,
-                                args: (0, 0),
-                                plain: plain(k, op),
-                                micro: Micro::Generic,
-                                res: NO_SLOT,
-                                mask: result_mask(k, op),
-                                class: s.class(op),
-                                starts: s.time[op].start == i,
-                                gated: k.ops[op].kind.is_memory() || k.ops[op].kind.is_pipe_transfer(),
-                                pred: None,
-                            }
-                        })
-                        .collect()
-                })
-                .collect();
+        for (b, block) in k.blocks.iter() {
+            // Each op once, into the steps it starts and ends in, in block order (what
+            // `Schedule::ops_at` lists). A Comb op acts in its start step only, so one memo
+            // serves the whole block.
+            let mut per_step: Vec<Vec<Active>> = (0..s.steps[b]).map(|_| Vec::new()).collect();
+            let mut memo = memo_for(k);
+            for &op in &block.ops {
+                if s.class(op) == OpClass::Constant {
+                    continue;
+                }
+                let t = s.time[op];
+                let at = if t.end == t.start { vec![t.start] } else { vec![t.start, t.end] };
+                for i in at {
+                    let Some(list) = per_step.get_mut(i as usize) else { continue };
+                    let early = is_early(s, op, i, &|d| k.ops[d].block == b, &mut memo);
+                    list.push(Active {
+                        op,
+                        early,
+                        guarded: false,
+                        args: (0, 0),
+                        plain: plain(k, op),
+                        micro: Micro::Generic,
+                        res: NO_SLOT,
+                        mask: result_mask(k, op),
+                        class: s.class(op),
+                        starts: t.start == i,
+                        gated: k.ops[op].kind.is_memory() || k.ops[op].kind.is_pipe_transfer(),
+                        pred: None,
+                    });
+                }
+            }
             steps.push(per_step);
         }
         let plans = s.pipelines.iter().map(|p| Rc::new(plan_of(s, p))).collect();
@@ -312,7 +320,7 @@ impl Tables {
 /// Whether combinational `op`, starting in cycle `r`, has its value before the cycle's
 /// responses arrive: it is not fed (through ops of the same region, `same_region`) by a port
 /// load whose response is consumed in `r`.
-fn is_early(s: &Schedule, op: Op, r: u32, same_region: &dyn Fn(Op) -> bool, memo: &mut HashMap<Op, bool>) -> bool {
+fn is_early(s: &Schedule, op: Op, r: u32, same_region: &dyn Fn(Op) -> bool, memo: &mut Memo) -> bool {
     let t = s.time[op];
     s.class(op) == OpClass::Comb
         && t.start == r
@@ -320,15 +328,16 @@ fn is_early(s: &Schedule, op: Op, r: u32, same_region: &dyn Fn(Op) -> bool, memo
         && !waits_for_response(s, op, r, same_region, memo)
 }
 
-fn waits_for_response(
-    s: &Schedule,
-    op: Op,
-    r: u32,
-    same_region: &dyn Fn(Op) -> bool,
-    memo: &mut HashMap<Op, bool>,
-) -> bool {
-    if let Some(v) = memo.get(&op) {
-        return *v;
+/// Answers per op of a recursive question, by op number.
+type Memo = Vec<Option<bool>>;
+
+fn memo_for(k: &Kernel) -> Memo {
+    vec![None; k.ops.len()]
+}
+
+fn waits_for_response(s: &Schedule, op: Op, r: u32, same_region: &dyn Fn(Op) -> bool, memo: &mut Memo) -> bool {
+    if let Some(v) = memo[op.as_u32() as usize] {
+        return v;
     }
     let k = &s.kernel;
     let t = s.time[op];
@@ -340,26 +349,26 @@ fn waits_for_response(
         }),
         _ => false,
     };
-    memo.insert(op, res);
+    memo[op.as_u32() as usize] = Some(res);
     res
 }
 
 /// Whether `op`'s value in cycle `r` comes, through combinational ops of that cycle, from a pipe
 /// transfer of that cycle (whose result is known only once the transfer happens).
-fn after_transfer(s: &Schedule, op: Op, r: u32, members: &HashSet<Op>, memo: &mut HashMap<Op, bool>) -> bool {
-    if let Some(v) = memo.get(&op) {
-        return *v;
+fn after_transfer(s: &Schedule, op: Op, r: u32, members: &[bool], memo: &mut Memo) -> bool {
+    if let Some(v) = memo[op.as_u32() as usize] {
+        return v;
     }
     let k = &s.kernel;
     let res = matches!(s.class(op), OpClass::PipeTransfer(_))
         || matches!(k.ops[op].kind, OpKind::PipeLane { .. })
         || k.ops[op].args.iter().any(|a| match k.values[*a].def {
-            ValueDef::Op(d) if members.contains(&d) && s.time[d].end == r && s.time[d].start == r => {
+            ValueDef::Op(d) if members[d.as_u32() as usize] && s.time[d].end == r && s.time[d].start == r => {
                 after_transfer(s, d, r, members, memo)
             }
             _ => false,
         });
-    memo.insert(op, res);
+    memo[op.as_u32() as usize] = Some(res);
     res
 }
 
@@ -389,11 +398,14 @@ fn plan_of(s: &Schedule, p: &Pipeline) -> Plan {
     }
     let slot_count = slot.len();
 
-    let members: HashSet<Op> = p.ops.iter().copied().collect();
+    let mut members = vec![false; k.ops.len()];
+    for op in &p.ops {
+        members[op.as_u32() as usize] = true;
+    }
     let mut cycles: Vec<Cycle> = Vec::new();
     let mut refs = Vec::new();
-    let mut memo = HashMap::new();
-    let mut transfer_memo = HashMap::new();
+    let mut memo = memo_for(k);
+    let mut transfer_memo = memo_for(k);
     let reference = |v: Value| match slot.get(&v) {
         Some(n) => Ref::Iter(*n),
         None => Ref::Shared(v),
@@ -414,7 +426,7 @@ fn plan_of(s: &Schedule, p: &Pipeline) -> Plan {
         let request = matches!(s.class(op), OpClass::PortLoad(_) | OpClass::PortStore(_) | OpClass::PipeTransfer(_));
         for r in at {
             // A Comb op's start is its only cycle, so one memo serves every `r` it is asked at.
-            let early = is_early(s, op, r, &|d| members.contains(&d), &mut memo);
+            let early = is_early(s, op, r, &|d| members[d.as_u32() as usize], &mut memo);
             let settled = early && !after_transfer(s, op, r, &members, &mut transfer_memo);
             let micro = Micro::of(k, op, &|i| reference(k.ops[op].args[i]));
             let res = k.ops[op].result.and_then(|v| slot.get(&v).copied()).unwrap_or(NO_SLOT);
@@ -452,7 +464,8 @@ fn plan_of(s: &Schedule, p: &Pipeline) -> Plan {
         }
         cycles[pp.write as usize].param_writes.push((pp.param, reference(pp.arg)));
     }
-    Plan { cycles, none: Cycle::default(), refs, slots, slot_count }
+    let has_transfers = p.ops.iter().any(|op| matches!(s.class(*op), OpClass::PipeTransfer(_)));
+    Plan { cycles, none: Cycle::default(), refs, slots, slot_count, has_transfers }
 }
 
 fn result_mask(k: &Kernel, op: Op) -> u64 {
