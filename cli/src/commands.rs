@@ -473,6 +473,7 @@ pub fn cache_dir() -> PathBuf {
     std::env::temp_dir().join("kiln").join("cosim")
 }
 
+#[allow(clippy::too_many_arguments)]
 fn cosimulate(
     file: &Path,
     spec: &Path,

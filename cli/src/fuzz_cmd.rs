@@ -58,7 +58,7 @@ impl Failure {
     /// The line of `detail` that says most: the first naming an error, else the last one.
     fn headline(&self) -> &str {
         let mut lines = self.detail.lines().map(str::trim).filter(|l| !l.is_empty());
-        let last = lines.clone().last().unwrap_or("");
+        let last = lines.clone().next_back().unwrap_or("");
         lines.find(|l| l.to_ascii_lowercase().contains("error")).unwrap_or(last)
     }
 }

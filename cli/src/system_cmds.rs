@@ -260,6 +260,7 @@ pub(crate) fn instance_names(kernels: &[&str]) -> Vec<String> {
 /// `kiln cosim` of a system spec: the emulator, the simulator and Verilator on the system's
 /// top level must agree on every named buffer, and the last two on the cycle count; a deadlock
 /// must be a deadlock in all three.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn cosimulate(
     file: &Path,
     spec: &Path,

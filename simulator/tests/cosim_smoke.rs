@@ -5,7 +5,7 @@ use kiln_device::Device;
 use kiln_diagnostics as diag;
 use kiln_frontend::{Options, check_source};
 use kiln_scheduler::schedule;
-use kiln_simulator::cosim::{build_model, run_model};
+use kiln_simulator::cosim::{ModelSpeed, build_model, run_model};
 use kiln_simulator::{MemConfig, SimConfig, simulate};
 
 /// Two kernels through Verilator from an empty cache: the first build keeps the Verilator
