@@ -395,12 +395,12 @@ fn share_computed_operands(
     for _round in 0..3 {
         let mut improved = false;
         for (slot, nodes) in &extraction.candidates {
-            if !current.visited.contains(slot) {
+            if !current.computes(*slot) {
                 continue;
             }
             for node in nodes {
                 if extraction.best[*slot].as_ref() == Some(node)
-                    || !node.children().iter().all(|c| current.visited.contains(&usize::from(g.find(*c))))
+                    || !node.children().iter().all(|c| current.computes(usize::from(g.find(*c))))
                 {
                     continue;
                 }
@@ -437,7 +437,14 @@ struct DagCost {
     area: f64,
     depth: f64,
     ops: usize,
-    visited: HashSet<usize>,
+    /// By canonical class index.
+    visited: Vec<bool>,
+}
+
+impl DagCost {
+    fn computes(&self, class: usize) -> bool {
+        self.visited.get(class).copied().unwrap_or(false)
+    }
 }
 
 /// `None` when a choice is missing or the choices form a cycle.
@@ -448,21 +455,13 @@ fn dag_walk(
     leaf_arrival: &[f64],
     choose: &dyn Fn(Id) -> Option<Hw>,
 ) -> Option<DagCost> {
-    let mut walk = DagWalk {
-        g,
-        target,
-        leaf_arrival,
-        choose,
-        depth: HashMap::new(),
-        in_progress: HashSet::new(),
-        area: 0.0,
-        ops: 0,
-    };
+    let mut walk =
+        DagWalk { g, target, leaf_arrival, choose, depth: Vec::new(), in_progress: Vec::new(), area: 0.0, ops: 0 };
     let mut deepest: f64 = 0.0;
     for &r in roots {
         deepest = deepest.max(walk.visit(g.find(r))?);
     }
-    let visited = walk.depth.keys().map(|id| usize::from(*id)).collect();
+    let visited = walk.depth.iter().map(Option::is_some).collect();
     Some(DagCost { area: walk.area, depth: deepest, ops: walk.ops, visited })
 }
 
@@ -471,19 +470,25 @@ struct DagWalk<'a> {
     target: CostModel,
     leaf_arrival: &'a [f64],
     choose: &'a dyn Fn(Id) -> Option<Hw>,
-    depth: HashMap<Id, f64>,
+    /// By canonical class index (dense tables: the walk runs once per candidate choice).
+    depth: Vec<Option<f64>>,
     /// Classes whose operands are being visited (one seen again is a cycle).
-    in_progress: HashSet<Id>,
+    in_progress: Vec<bool>,
     area: f64,
     ops: usize,
 }
 
 impl DagWalk<'_> {
     fn visit(&mut self, id: Id) -> Option<f64> {
-        if let Some(d) = self.depth.get(&id) {
+        let i = usize::from(id);
+        if let Some(Some(d)) = self.depth.get(i) {
             return Some(*d);
         }
-        if !self.in_progress.insert(id) {
+        if self.depth.len() <= i {
+            self.depth.resize(i + 1, None);
+            self.in_progress.resize(i + 1, false);
+        }
+        if std::mem::replace(&mut self.in_progress[i], true) {
             return None;
         }
         let node = (self.choose)(id)?;
@@ -499,8 +504,8 @@ impl DagWalk<'_> {
         if !matches!(node, Hw::Leaf(_) | Hw::Width(_)) {
             self.ops += 1;
         }
-        self.in_progress.remove(&id);
-        self.depth.insert(id, d);
+        self.in_progress[i] = false;
+        self.depth[i] = Some(d);
         Some(d)
     }
 }
