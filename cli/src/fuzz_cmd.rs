@@ -96,9 +96,10 @@ fn config(without: &[String]) -> Result<Config, Diagnostic> {
             "records" => c.records = false,
             "work-groups" => c.work_groups = false,
             "systems" => c.systems = false,
+            "gotos" => c.gotos = false,
             other => {
                 return Err(Diagnostic::error(codes::BAD_OPTION, format!("`--without {other}`: no such feature"))
-                    .with_note("features: vectors, float, records, work-groups, systems"));
+                    .with_note("features: vectors, float, records, work-groups, systems, gotos"));
             }
         }
     }

@@ -255,7 +255,7 @@ enum Command {
         #[arg(long = "print")]
         print_only: bool,
         /// Leave features out of the generated kernels: vectors, float, records, work-groups,
-        /// systems (comma-separated).
+        /// systems, gotos (comma-separated).
         #[arg(long, value_delimiter = ',')]
         without: Vec<String>,
     },

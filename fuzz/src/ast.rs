@@ -427,6 +427,8 @@ pub enum Stmt {
         also: Option<Expr>,
         hint: LoopHint,
         body: Vec<Stmt>,
+        /// A label right after the loop, which `GotoIf`s in its body jump to.
+        exit: Option<String>,
     },
     Switch {
         scrutinee: Expr,
@@ -446,6 +448,12 @@ pub enum Stmt {
     WriteChannel {
         channel: String,
         value: Expr,
+    },
+    /// `if (cond) goto label;`: a forward jump out of the innermost loop whose `exit` is
+    /// `label` (from its body, but not from inside a `switch`).
+    GotoIf {
+        cond: Expr,
+        label: String,
     },
 }
 
@@ -491,6 +499,7 @@ impl Stmt {
             Stmt::Switch { scrutinee, .. } => vec![scrutinee],
             Stmt::Exchange { value, .. } => vec![value],
             Stmt::WriteChannel { value, .. } => vec![value],
+            Stmt::GotoIf { cond, .. } => vec![cond],
         }
     }
 

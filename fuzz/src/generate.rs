@@ -18,11 +18,13 @@ pub struct Config {
     pub records: bool,
     pub work_groups: bool,
     pub systems: bool,
+    /// `goto` out of loops.
+    pub gotos: bool,
 }
 
 impl Default for Config {
     fn default() -> Self {
-        Config { vectors: true, float: true, records: true, work_groups: true, systems: true }
+        Config { vectors: true, float: true, records: true, work_groups: true, systems: true, gotos: true }
     }
 }
 
@@ -72,6 +74,8 @@ struct Gen<'c> {
     stmts_left: u32,
     /// Generating an index: its leaves load nothing, so indices do not nest.
     in_index: bool,
+    /// The exit label of the innermost loop, if it has one (and no `switch` is in between).
+    exit_label: Option<String>,
 }
 
 impl Gen<'_> {
@@ -478,7 +482,7 @@ impl Gen<'_> {
 
     fn stmt(&mut self, depth: u32) -> Stmt {
         for _ in 0..8 {
-            match self.rng.below(22) {
+            match self.rng.below(25) {
                 0..=5 => return self.decl(),
                 6..=8 => {
                     let vars: Vec<(String, Ty)> = self
@@ -579,11 +583,19 @@ impl Gen<'_> {
                     let c = Ty::Int(self.int_ty());
                     let scrutinee = self.expr(c, 2);
                     let was = std::mem::replace(&mut self.uniform, false);
+                    let label = self.exit_label.take();
                     let n = self.rng.range(1, 3);
                     let cases = (0..n).map(|v| (v, self.block(depth + 1), self.rng.chance(75))).collect();
                     let default = if self.rng.chance(60) { self.block(depth + 1) } else { Vec::new() };
+                    self.exit_label = label;
                     self.uniform = was;
                     return Stmt::Switch { scrutinee, cases, default };
+                }
+                22..=24 if self.exit_label.is_some() => {
+                    let Some(label) = self.exit_label.clone() else { continue };
+                    let c = Ty::Int(self.int_ty());
+                    let cond = self.expr(c, 2);
+                    return Stmt::GotoIf { cond, label };
                 }
                 21 if self.uniform && self.tile.is_some() => {
                     let Some((tile, elem, size)) = self.tile.clone() else { continue };
@@ -630,12 +642,19 @@ impl Gen<'_> {
         };
         let budget = self.loop_budget;
         self.loop_budget = (budget / count.max(1)).max(1);
+        // A loop some work-items may leave early by `goto` is not uniform anywhere in its body.
+        let exit = (self.cfg.gotos && self.rng.chance(35)).then(|| self.fresh("L"));
+        if exit.is_some() {
+            self.uniform = false;
+        }
+        let outer_label = std::mem::replace(&mut self.exit_label, exit.clone());
         self.scopes.push(vec![Binding::Var { name: var.clone(), ty: Ty::Int(var_ty), mutable: false }]);
         let body = self.block(depth + 1);
         self.scopes.pop();
+        self.exit_label = outer_label;
         self.loop_budget = budget;
         self.uniform = was_uniform;
-        Stmt::For { var, var_ty, bound, also, hint, body }
+        Stmt::For { var, var_ty, bound, also, hint, body, exit }
     }
 
     /// What a kernel computed, stored in its sink slots so the run observes it.
@@ -748,6 +767,7 @@ pub fn generate(seed: u64, allowed: &Config) -> Program {
         records: allowed.records && rng.chance(50),
         work_groups: allowed.work_groups,
         systems: allowed.systems,
+        gotos: allowed.gotos && rng.chance(40),
     };
     let mut shapes = vec![Shape::Task, Shape::Task, Shape::NdRange];
     if cfg.work_groups {
@@ -774,6 +794,7 @@ pub fn generate(seed: u64, allowed: &Config) -> Program {
         loop_budget: LOOP_BUDGET,
         stmts_left: 0,
         in_index: false,
+        exit_label: None,
     };
     if cfg.records {
         for k in 0..g.rng.range(0, 2) {
@@ -926,11 +947,26 @@ fn channel_loop(g: &mut Gen, c: &Channel, trips: u32, producer: bool) -> Vec<Stm
         );
         body.push(Stmt::Assign { place: Place::Var(acc.clone()), value: step });
         g.scopes.pop();
-        let lp =
-            Stmt::For { var, var_ty: Int::INT, bound: Bound::Const(trips), also: None, hint: LoopHint::None, body };
+        let lp = Stmt::For {
+            var,
+            var_ty: Int::INT,
+            bound: Bound::Const(trips),
+            also: None,
+            hint: LoopHint::None,
+            body,
+            exit: None,
+        };
         g.loop_budget = LOOP_BUDGET;
         return vec![Stmt::Decl { name: acc, ty: ulong, init: Expr::Lit(ulong, 0) }, lp];
     }
     g.loop_budget = LOOP_BUDGET;
-    vec![Stmt::For { var, var_ty: Int::INT, bound: Bound::Const(trips), also: None, hint: LoopHint::None, body }]
+    vec![Stmt::For {
+        var,
+        var_ty: Int::INT,
+        bound: Bound::Const(trips),
+        also: None,
+        hint: LoopHint::None,
+        body,
+        exit: None,
+    }]
 }

@@ -260,7 +260,7 @@ impl Printer {
                     self.line("}");
                 }
             }
-            Stmt::For { var, var_ty, bound, also, hint, body } => {
+            Stmt::For { var, var_ty, bound, also, hint, body, exit } => {
                 if self.dialect == Dialect::OpenCl {
                     match hint {
                         LoopHint::None => {}
@@ -282,6 +282,9 @@ impl Printer {
                 self.line(&l);
                 self.block(body);
                 self.line("}");
+                if let Some(label) = exit {
+                    self.line(&format!("{label}: ;"));
+                }
             }
             Stmt::Switch { scrutinee, cases, default } => {
                 let l = format!("switch ({}) {{", self.index(scrutinee, cases.len() as u32 + 1));
@@ -303,6 +306,10 @@ impl Printer {
                 self.line("barrier(CLK_LOCAL_MEM_FENCE);");
                 self.line(&format!("{var} = {tile}[({lid} + {offset}u) % {size}u];"));
                 self.line("barrier(CLK_LOCAL_MEM_FENCE);");
+            }
+            Stmt::GotoIf { cond, label } => {
+                let l = format!("if ({}) goto {label};", self.expr(cond));
+                self.line(&l);
             }
             Stmt::WriteChannel { channel, value } => {
                 let l = match self.dialect {

@@ -41,6 +41,7 @@ fn the_seeds_cover_every_feature() {
         "kiln_div_",
         "get_local_id",
         " && (",
+        ") goto L",
     ] {
         assert!(programs.iter().any(|p| p.contains(needle)), "no generated program has `{needle}`");
     }
@@ -50,12 +51,12 @@ fn the_seeds_cover_every_feature() {
 
 #[test]
 fn without_a_feature_no_program_uses_it() {
-    let cfg = Config { vectors: false, float: false, systems: false, ..Config::default() };
+    let cfg = Config { vectors: false, float: false, systems: false, gotos: false, ..Config::default() };
     for s in 0..200 {
         let p = generate(s, &cfg);
         assert!(!p.is_system());
         let text = print::opencl(&p);
-        assert!(!text.contains("float") && !text.contains("channel"), "seed {s}:\n{text}");
+        assert!(!text.contains("float") && !text.contains("channel") && !text.contains("goto"), "seed {s}:\n{text}");
     }
 }
 
