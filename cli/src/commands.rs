@@ -608,23 +608,29 @@ fn cosimulate(
     );
     let _ = io.out.write_all(out.summary().as_bytes());
     if let Some(path) = json {
-        // Wall time of each phase (the Verilator build is near zero when the model is cached).
         let mut value = out.to_json();
-        if let Some(o) = value.as_object_mut() {
-            o.insert(
-                "timing".into(),
-                serde_json::json!({
-                    "emulator_s": emulator_s,
-                    "simulator_s": simulator_s,
-                    "verilator_build_s": verilator_build_s,
-                    "verilator_run_s": verilator_run_s,
-                }),
-            );
-        }
+        add_timing(&mut value, [emulator_s, simulator_s, verilator_build_s, verilator_run_s]);
         let text = serde_json::to_string_pretty(&value).unwrap_or_default() + "\n";
         write_atomic(path, text.as_bytes()).map_err(|d| fail(clone_sources(&sources), d))?;
     }
     Ok(())
+}
+
+/// Adds a cosim's `timing` to its results JSON: the wall time of each phase in seconds, in the
+/// order emulator, simulator, Verilator build (near zero when the model is cached), Verilator run.
+pub(crate) fn add_timing(value: &mut serde_json::Value, phases: [f64; 4]) {
+    if let Some(o) = value.as_object_mut() {
+        let [emulator_s, simulator_s, verilator_build_s, verilator_run_s] = phases;
+        o.insert(
+            "timing".into(),
+            serde_json::json!({
+                "emulator_s": emulator_s,
+                "simulator_s": simulator_s,
+                "verilator_build_s": verilator_build_s,
+                "verilator_run_s": verilator_run_s,
+            }),
+        );
+    }
 }
 
 fn explain(code: Option<&str>, io: &mut Io) -> CmdResult {

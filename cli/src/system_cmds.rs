@@ -358,18 +358,7 @@ pub(crate) fn cosimulate(
     );
     let _ = io.out.write_all(system::summary(&vl_named).as_bytes());
     let mut value = system::results_json("verilator", &l.kernels(), Some(vl.cycles), None, &vl_named);
-    if let Some(o) = value.as_object_mut() {
-        // Wall time of each phase (the Verilator build is near zero when the model is cached).
-        o.insert(
-            "timing".into(),
-            serde_json::json!({
-                "emulator_s": emulator_s,
-                "simulator_s": simulator_s,
-                "verilator_build_s": verilator_build_s,
-                "verilator_run_s": verilator_run_s,
-            }),
-        );
-    }
+    crate::commands::add_timing(&mut value, [emulator_s, simulator_s, verilator_build_s, verilator_run_s]);
     write_results(json, &value, l.fe.sources)
 }
 

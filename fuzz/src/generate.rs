@@ -947,26 +947,15 @@ fn channel_loop(g: &mut Gen, c: &Channel, trips: u32, producer: bool) -> Vec<Stm
         );
         body.push(Stmt::Assign { place: Place::Var(acc.clone()), value: step });
         g.scopes.pop();
-        let lp = Stmt::For {
-            var,
-            var_ty: Int::INT,
-            bound: Bound::Const(trips),
-            also: None,
-            hint: LoopHint::None,
-            body,
-            exit: None,
-        };
+        let lp = counted_loop(var, trips, body);
         g.loop_budget = LOOP_BUDGET;
         return vec![Stmt::Decl { name: acc, ty: ulong, init: Expr::Lit(ulong, 0) }, lp];
     }
     g.loop_budget = LOOP_BUDGET;
-    vec![Stmt::For {
-        var,
-        var_ty: Int::INT,
-        bound: Bound::Const(trips),
-        also: None,
-        hint: LoopHint::None,
-        body,
-        exit: None,
-    }]
+    vec![counted_loop(var, trips, body)]
+}
+
+/// `for (int var = 0; var < trips; var++) { body }`, plain.
+fn counted_loop(var: String, trips: u32, body: Vec<Stmt>) -> Stmt {
+    Stmt::For { var, var_ty: Int::INT, bound: Bound::Const(trips), also: None, hint: LoopHint::None, body, exit: None }
 }

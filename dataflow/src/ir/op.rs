@@ -286,6 +286,24 @@ pub fn sext(v: u64, w: u32) -> i64 {
     ((v << shift) as i64) >> shift
 }
 
+/// Compares the low `w` bits of `x` and `y` (as signed `w`-bit values for the signed orders).
+pub fn compare(c: CmpOp, x: u64, y: u64, w: u32) -> bool {
+    let om = mask(w);
+    let (x, y) = (x & om, y & om);
+    match c {
+        CmpOp::Eq => x == y,
+        CmpOp::Ne => x != y,
+        CmpOp::Ult => x < y,
+        CmpOp::Ule => x <= y,
+        CmpOp::Ugt => x > y,
+        CmpOp::Uge => x >= y,
+        CmpOp::Slt => sext(x, w) < sext(y, w),
+        CmpOp::Sle => sext(x, w) <= sext(y, w),
+        CmpOp::Sgt => sext(x, w) > sext(y, w),
+        CmpOp::Sge => sext(x, w) >= sext(y, w),
+    }
+}
+
 /// Evaluates a pure operation. `args` are the operand values (low bits significant) with their
 /// widths in `arg_w`; `w` is the result width. Returns the result masked to `w` bits.
 ///
@@ -349,24 +367,7 @@ pub fn eval(kind: &OpKind, args: &[u64], arg_w: &[u32], w: u32) -> u64 {
                 }
             }
         }
-        OpKind::Cmp(c) => {
-            let ow = aw(0);
-            let om = mask(ow);
-            let (x, y) = (a(0) & om, a(1) & om);
-            let (sx, sy) = (sext(x, ow), sext(y, ow));
-            (match c {
-                CmpOp::Eq => x == y,
-                CmpOp::Ne => x != y,
-                CmpOp::Ult => x < y,
-                CmpOp::Ule => x <= y,
-                CmpOp::Ugt => x > y,
-                CmpOp::Uge => x >= y,
-                CmpOp::Slt => sx < sy,
-                CmpOp::Sle => sx <= sy,
-                CmpOp::Sgt => sx > sy,
-                CmpOp::Sge => sx >= sy,
-            }) as u64
-        }
+        OpKind::Cmp(c) => compare(*c, a(0), a(1), aw(0)) as u64,
         OpKind::Select => {
             if a(0) & 1 == 1 {
                 a(1)

@@ -3,7 +3,7 @@
 //! act in it; per pipelined loop its operations by relative cycle and a dense slot for every
 //! value an iteration owns. A cycle then neither hashes nor searches the schedule.
 
-use kiln_dataflow::ir::op::{mask, sext};
+use kiln_dataflow::ir::op::{compare, mask, sext};
 use kiln_dataflow::ir::{BinOp, Block, CastOp, CmpOp, Kernel, Op, OpKind, UnOp, Value, ValueDef};
 use kiln_scheduler::pipeline::Pipeline;
 use kiln_scheduler::schedule::OpTime;
@@ -158,22 +158,7 @@ impl Micro {
                 }
                 Micro::Neg(x) => get(x).wrapping_neg(),
                 Micro::Not(x) => !get(x),
-                Micro::Cmp(c, x, y, w) => {
-                    let om = mask(w);
-                    let (x, y) = (get(x) & om, get(y) & om);
-                    (match c {
-                        CmpOp::Eq => x == y,
-                        CmpOp::Ne => x != y,
-                        CmpOp::Ult => x < y,
-                        CmpOp::Ule => x <= y,
-                        CmpOp::Ugt => x > y,
-                        CmpOp::Uge => x >= y,
-                        CmpOp::Slt => sext(x, w) < sext(y, w),
-                        CmpOp::Sle => sext(x, w) <= sext(y, w),
-                        CmpOp::Sgt => sext(x, w) > sext(y, w),
-                        CmpOp::Sge => sext(x, w) >= sext(y, w),
-                    }) as u64
-                }
+                Micro::Cmp(c, x, y, w) => compare(c, get(x), get(y), w) as u64,
                 Micro::Select(c, x, y) => {
                     if get(c) & 1 == 1 {
                         get(x)
