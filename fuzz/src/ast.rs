@@ -204,6 +204,18 @@ pub enum Builtin {
     Sqrt,
     Fabs,
     Floor,
+    Ceil,
+    Trunc,
+    Round,
+    Rint,
+    Copysign,
+    /// Fused multiply-add: correctly rounded in OpenCL, so every implementation agrees.
+    Fma,
+    /// `fmin(a, b) + 0.0f`: OpenCL lets `fmin(-0.0f, 0.0f)` be either zero, and adding `+0.0f`
+    /// makes both `+0.0f` (and changes no other value).
+    Fmin,
+    /// `fmax(a, b) + 0.0f`, for the same reason.
+    Fmax,
     /// `any(v)` of a signed integer vector.
     Any,
     /// `all(v)`.
@@ -231,6 +243,14 @@ impl Builtin {
             Builtin::Sqrt => "sqrt",
             Builtin::Fabs => "fabs",
             Builtin::Floor => "floor",
+            Builtin::Ceil => "ceil",
+            Builtin::Trunc => "trunc",
+            Builtin::Round => "round",
+            Builtin::Rint => "rint",
+            Builtin::Copysign => "copysign",
+            Builtin::Fma => "fma",
+            Builtin::Fmin => "fmin",
+            Builtin::Fmax => "fmax",
             Builtin::Any => "any",
             Builtin::All => "all",
         }
@@ -562,6 +582,9 @@ pub struct Kernel {
     pub scalars: Vec<String>,
     /// `__local` tile (name, element type, length) for `Exchange`.
     pub tile: Option<(String, Int, u32)>,
+    /// Whether the tile is a `__local` pointer parameter (sized by the run) rather than an
+    /// array declared in the kernel.
+    pub tile_is_param: bool,
     pub body: Vec<Stmt>,
 }
 
@@ -570,6 +593,19 @@ pub struct Channel {
     pub name: String,
     pub ty: Int,
     pub depth: u32,
+    pub style: ChannelStyle,
+}
+
+/// How a system's kernels spell their FIFO: each is a dialect kiln accepts, and each must
+/// give the same hardware behaviour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChannelStyle {
+    /// Intel's program-scope `channel`, `read_channel_intel` and `write_channel_intel`.
+    Intel,
+    /// OpenCL 2.0 pipe kernel arguments, `read_pipe`/`write_pipe` retried until they succeed.
+    Pipe,
+    /// Xilinx's program-scope `pipe` with `read_pipe_block`/`write_pipe_block`.
+    XilinxPipe,
 }
 
 /// A whole generated test: the kernel file and the run that goes with it.
@@ -602,6 +638,14 @@ impl Program {
 
     pub fn scalar(&self, name: &str) -> Option<&Scalar> {
         self.scalars.iter().find(|s| s.name == name)
+    }
+
+    /// The OpenCL 2.0 pipes kernel `k` takes as parameters, with their access qualifier: a
+    /// system's first kernel writes its pipes, the others read them.
+    pub fn pipe_params(&self, k: &Kernel) -> Vec<(&Channel, &'static str)> {
+        let writes = self.kernels.first().is_some_and(|first| first.name == k.name);
+        let access = if writes { "write_only" } else { "read_only" };
+        self.channels.iter().filter(|c| c.style == ChannelStyle::Pipe).map(|c| (c, access)).collect()
     }
 
     fn any_stmt(&self, f: &dyn Fn(&Stmt) -> bool) -> bool {
@@ -637,14 +681,18 @@ impl Program {
             })
     }
 
-    /// Whether PoCL can run it: not a system (PoCL has no Intel channels), and no `abs_diff`
+    /// Whether PoCL can run it: not a system (PoCL has no Intel channels), no `abs_diff`
     /// of 32- or 64-bit signed operands, which PoCL 3.1 computes with a wrapping subtraction
-    /// (`abs_diff(18946, INT_MIN)` gives 2147464702, not 2147502594).
+    /// (`abs_diff(18946, INT_MIN)` gives 2147464702, not 2147502594), and no `rint`, which PoCL
+    /// 3.1 folds into code that crashes when its operand is a constant of magnitude 2^31 or more
+    /// (`rint(2147483648.0f)`; `rint(2147483520.0f)` and `rint` of the same value read from a
+    /// buffer run).
     pub fn runs_on_pocl(&self) -> bool {
         !self.is_system()
             && !self.any_expr(&|e| {
                 matches!(e, Expr::Call(Builtin::AbsDiff, args)
                     if matches!(args[0].ty(), Ty::Int(i) | Ty::Vector(i, _) if i.signed && i.bits >= 32))
+                    || matches!(e, Expr::Call(Builtin::Rint, _))
             })
     }
 }

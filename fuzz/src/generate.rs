@@ -444,8 +444,14 @@ impl Gen<'_> {
                 Expr::Select(Box::new(self.expr(c, d)), Box::new(self.expr(t, d)), Box::new(self.expr(t, d)))
             }
             5 => {
-                let b = *self.rng.pick(&[Builtin::Sqrt, Builtin::Fabs, Builtin::Floor]);
-                Expr::Call(b, vec![self.expr(t, d)])
+                use Builtin::*;
+                let b = *self.rng.pick(&[Sqrt, Fabs, Floor, Ceil, Trunc, Round, Rint, Copysign, Fma, Fmin, Fmax]);
+                let arity = match b {
+                    Fma => 3,
+                    Copysign | Fmin | Fmax => 2,
+                    _ => 1,
+                };
+                Expr::Call(b, (0..arity).map(|_| self.expr(t, d)).collect())
             }
             6 => {
                 let i = Ty::Int(self.int_ty());
@@ -824,7 +830,8 @@ pub fn generate(seed: u64, allowed: &Config) -> Program {
         let ty = g.int_ty();
         let depth = g.rng.range(1, 8);
         let count = g.rng.range(1, 8);
-        (Channel { name: "c0".into(), ty, depth }, count)
+        let style = *g.rng.pick(&[ChannelStyle::Intel, ChannelStyle::Pipe, ChannelStyle::XilinxPipe]);
+        (Channel { name: "c0".into(), ty, depth, style }, count)
     });
     for (ki, kname) in kernel_names.iter().enumerate() {
         g.inputs.clear();
@@ -892,7 +899,8 @@ pub fn generate(seed: u64, allowed: &Config) -> Program {
         }
         g.sinks(&mut body);
         let tile = if body_has_exchange(&body) { g.tile.clone() } else { None };
-        kernels.push(Kernel { name: kname.to_string(), buffers: kb, scalars: ks, tile, body });
+        let tile_is_param = tile.is_some() && g.rng.chance(50);
+        kernels.push(Kernel { name: kname.to_string(), buffers: kb, scalars: ks, tile, tile_is_param, body });
     }
     if let Some((c, _)) = channel {
         channels.push(c);

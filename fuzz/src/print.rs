@@ -16,6 +16,8 @@ pub enum Dialect {
 
 struct Printer {
     dialect: Dialect,
+    /// How the program's channels are spelt (all of a program's channels share one style).
+    channels: ChannelStyle,
     out: String,
     indent: usize,
 }
@@ -195,6 +197,7 @@ impl Printer {
             (Dialect::OpenCl, Builtin::Clamp) => {
                 format!("clamp({}, min({}, {}), max({1}, {2}))", a[0], a[1], a[2])
             }
+            (Dialect::OpenCl, Builtin::Fmin | Builtin::Fmax) => format!("({}({}) + 0.0f)", b.name(), a.join(", ")),
             (Dialect::OpenCl, _) => format!("{}({})", b.name(), a.join(", ")),
             (Dialect::C, Builtin::Clamp) => {
                 let n = t.name();
@@ -228,6 +231,17 @@ impl Printer {
 
     fn stmt(&mut self, s: &Stmt) {
         match s {
+            // A read from a pipe lands in a variable; it only ever initializes a declaration
+            // (the generator makes it so, and the reducer never moves an impure expression).
+            Stmt::Decl { name, ty, init: Expr::ReadChannel(c, _) }
+                if self.dialect == Dialect::OpenCl && self.channels != ChannelStyle::Intel =>
+            {
+                let t = self.ty(*ty);
+                match self.channels {
+                    ChannelStyle::XilinxPipe => self.line(&format!("{t} {name}; read_pipe_block({c}, &{name});")),
+                    _ => self.line(&format!("{t} {name}; while (read_pipe({c}, &{name}) != 0) {{ }}")),
+                }
+            }
             Stmt::Decl { name, ty, init } => {
                 let l = format!("{} {name} = {};", self.ty(*ty), self.expr(init));
                 self.line(&l);
@@ -312,11 +326,20 @@ impl Printer {
                 self.line(&l);
             }
             Stmt::WriteChannel { channel, value } => {
-                let l = match self.dialect {
-                    Dialect::OpenCl => format!("write_channel_intel({channel}, {});", self.expr(value)),
-                    Dialect::C => {
-                        format!("kiln_fifo_{channel}[kiln_write_{channel}++ % KILN_FIFO] = {};", self.expr(value))
+                let x = self.expr(value);
+                let l = match (self.dialect, self.channels) {
+                    (Dialect::OpenCl, ChannelStyle::Intel) => format!("write_channel_intel({channel}, {x});"),
+                    (Dialect::OpenCl, ChannelStyle::Pipe) => format!(
+                        "{{ {} kiln_packet = {x}; while (write_pipe({channel}, &kiln_packet) != 0) {{ }} }}",
+                        self.ty(value.ty())
+                    ),
+                    (Dialect::OpenCl, ChannelStyle::XilinxPipe) => {
+                        format!(
+                            "{{ {} kiln_packet = {x}; write_pipe_block({channel}, &kiln_packet); }}",
+                            self.ty(value.ty())
+                        )
                     }
+                    (Dialect::C, _) => format!("kiln_fifo_{channel}[kiln_write_{channel}++ % KILN_FIFO] = {x};"),
                 };
                 self.line(&l);
             }
@@ -381,6 +404,14 @@ impl Printer {
             let Some(sc) = p.scalar(s) else { continue };
             params.push(format!("{} {s}", self.int(sc.ty)));
         }
+        if let (Some((name, t, _)), true) = (&k.tile, k.tile_is_param) {
+            params.push(format!("__local {} *{name}", t.name()));
+        }
+        if self.dialect == Dialect::OpenCl {
+            for (c, access) in p.pipe_params(k) {
+                params.push(format!("{access} pipe {} {}", c.ty.name(), c.name));
+            }
+        }
         match self.dialect {
             Dialect::OpenCl => {
                 let attr = match (p.reqd_size, p.local_size) {
@@ -392,7 +423,7 @@ impl Printer {
             Dialect::C => self.line(&format!("static void {}({})", k.name, params.join(", "))),
         }
         self.line("{");
-        if let Some((name, t, len)) = &k.tile {
+        if let (Some((name, t, len)), false) = (&k.tile, k.tile_is_param) {
             self.line(&format!("    __local {} {name}[{len}];", t.name()));
         }
         self.block(&k.body);
@@ -402,9 +433,10 @@ impl Printer {
 
 /// The kernel file.
 pub fn opencl(p: &Program) -> String {
-    let mut pr = Printer { dialect: Dialect::OpenCl, out: String::new(), indent: 0 };
+    let channels = p.channels.first().map_or(ChannelStyle::Intel, |c| c.style);
+    let mut pr = Printer { dialect: Dialect::OpenCl, channels, out: String::new(), indent: 0 };
     pr.line(&format!("// kiln fuzz: seed {}", p.seed));
-    if !p.channels.is_empty() {
+    if p.channels.iter().any(|c| c.style == ChannelStyle::Intel) {
         pr.line("#pragma OPENCL EXTENSION cl_intel_channels : enable");
     }
     if p.uses_float() {
@@ -412,7 +444,16 @@ pub fn opencl(p: &Program) -> String {
         pr.line("#pragma OPENCL FP_CONTRACT OFF");
     }
     for c in &p.channels {
-        pr.line(&format!("channel {} {} __attribute__((depth({})));", c.ty.name(), c.name, c.depth));
+        match c.style {
+            ChannelStyle::Intel => {
+                pr.line(&format!("channel {} {} __attribute__((depth({})));", c.ty.name(), c.name, c.depth))
+            }
+            ChannelStyle::XilinxPipe => {
+                pr.line(&format!("pipe {} {} __attribute__((xcl_reqd_pipe_depth({})));", c.ty.name(), c.name, c.depth))
+            }
+            // Kernel parameters, sized by the run spec.
+            ChannelStyle::Pipe => {}
+        }
     }
     pr.records(p);
     pr.division_helpers(p);
@@ -489,7 +530,7 @@ fn c_builtins(p: &Program, pr: &mut Printer) {
 /// The program as C with a `main` that runs every work-item (a system's kernels one after
 /// the other, channels as queues) and prints each buffer as `=NAME V0 V1 ...`.
 pub fn c(p: &Program) -> String {
-    let mut pr = Printer { dialect: Dialect::C, out: String::new(), indent: 0 };
+    let mut pr = Printer { dialect: Dialect::C, channels: ChannelStyle::Intel, out: String::new(), indent: 0 };
     pr.line(&format!("/* kiln fuzz: seed {} as C */", p.seed));
     pr.line("#include <stdio.h>");
     pr.line("static unsigned long kiln_gid, kiln_gsize;");

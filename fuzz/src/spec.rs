@@ -1,7 +1,7 @@
 //! The run that goes with a program: kiln's run spec (one kernel or a system) and the input of
 //! the OpenCL host that runs it on PoCL.
 
-use crate::ast::{Buffer, Int, Program};
+use crate::ast::{Buffer, ChannelStyle, Int, Program};
 use std::fmt::Write as _;
 
 /// The language version every engine compiles with (`opencl_unroll_hint` needs 2.0).
@@ -36,12 +36,22 @@ pub fn run_spec(p: &Program) -> String {
                     args.push(format!("{name} = {}", toml_int(sc.ty, sc.value)));
                 }
             }
+            for (c, _) in p.pipe_params(k) {
+                args.push(format!("{0} = \"@{0}\"", c.name));
+            }
             let _ = writeln!(s, "args = {{ {} }}\n", args.join(", "));
         }
         let _ = writeln!(s, "[buffers]");
         for b in &p.buffers {
             let v = buffer_value(b);
             let _ = writeln!(s, "{} = {{ type = \"{}\", {} }}", b.name, b.ty.name(), &v[2..v.len() - 2]);
+        }
+        let pipes: Vec<_> = p.channels.iter().filter(|c| c.style == ChannelStyle::Pipe).collect();
+        if !pipes.is_empty() {
+            let _ = writeln!(s, "\n[pipes]");
+            for c in pipes {
+                let _ = writeln!(s, "{} = {{ type = \"{}\", depth = {} }}", c.name, c.ty.name(), c.depth);
+            }
         }
         return s;
     }
@@ -62,6 +72,9 @@ pub fn run_spec(p: &Program) -> String {
         if let Some(sc) = p.scalar(name) {
             let _ = writeln!(s, "{name} = {}", toml_int(sc.ty, sc.value));
         }
+    }
+    if let (Some((name, _, len)), true) = (&k.tile, k.tile_is_param) {
+        let _ = writeln!(s, "{name} = {{ local = {len} }}");
     }
     s
 }
@@ -89,6 +102,9 @@ pub fn host_input(p: &Program, source: &str) -> String {
             let v = sc.ty.value(sc.value);
             let _ = writeln!(s, "scalar {name} {} {}", sc.ty.bits / 8, v as i64);
         }
+    }
+    if let (Some((name, t, len)), true) = (&k.tile, k.tile_is_param) {
+        let _ = writeln!(s, "localmem {name} {}", len * u32::from(t.bits) / 8);
     }
     s
 }

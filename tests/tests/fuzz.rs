@@ -1,10 +1,9 @@
 #![allow(clippy::unwrap_used)]
 //! `kiln fuzz` as CI runs it: a few hundred generated kernels through `emu`, `sim` with random
 //! stalls, `cosim` (every 20th), PoCL and gcc, with 0 mismatches, 0 internal errors and 0
-//! refusals. The seed range is fixed, so that CI is reproducible (a new range can turn up a
-//! defect of PoCL's as well as of kiln's: campaigns over new ranges are `bench/fuzz`'s);
-//! `KILN_FUZZ_SEED` and `KILN_FUZZ_COUNT` choose another (it is printed: replay a failure with
-//! the same `kiln fuzz --seed S -n N`).
+//! refusals. The seed range changes from run to run (it starts at the clock's seconds), so each
+//! CI run tries kernels no run tried before; it is printed, and a failure replays with the same
+//! `kiln fuzz --seed S -n N`. `KILN_FUZZ_SEED` and `KILN_FUZZ_COUNT` choose the range.
 //!
 //! This is also the whole-pipeline verifier property on generated kernels: every stage of kiln
 //! verifies its output, so a stage that breaks an invariant shows here as an internal error.
@@ -16,7 +15,9 @@ fn generated_kernels_agree_in_every_engine() {
     for tool in ["verilator", "gcc", "clang"] {
         require_tool(tool);
     }
-    let seed: u64 = std::env::var("KILN_FUZZ_SEED").ok().and_then(|v| v.parse().ok()).unwrap_or(1000);
+    let seed: u64 = std::env::var("KILN_FUZZ_SEED").ok().and_then(|v| v.parse().ok()).unwrap_or_else(|| {
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1000, |d| d.as_secs())
+    });
     let count: u64 = std::env::var("KILN_FUZZ_COUNT").ok().and_then(|v| v.parse().ok()).unwrap_or(240);
     let out = scratch("fuzz");
     let (s, n) = (seed.to_string(), count.to_string());
