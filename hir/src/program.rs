@@ -263,6 +263,8 @@ pub struct Loop {
     pub step: Option<Expr>,
     pub body: Block,
     pub pragmas: LoopPragmas,
+    /// What the legalization passes did to the loop (`partial-sums`), for the loop report.
+    pub transformations: Vec<String>,
     pub span: Span,
 }
 

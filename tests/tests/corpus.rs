@@ -163,6 +163,13 @@ fn relaxed_math_splits_a_float_sum_and_the_report_says_so() {
     assert!(l["suggestion"].as_str().unwrap().contains("-cl-fast-relaxed-math"), "{l:#}");
     let (text, relaxed) = build(&["-cl-fast-relaxed-math"], "relaxed");
     assert_eq!(relaxed["loops"][0]["achieved_ii"], 1, "{:#}", relaxed["loops"][0]);
+    let applied = relaxed["loops"][0]["transformations"].as_array().unwrap();
+    assert!(
+        applied
+            .iter()
+            .any(|t| t.as_str().unwrap().contains("split into") && t.as_str().unwrap().contains("partial sums")),
+        "the loop report lists the split: {applied:?}"
+    );
     let split = relaxed["decisions"].as_array().unwrap().iter().find(|d| d["kind"] == "partial-sums").unwrap();
     assert_eq!(split["kept"], true, "{split}");
     assert!(text.contains("float sums split into"), "{text}");

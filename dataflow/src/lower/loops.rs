@@ -142,6 +142,7 @@ impl<'p> Lowerer<'p> {
         notes: Vec<String>,
     ) {
         let span = l.span;
+        let notes: Vec<String> = l.transformations.iter().cloned().chain(notes).collect();
         let header = self.new_join(span);
         self.joins[header].loop_header = true;
         self.jump_to_join(header, span);

@@ -411,6 +411,7 @@ impl Sema<'_> {
             step: None,
             body,
             pragmas: hir::LoopPragmas { label: labels.first().cloned(), ..Default::default() },
+            transformations: Vec::new(),
             span: first.span,
         })))
     }

@@ -360,6 +360,7 @@ impl Sema<'_> {
                     step: None,
                     body,
                     pragmas,
+                    transformations: Vec::new(),
                     span,
                 }))
             }
@@ -374,6 +375,7 @@ impl Sema<'_> {
                     step: None,
                     body,
                     pragmas,
+                    transformations: Vec::new(),
                     span,
                 }))
             }
@@ -397,6 +399,7 @@ impl Sema<'_> {
                     step,
                     body,
                     pragmas,
+                    transformations: Vec::new(),
                     span,
                 }))
             }

@@ -283,6 +283,7 @@ impl Rewriter<'_> {
             // A copy is a stream through the memory ports, one element a cycle: unrolling it
             // would only multiply the ports' traffic per iteration.
             pragmas: LoopPragmas { unroll: Some(1), ..LoopPragmas::default() },
+            transformations: Vec::new(),
             span,
         }));
         let first = binary(BinaryOp::Eq, self.linear_id(span), size_t(0, span), INT);
@@ -364,6 +365,7 @@ impl Rewriter<'_> {
                     step: Some(step),
                     body,
                     pragmas: LoopPragmas::default(),
+                    transformations: Vec::new(),
                     span,
                 })));
                 if !scan {

@@ -169,6 +169,10 @@ fn split(f: &mut Function, mut l: Loop, index: usize, acc: LocalId, term: Expr, 
     let wrapped = node(K::Cond(Box::new(at_end), Box::new(int(0)), Box::new(next)), INT, span);
     let body = vec![assign_stmt(part(slot_var()), sum), assign_stmt(slot_var(), wrapped)];
     l.body.splice(index..=index, body);
+    l.transformations.push(format!(
+        "float sum `{}` split into {k} interleaved partial sums (relaxed math), added after the loop",
+        template.name
+    ));
     out.push(Stmt::Loop(Box::new(l)));
     // acc = the tree of the partial sums.
     let mut level: Vec<Expr> = (0..k).map(|i| part(int(u64::from(i)))).collect();
