@@ -9,12 +9,59 @@
 //! mutants of the hardware corpus that the front end accepts: whatever kiln accepts, it builds
 //! or refuses with a diagnostic.
 //!
-//! Bounded: `KILN_MUTATIONS` mutants (default 20,000: about ten seconds), a fifth of them
-//! through the whole build.
+//! Neither may hang: a watchdog fails the run when one input takes longer than
+//! [`HANG_SECONDS`], and prints the input.
+//!
+//! Bounded: `KILN_MUTATIONS` mutants (default 20,000: a few seconds), a tenth as many through
+//! the whole build.
 
 use kiln_tests::tests_dir;
 use quickcheck::{Arbitrary, Gen, QuickCheck, TestResult};
-use std::sync::OnceLock;
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+/// One input taking longer than this is a hang (the slowest corpus kernel builds in a few
+/// seconds).
+const HANG_SECONDS: u64 = 120;
+
+/// The inputs being worked on now, by ticket, with when each started.
+static IN_FLIGHT: Mutex<BTreeMap<u64, (Instant, String)>> = Mutex::new(BTreeMap::new());
+static NEXT_TICKET: AtomicU64 = AtomicU64::new(0);
+
+/// Marks an input as in flight until dropped; the first one starts the watchdog, which ends the
+/// process (failing the test) when any input stays in flight longer than [`HANG_SECONDS`].
+struct Watched(u64);
+
+impl Watched {
+    fn start(text: &str) -> Watched {
+        static WATCHDOG: OnceLock<()> = OnceLock::new();
+        WATCHDOG.get_or_init(|| {
+            std::thread::spawn(|| {
+                loop {
+                    std::thread::sleep(Duration::from_secs(1));
+                    let flight = IN_FLIGHT.lock().unwrap_or_else(|e| e.into_inner());
+                    if let Some((_, (_, text))) =
+                        flight.iter().find(|(_, (at, _))| at.elapsed() > Duration::from_secs(HANG_SECONDS))
+                    {
+                        eprintln!("hang: one input took more than {HANG_SECONDS} s:\n{text}");
+                        std::process::exit(101);
+                    }
+                }
+            });
+        });
+        let ticket = NEXT_TICKET.fetch_add(1, Ordering::Relaxed);
+        IN_FLIGHT.lock().unwrap_or_else(|e| e.into_inner()).insert(ticket, (Instant::now(), text.to_string()));
+        Watched(ticket)
+    }
+}
+
+impl Drop for Watched {
+    fn drop(&mut self) {
+        IN_FLIGHT.lock().unwrap_or_else(|e| e.into_inner()).remove(&self.0);
+    }
+}
 
 /// Fragments that open or close constructs, to reach the parser's error paths.
 const TOKENS: &[&str] = &[
@@ -137,6 +184,7 @@ impl Mutant {
 
 fn never_panics(m: Mutant) -> TestResult {
     let text = m.text();
+    let _watched = Watched::start(&text);
     let result = std::panic::catch_unwind(|| {
         let out = kiln_frontend::check_source("m.cl", &text, &kiln_frontend::Options::default());
         if let Some(p) = &out.program {
@@ -156,6 +204,7 @@ fn builds_or_refuses(m: Mutant) -> TestResult {
         return TestResult::discard();
     }
     let text = m.text();
+    let _watched = Watched::start(&text);
     let result = std::panic::catch_unwind(|| -> Result<(), String> {
         let mut sources = kiln_diagnostics::SourceMap::new();
         let file = sources.add("m.cl", None, text.clone());
@@ -215,7 +264,7 @@ fn hardware_files() -> usize {
 
 #[test]
 fn whole_build_never_panics_on_mutated_hardware_kernels() {
-    let n = std::env::var("KILN_MUTATIONS").ok().and_then(|v| v.parse().ok()).unwrap_or(20_000) / 5;
+    let n = std::env::var("KILN_MUTATIONS").ok().and_then(|v| v.parse().ok()).unwrap_or(20_000) / 10;
     QuickCheck::new().tests(n).max_tests(n * 20).quickcheck(builds_or_refuses as fn(Mutant) -> TestResult);
     let built = BUILT.load(std::sync::atomic::Ordering::Relaxed);
     assert!(built as u64 >= n / 10, "only {built} kernels of {n} mutants reached Verilog");
