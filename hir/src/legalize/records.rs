@@ -21,10 +21,13 @@
 //!   that the caller then copies where the result goes.
 //!
 //! - a kernel's pointer to records in `__global` or `__constant` memory becomes a byte pointer:
-//!   members are read and written through their bytes at OpenCL's offsets ([`record_bytes`]).
+//!   members are read and written through their bytes at OpenCL's offsets ([`record_bytes`]);
+//!   a program-scope `__constant` record table that such a pointer points into
+//!   (`&table[1]`, `table + k`, a call passing `table`) is kept as one byte array, its
+//!   initializer laid out in OpenCL's layout, instead of being split into leaves.
 //!
-//! What it cannot express yet gets `E0508`: other pointers to records (variables, pointers to
-//! records with array leaves), kernel parameters of
+//! What it cannot express yet gets `E0508`: other pointers to records (variables pointing to
+//! private or `__local` records, pointers to records with array leaves), kernel parameters of
 //! record type, record-valued `?:` and calls other than as a copy's source, helper parameters
 //! whose record has an array leaf.
 
@@ -162,6 +165,8 @@ fn split_records(prog: &Program) -> Result<Program, Vec<Diagnostic>> {
     let mut diags = Vec::new();
     // Program-scope constants: one constant per leaf, its initializer taken from the record's.
     let mut globals: HashMap<GlobalId, Vec<(Path, GlobalId)>> = HashMap::new();
+    let addressed = addressed_record_globals(prog);
+    let mut byte_globals: HashMap<GlobalId, GlobalId> = HashMap::new();
     for (gi, g) in prog.globals.iter().enumerate() {
         if !is_record_like(&g.ty) {
             continue;
@@ -169,6 +174,33 @@ fn split_records(prog: &Program) -> Result<Program, Vec<Diagnostic>> {
         if g.init.as_ref().is_some_and(has_record_value) {
             let m = "initializing a struct member or element from another struct is not yet supported by kiln";
             diags.push(Diagnostic::error(codes::UNSUPPORTED_AGGREGATE, m).at(g.span));
+            continue;
+        }
+        if addressed.contains(&GlobalId(gi as u32)) {
+            // A pointer to records points into it: it stays in memory as its bytes, laid out
+            // as OpenCL lays it out, and the pointer is a byte pointer into them.
+            let Some(size) = record_bytes::size_of(prog, &g.ty) else {
+                let m = "a pointer into this `__constant` table of structs";
+                diags.push(
+                    Diagnostic::error(codes::UNSUPPORTED_AGGREGATE, format!("{m} is not yet supported by kiln"))
+                        .at(g.span),
+                );
+                continue;
+            };
+            let uchar = Type::Scalar(Scalar::U8);
+            let mut bytes: Vec<Expr> = (0..size).map(|_| Expr::int(0, uchar.clone(), g.span)).collect();
+            if let Some(init) = &g.init {
+                lay_out(prog, &g.ty, 0, init, &mut bytes);
+            }
+            out.globals.push(hir::Global {
+                name: format!("{}.bytes", g.name).into(),
+                ty: Type::Array(Rc::new(uchar), Some(size)),
+                space: g.space,
+                init: Some(Init::List(bytes.into_iter().map(Init::Expr).collect())),
+                pipe_depth: None,
+                span: g.span,
+            });
+            byte_globals.insert(GlobalId(gi as u32), GlobalId(out.globals.len() as u32 - 1));
             continue;
         }
         let mut ids = Vec::new();
@@ -382,6 +414,7 @@ fn split_records(prog: &Program) -> Result<Program, Vec<Diagnostic>> {
         let mut rw = Rewriter {
             prog,
             globals: &globals,
+            byte_globals: &byte_globals,
             global_types: &global_types,
             locals: std::mem::take(&mut locals_of[fi]),
             buffers: std::mem::take(&mut buffers_of[fi]),
@@ -401,6 +434,63 @@ fn split_records(prog: &Program) -> Result<Program, Vec<Diagnostic>> {
         diags.extend(rw.diags);
     }
     if diags.is_empty() { Ok(out) } else { Err(diags) }
+}
+
+/// Program-scope record constants (or arrays of them) whose address a pointer to records
+/// takes: `__constant pair *p = &table[1];`, `p = table + k`, a call passing `table`.
+fn addressed_record_globals(prog: &Program) -> HashSet<GlobalId> {
+    let is_record_ptr = |t: &Type| matches!(t, Type::Pointer(to) if is_record_like(&to.ty));
+    let mut out = HashSet::new();
+    for f in &prog.functions {
+        let Some(body) = &f.body else { continue };
+        walk::for_each_stmt(body, &mut |s| {
+            if let Stmt::Decl(id, Some(Init::Expr(e)), _) = s
+                && is_record_ptr(&f.local(*id).ty)
+            {
+                pointer_roots(e, &mut out);
+            }
+        });
+        walk::for_each_expr(body, &mut |e| match &e.kind {
+            K::Assign(l, r) if is_record_ptr(&l.ty) => pointer_roots(r, &mut out),
+            K::Call(_, args) => args.iter().filter(|a| is_record_ptr(&a.ty)).for_each(|a| pointer_roots(a, &mut out)),
+            K::PtrCmp(_, a, b) | K::PtrDiff(a, b) if is_record_ptr(&a.ty) => {
+                pointer_roots(a, &mut out);
+                pointer_roots(b, &mut out);
+            }
+            _ => {}
+        });
+    }
+    out
+}
+
+/// The program-scope variables a pointer value points into.
+fn pointer_roots(e: &Expr, out: &mut HashSet<GlobalId>) {
+    match &e.kind {
+        K::PtrCast(x) | K::PtrAdd(x, _) => pointer_roots(x, out),
+        K::Cond(_, a, b) => {
+            pointer_roots(a, out);
+            pointer_roots(b, out);
+        }
+        K::AddrOf(x) | K::Decay(x) => out.extend(place_global(x)),
+        _ => {}
+    }
+}
+
+/// The program-scope variable an access expression (`g`, `g[i]`, `g[i].m`, ...) is part of.
+fn place_global(e: &Expr) -> Option<GlobalId> {
+    match &e.kind {
+        K::Global(g) => Some(*g),
+        K::Member(base, _) => place_global(base),
+        K::Deref(p) => match &p.kind {
+            K::PtrAdd(base, _) => match &base.kind {
+                K::Decay(x) => place_global(x),
+                _ => None,
+            },
+            K::Decay(x) => place_global(x),
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 /// The generic-address-space pointer-to-record parameters of helper functions that every call
@@ -555,6 +645,14 @@ fn lay_out(prog: &Program, ty: &Type, offset: u32, init: &Init, bytes: &mut [Exp
                 lay_out(prog, ty, offset, first, bytes);
             }
         }
+        // A literal's bytes are literals (a `__constant` table is built from literal values).
+        (Type::Scalar(s), Init::Expr(e)) if *s != Scalar::F16 && e.ty == *ty && e.as_bits().is_some() => {
+            let bits = e.as_bits().unwrap_or(0);
+            for k in 0..s.size() {
+                let Some(slot) = bytes.get_mut((offset + k) as usize) else { return };
+                *slot = Expr::int((bits >> (8 * k)) & 0xff, Type::Scalar(Scalar::U8), e.span);
+            }
+        }
         (Type::Scalar(s), Init::Expr(e)) => {
             let Some(u) = uint_of_size(s.size()) else { return };
             let u = Type::Scalar(u);
@@ -659,6 +757,9 @@ struct Rewriter<'a> {
     /// This function's parameters pointing to record variables: a pointer per leaf.
     pointers: HashMap<LocalId, Vec<(Path, LocalId)>>,
     globals: &'a HashMap<GlobalId, Vec<(Path, GlobalId)>>,
+    /// Program-scope record constants kept as their bytes (a pointer points into them), with
+    /// the byte array each became.
+    byte_globals: &'a HashMap<GlobalId, GlobalId>,
     global_types: &'a HashMap<GlobalId, Type>,
     locals: HashMap<LocalId, Vec<(Path, LocalId)>>,
     /// Kernel parameters pointing to records in `__global`/`__constant` memory (now byte
@@ -1481,6 +1582,19 @@ impl Rewriter<'_> {
     /// the type found there; `None` when `e` is not one.
     fn bplace(&mut self, e: &Expr) -> Option<BytePlace> {
         match &e.kind {
+            K::Global(g) if self.byte_globals.contains_key(g) => {
+                let bytes_id = self.byte_globals[g];
+                let ty = self.global_types.get(&bytes_id).cloned().unwrap_or(Type::Error);
+                let Type::Array(elem, _) = &ty else { return None };
+                let ptr = Type::Pointer(Rc::new(Pointee {
+                    ty: (**elem).clone(),
+                    space: AddrSpace::Constant,
+                    quals: Default::default(),
+                }));
+                let storage = Expr { kind: K::Global(bytes_id), ty, span: e.span };
+                let bytes = Expr { kind: K::Decay(Box::new(storage)), ty: ptr, span: e.span };
+                Some(BytePlace { bytes, offset: Expr::int(0, SIZE_T, e.span), ty: e.ty.clone() })
+            }
             K::Deref(inner) if matches!(&inner.ty, Type::Pointer(to) if is_record_like(&to.ty) || self.is_buffer_ptr(inner)) =>
             {
                 let bytes = self.bptr(inner)?;
