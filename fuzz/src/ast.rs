@@ -262,12 +262,23 @@ pub enum Expr {
     /// A constant: its bits (a vector constant is a splat; a float constant is its bits).
     Lit(Ty, u64),
     Var(String, Ty),
-    /// `array[(uint)(index) % len]` of a global input, private or local array.
+    /// `array[(uint)(index) % len]` of a global input, a private or local array, or a
+    /// `__constant` table of integers.
     Load {
         array: String,
         len: u32,
         index: Box<Expr>,
         ty: Ty,
+    },
+    /// `table[(uint)(index) % len].field`, or `(table + ...)->field`, of a `__constant`
+    /// table of records.
+    TableField {
+        table: String,
+        len: u32,
+        index: Box<Expr>,
+        field: String,
+        ty: Ty,
+        arrow: bool,
     },
     Field {
         var: String,
@@ -300,7 +311,7 @@ impl Expr {
     pub fn ty(&self) -> Ty {
         match self {
             Expr::Lit(t, _) | Expr::Var(_, t) | Expr::Cast(t, _) | Expr::Build(t, _) | Expr::ReadChannel(_, t) => *t,
-            Expr::Load { ty, .. } | Expr::Field { ty, .. } => *ty,
+            Expr::Load { ty, .. } | Expr::Field { ty, .. } | Expr::TableField { ty, .. } => *ty,
             Expr::Helper { ret, .. } => *ret,
             Expr::WorkItem(_) => Ty::UINT,
             Expr::Unary(UnOp::LogNot, _) => Ty::INT,
@@ -335,7 +346,7 @@ impl Expr {
     pub fn children(&self) -> Vec<&Expr> {
         match self {
             Expr::Lit(..) | Expr::Var(..) | Expr::Field { .. } | Expr::WorkItem(_) | Expr::ReadChannel(..) => vec![],
-            Expr::Load { index, .. } => vec![index],
+            Expr::Load { index, .. } | Expr::TableField { index, .. } => vec![index],
             Expr::Unary(_, a) | Expr::Cast(_, a) | Expr::Lane(a, _) | Expr::Swizzle(a, _) => vec![a],
             Expr::Binary(_, a, b) => vec![a, b],
             Expr::Select(c, a, b) => vec![c, a, b],
@@ -346,7 +357,7 @@ impl Expr {
     pub fn children_mut(&mut self) -> Vec<&mut Expr> {
         match self {
             Expr::Lit(..) | Expr::Var(..) | Expr::Field { .. } | Expr::WorkItem(_) | Expr::ReadChannel(..) => vec![],
-            Expr::Load { index, .. } => vec![index],
+            Expr::Load { index, .. } | Expr::TableField { index, .. } => vec![index],
             Expr::Unary(_, a) | Expr::Cast(_, a) | Expr::Lane(a, _) | Expr::Swizzle(a, _) => vec![a],
             Expr::Binary(_, a, b) => vec![a, b],
             Expr::Select(c, a, b) => vec![c, a, b],
@@ -548,6 +559,22 @@ pub struct Record {
     pub fields: Vec<(String, Int)>,
 }
 
+/// A program-scope `__constant` table: its rows, one value per field (a union's row sets its
+/// first member).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Table {
+    pub name: String,
+    pub elem: TableElem,
+    pub rows: Vec<Vec<u64>>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum TableElem {
+    Int(Int),
+    /// An index into [`Program::records`].
+    Record(usize),
+}
+
 /// A helper function: pure, scalar parameters, declarations then a return.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Helper {
@@ -613,6 +640,7 @@ pub enum ChannelStyle {
 pub struct Program {
     pub seed: u64,
     pub records: Vec<Record>,
+    pub tables: Vec<Table>,
     pub helpers: Vec<Helper>,
     pub channels: Vec<Channel>,
     pub kernels: Vec<Kernel>,

@@ -60,6 +60,7 @@ struct Gen<'c> {
     names: u32,
     scopes: Vec<Vec<Binding>>,
     records: Vec<Record>,
+    tables: Vec<Table>,
     helpers: Vec<Helper>,
     inputs: Vec<(String, Int, u32)>,
     outputs: Vec<(String, Int)>,
@@ -180,7 +181,22 @@ impl Gen<'_> {
     fn leaf_int(&mut self, i: Int) -> Expr {
         let t = Ty::Int(i);
         for _ in 0..4 {
-            match self.rng.below(9) {
+            match self.rng.below(10) {
+                9 if !self.in_index && !self.tables.is_empty() => {
+                    let k = self.rng.below(self.tables.len() as u64) as usize;
+                    let (table, elem, len) =
+                        (self.tables[k].name.clone(), self.tables[k].elem, self.tables[k].rows.len() as u32);
+                    let index = Box::new(self.index_expr(1));
+                    let e = match elem {
+                        TableElem::Int(j) => Expr::Load { array: table, len, index, ty: Ty::Int(j) },
+                        TableElem::Record(r) => {
+                            let (field, ft) = self.rng.pick(&self.records[r].fields).clone();
+                            let arrow = self.rng.chance(50);
+                            Expr::TableField { table, len, index, field, ty: Ty::Int(ft), arrow }
+                        }
+                    };
+                    return Self::cast(t, e);
+                }
                 0 => return Expr::Lit(t, self.lit_bits(i)),
                 1 => {
                     let vars = self.vars_of(t, false);
@@ -737,11 +753,40 @@ impl Gen<'_> {
         Helper { name, ret, params, body, result }
     }
 
+    /// A `__constant` table of integers or of one of the program's records.
+    fn table(&mut self, k: usize) -> Table {
+        let len = *self.rng.pick(&[2u32, 3, 4, 5, 8, 16]);
+        let elem = if !self.records.is_empty() && self.rng.chance(50) {
+            TableElem::Record(self.rng.below(self.records.len() as u64) as usize)
+        } else {
+            TableElem::Int(self.int_ty())
+        };
+        let types: Vec<Int> = match elem {
+            TableElem::Int(i) => vec![i],
+            TableElem::Record(r) => {
+                let rec = &self.records[r];
+                rec.fields.iter().take(if rec.is_union { 1 } else { rec.fields.len() }).map(|(_, t)| *t).collect()
+            }
+        };
+        let rows = (0..len).map(|_| types.iter().map(|t| data(&mut self.rng, *t, 1)[0]).collect()).collect();
+        Table { name: format!("T{k}"), elem, rows }
+    }
+
     fn record(&mut self, k: usize) -> Record {
         let is_union = self.rng.chance(30);
-        let fields = if is_union {
+        let fields = if is_union && self.rng.chance(50) {
             let bits = *self.rng.pick(&[8u8, 16, 32, 64]);
             vec![("s".to_string(), Int { bits, signed: true }), ("u".to_string(), Int { bits, signed: false })]
+        } else if is_union {
+            // Members of different sizes (kiln keeps such a union as its bytes); the first,
+            // which an initializer sets, is the widest, so every byte has a value.
+            let wide = if self.rng.chance(50) { 32 } else { 64 };
+            let signed: Vec<bool> = (0..3).map(|_| self.rng.chance(50)).collect();
+            vec![
+                ("w".to_string(), Int { bits: wide, signed: signed[0] }),
+                ("h".to_string(), Int { bits: 16, signed: signed[1] }),
+                ("b".to_string(), Int { bits: 8, signed: signed[2] }),
+            ]
         } else {
             (0..self.rng.range(2, 3)).map(|f| (format!("f{f}"), self.int_ty())).collect()
         };
@@ -789,6 +834,7 @@ pub fn generate(seed: u64, allowed: &Config) -> Program {
         names: 0,
         scopes: Vec::new(),
         records: Vec::new(),
+        tables: Vec::new(),
         helpers: Vec::new(),
         inputs: Vec::new(),
         outputs: Vec::new(),
@@ -806,6 +852,12 @@ pub fn generate(seed: u64, allowed: &Config) -> Program {
         for k in 0..g.rng.range(0, 2) {
             let r = g.record(k as usize);
             g.records.push(r);
+        }
+    }
+    if g.rng.chance(35) {
+        for k in 0..g.rng.range(1, 2) {
+            let t = g.table(k as usize);
+            g.tables.push(t);
         }
     }
     for _ in 0..g.rng.range(0, 2) {
@@ -908,6 +960,7 @@ pub fn generate(seed: u64, allowed: &Config) -> Program {
     Program {
         seed,
         records: g.records,
+        tables: g.tables,
         helpers: g.helpers,
         channels,
         kernels,

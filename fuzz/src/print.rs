@@ -95,6 +95,12 @@ impl Printer {
             }
             Expr::Var(n, _) => n.clone(),
             Expr::Load { array, len, index, .. } => format!("{array}[{}]", self.index(index, *len)),
+            Expr::TableField { table, len, index, field, arrow: false, .. } => {
+                format!("{table}[{}].{field}", self.index(index, *len))
+            }
+            Expr::TableField { table, len, index, field, arrow: true, .. } => {
+                format!("({table} + {})->{field}", self.index(index, *len))
+            }
             Expr::Field { var, field, .. } => format!("{var}.{field}"),
             Expr::WorkItem(w) => self.work_item(*w),
             Expr::Unary(op, a) => self.unary(*op, a),
@@ -358,6 +364,39 @@ impl Printer {
         }
     }
 
+    /// The program-scope tables: `__constant` in OpenCL, `static const` in C.
+    fn tables(&mut self, p: &Program) {
+        for t in &p.tables {
+            let (ty, rows): (String, Vec<String>) = match t.elem {
+                TableElem::Int(i) => {
+                    (self.int(i), t.rows.iter().map(|r| self.expr(&Expr::Lit(Ty::Int(i), r[0]))).collect())
+                }
+                TableElem::Record(r) => {
+                    let rec = &p.records[r];
+                    let kw = if rec.is_union { "union" } else { "struct" };
+                    let rows = t
+                        .rows
+                        .iter()
+                        .map(|row| {
+                            let v: Vec<String> = row
+                                .iter()
+                                .zip(&rec.fields)
+                                .map(|(v, (_, ft))| self.expr(&Expr::Lit(Ty::Int(*ft), *v)))
+                                .collect();
+                            format!("{{{}}}", v.join(", "))
+                        })
+                        .collect();
+                    (format!("{kw} {}", rec.name), rows)
+                }
+            };
+            let qual = match self.dialect {
+                Dialect::OpenCl => "__constant",
+                Dialect::C => "static const",
+            };
+            self.line(&format!("{qual} {ty} {}[{}] = {{{}}};", t.name, t.rows.len(), rows.join(", ")));
+        }
+    }
+
     fn division_helpers(&mut self, p: &Program) {
         let mut used = BTreeSet::new();
         crate::walk::program_exprs(p, &mut |e| {
@@ -456,6 +495,7 @@ pub fn opencl(p: &Program) -> String {
         }
     }
     pr.records(p);
+    pr.tables(p);
     pr.division_helpers(p);
     pr.helpers(p);
     for k in &p.kernels {
@@ -543,6 +583,7 @@ pub fn c(p: &Program) -> String {
         ));
     }
     pr.records(p);
+    pr.tables(p);
     c_builtins(p, &mut pr);
     pr.division_helpers(p);
     pr.helpers(p);

@@ -930,16 +930,41 @@ impl Rewriter<'_> {
             Some(init) if has_record_value(&init) => {
                 self.unsupported("initializing a struct member or element from another struct", span)
             }
-            // A union stored as bytes gets each byte from its initializer.
+            // A union stored as bytes gets each byte from its initializer, which reads it once
+            // per byte: a value with side effects is computed once, into a temporary, first.
             Some(init) if init_has_side_effects(&init) && contains_byte_union(self.prog, &local.ty) => {
-                self.unsupported("initializing a union of mixed members from an expression with side effects", span)
+                let init = self.hoist_side_effects(init, out, span);
+                self.record_decl_parts(&local, ids, Some(init), span, out);
             }
-            init => {
-                for (path, leaf) in ids {
-                    let part = init.as_ref().map(|i| extract(self.prog, i, &local.ty, &path)).map(|i| self.init(i));
-                    out.push(Stmt::Decl(leaf, part, span));
-                }
+            init => self.record_decl_parts(&local, ids, init, span, out),
+        }
+    }
+
+    /// `init` with each of its values that has side effects computed into a temporary, in order.
+    fn hoist_side_effects(&mut self, init: Init, out: &mut Block, span: Span) -> Init {
+        match init {
+            Init::Expr(mut e) if e.has_side_effects() => {
+                self.expr(&mut e);
+                Init::Expr(self.temporary("init", e, out, span))
             }
+            Init::Expr(e) => Init::Expr(e),
+            Init::List(items) => Init::List(items.into_iter().map(|i| self.hoist_side_effects(i, out, span)).collect()),
+            Init::Union(m, inner) => Init::Union(m, Box::new(self.hoist_side_effects(*inner, out, span))),
+        }
+    }
+
+    /// One declaration per leaf of a record variable, each with its part of `init`.
+    fn record_decl_parts(
+        &mut self,
+        local: &Local,
+        ids: Vec<(Path, LocalId)>,
+        init: Option<Init>,
+        span: Span,
+        out: &mut Block,
+    ) {
+        for (path, leaf) in ids {
+            let part = init.as_ref().map(|i| extract(self.prog, i, &local.ty, &path)).map(|i| self.init(i));
+            out.push(Stmt::Decl(leaf, part, span));
         }
     }
 
