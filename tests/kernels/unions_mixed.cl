@@ -2,7 +2,8 @@
 // a struct) in private variables, arrays and struct members: kiln stores such a union as its
 // bytes, so every member reads and writes its own bytes, as in OpenCL's layout. Copies of whole
 // unions between buffers and variables move every byte, also when the first member is smaller
-// than the union. Brace and designated initializers, a vector lane of a member written with +=.
+// than the union. Brace and designated initializers (one with a side effect, evaluated once),
+// a vector lane of a member written with +=.
 // c-reference: no (vector members)
 typedef union { uint u; uchar b[4]; short2 h; } W;
 typedef struct { int tag; W w; ushort n[2]; } S;  // no padding: a copy of padding is unspecified
@@ -29,4 +30,7 @@ kernel void unions_mixed(global W *w, global S *ss, global U *us, global uint *o
   u.c++;
   us[1] = u;
   o[6] = (uint)u.l; o[7] = (uint)(u.l >> 32); o[8] = u.parts.lo;
+  uint counter = w[2].u;
+  W bumped = { counter++ * 3u };
+  o[9] = bumped.b[0] + (bumped.h.y << 8) + counter;
 }
