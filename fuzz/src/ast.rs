@@ -486,6 +486,67 @@ pub enum Stmt {
         cond: Expr,
         label: String,
     },
+    /// `[result =] atomic_op(&place, value);` on one of this work-item's `int`/`uint` output
+    /// slots (only this work-item touches it, so the old value it returns is defined).
+    Atomic {
+        op: AtomicOp,
+        place: Place,
+        /// The slot's type.
+        ty: Int,
+        /// No operand for `inc`/`dec`.
+        value: Option<Expr>,
+        /// A variable that takes the old value (converted to its type).
+        result: Option<(String, Ty)>,
+    },
+}
+
+/// The OpenCL 1.1 32-bit atomic functions on `__global` memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum AtomicOp {
+    Add,
+    Sub,
+    Xchg,
+    Inc,
+    Dec,
+    Min,
+    Max,
+    And,
+    Or,
+    Xor,
+}
+
+impl AtomicOp {
+    pub const ALL: [AtomicOp; 10] = [
+        AtomicOp::Add,
+        AtomicOp::Sub,
+        AtomicOp::Xchg,
+        AtomicOp::Inc,
+        AtomicOp::Dec,
+        AtomicOp::Min,
+        AtomicOp::Max,
+        AtomicOp::And,
+        AtomicOp::Or,
+        AtomicOp::Xor,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            AtomicOp::Add => "add",
+            AtomicOp::Sub => "sub",
+            AtomicOp::Xchg => "xchg",
+            AtomicOp::Inc => "inc",
+            AtomicOp::Dec => "dec",
+            AtomicOp::Min => "min",
+            AtomicOp::Max => "max",
+            AtomicOp::And => "and",
+            AtomicOp::Or => "or",
+            AtomicOp::Xor => "xor",
+        }
+    }
+
+    pub fn has_operand(self) -> bool {
+        !matches!(self, AtomicOp::Inc | AtomicOp::Dec)
+    }
 }
 
 impl Stmt {
@@ -531,6 +592,14 @@ impl Stmt {
             Stmt::Exchange { value, .. } => vec![value],
             Stmt::WriteChannel { value, .. } => vec![value],
             Stmt::GotoIf { cond, .. } => vec![cond],
+            Stmt::Atomic { place, value, .. } => {
+                let mut v: Vec<&mut Expr> = match place {
+                    Place::Elem { index, .. } | Place::Out { index, .. } => vec![index],
+                    _ => vec![],
+                };
+                v.extend(value.iter_mut());
+                v
+            }
         }
     }
 

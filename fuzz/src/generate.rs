@@ -520,6 +520,27 @@ impl Gen<'_> {
                         return Stmt::Assign { place: Place::Var(name), value };
                     }
                 }
+                9 if !self.in_helper && self.outputs.iter().any(|(_, t)| t.bits == 32) && self.rng.chance(40) => {
+                    let slots: Vec<(String, Int)> =
+                        self.outputs.iter().filter(|(_, t)| t.bits == 32).cloned().collect();
+                    let (buffer, ty) = self.rng.pick(&slots).clone();
+                    let op = *self.rng.pick(&AtomicOp::ALL);
+                    let index = self.index_expr(1);
+                    let value = op.has_operand().then(|| {
+                        let u = Ty::Int(self.int_ty());
+                        Self::cast(Ty::Int(ty), self.expr(u, 2))
+                    });
+                    let vars: Vec<(String, Ty)> = self
+                        .bindings()
+                        .filter_map(|b| match b {
+                            Binding::Var { name, ty: ty @ Ty::Int(_), mutable: true } => Some((name.clone(), *ty)),
+                            _ => None,
+                        })
+                        .collect();
+                    let result = (!vars.is_empty() && self.rng.chance(60)).then(|| self.rng.pick(&vars).clone());
+                    let place = Place::Out { buffer, stride: SLOTS, base: SINKS, range: SLOTS - SINKS, index };
+                    return Stmt::Atomic { op, place, ty, value, result };
+                }
                 9 | 10 if !self.in_helper && !self.outputs.is_empty() => {
                     let (buffer, oty) = self.rng.pick(&self.outputs).clone();
                     let index = self.index_expr(1);

@@ -331,6 +331,19 @@ impl Printer {
                 let l = format!("if ({}) goto {label};", self.expr(cond));
                 self.line(&l);
             }
+            Stmt::Atomic { op, place, ty, value, result } => {
+                let mut args = vec![format!("&{}", self.place(place))];
+                args.extend(value.iter().map(|v| self.expr(v)));
+                let call = match self.dialect {
+                    Dialect::OpenCl => format!("atomic_{}({})", op.name(), args.join(", ")),
+                    Dialect::C => format!("kiln_atomic_{}_{}({})", op.name(), ty.name(), args.join(", ")),
+                };
+                let l = match result {
+                    Some((var, t)) => format!("{var} = (({}){call});", self.ty(*t)),
+                    None => format!("{call};"),
+                };
+                self.line(&l);
+            }
             Stmt::WriteChannel { channel, value } => {
                 let x = self.expr(value);
                 let l = match (self.dialect, self.channels) {
@@ -505,6 +518,45 @@ pub fn opencl(p: &Program) -> String {
 }
 
 /// The built-ins of the C program, for each (built-in, type) the program calls.
+/// The atomic functions of the C program, each a plain read-modify-write (C runs one
+/// work-item at a time), for each (function, type) the program calls.
+fn c_atomics(p: &Program, pr: &mut Printer) {
+    fn walk(b: &[Stmt], used: &mut BTreeSet<(AtomicOp, bool)>) {
+        for s in b {
+            if let Stmt::Atomic { op, ty, .. } = s {
+                used.insert((*op, ty.signed));
+            }
+            for inner in s.blocks() {
+                walk(inner, used);
+            }
+        }
+    }
+    let mut used = BTreeSet::new();
+    for k in &p.kernels {
+        walk(&k.body, &mut used);
+    }
+    for (op, signed) in used {
+        let (t, n) = if signed { ("int", "int") } else { ("unsigned int", "uint") };
+        let new = match op {
+            AtomicOp::Add => "(unsigned int)old + (unsigned int)v",
+            AtomicOp::Sub => "(unsigned int)old - (unsigned int)v",
+            AtomicOp::Xchg => "v",
+            AtomicOp::Inc => "(unsigned int)old + 1u",
+            AtomicOp::Dec => "(unsigned int)old - 1u",
+            AtomicOp::Min => "v < old ? v : old",
+            AtomicOp::Max => "v > old ? v : old",
+            AtomicOp::And => "old & v",
+            AtomicOp::Or => "old | v",
+            AtomicOp::Xor => "old ^ v",
+        };
+        let operand = if op.has_operand() { format!(", {t} v") } else { String::new() };
+        pr.line(&format!(
+            "static {t} kiln_atomic_{}_{n}({t} *p{operand}) {{ {t} old = *p; *p = ({t})({new}); return old; }}",
+            op.name()
+        ));
+    }
+}
+
 fn c_builtins(p: &Program, pr: &mut Printer) {
     let mut used = BTreeSet::new();
     crate::walk::program_exprs(p, &mut |e| {
@@ -585,6 +637,7 @@ pub fn c(p: &Program) -> String {
     pr.records(p);
     pr.tables(p);
     c_builtins(p, &mut pr);
+    c_atomics(p, &mut pr);
     pr.division_helpers(p);
     pr.helpers(p);
     for k in &p.kernels {
