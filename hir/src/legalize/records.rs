@@ -187,14 +187,13 @@ fn split_records(prog: &Program) -> Result<Program, Vec<Diagnostic>> {
                 );
                 continue;
             };
-            let uchar = Type::Scalar(Scalar::U8);
-            let mut bytes: Vec<Expr> = (0..size).map(|_| Expr::int(0, uchar.clone(), g.span)).collect();
+            let mut bytes = zero_bytes(size);
             if let Some(init) = &g.init {
                 lay_out(prog, &g.ty, 0, init, &mut bytes);
             }
             out.globals.push(hir::Global {
                 name: format!("{}.bytes", g.name).into(),
-                ty: Type::Array(Rc::new(uchar), Some(size)),
+                ty: Type::Array(Rc::new(Type::Scalar(Scalar::U8)), Some(size)),
                 space: g.space,
                 init: Some(Init::List(bytes.into_iter().map(Init::Expr).collect())),
                 pipe_depth: None,
@@ -595,8 +594,7 @@ fn extract(prog: &Program, init: &Init, ty: &Type, path: &[u32]) -> Init {
 /// The bytes of a union stored as bytes, from its initializer: the initialized member laid out
 /// little-endian at its offset, zeros elsewhere.
 fn union_bytes_init(prog: &Program, rec: &hir::Record, init: &Init, size: u32) -> Init {
-    let uchar = Type::Scalar(Scalar::U8);
-    let mut bytes: Vec<Expr> = (0..size).map(|_| Expr::int(0, uchar.clone(), Span::default())).collect();
+    let mut bytes = zero_bytes(size);
     let member = match init {
         Init::Union(m, inner) => rec.fields.get(*m as usize).map(|f| (f, &**inner)),
         Init::List(items) => rec.fields.first().zip(items.first()),
@@ -606,6 +604,11 @@ fn union_bytes_init(prog: &Program, rec: &hir::Record, init: &Init, size: u32) -
         lay_out(prog, &f.ty, f.offset, inner, &mut bytes);
     }
     Init::List(bytes.into_iter().map(Init::Expr).collect())
+}
+
+/// `size` zero bytes, for [`lay_out`] to fill.
+fn zero_bytes(size: u32) -> Vec<Expr> {
+    (0..size).map(|_| Expr::int(0, Type::Scalar(Scalar::U8), Span::default())).collect()
 }
 
 /// Writes the bytes of `init`, a value of type `ty`, into `bytes` from `offset` on.
@@ -1286,6 +1289,22 @@ impl Rewriter<'_> {
             *e = x;
             return;
         }
+        // `(s, x)`: a struct or union value computed and discarded does nothing (as for a
+        // statement `s;`).
+        if let K::Comma(items) = &mut e.kind
+            && let Some((_, discarded)) = items.split_last()
+            && discarded.iter().any(|x| is_record_like(&x.ty))
+        {
+            if discarded.iter().any(|x| is_record_like(&x.ty) && x.has_side_effects()) {
+                return self.unsupported("a struct-valued operand of `,` with side effects", e.span);
+            }
+            let last = items.len() - 1;
+            let mut k = 0;
+            items.retain(|x| {
+                k += 1;
+                k - 1 == last || !is_record_like(&x.ty)
+            });
+        }
         if let K::Call(f, _) = &e.kind
             && self.returns.contains_key(&f.0)
             && is_record_like(&e.ty)
@@ -1610,15 +1629,8 @@ impl Rewriter<'_> {
             K::Global(g) if self.byte_globals.contains_key(g) => {
                 let bytes_id = self.byte_globals[g];
                 let ty = self.global_types.get(&bytes_id).cloned().unwrap_or(Type::Error);
-                let Type::Array(elem, _) = &ty else { return None };
-                let ptr = Type::Pointer(Rc::new(Pointee {
-                    ty: (**elem).clone(),
-                    space: AddrSpace::Constant,
-                    quals: Default::default(),
-                }));
                 let storage = Expr { kind: K::Global(bytes_id), ty, span: e.span };
-                let bytes = Expr { kind: K::Decay(Box::new(storage)), ty: ptr, span: e.span };
-                Some(BytePlace { bytes, offset: Expr::int(0, SIZE_T, e.span), ty: e.ty.clone() })
+                byte_array_start(storage, AddrSpace::Constant, e.ty.clone())
             }
             K::Deref(inner) if matches!(&inner.ty, Type::Pointer(to) if is_record_like(&to.ty) || self.is_buffer_ptr(inner)) =>
             {
@@ -1671,11 +1683,7 @@ impl Rewriter<'_> {
         let mut p = self.place(e)?;
         p.path.push(0);
         let storage = self.leaf_expr(&p, e.span)?;
-        let Type::Array(elem, _) = &storage.ty else { return None };
-        let space = self.space_of(p.root);
-        let ptr = Type::Pointer(Rc::new(Pointee { ty: (**elem).clone(), space, quals: Default::default() }));
-        let bytes = Expr { kind: K::Decay(Box::new(storage)), ty: ptr, span: e.span };
-        Some(BytePlace { bytes, offset: Expr::int(0, SIZE_T, e.span), ty: e.ty.clone() })
+        byte_array_start(storage, self.space_of(p.root), e.ty.clone())
     }
 
     fn is_buffer_ptr(&self, e: &Expr) -> bool {
@@ -1873,6 +1881,15 @@ struct BytePlace {
     bytes: Expr,
     offset: Expr,
     ty: Type,
+}
+
+/// The start of a byte array in `space` holding a value of type `ty`, as a byte place.
+fn byte_array_start(storage: Expr, space: AddrSpace, ty: Type) -> Option<BytePlace> {
+    let span = storage.span;
+    let Type::Array(elem, _) = &storage.ty else { return None };
+    let ptr = Type::Pointer(Rc::new(Pointee { ty: (**elem).clone(), space, quals: Default::default() }));
+    let bytes = Expr { kind: K::Decay(Box::new(storage)), ty: ptr, span };
+    Some(BytePlace { bytes, offset: Expr::int(0, SIZE_T, span), ty })
 }
 
 fn add(a: Expr, b: Expr) -> Expr {
