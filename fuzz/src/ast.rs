@@ -780,14 +780,16 @@ impl Program {
 
     /// Whether PoCL can run it: not a system (PoCL has no Intel channels), no `abs_diff`
     /// of 32- or 64-bit signed operands, which PoCL 3.1 computes with a wrapping subtraction
-    /// (`abs_diff(18946, INT_MIN)` gives 2147464702, not 2147502594), and no `rint`, which PoCL
+    /// (`abs_diff(18946, INT_MIN)` gives 2147464702, not 2147502594), nor `abs` of them, which
+    /// PoCL 3.1 folds to 0 for a constant `INT_MIN` (`abs((int)0x80000000) >> 1` gives 0, not
+    /// 2^30; the same value read from a buffer gives 2^31), and no `rint`, which PoCL
     /// 3.1 folds into code that crashes when its operand is a constant of magnitude 2^31 or more
     /// (`rint(2147483648.0f)`; `rint(2147483520.0f)` and `rint` of the same value read from a
     /// buffer run).
     pub fn runs_on_pocl(&self) -> bool {
         !self.is_system()
             && !self.any_expr(&|e| {
-                matches!(e, Expr::Call(Builtin::AbsDiff, args)
+                matches!(e, Expr::Call(Builtin::AbsDiff | Builtin::Abs, args)
                     if matches!(args[0].ty(), Ty::Int(i) | Ty::Vector(i, _) if i.signed && i.bits >= 32))
                     || matches!(e, Expr::Call(Builtin::Rint, _))
             })
