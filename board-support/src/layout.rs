@@ -117,10 +117,16 @@ impl BridgeLayout {
         }
         let args =
             iface.scalars.iter().map(|s| BridgeArg { port: s.name.clone(), width: s.width, param: s.param }).collect();
+        // The design's code, not its comments: they name the source file by the path it was
+        // given, and the bitstream of a kernel must not depend on where the kernel lives (the
+        // signature is logic, so another value places and routes differently).
         let mut design: u64 = 0xcbf29ce484222325;
-        for b in kernel_verilog.bytes() {
-            design ^= b as u64;
-            design = design.wrapping_mul(0x100000001b3);
+        for line in kernel_verilog.lines() {
+            let code = line.split("//").next().unwrap_or("");
+            for b in code.bytes().chain(std::iter::once(b'\n')) {
+                design ^= b as u64;
+                design = design.wrapping_mul(0x100000001b3);
+            }
         }
         let ports_answer_next_cycle =
             iface.parameters.iter().any(|p| p == kiln_rtl_gen::kernel::PORTS_ANSWER_NEXT_CYCLE);
