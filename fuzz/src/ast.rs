@@ -758,6 +758,11 @@ impl Program {
         found
     }
 
+    /// Whether a work-item waits at barriers (`Exchange`).
+    pub fn uses_barriers(&self) -> bool {
+        self.any_stmt(&|s| matches!(s, Stmt::Exchange { .. }))
+    }
+
     pub fn uses_float(&self) -> bool {
         self.any_expr(&|e| e.ty() == Ty::Float)
     }
