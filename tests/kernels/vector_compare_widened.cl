@@ -1,6 +1,7 @@
 // A vector comparison whose lanes (-1 or 0) are sign-extended to 64 bits, after a loop: the
 // sign extension of a negated zero extension, which Verilator 5.006 miscomputed when kiln wrote
 // it as a replication (`{32{m[31]}}`); reduced from fuzz seed 103900 (`bench/fuzz/found/`).
+// c-reference: no (vectors)
 __kernel void vector_compare_widened(__global const short *restrict in1, __global ushort *restrict out2, uchar p0, short p1)
 {
     ushort v5 = (ushort)(p0 & 1);
