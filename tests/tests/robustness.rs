@@ -45,7 +45,12 @@ impl Watched {
                     if let Some((_, (_, text))) =
                         flight.iter().find(|(_, (at, _))| at.elapsed() > Duration::from_secs(HANG_SECONDS))
                     {
-                        eprintln!("hang: one input took more than {HANG_SECONDS} s:\n{text}");
+                        // Straight to stderr: the test harness captures `eprintln!` of the
+                        // test's threads, and exiting drops what it captured.
+                        use std::io::Write as _;
+                        let mut err = std::io::stderr().lock();
+                        let _ = writeln!(err, "hang: one input took more than {HANG_SECONDS} s:\n{text}");
+                        let _ = err.flush();
                         std::process::exit(101);
                     }
                 }
