@@ -88,13 +88,22 @@ impl Gen<'_> {
             }
             OpKind::Select => cond(a(0), a(1), a(2)),
             OpKind::Cast(CastOp::Zext) => Expr::Concat(vec![lit(w - aw[0], 0), a(0)]),
-            // The upper bits as `sign ? 1...1 : 0...0` rather than `{K{sign}}`: Verilator 5.006
-            // (Debian 12's) miscomputes the replication of the sign bit of a negated zero
-            // extension (`{32{m[31]}}` with `m = -{31'd0, e}` gives `ffffff01` for `e = 1`),
-            // the lane pattern of a vector comparison widened by a cast.
+            // A negation's sign extended as `sign ? 1...1 : 0...0` rather than `{K{sign}}`:
+            // Verilator 5.006 (Debian 12's) miscomputes the replication of the sign bit of a
+            // negated zero extension (`{32{m[31]}}` with `m = -{31'd0, e}` gives `ffffff01` for
+            // `e = 1`), the lane pattern of a vector comparison widened by a cast. Any other
+            // value keeps the replication, which Yosys reads as a sign extension (a signed
+            // multiply of sign-extended words takes fewer DSP blocks).
             OpKind::Cast(CastOp::Sext) => {
                 let sign = slice_w(&a(0), aw[0], aw[0] - 1, aw[0] - 1);
-                Expr::Concat(vec![cond(sign, lit(w - aw[0], u64::MAX), lit(w - aw[0], 0)), a(0)])
+                let negated =
+                    self.k.def_op(o.args[0]).is_some_and(|d| matches!(self.k.ops[d].kind, OpKind::Unary(IrUn::Neg)));
+                let upper = if negated {
+                    cond(sign, lit(w - aw[0], u64::MAX), lit(w - aw[0], 0))
+                } else {
+                    Expr::Repeat(w - aw[0], Box::new(sign))
+                };
+                Expr::Concat(vec![upper, a(0)])
             }
             OpKind::Cast(CastOp::Trunc) => slice(&a(0), w - 1, 0),
             OpKind::Const(c) => lit(w, *c),
