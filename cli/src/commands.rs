@@ -27,7 +27,8 @@ pub(crate) fn fail(sources: SourceMap, d: impl Into<Failure>) -> (SourceMap, Fai
 
 pub(crate) fn dispatch(cmd: Command, io: &mut Io) -> CmdResult {
     match cmd {
-        Command::Check { file, compile } => check(&file, &compile, io),
+        Command::Check { file, emit_opencl: true, compile } => emit_opencl(&file, &compile, io),
+        Command::Check { file, compile, .. } => check(&file, &compile, io),
         Command::Build { file, kernel, out_dir, dump, compile, hw } => {
             build(&file, kernel.as_deref(), &out_dir, dump, &compile, &hw, io)
         }
@@ -182,6 +183,32 @@ pub(crate) fn write_atomic(path: &Path, contents: &[u8]) -> Result<(), Diagnosti
         let _ = std::fs::remove_file(&tmp);
         err(e)
     })
+}
+
+/// `kiln check --emit-opencl`: the OpenCL C a C++ file lowers to.
+fn emit_opencl(file: &Path, compile: &CompileArgs, io: &mut Io) -> CmdResult {
+    let opts = compile_options(compile, &[])?;
+    let mut sources = SourceMap::new();
+    let id = match read_source(file, &mut sources) {
+        Ok(f) => f,
+        Err(e) => return Err((sources, e)),
+    };
+    if !kiln_frontend_cxx::is_cxx(&sources.file(id).name, &opts) {
+        return Err(fail(
+            sources,
+            vec![Diagnostic::error(codes::BAD_OPTION, "`--emit-opencl` prints what a C++ kernel file lowers to; this file is OpenCL C")
+                .with_help("name the file `.clcpp` or pass `-cl-std=CLC++`")],
+        ));
+    }
+    let (sources, text, diags) = kiln_frontend_cxx::emit_opencl(sources, id, &kiln_frontend::pp::FsLoader, &opts);
+    match text {
+        Some(t) => {
+            io.diags(&sources, &diags);
+            let _ = write!(io.out, "{t}");
+            Ok(())
+        }
+        None => Err(fail(sources, diags)),
+    }
 }
 
 fn check(file: &Path, compile: &CompileArgs, io: &mut Io) -> CmdResult {

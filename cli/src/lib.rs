@@ -112,6 +112,9 @@ enum Command {
     /// Check a kernel file and print its diagnostics.
     Check {
         file: PathBuf,
+        /// Print the OpenCL C a C++ kernel file lowers to.
+        #[arg(long = "emit-opencl")]
+        emit_opencl: bool,
         #[command(flatten)]
         compile: CompileArgs,
     },
@@ -304,20 +307,12 @@ fn options(c: &CompileArgs) -> Result<Options, Diagnostic> {
         o.max_work_group_size = Some(n);
     }
     for f in &c.cl_options {
-        let std = f.strip_prefix("-cl-std=").map(str::to_ascii_lowercase);
-        if std.as_deref().is_some_and(|s| s.starts_with("clc++") || s == "c++") {
-            return Err(Diagnostic::error(
-                kiln_diagnostics::codes::BAD_OPTION,
-                format!("OpenCL C++ (`{f}`) is not yet supported by kiln"),
-            )
-            .with_note("kiln compiles OpenCL C 1.2, 2.0 and 3.0 (-cl-std=CL1.2|CL2.0|CL3.0)"));
-        }
         if !o.apply_cl_flag(f) {
             return Err(Diagnostic::error(
                 kiln_diagnostics::codes::BAD_OPTION,
                 format!("unknown or invalid OpenCL option `{f}`"),
             )
-            .with_note("kiln accepts -cl-std=CL1.2|CL2.0|CL3.0 and the -cl-* math options"));
+            .with_note("kiln accepts -cl-std=CL1.2|CL2.0|CL3.0|CLC++ and the -cl-* math options"));
         }
     }
     Ok(o)

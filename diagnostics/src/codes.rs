@@ -4,7 +4,8 @@
 //! `E` codes are errors, `W` warnings and `N` notes. Ranges: `0xxx` driver, `01xx` lexing and
 //! preprocessing, `02xx` syntax, `03xx` names and types, `04xx` OpenCL C language rules, `05xx`
 //! features kiln does not (yet) turn into hardware, `06xx` lowering to hardware, `07xx`
-//! scheduling, `08xx` run specs, `09xx` run-time errors of emulation, simulation and co-simulation.
+//! scheduling, `08xx` run specs, `09xx` run-time errors of emulation, simulation and co-simulation,
+//! `10xx` boards, `11xx` C++ for OpenCL.
 
 /// A stable diagnostic code such as `E0301`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -180,6 +181,18 @@ define_codes! {
     UNINITIALIZED_READ = "E0905": "a read of a private array element that was never written",
     DEADLOCK = "E0906": "the kernels of a system wait on pipes and none can move (a deadlock), or a kernel waits on a pipe nothing is connected to",
     READ_WRITE_COLLISION = "E0907": "the schedule reads and writes one element of an on-chip memory in the same cycle (a kiln bug: block RAMs differ in what such a read returns, and kiln builds its memories for schedules without it)",
+
+    // C++ for OpenCL (the `kiln-frontend-cxx` front end).
+    CXX_FORBIDDEN = "E1101": "a C++ feature the OpenCL C++ kernel language forbids (virtual functions, exceptions, RTTI, `new`/`delete`, recursion, function pointers, `thread_local`); the message cites the rule",
+    CXX_OVERLOAD = "E1102": "a call no overload accepts, or that two overloads accept equally well (ambiguous)",
+    CXX_TEMPLATE = "E1103": "template arguments that cannot be deduced, do not fit the template's parameters, or name no template",
+    CXX_STATIC_ASSERT = "E1104": "a `static_assert` whose condition is false",
+    CXX_CONSTEXPR = "E1105": "an expression that must be a constant expression (a template argument, an array bound, a `static_assert`, a `constexpr` variable) that cannot be evaluated at compile time",
+    CXX_UNSUPPORTED = "E1106": "a C++ construct kiln does not build yet (the message names it)",
+    CXX_REFERENCE = "E1107": "a reference bound to what it cannot bind to (a non-const reference to a temporary, a reference without an initializer)",
+    CXX_ACCESS = "E1108": "a private or protected member used outside its class",
+    CXX_NOT_A_TYPE = "E1109": "a name used as a type, namespace or template that is not one",
+    CXX_CONSTRUCTOR = "E1110": "an object initialized with arguments no constructor of its class takes",
 
     // Boards.
     UNKNOWN_BOARD = "E1001": "no board of that name (`kiln bitstream --board`)",

@@ -42,7 +42,13 @@ pub fn frontend(
     loader: &dyn FileLoader,
     opts: &Options,
 ) -> Result<Frontend, (SourceMap, Failure)> {
-    let out = kiln_frontend::check(sources, file, loader, opts);
+    // C++ for OpenCL (`.clcpp` files, `-cl-std=CLC++`) has its own front end; both produce the
+    // same HIR.
+    let out = if kiln_frontend_cxx::is_cxx(&sources.file(file).name, opts) {
+        kiln_frontend_cxx::check(sources, file, loader, opts)
+    } else {
+        kiln_frontend::check(sources, file, loader, opts)
+    };
     match out.program {
         Some(program) => Ok(Frontend { sources: out.sources, program, diags: out.diags }),
         None => Err((out.sources, Failure { diags: out.diags })),

@@ -60,6 +60,8 @@ pub enum P {
     Comma,
     Hash,
     HashHash,
+    /// `::`, a punctuator of C++ for OpenCL only.
+    ColonColon,
 }
 
 /// Punctuator spellings, longest first so the lexer can match greedily.
@@ -88,6 +90,7 @@ const PUNCTS: &[(&str, P)] = &[
     ("|=", P::PipeAssign),
     ("^=", P::CaretAssign),
     ("##", P::HashHash),
+    ("::", P::ColonColon),
     ("[", P::LBracket),
     ("]", P::RBracket),
     ("(", P::LParen),
@@ -186,6 +189,8 @@ impl Token {
 
 struct Lexer<'a> {
     src: &'a [u8],
+    /// C++ for OpenCL: `::` is one token.
+    cxx: bool,
     pos: usize,
     file: FileId,
     diags: Vec<Diagnostic>,
@@ -354,7 +359,10 @@ impl<'a> Lexer<'a> {
         } else {
             let rest = &self.src[lo..];
             // Punctuators never contain splices in practice; match on the raw bytes.
-            let found = PUNCTS.iter().find(|(s, _)| rest.starts_with(s.as_bytes()));
+            let found = PUNCTS
+                .iter()
+                .filter(|(_, p)| self.cxx || *p != P::ColonColon)
+                .find(|(s, _)| rest.starts_with(s.as_bytes()));
             match found {
                 Some((s, p)) => {
                     for _ in 0..s.len() {
@@ -400,9 +408,14 @@ fn utf8_len(first: u8) -> usize {
     }
 }
 
-/// Lexes a whole file. The result always ends with an `Eof` token.
+/// Lexes a whole file of OpenCL C. The result always ends with an `Eof` token.
 pub fn lex(file: FileId, text: &str) -> (Vec<Token>, Vec<Diagnostic>) {
-    let mut lx = Lexer { src: text.as_bytes(), pos: 0, file, diags: Vec::new() };
+    lex_language(file, text, false)
+}
+
+/// Lexes a whole file of OpenCL C, or of C++ for OpenCL when `cxx` is set (`::` is one token).
+pub fn lex_language(file: FileId, text: &str, cxx: bool) -> (Vec<Token>, Vec<Diagnostic>) {
+    let mut lx = Lexer { src: text.as_bytes(), cxx, pos: 0, file, diags: Vec::new() };
     let mut toks = Vec::new();
     let mut first = true;
     while let Some(mut t) = lx.next_token() {
@@ -420,8 +433,8 @@ pub fn lex(file: FileId, text: &str) -> (Vec<Token>, Vec<Diagnostic>) {
 }
 
 /// Lexes a string that must form exactly one token (used by `##`). Returns `None` otherwise.
-pub fn lex_single(text: &str, span: Span) -> Option<Token> {
-    let (toks, diags) = lex(span.file, text);
+pub fn lex_single(text: &str, span: Span, cxx: bool) -> Option<Token> {
+    let (toks, diags) = lex_language(span.file, text, cxx);
     if !diags.is_empty() || toks.len() != 2 {
         return None;
     }

@@ -27,7 +27,7 @@ pub(crate) use kiln_hir as hir;
 pub(crate) use kiln_hir::{builtins, types};
 
 use kiln_diagnostics::{Diagnostic, Diagnostics, FileId, SourceMap};
-pub use options::{ClStd, Options};
+pub use options::{ClStd, Language, Options};
 
 /// The result of running the front end on one file.
 pub struct FrontendOutput {

@@ -40,6 +40,15 @@ impl ClStd {
     }
 }
 
+/// The kernel language of a file: OpenCL C, or C++ for OpenCL (`-cl-std=CLC++`, `.clcpp` files),
+/// which the `kiln-frontend-cxx` crate reads and lowers onto OpenCL C 2.0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Language {
+    #[default]
+    OpenClC,
+    Cxx,
+}
+
 /// Floating-point relaxations requested on the command line. kiln records them so the optimizer
 /// can decide which float rewrites are legal; they do not change integer code.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -56,6 +65,8 @@ pub struct MathFlags {
 #[derive(Clone, Debug, Default)]
 pub struct Options {
     pub std: ClStd,
+    /// OpenCL C, or C++ for OpenCL (whose lowered program is checked as OpenCL C 2.0).
+    pub language: Language,
     /// `-D NAME[=VALUE]` in command-line order; a missing value means `1`.
     pub defines: Vec<(String, Option<String>)>,
     /// `-U NAME`.
@@ -102,6 +113,11 @@ impl Options {
             "-cl-opt-disable" | "-cl-strict-aliasing" | "-cl-kernel-arg-info" | "-w" | "-Werror" => {}
             _ => {
                 if let Some(v) = flag.strip_prefix("-cl-std=") {
+                    if is_cxx_std(v) {
+                        self.language = Language::Cxx;
+                        self.std = ClStd::Cl2_0;
+                        return true;
+                    }
                     match ClStd::parse(v) {
                         Some(s) => self.std = s,
                         None => return false,
@@ -113,4 +129,9 @@ impl Options {
         }
         true
     }
+}
+
+/// The `-cl-std=` values that select C++ for OpenCL 1.0 (clang's spellings).
+pub fn is_cxx_std(v: &str) -> bool {
+    matches!(v.to_ascii_lowercase().as_str(), "clc++" | "clc++1.0" | "c++")
 }

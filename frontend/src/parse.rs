@@ -1701,3 +1701,18 @@ fn labeled_loop_attrs(s: &mut Stmt) -> Option<&mut LoopAttrs> {
         _ => None,
     }
 }
+
+/// Loop annotations as OpenCL C reads them from pragmas and attributes written before a loop
+/// (for front ends of other languages that attach the same annotations to their loops).
+pub fn loop_attrs(pragmas: &[Pragma], attrs: Vec<Attribute>, std: ClStd) -> (LoopAttrs, Vec<Diagnostic>) {
+    let eof = [Token::new(TokKind::Eof, "", Span::default())];
+    let mut p = Parser::new(&eof, std);
+    let mut la = LoopAttrs::default();
+    for pr in pragmas {
+        let _ = p.pragma_into_attrs(pr, &mut la);
+    }
+    for a in attrs {
+        let _ = p.attr_into_loop_attrs(a, &mut la);
+    }
+    (la, p.diags)
+}

@@ -13,7 +13,7 @@ mod expr;
 
 use crate::diag::{Diagnostic, codes};
 use crate::lex::{self, P, TokKind, Token};
-use crate::options::{ClStd, Options};
+use crate::options::{ClStd, Language, Options};
 use crate::source::{FileId, SourceMap, Span};
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -157,11 +157,19 @@ fn intersect(a: &Option<Rc<Vec<Rc<str>>>>, b: &Option<Rc<Vec<Rc<str>>>>) -> Opti
 }
 
 /// The predefined macros, as source text, for a language version.
-fn predefined_source(std: ClStd) -> String {
+fn predefined_source(std: ClStd, language: Language) -> String {
     let mut s = String::new();
     let v = std.version_number();
     s.push_str("#define __OPENCL_VERSION__ 300\n");
-    s.push_str(&format!("#define __OPENCL_C_VERSION__ {v}\n"));
+    match language {
+        Language::OpenClC => s.push_str(&format!("#define __OPENCL_C_VERSION__ {v}\n")),
+        // As clang defines them for `-cl-std=clc++1.0`.
+        Language::Cxx => s.push_str(
+            "#define __OPENCL_CPP_VERSION__ 100\n\
+             #define __CL_CPP_VERSION_1_0__ 100\n\
+             #define __cplusplus 201703L\n",
+        ),
+    }
     for (n, val) in [("1_0", 100), ("1_1", 110), ("1_2", 120), ("2_0", 200), ("3_0", 300)] {
         s.push_str(&format!("#define CL_VERSION_{n} {val}\n"));
     }
@@ -222,7 +230,7 @@ fn predefined_source(std: ClStd) -> String {
         s.push_str(&format!("#define {ext} 1\n"));
     }
     if std >= ClStd::Cl2_0 {
-        s.push_str("#define NULL ((void*)0)\n");
+        s.push_str(if language == Language::Cxx { "#define NULL nullptr\n" } else { "#define NULL ((void*)0)\n" });
         s.push_str("#define ATOMIC_VAR_INIT(x) (x)\n");
         s.push_str("#define CLK_NULL_RESERVE_ID __builtin_null_reserve_id()\n");
     }
@@ -277,7 +285,7 @@ impl<'a> Preprocessor<'a> {
                 Rc::new(Macro { params: None, variadic: false, body: vec![], span: Span::default(), builtin: Some(b) }),
             );
         }
-        let mut text = predefined_source(self.opts.std);
+        let mut text = predefined_source(self.opts.std, self.opts.language);
         for (n, v) in &self.opts.defines {
             text.push_str(&format!("#define {n} {}\n", v.as_deref().unwrap_or("1")));
         }
@@ -289,8 +297,12 @@ impl<'a> Preprocessor<'a> {
         self.process_until_file_end();
     }
 
+    fn cxx(&self) -> bool {
+        self.opts.language == Language::Cxx
+    }
+
     fn push_file(&mut self, id: FileId) {
-        let (toks, diags) = lex::lex(id, &self.sm.file(id).text);
+        let (toks, diags) = lex::lex_language(id, &self.sm.file(id).text, self.cxx());
         self.diags.extend(diags);
         self.file_stack.push(id);
         self.input.extend(toks.into_iter().rev());
@@ -1074,7 +1086,7 @@ impl<'a> Preprocessor<'a> {
 
     fn paste(&mut self, lhs: &Token, rhs: &Token, site: &Token) -> Option<Token> {
         let text = format!("{}{}", lhs.text, rhs.text);
-        match lex::lex_single(&text, site.span) {
+        match lex::lex_single(&text, site.span, self.cxx()) {
             Some(mut t) => {
                 t.leading_space = lhs.leading_space;
                 t.origin = lhs.origin;

@@ -964,3 +964,66 @@ fn global_variable_type(ty: &Type) -> bool {
         _ => false,
     }
 }
+
+/// The type OpenCL C gives an expression whose identifiers name values of the given types, or
+/// the diagnostics OpenCL C reports for it. For front ends that lower another language onto
+/// OpenCL C (`kiln-frontend-cxx`) and must know a built-in's or an operator's result type
+/// before they write the expression: OpenCL C's own rules answer, so the two never disagree.
+/// The expression is checked as if in a kernel's body.
+pub fn type_of_expr(expr: &ast::Expr, operands: &[(Rc<str>, Type)], opts: &Options) -> Result<Type, Vec<Diagnostic>> {
+    let mut s = Sema {
+        opts,
+        diags: Vec::new(),
+        prog: Program::default(),
+        scopes: vec![HashMap::new()],
+        fcx: None,
+        pending_decls: Vec::new(),
+        calls: HashMap::new(),
+        enabled_extensions: Vec::new(),
+        const_error_reported: false,
+    };
+    let locals: Vec<Local> = operands
+        .iter()
+        .map(|(name, ty)| Local {
+            name: name.clone(),
+            ty: ty.clone(),
+            space: AddrSpace::Private,
+            quals: Quals::default(),
+            is_param: true,
+            partition: None,
+            lane_of: None,
+            dependence_distance: None,
+            span: expr.span,
+        })
+        .collect();
+    s.prog.functions.push(hir::Function {
+        name: "<operands>".into(),
+        span: expr.span,
+        is_kernel: true,
+        ret: Type::Void,
+        params: (0..locals.len() as u32).map(LocalId).collect(),
+        locals: locals.clone(),
+        body: None,
+        attrs: KernelAttrs::default(),
+    });
+    s.fcx = Some(FnCtx {
+        id: FuncId(0),
+        locals,
+        ret: Type::Void,
+        is_kernel: true,
+        loops: 0,
+        breakables: 0,
+        body_scope: 1,
+        gotos: None,
+        breakable_spans: Vec::new(),
+    });
+    s.push_scope();
+    for (i, (name, _)) in operands.iter().enumerate() {
+        s.bind(name, expr.span, Sym::Local(LocalId(i as u32)));
+    }
+    let x = s.rvalue(expr);
+    if s.diags.iter().any(Diagnostic::is_error) {
+        return Err(s.diags);
+    }
+    Ok(x.ty)
+}
