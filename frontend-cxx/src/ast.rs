@@ -333,6 +333,8 @@ pub enum StmtKind {
     LocalEnum(Rc<EnumDef>),
     LocalAlias { name: Name, ty: Type },
     UsingNamespace(QualName),
+    /// `using ns::name;` inside a body.
+    UsingDecl(QualName),
     StaticAssert(StaticAssert),
     If { init: Option<Box<Stmt>>, cond: Cond, then: Box<Stmt>, els: Option<Box<Stmt>>, constexpr: bool },
     While { cond: Cond, body: Box<Stmt>, annots: LoopAnnots },

@@ -162,7 +162,9 @@ impl Elab<'_> {
                         None => out.push(self.ce_zero(&Ty::Class(b))?),
                     }
                 }
-                let rest: Vec<&ast::InitElem> = iter.collect();
+                let owned: Vec<ast::InitElem> = iter.cloned().collect();
+                let owned = crate::elab::call::elide_braces(&owned, &fields.iter().map(|f| f.1.clone()).collect::<Vec<_>>());
+                let rest: Vec<&ast::InitElem> = owned.iter().collect();
                 let mut by_field: Vec<Option<&ast::InitElem>> = vec![None; fields.len()];
                 let mut next = 0;
                 for el in rest {

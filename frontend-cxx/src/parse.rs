@@ -136,12 +136,20 @@ impl<'a> Parser<'a> {
         for t in ["size_t", "ptrdiff_t", "intptr_t", "uintptr_t", "event_t", "atomic_int", "atomic_uint", "atomic_flag"] {
             types.insert(t.into());
         }
+        let mut templates: HashSet<Rc<str>> = HashSet::new();
+        for t in ["__kiln_vector", "__kiln_local", "__kiln_global", "__kiln_priv", "__kiln_constant", "__kiln_pipe", "__kiln_pipe_storage", "__kiln_atomic"] {
+            templates.insert(t.into());
+            types.insert(t.into());
+        }
+        for t in ["__kiln_convert", "__kiln_as"] {
+            templates.insert(t.into());
+        }
         Parser {
             toks,
             pos: 0,
             diags: Vec::new(),
             types,
-            templates: HashSet::new(),
+            templates,
             classes: Vec::new(),
             tparam_scopes: Vec::new(),
             in_targs: 0,
@@ -366,7 +374,7 @@ impl<'a> Parser<'a> {
                     n += 1;
                     continue;
                 }
-                return !self.nth(n).is_punct(P::LParen) || self.is_type_name(&name) || self.templates.contains(&name);
+                return self.is_type_name(&name);
             }
             if self.nth(n).is_punct(P::ColonColon) {
                 n += 1;
@@ -1192,6 +1200,7 @@ impl<'a> Parser<'a> {
                         Member::Method { def, .. } => {
                             let mut d = (**def).clone();
                             p.templates.insert(d.name.last().name.clone());
+                            // (a member function template names no type)
                             d.tparams = tps.clone();
                             *def = Rc::new(d);
                         }
@@ -1199,6 +1208,7 @@ impl<'a> Parser<'a> {
                             let mut d = (**c).clone();
                             if let Some(n) = &d.name {
                                 p.templates.insert(n.last().name.clone());
+                                p.types.insert(n.last().name.clone());
                             }
                             d.tparams = tps.clone();
                             *c = Rc::new(d);
@@ -1632,6 +1642,7 @@ impl<'a> Parser<'a> {
                                 && tps.as_ref().is_some_and(|v| !v.is_empty())
                             {
                                 p.templates.insert(n.last().name.clone());
+                                p.types.insert(n.last().name.clone());
                             }
                             d.tparams = tps.clone();
                             Item::Class(Rc::new(d))
@@ -1906,6 +1917,11 @@ impl<'a> Parser<'a> {
                         let q = self.qual_name()?;
                         self.expect(P::Semi, "after the using-directive")?;
                         return Ok(Stmt { kind: StmtKind::UsingNamespace(q), span: t.span.to(self.prev_span()) });
+                    }
+                    if !(Self::is_plain_ident(self.tok()) && self.nth(1).is_punct(P::Assign)) {
+                        let q = self.qual_name()?;
+                        self.expect(P::Semi, "after the using-declaration")?;
+                        return Ok(Stmt { kind: StmtKind::UsingDecl(q), span: t.span.to(self.prev_span()) });
                     }
                     let (name, _) = self.ident("an alias name")?;
                     self.expect(P::Assign, "in the alias declaration")?;

@@ -394,6 +394,16 @@ impl Elab<'_> {
                 continue;
             }
             // By value: arrays decay and top-level const goes; by reference: the type itself.
+            // A parameter whose template parameters were all given explicitly is not deduced
+            // (its argument converts).
+            let explicit_names: Vec<ast::Name> = match explicit {
+                Some(ex) => params.iter().take(ex.len()).map(|x| x.name.clone()).collect(),
+                None => vec![],
+            };
+            let mentioned: Vec<&ast::TemplateParam> = params.iter().filter(|x| self.mentions_params(&p.ty, std::slice::from_ref(x))).collect();
+            if !mentioned.is_empty() && mentioned.iter().all(|x| explicit_names.contains(&x.name)) {
+                continue;
+            }
             let by_ref = matches!(p.ty.kind, ast::TypeKind::Ref(..));
             let aty = if by_ref { v.ty.clone() } else { v.ty.decay(v.space) };
             let mut trial = bound.clone();
@@ -718,6 +728,8 @@ impl Elab<'_> {
                 self.binary_on(ast::BinOp::Eq, r, zero, span)
             }
             "num_packets" | "max_packets" => self.builtin_call(&format!("get_pipe_{name}"), vec![Arg::Val(obj)], span),
+            // `pipe_storage<T, N>::get<access>()`: the program-scope pipe itself.
+            "get" => obj,
             _ => {
                 self.err(codes::NO_MEMBER, format!("pipes have no member function `{name}`"), span);
                 Val::error(span)
@@ -1213,9 +1225,11 @@ impl Elab<'_> {
                 None => self.default_init(b, sub, span),
             }
         }
+        let rest: Vec<ast::InitElem> = it.cloned().collect();
+        let rest = elide_braces(&rest, &fields.iter().map(|f| f.1.clone()).collect::<Vec<_>>());
         let mut positional: Vec<Option<&ast::InitElem>> = vec![None; fields.len()];
         let mut next = 0usize;
-        for e in it {
+        for e in &rest {
             let idx = match &e.designator {
                 Some((n, s)) => match fields.iter().position(|f| &f.0 == n) {
                     Some(i) => i,
@@ -1776,3 +1790,37 @@ fn contains_auto(t: &ast::Type) -> bool {
 
 #[allow(dead_code)]
 fn unused(_: &RetInfo, _: &Ctx) {}
+
+/// Brace elision: `{1, 2, 3, 4}` for a class whose member is an array `T[4]` initializes the
+/// array's elements (the elements become one braced element for the array).
+pub fn elide_braces(elems: &[ast::InitElem], fields: &[Ty]) -> Vec<ast::InitElem> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    let mut f = 0;
+    while i < elems.len() {
+        let e = &elems[i];
+        let flat = e.designator.is_none() && matches!(e.value, ast::InitValue::Expr(ref x) if !matches!(x.kind, ExprKind::Braced(..)));
+        match fields.get(f) {
+            Some(Ty::Array(_, Some(n))) if flat => {
+                let take: Vec<ast::InitElem> = elems[i..]
+                    .iter()
+                    .take(*n as usize)
+                    .take_while(|x| x.designator.is_none() && matches!(x.value, ast::InitValue::Expr(_)))
+                    .cloned()
+                    .collect();
+                let span = take.first().map(|x| x.value.span()).unwrap_or_default().to(take.last().map(|x| x.value.span()).unwrap_or_default());
+                i += take.len();
+                out.push(ast::InitElem { designator: None, value: ast::InitValue::Brace(take, span) });
+            }
+            _ => {
+                out.push(e.clone());
+                i += 1;
+            }
+        }
+        f = match &e.designator {
+            Some(_) => f + 1,
+            None => f + 1,
+        };
+    }
+    out
+}

@@ -118,6 +118,11 @@ impl Elab<'_> {
             };
             let found = match found {
                 Some(f) => f,
+                None if i == 0 && q.global && is_builtin_function(&part.name) => Ent::Builtin(part.name.clone()),
+                None if i == 0 && q.global => match builtin_type(&part.name) {
+                    Some(t) => Ent::Type(t),
+                    None => return None,
+                },
                 None if i == 0 && !q.global && is_builtin_function(&part.name) => Ent::Builtin(part.name.clone()),
                 None if i == 0 && !q.global => match builtin_type(&part.name) {
                     Some(t) => Ent::Type(t),
@@ -222,6 +227,14 @@ impl Elab<'_> {
             }
             TypeKind::Ref(inner, _) => {
                 let r = self.resolve(inner, ctx, report);
+                // A reference to a storage class (`local<T> &`) refers to the `T`.
+                let r = match &r {
+                    Ty::Class(c) => match &self.classes[c.0 as usize].special {
+                        Some(Special::Storage(_, t)) => t.clone(),
+                        _ => r,
+                    },
+                    _ => r,
+                };
                 match r {
                     Ty::Ref(..) => r,
                     r => Ty::Ref(Rc::new(r), super::type_is_const_direct(inner)),
@@ -302,6 +315,23 @@ impl Elab<'_> {
                 }
             };
         }
+        if matches!(&*last.name, "__kiln_atomic" | "__kiln_pipe" | "__kiln_pipe_storage")
+            && let Some(args) = &last.targs
+        {
+            let Some(targs) = self.template_args(args, ctx) else { return Ty::Error };
+            return match (&*last.name, targs.as_slice()) {
+                ("__kiln_atomic", [TArg::Type(Ty::Scalar(s))]) if matches!(s, Scalar::I32 | Scalar::U32 | Scalar::I64 | Scalar::U64 | Scalar::F32) => Ty::Atomic(*s),
+                ("__kiln_pipe", [TArg::Type(t), TArg::Value(Konst::Int(a), _)]) => Ty::Pipe(Rc::new(t.clone()), *a == 1),
+                ("__kiln_pipe", [TArg::Type(t)]) => Ty::Pipe(Rc::new(t.clone()), false),
+                ("__kiln_pipe_storage", [TArg::Type(t), TArg::Value(Konst::Int(n), _)]) => self.pipe_storage_class(t.clone(), *n, last.span),
+                _ => {
+                    if report {
+                        self.err(codes::CXX_TEMPLATE, format!("invalid template arguments for `{}`", last.name.trim_start_matches("__kiln_")), last.span);
+                    }
+                    Ty::Error
+                }
+            };
+        }
         if let Some(space) = storage_template(&last.name)
             && let Some(args) = &last.targs
         {
@@ -360,6 +390,16 @@ impl Elab<'_> {
         self.classes[id.0 as usize].special = Some(Special::Storage(space, t.clone()));
         self.classes[id.0 as usize].complete = true;
         self.storage_classes.insert((space, t), id);
+        Ty::Class(id)
+    }
+
+    /// `cl::pipe_storage<T, N>`: a program-scope pipe of depth `N`.
+    fn pipe_storage_class(&mut self, t: Ty, depth: i128, span: Span) -> Ty {
+        let name = format!("cl::pipe_storage<{}, {depth}>", self.display_ty(&t));
+        let ctx = self.root_ctx();
+        let id = self.new_class(name, ast::ClassKey::Struct, ctx, span);
+        self.classes[id.0 as usize].special = Some(Special::PipeStorage(t, depth.clamp(1, u32::MAX as i128) as u32));
+        self.classes[id.0 as usize].complete = true;
         Ty::Class(id)
     }
 

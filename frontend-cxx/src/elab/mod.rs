@@ -17,7 +17,7 @@
 //! Spans of the written C point into the C++ source, so the OpenCL C front end's diagnostics
 //! land on the C++ that caused them.
 
-mod call;
+pub mod call;
 mod emit;
 pub mod expr;
 pub mod lookup;
@@ -137,6 +137,8 @@ pub enum Special {
     /// `cl::local<T>`, `cl::global<T>`, `cl::constant<T>`, `cl::priv<T>`: a `T` in that
     /// address space.
     Storage(AddrSpace, Ty),
+    /// `cl::pipe_storage<T, N>`: a program-scope pipe of packets `T`, `N` deep.
+    PipeStorage(Ty, u32),
 }
 
 pub struct Func {
@@ -939,6 +941,12 @@ impl<'o> Elab<'o> {
         if ty.is_error() {
             return;
         }
+        if let Ty::Class(c) = &ty
+            && let Some(Special::PipeStorage(packet, depth)) = self.classes[c.0 as usize].special.clone()
+        {
+            self.pipe_storage(v, packet, depth, ctx);
+            return;
+        }
         let (space, base_ty) = self.storage_of(&ty, &v.ty);
         let (space, base_ty) = match (space, &base_ty) {
             (None, _) if v.flags.is_constexpr => (Some(AddrSpace::Constant), base_ty),
@@ -990,6 +998,27 @@ impl<'o> Elab<'o> {
             self.emit_class(*cid);
         }
         let decl = self.c_declaration(&cname, &base_ty, Some(space), init, v.name_span, &v.attrs, ctx);
+        self.out_globals.push(c::ExternalDecl::Declaration(decl));
+    }
+
+    /// `cl::pipe_storage<T, N> p;`: a program-scope pipe (Xilinx's form in OpenCL C), whose ends
+    /// the kernels that use it hold.
+    fn pipe_storage(&mut self, v: &ast::VarDecl, packet: Ty, depth: u32, ctx: &Ctx) {
+        let span = v.name_span;
+        let cname = self.program_name(&self.qualified_display(Scope::Ns(ctx.ns), &v.name).replace("::", "_"));
+        let ty = Ty::Pipe(Rc::new(packet), false);
+        let gid = GlobalId(self.globals.len() as u32);
+        self.globals.push(Global { konst: None, name: v.name.clone(), cname: cname.clone(), ty: ty.clone(), space: AddrSpace::Global, is_const: false });
+        self.add_member(Scope::Ns(ctx.ns), v.name.clone(), Ent::Global(gid), span);
+        let mut decl = self.c_declaration(&cname, &ty, None, None, span, &[], ctx);
+        let depth_attr = c::Attribute {
+            name: "xcl_reqd_pipe_depth".into(),
+            args: vec![c::AttrArg::Expr(emit::int_lit(i128::from(depth), &Ty::INT, span))],
+            span,
+        };
+        if let Some(d) = decl.declarators.first_mut() {
+            d.declarator.attrs.push(depth_attr);
+        }
         self.out_globals.push(c::ExternalDecl::Declaration(decl));
     }
 

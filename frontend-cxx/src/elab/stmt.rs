@@ -37,6 +37,21 @@ pub struct RetInfo {
     pub final_val: Option<Val>,
 }
 
+impl Frame {
+    fn new(ctx: Ctx, this: Option<Val>, func: Option<FuncId>, ret: Option<Ty>, label: ast::Name, decl_at: (usize, usize)) -> Frame {
+        Frame {
+            scopes: vec![HashMap::new()],
+            ctx,
+            this,
+            ret: RetInfo { kernel: false, ty: ret, label, label_used: false, result: None, decl_at, final_val: None },
+            func,
+            closure: None,
+            labels: HashMap::new(),
+            continues: Vec::new(),
+        }
+    }
+}
+
 pub struct Frame {
     pub scopes: Vec<HashMap<ast::Name, Local>>,
     pub ctx: Ctx,
@@ -53,6 +68,8 @@ pub struct Frame {
 }
 
 pub struct FnState {
+    /// The frame used when no call is being elaborated (never popped).
+    pub root: Frame,
     pub frames: Vec<Frame>,
     /// The statement lists being written, innermost last.
     pub blocks: Vec<Vec<c::BlockItem>>,
@@ -64,13 +81,26 @@ pub struct FnState {
 }
 
 impl FnState {
+    pub fn new(ctx: Ctx) -> FnState {
+        FnState {
+            root: Frame::new(ctx, None, None, None, "".into(), (0, 0)),
+            frames: vec![],
+            blocks: vec![Vec::new()],
+            call_stack: vec![],
+            names: HashSet::new(),
+            continues_used: HashSet::new(),
+        }
+    }
+
     pub fn frame(&self) -> &Frame {
-        &self.frames[self.frames.len() - 1]
+        self.frames.last().unwrap_or(&self.root)
     }
 
     pub fn frame_mut(&mut self) -> &mut Frame {
-        let n = self.frames.len() - 1;
-        &mut self.frames[n]
+        match self.frames.last_mut() {
+            Some(f) => f,
+            None => &mut self.root,
+        }
     }
 
     pub fn local(&self, n: &str) -> Option<Local> {
@@ -228,16 +258,7 @@ impl Elab<'_> {
         let Some(fx) = self.fx.as_mut() else { return };
         let decl_at = (fx.blocks.len() - 1, fx.blocks.last().map_or(0, Vec::len));
         let _ = span;
-        fx.frames.push(Frame {
-            scopes: vec![HashMap::new()],
-            ctx,
-            this,
-            ret: RetInfo { kernel: false, ty: ret, label, label_used: false, result: None, decl_at, final_val: None },
-            func,
-            closure: None,
-            labels: HashMap::new(),
-            continues: Vec::new(),
-        });
+        fx.frames.push(Frame::new(ctx, this, func, ret, label, decl_at));
         if let Some(f) = func {
             fx.call_stack.push(f);
         }
@@ -478,8 +499,11 @@ impl Elab<'_> {
             }
             StmtKind::Expr(e) => {
                 let v = self.expr(e);
+                // A value computed for nothing (`x;`, the reference `operator+=` returns) is not
+                // written.
                 if !v.is_error()
                     && let Some(c) = v.c
+                    && emit::has_effects(&c)
                 {
                     self.push_stmt_expr(c);
                 }
@@ -535,6 +559,13 @@ impl Elab<'_> {
                         }
                     }
                     _ => self.err(codes::CXX_NOT_A_TYPE, format!("`{}` is not a namespace", q.spelled()), span),
+                }
+            }
+            StmtKind::UsingDecl(q) => {
+                let ctx = self.ctx();
+                match self.lookup_qual(q, &ctx) {
+                    Some(e) => self.bind_local(q.last().name.clone(), Local::Ent(e)),
+                    None => self.err(codes::UNDECLARED, format!("no declaration of `{}`", q.spelled()), span),
                 }
             }
             StmtKind::StaticAssert(sa) => {
@@ -1074,6 +1105,26 @@ impl Elab<'_> {
             }
             return;
         }
+        // A pipe variable (`cl::pipe<int, write> p(storage);`) is the pipe it is initialized from.
+        if let Ty::Pipe(..) = ty {
+            let v = match &d.init {
+                Some(ast::Init::Paren(a, _)) if a.len() == 1 => self.expr(&a[0]),
+                Some(ast::Init::Assign(e)) => self.expr(e),
+                Some(ast::Init::Brace(elems, _)) if elems.len() == 1 => match &elems[0].value {
+                    ast::InitValue::Expr(e) => self.expr(e),
+                    ast::InitValue::Brace(_, s) => Val::error(*s),
+                },
+                _ => {
+                    self.err(codes::PIPE_RULE, format!("pipe `{}` must be initialized from a pipe (a `pipe_storage` or a pipe parameter)", d.name), d.name_span);
+                    Val::error(span)
+                }
+            };
+            if !v.is_error() && !matches!(v.ty, Ty::Pipe(..)) {
+                self.err(codes::PIPE_RULE, format!("pipe `{}` must be initialized from a pipe", d.name), d.name_span);
+            }
+            self.bind_local(d.name.clone(), Local::Var(v));
+            return;
+        }
         let is_const = super::type_is_const(&d.ty) || d.flags.is_constexpr;
         // A constant of arithmetic type with a constant initializer is a compile-time value.
         if (d.flags.is_constexpr || is_const) && (ty.is_arith() || matches!(ty, Ty::Array(..) | Ty::Class(_)))
@@ -1599,7 +1650,7 @@ pub fn walk_expr(e: &ast::Expr, f: &mut dyn FnMut(&ast::Expr)) {
 /// A kernel: its parameters as OpenCL C parameters, its body elaborated.
 pub fn kernel_def(e: &mut Elab, k: &Rc<ast::FuncDef>, ctx: &Ctx) -> Option<c::FunctionDef> {
     let span = k.span;
-    e.fx = Some(FnState { frames: vec![], blocks: vec![Vec::new()], call_stack: vec![], names: HashSet::new(), continues_used: HashSet::new() });
+    e.fx = Some(FnState::new(ctx.clone()));
     e.push_frame(ctx.clone(), None, None, Some(Ty::Void), span);
     if let Some(fx) = e.fx.as_mut() {
         fx.frame_mut().ret.kernel = true;
@@ -1685,7 +1736,7 @@ pub fn check_only(e: &mut Elab, f: FuncId) {
     let ctx = e.funcs[f.0 as usize].ctx.clone();
     let Some(body) = def.body.clone() else { return };
     let span = def.span;
-    e.fx = Some(FnState { frames: vec![], blocks: vec![Vec::new()], call_stack: vec![], names: HashSet::new(), continues_used: HashSet::new() });
+    e.fx = Some(FnState::new(ctx.clone()));
     let sig = e.sig(f);
     e.push_frame(ctx, None, Some(f), sig.ret.clone(), span);
     for (p, t) in def.params.iter().zip(&sig.params) {
