@@ -193,6 +193,7 @@ define_codes! {
     CXX_ACCESS = "E1108": "a private or protected member used outside its class",
     CXX_NOT_A_TYPE = "E1109": "a name used as a type, namespace or template that is not one",
     CXX_CONSTRUCTOR = "E1110": "an object initialized with arguments no constructor of its class takes",
+    CXX_NARROWING = "E1111": "a narrowing conversion in a braced initializer (`int` to `float`, `long` to `int`, ... of a value that is not a constant that fits)",
 
     // Boards.
     UNKNOWN_BOARD = "E1001": "no board of that name (`kiln bitstream --board`)",

@@ -91,9 +91,11 @@ template <class T, pipe_access Access = pipe_access::read> using pipe = __kiln_p
 template <class T, size_t N> using pipe_storage = __kiln_pipe_storage<T, N>;
 
 // ----- <opencl_convert> and <opencl_reinterpret> -----
+// `convert_cast<T, rounding_mode, saturate>(x)`, `as_type<T>(x)`, `vload<N>`, `vstore`,
+// `vload_half<N>`, `vstore_half<R>`, `vloada_half<N>`, `vstorea_half<R>`: kiln writes them as the
+// OpenCL C built-ins they stand for.
 enum class rounding_mode { rte, rtz, rtp, rtn };
-template <class T, class U> T convert_cast(U value) { return __kiln_convert<T>(value); }
-template <class T, class U> T as_type(U value) { return __kiln_as<T>(value); }
+enum class saturate { off, on };
 
 // ----- <opencl_utility> -----
 template <class T> constexpr const T &__kiln_min(const T &a, const T &b) { return b < a ? b : a; }

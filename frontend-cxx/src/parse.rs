@@ -128,6 +128,9 @@ pub struct Parser<'a> {
     in_targs: u32,
     /// Half of a `>>` was taken as the `>` closing a template argument list.
     split_shr: bool,
+    /// A `template <...>` header was just read: the class that follows is a template (its
+    /// name takes arguments inside its own body).
+    template_pending: bool,
 }
 
 impl<'a> Parser<'a> {
@@ -141,8 +144,9 @@ impl<'a> Parser<'a> {
             templates.insert(t.into());
             types.insert(t.into());
         }
-        for t in ["__kiln_convert", "__kiln_as"] {
-            templates.insert(t.into());
+        // The library's function templates kiln implements itself (`cl::convert_cast<T>`).
+        for t in crate::elab::lookup::LIBRARY_INTRINSICS {
+            templates.insert((*t).into());
         }
         Parser {
             toks,
@@ -154,6 +158,7 @@ impl<'a> Parser<'a> {
             tparam_scopes: Vec::new(),
             in_targs: 0,
             split_shr: false,
+            template_pending: false,
         }
     }
 
@@ -862,6 +867,33 @@ impl<'a> Parser<'a> {
         }
         let attrs_before = self.attributes()?;
         let mut name = None;
+        // `T (&a)[N]` and `T (*p)[N]`: a reference or pointer to an array.
+        if self.at(P::LParen)
+            && (self.nth(1).is_punct(P::Amp) || self.nth(1).is_punct(P::Star))
+            && Self::is_plain_ident(self.nth(2))
+            && self.nth(3).is_punct(P::RParen)
+            && self.nth(4).is_punct(P::LBracket)
+        {
+            self.bump();
+            let is_ref = self.bump().is_punct(P::Amp);
+            let (n, nspan) = self.ident("a name")?;
+            self.bump();
+            let mut dims: Vec<(Option<Box<Expr>>, Span)> = Vec::new();
+            while self.at(P::LBracket) {
+                let open = self.bump().span;
+                let size = if self.at(P::RBracket) { None } else { Some(Box::new(self.expr()?)) };
+                let close = self.expect(P::RBracket, "to close the array size")?;
+                dims.push((size, open.to(close)));
+            }
+            for (size, span) in dims.into_iter().rev() {
+                let s = ty.span.to(span);
+                ty = Type { kind: TypeKind::Array(Box::new(ty), size), span: s };
+            }
+            let span = ty.span;
+            ty = if is_ref { Type { kind: TypeKind::Ref(Box::new(ty), false), span } } else { Type { kind: TypeKind::Pointer(Box::new(ty)), span } };
+            let attrs = self.attributes()?;
+            return Ok(Declarator { name: Some(QualName::simple(n, nspan)), ty, func: None, conversion: None, attrs });
+        }
         if self.at(P::LParen) && self.nth(1).is_punct(P::Star) {
             let t = self.tok().clone();
             self.error(
@@ -1077,10 +1109,14 @@ impl<'a> Parser<'a> {
             "union" => ClassKey::Union,
             _ => ClassKey::Struct,
         };
+        let is_template = std::mem::take(&mut self.template_pending);
         let mut attrs = self.attributes()?;
         let name = if self.tok().kind == TokKind::Ident && !KEYWORDS.contains(&&*self.tok().text) || self.at(P::ColonColon) {
             let q = self.qual_name()?;
             self.types.insert(q.last().name.clone());
+            if is_template {
+                self.templates.insert(q.last().name.clone());
+            }
             Some(q)
         } else {
             None
@@ -1182,6 +1218,7 @@ impl<'a> Parser<'a> {
         if self.at_kw("template") {
             let start = self.bump().span;
             let tps = self.template_params()?;
+            self.template_pending = !tps.is_empty();
             let tps = Some(tps);
             return self.with_tparams(&tps.clone(), |p| {
                 if p.at_kw("using") {
@@ -1344,6 +1381,7 @@ impl<'a> Parser<'a> {
 
     /// The rest of a function after its declarator: a body, `= default`, `= delete` or `;`.
     fn function_rest(&mut self, ret: Option<Type>, s: &Specs, d: Declarator, start: Span) -> PResult<FuncDef> {
+        self.template_pending = false;
         let fd = d.func.unwrap_or(FuncDecl { params: vec![], variadic: false, is_const: false, trailing: None });
         let name = d.name.unwrap_or_else(|| QualName::simple("<unnamed>".into(), start));
         let mut flags = s.flags.clone();
@@ -1611,6 +1649,7 @@ impl<'a> Parser<'a> {
                 return Ok(());
             }
             let tps = self.template_params()?;
+            self.template_pending = !tps.is_empty();
             let tps = if tps.is_empty() { Some(vec![]) } else { Some(tps) };
             return self.with_tparams(&tps.clone(), |p| {
                 if p.at_kw("using") {

@@ -69,12 +69,22 @@ pub fn real_corpus() -> Vec<Case> {
     cases_in("real")
 }
 
+/// The C++ corpus (`tests/cxx/`): C++ for OpenCL and OpenCL C++ 1.0 kernels (`.clcpp`), each with
+/// its run spec and, for most, an OpenCL C twin (`NAME.cl`) that must give the same results.
+pub fn cxx_corpus() -> Vec<Case> {
+    cases_with("cxx", "clcpp")
+}
+
 fn cases_in(sub: &str) -> Vec<Case> {
+    cases_with(sub, "cl")
+}
+
+fn cases_with(sub: &str, ext: &str) -> Vec<Case> {
     let dir = tests_dir().join(sub);
     let mut cases: Vec<Case> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()))
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "cl"))
+        .filter(|p| p.extension().is_some_and(|x| x == ext))
         .map(|source| {
             let name = source.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
             let spec = source.with_extension("toml");
@@ -210,7 +220,11 @@ pub fn materialized_inputs(case: &Case) -> (serde_json::Value, Vec<Inputs>) {
         opts.defines.push((n.clone(), Some(v.clone())));
     }
     let file = sm.add(case.source.display().to_string(), Some(case.source.clone()), case.text.clone());
-    let fe = kiln_frontend::check(sm, file, &kiln_frontend::pp::FsLoader, &opts);
+    let fe = if kiln_frontend_cxx::is_cxx(&case.source.display().to_string(), &opts) {
+        kiln_frontend_cxx::check(sm, file, &kiln_frontend::pp::FsLoader, &opts)
+    } else {
+        kiln_frontend::check(sm, file, &kiln_frontend::pp::FsLoader, &opts)
+    };
     let prog = fe.program.unwrap_or_else(|| panic!("{}: does not compile", case.name));
     let id = prog.kernel_by_name(&spec.kernel).unwrap_or_else(|| panic!("{}: no kernel", case.name));
     let local_size = spec.local_size.as_ref().map(|l| {

@@ -544,6 +544,7 @@ impl Elab<'_> {
                 }
                 self.call_overloaded(&q.spelled(), fs, ts, None, argv, explicit, span)
             }
+            Some(Ent::Builtin(n)) if super::lookup::LIBRARY_INTRINSICS.contains(&&*n) => self.library_call(&n, explicit, argv, span),
             Some(Ent::Builtin(n)) => self.builtin_call(&n, argv, span),
             Some(Ent::Type(t)) => self.functional_args(&t, argv, span),
             Some(Ent::Template(t)) => {
@@ -735,6 +736,70 @@ impl Elab<'_> {
                 Val::error(span)
             }
         }
+    }
+
+    /// The library's conversion and vector load/store templates, as OpenCL C's built-ins.
+    fn library_call(&mut self, name: &str, explicit: Option<Vec<TArg>>, args: Vec<Arg>, span: Span) -> Val {
+        let ex = explicit.unwrap_or_default();
+        let c_name = |s: &Self, t: &Ty| -> Option<String> {
+            match t {
+                Ty::Scalar(x) => Some(crate::ty::scalar_name(*x).to_string()),
+                Ty::Vector(x, n) => Some(format!("{}{n}", crate::ty::scalar_name(*x))),
+                Ty::Enum(e) => Some(crate::ty::scalar_name(s.enums[e.0 as usize].scalar).to_string()),
+                _ => None,
+            }
+        };
+        let enum_named = |s: &Self, a: &TArg, want: &str| -> Option<i128> {
+            match a {
+                TArg::Value(Konst::Int(v), Ty::Enum(e)) if s.enums[e.0 as usize].name.ends_with(want) => Some(*v),
+                _ => None,
+            }
+        };
+        let rounding = |v: i128| ["_rte", "_rtz", "_rtp", "_rtn"].get(v as usize).copied().unwrap_or("");
+        let builtin = match name {
+            "convert_cast" | "as_type" => {
+                let Some(TArg::Type(t)) = ex.first() else {
+                    self.err(codes::CXX_TEMPLATE, format!("`{name}` needs the target type: `{name}<T>(x)`"), span);
+                    return Val::error(span);
+                };
+                let Some(tn) = c_name(self, t) else {
+                    self.err(codes::CXX_TEMPLATE, format!("`{name}` converts to scalar and vector types, not `{}`", self.display_ty(t)), span);
+                    return Val::error(span);
+                };
+                if name == "as_type" {
+                    format!("as_{tn}")
+                } else {
+                    let mut b = format!("convert_{tn}");
+                    if ex.iter().skip(1).any(|a| enum_named(self, a, "saturate") == Some(1)) {
+                        b.push_str("_sat");
+                    }
+                    if let Some(r) = ex.iter().skip(1).find_map(|a| enum_named(self, a, "rounding_mode")) {
+                        b.push_str(rounding(r));
+                    }
+                    b
+                }
+            }
+            "vload" | "vload_half" | "vloada_half" => {
+                let n = match ex.first() {
+                    Some(TArg::Value(Konst::Int(n), _)) => *n,
+                    _ => {
+                        self.err(codes::CXX_TEMPLATE, format!("`{name}` needs the vector size: `{name}<N>(offset, p)`"), span);
+                        return Val::error(span);
+                    }
+                };
+                if name == "vload_half" && n == 1 { "vload_half".to_string() } else { format!("{name}{n}") }
+            }
+            _ => {
+                // vstore(v, offset, p), vstore_half<R>(v, offset, p)
+                let n = match args.first().and_then(Arg::val).map(|v| v.ty.clone()) {
+                    Some(Ty::Vector(_, n)) => n.to_string(),
+                    _ => String::new(),
+                };
+                let r = ex.iter().find_map(|a| enum_named(self, a, "rounding_mode")).map(rounding).unwrap_or("");
+                format!("{name}{n}{r}")
+            }
+        };
+        self.builtin_call(&builtin, args, span)
     }
 
     /// An OpenCL C built-in function called with elaborated arguments.
@@ -1028,6 +1093,45 @@ impl Elab<'_> {
         cur
     }
 
+    /// C++'s rule for braced initializers: no narrowing conversion of an arithmetic value,
+    /// unless it is a constant whose value the target type represents.
+    pub fn check_narrowing(&mut self, v: &Val, to: &Ty, span: Span) {
+        let from = match &v.ty {
+            Ty::Scalar(s) => *s,
+            Ty::Enum(e) if !self.enums[e.0 as usize].scoped => self.enums[e.0 as usize].scalar,
+            _ => return,
+        };
+        let to_s = match to {
+            Ty::Scalar(s) => *s,
+            _ => return,
+        };
+        if from == to_s || to_s == Scalar::Bool && from == Scalar::Bool {
+            return;
+        }
+        let narrowing = if from.is_float() && !to_s.is_float() {
+            true
+        } else if !from.is_float() && to_s.is_float() {
+            !v.k.is_some()
+        } else if from.is_float() && to_s.is_float() {
+            to_s.bits() < from.bits() && v.k.is_none()
+        } else {
+            // Integers: narrowing unless every value of `from` fits, or the constant fits.
+            let fits_all = to_s != Scalar::Bool
+                && ((from.is_signed() == to_s.is_signed() && to_s.bits() >= from.bits())
+                    || (!from.is_signed() && to_s.is_signed() && to_s.bits() > from.bits())
+                    || from == Scalar::Bool);
+            let konst_fits = v.k.as_ref().and_then(Konst::as_int).is_some_and(|x| crate::ty::wrap_int(x, to_s) == x);
+            !fits_all && !konst_fits
+        };
+        if narrowing {
+            self.err(
+                codes::CXX_NARROWING,
+                format!("narrowing conversion of a `{}` to `{}` in a braced initializer", self.display_ty(&v.ty), self.display_ty(to)),
+                span,
+            );
+        }
+    }
+
     /// An implicit conversion to `t` (by OpenCL C for built-in types, by constructors and
     /// conversion functions for classes).
     pub fn convert_implicit(&mut self, v: Val, t: &Ty, span: Span) -> Val {
@@ -1120,6 +1224,7 @@ impl Elab<'_> {
     /// An l-value whose address expressions are evaluated once: indices with effects are
     /// computed into variables first.
     pub fn stabilize(&mut self, v: Val, span: Span) -> Val {
+        let v = self.as_object(v);
         let Some(e) = v.c.clone() else { return v };
         if !emit::has_effects(&e) {
             return v;
@@ -1208,7 +1313,7 @@ impl Elab<'_> {
                     ast::InitValue::Brace(b, s) => Arg::Braced(b.clone(), *s),
                 })
                 .collect();
-            self.construct_into(cls, target, args, span);
+            self.construct_into_as(cls, target, args, true, span);
             return;
         }
         // An aggregate: bases, then fields, in order; the rest from their default member
@@ -1264,6 +1369,17 @@ impl Elab<'_> {
 
     fn init_member_from(&mut self, target: Val, ty: &Ty, v: &ast::InitValue, span: Span) {
         match v {
+            ast::InitValue::Expr(x) if !ty.is_class() && !matches!(ty, Ty::Array(..)) && !matches!(x.kind, ExprKind::Braced(..)) => {
+                let val = self.expr(x);
+                if val.is_error() {
+                    return;
+                }
+                self.check_narrowing(&val, ty, x.span);
+                let val = self.convert_implicit(val, ty, span);
+                if let Some(tc) = target.c {
+                    self.push_stmt_expr(emit::assign(tc, val.expr(), span));
+                }
+            }
             ast::InitValue::Expr(x) => {
                 let init = ast::Init::Assign(x.clone());
                 self.init_object(target, ty, Some(&init), span)
@@ -1393,6 +1509,12 @@ impl Elab<'_> {
 
     /// Constructs `target` with the constructor that best takes `args`.
     pub fn construct_into(&mut self, cls: ClassId, target: Val, args: Vec<Arg>, span: Span) {
+        self.construct_into_as(cls, target, args, false, span)
+    }
+
+    /// As [`Elab::construct_into`]; `list`: the arguments came in braces (list-initialization,
+    /// where narrowing conversions are errors).
+    pub fn construct_into_as(&mut self, cls: ClassId, target: Val, args: Vec<Arg>, list: bool, span: Span) {
         let ctors = self.classes[cls.0 as usize].ctors.clone();
         let ctor_templates = self.classes[cls.0 as usize].ctor_templates.clone();
         // The implicit copy constructor.
@@ -1430,6 +1552,14 @@ impl Elab<'_> {
         let name = self.classes[cls.0 as usize].name.clone();
         let chosen = self.pick_ctor(&name, cands, span);
         if let Some((f, args)) = chosen {
+            if list {
+                let sig = self.sig(f);
+                for (a, p) in args.iter().zip(&sig.params) {
+                    if let Arg::Val(v) = a {
+                        self.check_narrowing(v, p.strip_ref(), v.span);
+                    }
+                }
+            }
             self.construct_with(f, target, args, span);
         }
     }

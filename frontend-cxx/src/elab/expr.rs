@@ -455,6 +455,29 @@ impl Elab<'_> {
         }
     }
 
+    /// An l-value as C can use it as an object: a conditional l-value `c ? a : b` becomes
+    /// `*(c ? &a : &b)`.
+    pub fn as_object(&self, v: Val) -> Val {
+        fn rewrite(e: c::Expr) -> c::Expr {
+            let span = e.span;
+            match e.kind {
+                c::ExprKind::Paren(x) if matches!(x.kind, c::ExprKind::Cond(..) | c::ExprKind::Paren(_)) => rewrite(*x),
+                c::ExprKind::Cond(cnd, a, b) => {
+                    let pa = cx(c::ExprKind::Unary(UnOp::AddrOf, Box::new(paren(rewrite(*a)))), span);
+                    let pb = cx(c::ExprKind::Unary(UnOp::AddrOf, Box::new(paren(rewrite(*b)))), span);
+                    let sel = cx(c::ExprKind::Cond(cnd, Box::new(pa), Box::new(pb)), span);
+                    cx(c::ExprKind::Unary(UnOp::Deref, Box::new(paren(sel))), span)
+                }
+                kind => c::Expr { kind, span },
+            }
+        }
+        if !v.lv {
+            return v;
+        }
+        let c = v.c.clone().map(rewrite);
+        Val { c, ..v }
+    }
+
     // ----- operators -----
 
     /// An operand as a value: a class object stays an object; arrays stay arrays (OpenCL C
@@ -502,6 +525,7 @@ impl Elab<'_> {
     }
 
     pub fn unary_on(&mut self, op: UnOp, v: Val, span: Span) -> Val {
+        let v = if matches!(op, UnOp::AddrOf | UnOp::PreInc | UnOp::PreDec | UnOp::PostInc | UnOp::PostDec) { self.as_object(v) } else { v };
         let e = v.expr();
         match op {
             UnOp::Deref => match &v.ty {
@@ -773,6 +797,7 @@ impl Elab<'_> {
             self.err(codes::NOT_LVALUE, "expression is not assignable", span);
             return Val::error(span);
         }
+        let l = self.as_object(l);
         if l.is_const {
             self.err(codes::ASSIGN_CONST, "cannot assign to a const object", span);
             return Val::error(span);
@@ -820,14 +845,24 @@ impl Elab<'_> {
         let class_result = av.ty.is_class() || bv.ty.is_class();
         if pa.is_empty() && pb.is_empty() && !class_result {
             let built = c::ExprKind::Cond(Box::new(paren(cv.expr())), Box::new(paren(av.expr())), Box::new(paren(bv.expr())));
-            let ty = self.oracle_op(&|x| c::ExprKind::Cond(Box::new(x[0].clone()), Box::new(x[1].clone()), Box::new(x[2].clone())), &[&cv, &av, &bv], span);
+            // Arms of one type give that type (an enumeration stays one, as C++ says).
+            let ty = if av.ty == bv.ty && !matches!(av.ty, Ty::Array(..)) {
+                Some(av.ty.clone())
+            } else {
+                self.oracle_op(&|x| c::ExprKind::Cond(Box::new(x[0].clone()), Box::new(x[1].clone()), Box::new(x[2].clone())), &[&cv, &av, &bv], span)
+            };
             let Some(ty) = ty else {
                 self.err(codes::BAD_OPERANDS, "incompatible operand types in `?:`", span);
                 return Val::error(span);
             };
-            let both_lv = av.lv && bv.lv && av.ty == bv.ty;
+            // Two l-values of one type give an l-value; C's `?:` gives a value, so where it is
+            // used as an object it is written `*(c ? &a : &b)` ([`Elab::as_object`]).
             let mut v = Val::rv(cx(built, span), ty, span);
-            v.lv = both_lv;
+            if av.lv && bv.lv && av.ty == bv.ty && av.c.is_some() && bv.c.is_some() {
+                v.lv = true;
+                v.space = av.space;
+                v.is_const = av.is_const || bv.is_const;
+            }
             return v;
         }
         // T t; if (c) { pa; t = a; } else { pb; t = b; }

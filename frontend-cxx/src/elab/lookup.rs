@@ -9,6 +9,11 @@ use kiln_hir::types::{AddrSpace, Scalar};
 use std::collections::HashMap;
 use std::rc::Rc;
 
+/// Function templates of the OpenCL C++ library that kiln writes as OpenCL C built-ins
+/// (`convert_cast<int4, saturate::on>(x)` is `convert_int4_sat(x)`).
+pub const LIBRARY_INTRINSICS: &[&str] =
+    &["convert_cast", "as_type", "vload", "vstore", "vload_half", "vstore_half", "vloada_half", "vstorea_half"];
+
 /// OpenCL C built-in functions (and the few helpers OpenCL C front ends know) callable from C++.
 pub fn is_builtin_function(name: &str) -> bool {
     kiln_hir::builtins::family(name).is_some()
@@ -128,10 +133,23 @@ impl Elab<'_> {
                     Some(t) => Ent::Type(t),
                     None => return None,
                 },
-                None if i > 0 && matches!(cur, Some(Ent::Ns(_))) && is_builtin_function(&part.name) && self.is_library_ns(&cur) => {
+                None if i > 0
+                    && matches!(cur, Some(Ent::Ns(_)))
+                    && (is_builtin_function(&part.name) || LIBRARY_INTRINSICS.contains(&&*part.name))
+                    && self.is_library_ns(&cur) =>
+                {
                     Ent::Builtin(part.name.clone())
                 }
                 None => return None,
+            };
+            // The injected name of a class template's instance, given arguments, names the
+            // template (`Matrix<T, C, K>` inside `Matrix`).
+            let found = match (&found, &part.targs) {
+                (Ent::Type(Ty::Class(c)), Some(_)) => match &self.classes[c.0 as usize].origin {
+                    Some((t, _)) => Ent::Template(*t),
+                    None => found,
+                },
+                _ => found,
             };
             cur = Some(match (&found, &part.targs) {
                 (Ent::Template(t), Some(args)) => {
@@ -659,6 +677,8 @@ impl Elab<'_> {
                 }
                 match self.lookup_qual_quiet(&base, ctx) {
                     Some(Ent::Template(pt)) if pt == at => {}
+                    // The injected name of a class template inside its own definition.
+                    Some(Ent::Type(Ty::Class(c))) if self.classes[c.0 as usize].origin.as_ref().is_some_and(|(t, _)| *t == at) => {}
                     _ => return false,
                 }
                 pargs.iter().zip(&aargs).all(|(pp, aa)| self.match_pattern(pp, aa, params, ctx, bound))

@@ -966,17 +966,11 @@ impl<'o> Elab<'o> {
                 return;
             }
         }
+        // Program-scope variables are `__global` by default, as in OpenCL C 2.0 and OpenCL C++.
         let space = match space {
             Some(s) => s,
             None if is_const => AddrSpace::Constant,
-            None => {
-                self.err(
-                    codes::PROGRAM_SCOPE_VAR,
-                    format!("program-scope variable `{}` must be in the `__constant` or `__global` address space (or `constexpr`)", v.name),
-                    v.name_span,
-                );
-                return;
-            }
+            None => AddrSpace::Global,
         };
         let cname = self.program_name(&self.qualified_display(Scope::Ns(ctx.ns), &v.name).replace("::", "_"));
         let gid = GlobalId(self.globals.len() as u32);

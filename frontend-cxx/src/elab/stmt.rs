@@ -299,23 +299,7 @@ impl Elab<'_> {
             StmtKind::Block(v) => v.clone(),
             _ => vec![body.clone()],
         };
-        self.push_scope();
-        let n = stmts.len();
-        for (i, s) in stmts.iter().enumerate() {
-            let last = i + 1 == n;
-            if last && let StmtKind::Return(Some(rv)) = &s.kind {
-                let used = self.fx.as_ref().is_some_and(|fx| fx.frame().ret.label_used);
-                if !used {
-                    let v = self.return_value(rv, s.span);
-                    if let Some(fx) = self.fx.as_mut() {
-                        fx.frame_mut().ret.final_val = Some(v);
-                    }
-                    continue;
-                }
-            }
-            self.stmt(s);
-        }
-        self.pop_scope();
+        self.tail_stmts(&stmts);
         let Some(fx) = self.fx.as_ref() else { return Val::error(span) };
         let ret = fx.frame().ret.clone();
         if ret.label_used {
@@ -362,6 +346,44 @@ impl Elab<'_> {
                 }
             },
         }
+    }
+
+    /// Statements of a body whose last one is in tail position: a `return` there needs no jump,
+    /// and neither does one at the end of a taken `if constexpr` branch or a nested block. The
+    /// statements are written into the current block (every C name is unique, so the result
+    /// may name the body's variables after it).
+    fn tail_stmts(&mut self, stmts: &[ast::Stmt]) {
+        self.push_scope();
+        let n = stmts.len();
+        for (i, s) in stmts.iter().enumerate() {
+            if i + 1 < n {
+                self.stmt(s);
+                continue;
+            }
+            match &s.kind {
+                StmtKind::Return(Some(rv)) if !self.fx.as_ref().is_some_and(|fx| fx.frame().ret.label_used) => {
+                    let v = self.return_value(rv, s.span);
+                    if let Some(fx) = self.fx.as_mut() {
+                        fx.frame_mut().ret.final_val = Some(v);
+                    }
+                }
+                StmtKind::Block(inner) => self.tail_stmts(inner),
+                StmtKind::If { init: None, cond: ast::Cond::Expr(c), then, els, constexpr: true } => {
+                    let ctx = self.ctx();
+                    match self.const_eval(c, &ctx).and_then(|k| k.truthy()) {
+                        Some(true) => self.tail_stmts(std::slice::from_ref(then)),
+                        Some(false) => {
+                            if let Some(e) = els {
+                                self.tail_stmts(std::slice::from_ref(e));
+                            }
+                        }
+                        None => self.err_not_constant("the condition of `if constexpr`", c.span),
+                    }
+                }
+                _ => self.stmt(s),
+            }
+        }
+        self.pop_scope();
     }
 
     /// The value of `return e;` converted to the function's return type (deducing it).

@@ -1,0 +1,264 @@
+#![allow(clippy::unwrap_used)]
+//! C++ kernels (`tests/cxx/`): every kernel through every engine, equal to its references.
+//!
+//! - every kernel: the emulator, the simulator and Verilator agree, without and with stalls;
+//! - a kernel with an OpenCL C twin (`NAME.cl`, the same program written in OpenCL C, or the
+//!   porting guide's OpenCL C form of its example) computes the twin's results, and both build
+//!   the same hardware: the same loops in the report (initiation intervals, depths, trip
+//!   counts) and the same cycle count;
+//! - a kernel marked `// reference: g++` computes what g++ computes for it as C++17 (with
+//!   `tests/c_reference/kiln_cxx_shim.hpp`): an independent reference for C++'s rules;
+//! - clang (`-cl-std=clc++1.0 -fsyntax-only`) accepts every C++ for OpenCL kernel (those that
+//!   do not use the `cl::` library, which clang lacks) and rejects every negative kernel
+//!   (`tests/cxx/negative/`), which kiln refuses with the codes its first line names;
+//! - the OpenCL C that `kiln check --emit-opencl` prints is a kernel kiln builds with the same
+//!   results.
+
+use kiln_tests::{Case, cxx_corpus, emu_args, kiln, par_each, require_tool, result_args, scratch, tests_dir};
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+
+fn cosim(case: &Case, dir: &std::path::Path, extra: &[&str], tag: &str) -> serde_json::Value {
+    let json = dir.join(format!("{}-{tag}.json", case.name));
+    let mut args: Vec<String> =
+        vec!["cosim".into(), case.source.display().to_string(), "--spec".into(), case.spec.display().to_string()];
+    args.extend(extra.iter().map(|s| s.to_string()));
+    args.extend(case.flags());
+    args.extend(["--json".into(), json.display().to_string()]);
+    let r = kiln(&args);
+    assert_eq!(r.code, 0, "{} ({tag}): cosim failed\n{}{}", case.name, r.stdout, r.stderr);
+    assert!(r.stdout.contains("emulator, simulator and Verilator agree"), "{}: {}", case.name, r.stdout);
+    serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap()
+}
+
+/// The OpenCL C twin of a C++ kernel, as a corpus case with the same run spec.
+fn twin(case: &Case) -> Option<Case> {
+    let source = case.source.with_extension("cl");
+    source.exists().then(|| Case {
+        name: format!("{}-twin", case.name),
+        text: std::fs::read_to_string(&source).unwrap(),
+        source,
+        spec: case.spec.clone(),
+    })
+}
+
+#[test]
+fn cxx_corpus_covers_the_language() {
+    let cases = cxx_corpus();
+    assert!(cases.len() >= 20, "the C++ corpus has {} kernels", cases.len());
+    let twins = cases.iter().filter(|c| twin(c).is_some()).count();
+    assert!(twins >= 10, "{twins} C++ kernels have an OpenCL C twin");
+    let text: String = cases.iter().map(|c| c.text.as_str()).collect();
+    for feature in [
+        "template", "namespace", "operator", "constexpr", "static_assert", "auto", "using", "enum class", "[&", "[=",
+        "class", "cl::array", "cl::local", "work_group_barrier", "global_ptr", "private:", "explicit",
+    ] {
+        assert!(text.contains(feature), "no C++ corpus kernel uses `{feature}`");
+    }
+}
+
+#[test]
+fn cxx_corpus_agrees_in_all_engines_without_and_with_stalls() {
+    require_tool("verilator");
+    let dir = scratch("cxx-cosim");
+    let cases = cxx_corpus();
+    par_each(&cases, |case| {
+        let emu = emu_args(case, &dir);
+        let plain = cosim(case, &dir, &[], "plain");
+        let stalled = cosim(case, &dir, &["--stall-seed", "3", "--mem-latency", "2"], "stall");
+        assert_eq!(plain["args"], emu, "{}: Verilator outputs differ from the emulator", case.name);
+        assert_eq!(stalled["args"], emu, "{}: outputs under stalls differ from the emulator", case.name);
+    });
+}
+
+/// The loops of a build's report, as comparable values (no source locations or names).
+fn loop_shapes(report: &serde_json::Value) -> Vec<String> {
+    let mut out = Vec::new();
+    for k in report["kernels"].as_array().unwrap() {
+        for l in k["loops"].as_array().unwrap() {
+            out.push(format!(
+                "pipelined={} ii={} mii={} depth={} trip={}",
+                l["pipelined"], l["achieved_ii"], l["mii"], l["depth"], l["trip_count"]
+            ));
+        }
+    }
+    out
+}
+
+fn build_report(source: &std::path::Path, dir: &std::path::Path, tag: &str, flags: &[String]) -> serde_json::Value {
+    let out = dir.join(tag);
+    let mut args = vec!["build".to_string(), source.display().to_string(), "-o".into(), out.display().to_string()];
+    args.extend(flags.iter().cloned());
+    let r = kiln(&args);
+    assert_eq!(r.code, 0, "{tag}: build failed\n{}", r.stderr);
+    serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap()).unwrap()
+}
+
+#[test]
+fn cxx_kernels_equal_their_opencl_c_twins_and_build_the_same_hardware() {
+    require_tool("verilator");
+    let dir = scratch("cxx-twins");
+    let cases: Vec<Case> = cxx_corpus().into_iter().filter(|c| twin(c).is_some()).collect();
+    par_each(&cases, |case| {
+        let t = twin(case).unwrap();
+        assert_eq!(emu_args(case, &dir), emu_args(&t, &dir), "{}: results differ from the OpenCL C twin", case.name);
+        let a = build_report(&case.source, &dir, &case.name, &case.flags());
+        let b = build_report(&t.source, &dir, &t.name, &case.flags());
+        assert_eq!(loop_shapes(&a), loop_shapes(&b), "{}: the loop reports differ from the twin's", case.name);
+        let ca = cosim(case, &dir, &[], "twin-cycles");
+        let cb = cosim(&t, &dir, &[], "twin-cycles");
+        assert_eq!(ca["cycles"], cb["cycles"], "{}: cycles differ from the OpenCL C twin", case.name);
+    });
+}
+
+/// A C++ program that runs `case` on the inputs of its run spec and prints every global buffer.
+fn gpp_program(case: &Case, inputs: &[kiln_tests::Inputs], kernel: &str) -> String {
+    let mut c = String::new();
+    let _ = writeln!(c, "#include \"{}\"", case.source.display());
+    c.push_str("#include <cstdio>\nint main() {\n");
+    let mut call = Vec::new();
+    let mut prints = Vec::new();
+    for inp in inputs {
+        match &inp.kind {
+            kiln_tests::InputKind::Buffer { width, signed, float, values } => {
+                assert!(!float, "{}: the g++ reference covers integer kernels", case.name);
+                let ty = match (width, signed) {
+                    (8, true) => "signed char",
+                    (8, false) => "unsigned char",
+                    (16, true) => "short",
+                    (16, false) => "unsigned short",
+                    (32, true) => "int",
+                    (32, false) => "unsigned int",
+                    (64, true) => "long",
+                    _ => "unsigned long",
+                };
+                let items: Vec<String> = values.iter().map(|v| format!("({ty}){v}LL")).collect();
+                let _ = writeln!(c, "  static {ty} buf_{}[{}] = {{{}}};", inp.name, items.len().max(1), items.join(", "));
+                call.push(format!("buf_{}", inp.name));
+                prints.push((inp.name.clone(), items.len(), *signed));
+            }
+            kiln_tests::InputKind::Scalar { value, .. } => call.push(format!("{value}LL")),
+            _ => panic!("{}: the g++ reference covers buffers and scalars", case.name),
+        }
+    }
+    let _ = writeln!(c, "  {kernel}({});", call.join(", "));
+    for (name, len, signed) in prints {
+        let (fmt, cast) = if signed { ("%lld", "long long") } else { ("%llu", "unsigned long long") };
+        let _ = writeln!(c, "  printf(\"{name}\");\n  for (int i = 0; i < {len}; i++) printf(\" {fmt}\", ({cast})buf_{name}[i]);\n  printf(\"\\n\");");
+    }
+    c.push_str("  return 0;\n}\n");
+    c
+}
+
+#[test]
+fn cxx_kernels_match_the_gpp_reference() {
+    require_tool("g++");
+    let dir = scratch("cxx-gpp");
+    let shim = tests_dir().join("c_reference").join("kiln_cxx_shim.hpp");
+    let cases: Vec<Case> = cxx_corpus().into_iter().filter(|c| c.directive("reference").as_deref() == Some("g++")).collect();
+    assert!(cases.len() >= 8, "{} C++ kernels are checked against g++", cases.len());
+    par_each(&cases, |case| {
+        let spec: toml::Table = toml::from_str(&std::fs::read_to_string(&case.spec).unwrap()).unwrap();
+        let kernel = spec["kernel"].as_str().unwrap().to_string();
+        let (_, inputs) = kiln_tests::materialized_inputs(case);
+        let file = dir.join(format!("{}.cpp", case.name));
+        std::fs::write(&file, gpp_program(case, &inputs, &kernel)).unwrap();
+        let exe = dir.join(&case.name);
+        let out = std::process::Command::new("g++")
+            .args(["-std=c++17", "-O1", "-w", "-fwrapv", "-include"])
+            .arg(&shim)
+            .arg(&file)
+            .arg("-o")
+            .arg(&exe)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}: g++ failed:\n{}", case.name, String::from_utf8_lossy(&out.stderr));
+        let run = std::process::Command::new(&exe).output().unwrap();
+        assert!(run.status.success(), "{}: the g++ reference crashed", case.name);
+        let json = dir.join(format!("{}-emu.json", case.name));
+        let r = kiln(&["emu", &case.source.display().to_string(), "--spec", &case.spec.display().to_string(), "--json", &json.display().to_string()]);
+        assert_eq!(r.code, 0, "{}: {}", case.name, r.stderr);
+        let got = result_args(&json);
+        for line in String::from_utf8_lossy(&run.stdout).lines() {
+            let mut w = line.split_whitespace();
+            let name = w.next().unwrap();
+            let expect: Vec<serde_json::Value> = w.map(|x| serde_json::from_str(x).unwrap()).collect();
+            assert_eq!(got[name], serde_json::Value::Array(expect), "{}: buffer `{name}` differs from g++", case.name);
+        }
+    });
+}
+
+fn clang_cxx(file: &std::path::Path) -> std::process::Output {
+    std::process::Command::new("clang")
+        .args(["-x", "clcpp", "-cl-std=clc++1.0", "-fsyntax-only", "-target", "spir", "-Xclang", "-finclude-default-header"])
+        .arg(file)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn clang_accepts_every_cxx_for_opencl_kernel() {
+    require_tool("clang");
+    let cases: Vec<Case> = cxx_corpus().into_iter().filter(|c| !c.text.contains("#include <opencl_")).collect();
+    assert!(cases.len() >= 10, "{} C++ for OpenCL kernels are checked by clang", cases.len());
+    par_each(&cases, |case| {
+        let out = clang_cxx(&case.source);
+        assert!(out.status.success(), "{}: clang rejects it:\n{}", case.name, String::from_utf8_lossy(&out.stderr));
+    });
+}
+
+#[test]
+fn cxx_negative_kernels_give_their_codes_and_clang_rejects_them() {
+    require_tool("clang");
+    let dir = tests_dir().join("cxx").join("negative");
+    let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().filter_map(|e| e.ok().map(|e| e.path())).collect();
+    files.sort();
+    assert!(files.len() >= 12, "{} C++ negative kernels", files.len());
+    let mut failures = Vec::new();
+    for f in files {
+        let text = std::fs::read_to_string(&f).unwrap();
+        let expected: BTreeSet<String> = text
+            .lines()
+            .next()
+            .and_then(|l| l.strip_prefix("// expect:"))
+            .unwrap_or_else(|| panic!("{} has no `// expect:` line", f.display()))
+            .split_whitespace()
+            .map(str::to_string)
+            .collect();
+        let path = f.display().to_string();
+        let r = kiln(&["check", &path, "--message-format", "json"]);
+        let diags: Vec<serde_json::Value> = r.stderr.lines().filter_map(|l| serde_json::from_str(l).ok()).collect();
+        let got: BTreeSet<String> =
+            diags.iter().filter(|d| d["severity"] == "error").map(|d| d["code"].as_str().unwrap_or("").to_string()).collect();
+        let located = diags.iter().all(|d| d["spans"].as_array().is_some_and(|s| !s.is_empty() && s[0]["line"].as_u64().is_some_and(|x| x > 0)));
+        if r.code != 1 || got != expected || !located {
+            failures.push(format!("{}: exit {}, expected {expected:?}, got {got:?}, located: {located}\n{}", f.display(), r.code, r.stderr));
+        }
+        // clang is the oracle of validity, except for what kiln does not build yet (E1106),
+        // and for the library kernels clang cannot read.
+        let kiln_only = expected.iter().all(|c| c == "E1106" || c.starts_with("E05")) || text.contains("#include <opencl_");
+        if !kiln_only && clang_cxx(&f).status.success() {
+            failures.push(format!("{}: clang accepts it, but it breaks a rule of the language", f.display()));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn emitted_opencl_c_builds_with_the_same_results() {
+    let dir = scratch("cxx-emit");
+    let cases = cxx_corpus();
+    par_each(&cases, |case| {
+        let r = kiln(&["check", "--emit-opencl", &case.source.display().to_string()]);
+        assert_eq!(r.code, 0, "{}: {}", case.name, r.stderr);
+        let cl = dir.join(format!("{}.cl", case.name));
+        std::fs::write(&cl, &r.stdout).unwrap();
+        let lowered = Case { name: format!("{}-lowered", case.name), source: cl.clone(), spec: case.spec.clone(), text: r.stdout.clone() };
+        let mut args = vec!["emu".to_string(), cl.display().to_string(), "--spec".into(), case.spec.display().to_string(), "-cl-std=CL2.0".into()];
+        let json = dir.join(format!("{}-lowered.json", case.name));
+        args.extend(["--json".into(), json.display().to_string()]);
+        let run = kiln(&args);
+        assert_eq!(run.code, 0, "{}: the emitted OpenCL C does not run:\n{}\n{}", case.name, run.stderr, r.stdout);
+        assert_eq!(result_args(&json), emu_args(case, &dir), "{}: the emitted OpenCL C computes something else", lowered.name);
+    });
+}
