@@ -19,12 +19,11 @@ using uintptr_t = ::uintptr_t;
 template <class T, size_t N> using vec = __kiln_vector<T, N>;
 
 // ----- <opencl_memory>: explicit address-space pointers and storage classes -----
-template <class T> struct __element_of { using type = T; };
-template <class T> struct __element_of<T[]> { using type = T; };
-template <class T> using global_ptr = __global typename __element_of<T>::type *;
-template <class T> using local_ptr = __local typename __element_of<T>::type *;
-template <class T> using private_ptr = __private typename __element_of<T>::type *;
-template <class T> using constant_ptr = __constant typename __element_of<T>::type *;
+// `global_ptr<T>` and `global_ptr<T[]>` are OpenCL C's `__global T *` (and so on).
+template <class T> using global_ptr = __kiln_ptr_global<T>;
+template <class T> using local_ptr = __kiln_ptr_local<T>;
+template <class T> using private_ptr = __kiln_ptr_private<T>;
+template <class T> using constant_ptr = __kiln_ptr_constant<T>;
 template <class T> using global = __kiln_global<T>;
 template <class T> using local = __kiln_local<T>;
 template <class T> using priv = __kiln_priv<T>;

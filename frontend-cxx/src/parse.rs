@@ -140,7 +140,10 @@ impl<'a> Parser<'a> {
             types.insert(t.into());
         }
         let mut templates: HashSet<Rc<str>> = HashSet::new();
-        for t in ["__kiln_vector", "__kiln_local", "__kiln_global", "__kiln_priv", "__kiln_constant", "__kiln_pipe", "__kiln_pipe_storage", "__kiln_atomic"] {
+        for t in [
+            "__kiln_vector", "__kiln_local", "__kiln_global", "__kiln_priv", "__kiln_constant", "__kiln_pipe", "__kiln_pipe_storage",
+            "__kiln_atomic", "__kiln_ptr_global", "__kiln_ptr_local", "__kiln_ptr_private", "__kiln_ptr_constant",
+        ] {
             templates.insert(t.into());
             types.insert(t.into());
         }
@@ -712,7 +715,7 @@ impl<'a> Parser<'a> {
                     if self.is_ctor_name_ahead(in_class) {
                         break;
                     }
-                    if !self.qualified_type_at(0) && !(address_space(w).is_some()) && !(w == "pipe") {
+                    if !self.qualified_type_at(0) && !(address_space(w).is_some()) && !(w == "pipe") && !self.unknown_type_declaration_ahead() {
                         break;
                     }
                     s.ty = Some(self.named_type()?);
@@ -1766,13 +1769,19 @@ impl<'a> Parser<'a> {
                 | "typename" | "extern" | "register" | "thread_local" | "decltype" | "__attribute__"
         ) || basic_word(s).is_some()
         {
-            return !self.nth(1).is_punct(P::LParen) || basic_word(s).is_none() || matches!(s, "void") && false;
+            // `int(x)` is a functional cast; `int (*f)(int)` and `int (&a)[4]` declare.
+            return !self.nth(1).is_punct(P::LParen)
+                || basic_word(s).is_none()
+                || self.nth(2).is_punct(P::Star)
+                || self.nth(2).is_punct(P::Amp);
         }
         if address_space(s).is_some() && !self.nth(1).is_punct(P::ColonColon) {
             return true;
         }
         if !self.qualified_type_at(0) {
-            return false;
+            // `a::b c;`: two names in a row declare a variable of a type the parser does not
+            // know (the elaborator says what `a::b` is).
+            return self.unknown_type_declaration_ahead();
         }
         // After the type name: a declarator follows (a name, `*`, `&`), not `(` or `::`/`.`.
         let mut n = 0;
@@ -1995,6 +2004,26 @@ impl<'a> Parser<'a> {
         let e = self.expr()?;
         self.expect(P::Semi, "after the expression")?;
         Ok(Stmt { span: t.span.to(self.prev_span()), kind: StmtKind::Expr(e) })
+    }
+
+    fn unknown_type_declaration_ahead(&self) -> bool {
+        let mut n = 0;
+        if self.nth(n).is_punct(P::ColonColon) {
+            n += 1;
+        }
+        loop {
+            if !Self::is_plain_ident(self.nth(n)) {
+                return false;
+            }
+            n += 1;
+            if self.nth(n).is_punct(P::ColonColon) {
+                n += 1;
+                continue;
+            }
+            break;
+        }
+        Self::is_plain_ident(self.nth(n))
+            && matches!(self.nth(n + 1).kind, TokKind::Punct(P::Semi | P::Assign | P::LBrace | P::Comma | P::LBracket))
     }
 
     fn is_declaration_after_attributes(&self) -> bool {

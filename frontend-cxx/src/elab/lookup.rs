@@ -333,6 +333,16 @@ impl Elab<'_> {
                 }
             };
         }
+        if let Some(space) = pointer_template(&last.name)
+            && let Some(args) = &last.targs
+        {
+            let Some(targs) = self.template_args(args, ctx) else { return Ty::Error };
+            return match targs.as_slice() {
+                [TArg::Type(Ty::Array(e, _))] => Ty::Ptr(e.clone(), space, space == AddrSpace::Constant),
+                [TArg::Type(t)] => Ty::Ptr(Rc::new(t.clone()), space, space == AddrSpace::Constant),
+                _ => Ty::Error,
+            };
+        }
         if matches!(&*last.name, "__kiln_atomic" | "__kiln_pipe" | "__kiln_pipe_storage")
             && let Some(args) = &last.targs
         {
@@ -538,7 +548,13 @@ impl Elab<'_> {
         // Specializations: explicit ones match exactly, partial ones by deduction.
         let specs = self.templates[t.0 as usize].specializations.clone();
         let mut chosen: Option<(TemplateKind, Ctx, Env)> = None;
-        for (sparams, pattern, kind, sctx) in &specs {
+        for (args, kind, sctx) in self.templates[t.0 as usize].exact_specializations.clone() {
+            if args == full {
+                chosen = Some((kind, sctx.clone(), Env { vars: HashMap::new(), parent: Some(sctx.env.clone()) }));
+                break;
+            }
+        }
+        for (sparams, pattern, kind, sctx) in specs.iter().filter(|_| chosen.is_none()) {
             let mut bound = HashMap::new();
             if sparams.is_empty() {
                 let Some(resolved) = self.template_args(pattern, sctx) else { continue };
@@ -662,6 +678,29 @@ impl Elab<'_> {
                 // `X<P...>` against an instance of `X`, or `vec<T, N>` against a vector.
                 let last = q.last();
                 let pargs = last.targs.clone().unwrap_or_default();
+                if pointer_template(&last.name).is_some() {
+                    let Ty::Ptr(e, _, _) = a else { return false };
+                    return match pargs.as_slice() {
+                        [TemplateArg::Type(t)] => match &t.kind {
+                            TypeKind::Array(inner, None) => self.deduce_type(inner, e, params, ctx, bound),
+                            _ => self.deduce_type(t, e, params, ctx, bound),
+                        },
+                        _ => false,
+                    };
+                }
+                // An alias template is transparent: its definition with the pattern's arguments.
+                let mut base = q.clone();
+                if let Some(l) = base.parts.last_mut() {
+                    l.targs = None;
+                }
+                if let Some(Ent::Template(at)) = self.lookup_qual_quiet(&base, ctx)
+                    && let TemplateKind::Alias(body) = self.templates[at.0 as usize].kind.clone()
+                {
+                    let aparams = self.templates[at.0 as usize].params.clone();
+                    let subst: HashMap<Name, TemplateArg> = aparams.iter().map(|p| p.name.clone()).zip(pargs.iter().cloned()).collect();
+                    let expanded = substitute(&body, &subst);
+                    return self.deduce_type(&expanded, a, params, ctx, bound);
+                }
                 if (&*last.name == "vec" || &*last.name == "__kiln_vector")
                     && let Ty::Vector(s, n) = a
                     && pargs.len() == 2
@@ -765,6 +804,17 @@ pub fn round_float(f: f64, s: Scalar) -> f64 {
     if s == Scalar::F32 { f as f32 as f64 } else { f }
 }
 
+/// The library's pointer classes (`global_ptr<T>`): OpenCL C pointers into an address space.
+fn pointer_template(n: &str) -> Option<AddrSpace> {
+    match n {
+        "__kiln_ptr_global" => Some(AddrSpace::Global),
+        "__kiln_ptr_local" => Some(AddrSpace::Local),
+        "__kiln_ptr_private" => Some(AddrSpace::Private),
+        "__kiln_ptr_constant" => Some(AddrSpace::Constant),
+        _ => None,
+    }
+}
+
 /// `local`, `global`, `constant`, `priv` storage class templates of the library.
 fn storage_template(n: &str) -> Option<AddrSpace> {
     match n {
@@ -830,4 +880,42 @@ pub fn words_type(ws: &[TypeWord]) -> Option<Ty> {
         return Some(Ty::Scalar(if u { Scalar::U32 } else { Scalar::I32 }));
     }
     None
+}
+
+/// A written type with template parameters replaced by written arguments (the expansion of an
+/// alias template for deduction).
+fn substitute(t: &ast::Type, subst: &HashMap<Name, TemplateArg>) -> ast::Type {
+    let kind = match &t.kind {
+        TypeKind::Named(q) if q.is_simple() => match subst.get(&q.parts[0].name) {
+            Some(TemplateArg::Type(x)) => return x.clone(),
+            _ => t.kind.clone(),
+        },
+        TypeKind::Named(q) => {
+            let mut q = q.clone();
+            for p in &mut q.parts {
+                if let Some(args) = &mut p.targs {
+                    for a in args.iter_mut() {
+                        if let TemplateArg::Type(x) = a {
+                            *x = substitute(x, subst);
+                        } else if let TemplateArg::Expr(e) = a
+                            && let ast::ExprKind::Name(n) = &e.kind
+                            && n.is_simple()
+                            && let Some(r) = subst.get(&n.parts[0].name)
+                        {
+                            *a = r.clone();
+                        }
+                    }
+                }
+            }
+            TypeKind::Named(q)
+        }
+        TypeKind::Pointer(i) => TypeKind::Pointer(Box::new(substitute(i, subst))),
+        TypeKind::Ref(i, r) => TypeKind::Ref(Box::new(substitute(i, subst)), *r),
+        TypeKind::Array(i, n) => TypeKind::Array(Box::new(substitute(i, subst)), n.clone()),
+        TypeKind::Qualified { inner, is_const, is_volatile, space } => {
+            TypeKind::Qualified { inner: Box::new(substitute(inner, subst)), is_const: *is_const, is_volatile: *is_volatile, space: *space }
+        }
+        other => other.clone(),
+    };
+    ast::Type { kind, span: t.span }
 }

@@ -171,6 +171,9 @@ pub struct Template {
     /// Explicit and partial specializations: their parameters, arguments as written, and
     /// definition.
     pub specializations: Vec<(Vec<ast::TemplateParam>, Vec<ast::TemplateArg>, TemplateKind, Ctx)>,
+    /// Explicit specializations whose arguments were deduced from their parameter types
+    /// (`template<> void f(global_ptr<float[]> p)`).
+    pub exact_specializations: Vec<(Vec<TArg>, TemplateKind, Ctx)>,
     pub span: Span,
 }
 
@@ -394,6 +397,7 @@ impl<'o> Elab<'o> {
                         access: ast::Access::Public,
                         instances: HashMap::new(),
                         specializations: vec![],
+                exact_specializations: vec![],
                         span: *span,
                     };
                     let id = TemplateId(self.templates.len() as u32);
@@ -471,6 +475,7 @@ impl<'o> Elab<'o> {
                 access,
                 instances: HashMap::new(),
                 specializations: vec![],
+                exact_specializations: vec![],
                 span: cd.span,
             };
             let id = TemplateId(self.templates.len() as u32);
@@ -605,12 +610,12 @@ impl<'o> Elab<'o> {
                 }
                 ast::Member::Method { def, access, friend } => {
                     if def.flags.is_virtual {
+                        // Reported, then kept as a plain member function (one error, no cascade).
                         self.err(
                             codes::CXX_FORBIDDEN,
                             "virtual functions are not allowed: OpenCL C++ does not support the virtual function qualifier (OpenCL C++ 1.0 §2.9)",
                             def.span,
                         );
-                        continue;
                     }
                     if *friend {
                         // A friend defined in the class is a function of the enclosing
@@ -705,6 +710,7 @@ impl<'o> Elab<'o> {
             access,
             instances: HashMap::new(),
             specializations: vec![],
+            exact_specializations: vec![],
             span,
         });
         id
@@ -736,6 +742,35 @@ impl<'o> Elab<'o> {
             let t = self.new_template(name.clone(), tps.clone(), TemplateKind::Func(def.clone()), ctx.clone(), owner, access, def.span);
             let target = if friend { Scope::Ns(ctx.ns) } else { scope };
             self.add_member(target, name, Ent::Funcs(vec![], vec![t]), def.span);
+            return;
+        }
+        // `template<> R f(params)`: an explicit specialization whose arguments come from its
+        // parameter types.
+        if def.tparams.as_ref().is_some_and(|t| t.is_empty())
+            && let Some(Ent::Funcs(_, ts)) = self.scope_member(scope, &name)
+        {
+            for t in ts {
+                let TemplateKind::Func(primary) = self.templates[t.0 as usize].kind.clone() else { continue };
+                if primary.params.len() != def.params.len() {
+                    continue;
+                }
+                let params = self.templates[t.0 as usize].params.clone();
+                let tctx = self.templates[t.0 as usize].ctx.clone();
+                let mut bound = HashMap::new();
+                let mut ok = true;
+                for (pp, sp) in primary.params.iter().zip(&def.params) {
+                    let sty = self.resolve_type(&sp.ty, ctx);
+                    if !self.deduce_type(&pp.ty, &sty, &params, &tctx, &mut bound) {
+                        ok = false;
+                    }
+                }
+                let targs: Option<Vec<TArg>> = params.iter().map(|p| bound.get(&p.name).cloned()).collect();
+                if let (true, Some(targs)) = (ok, targs) {
+                    self.templates[t.0 as usize].exact_specializations.push((targs, TemplateKind::Func(def.clone()), ctx.clone()));
+                    return;
+                }
+            }
+            self.err(codes::CXX_TEMPLATE, format!("`template<>` declares no specialization of a function template `{name}`"), def.span);
             return;
         }
         // A declaration followed later by its definition: the definition replaces it.

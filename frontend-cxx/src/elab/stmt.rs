@@ -1144,6 +1144,8 @@ impl Elab<'_> {
             if !v.is_error() && !matches!(v.ty, Ty::Pipe(..)) {
                 self.err(codes::PIPE_RULE, format!("pipe `{}` must be initialized from a pipe", d.name), d.name_span);
             }
+            // The end the declaration names (a program-scope pipe has both).
+            let v = if v.is_error() { v } else { Val { ty: ty.clone(), ..v } };
             self.bind_local(d.name.clone(), Local::Var(v));
             return;
         }
@@ -1162,6 +1164,7 @@ impl Elab<'_> {
             }
             if d.flags.is_constexpr && k.is_none() && ty.is_arith() {
                 self.err_not_constant(&format!("the initializer of `constexpr` variable `{}`", d.name), init.span());
+                self.bind_local(d.name.clone(), Local::Var(Val::error(span)));
                 return;
             }
             if let Some(k) = k {
