@@ -154,11 +154,11 @@ impl Printer {
         }
     }
 
-    /// A declarator: pointers before the name, arrays and parameters after it.
+    /// A declarator: built from the name outwards, the outermost derived part first
+    /// (`derived` lists the part that binds tightest to the base type first).
     fn declarator(&mut self, d: &Declarator) {
-        let mut prefix = String::new();
-        let mut suffix = String::new();
-        for part in &d.derived {
+        let mut cur = d.name.as_ref().map(|(n, _)| n.to_string()).unwrap_or_default();
+        for part in d.derived.iter().rev() {
             match part {
                 DerivedPart::Pointer { quals, addr_space, .. } => {
                     let mut s = String::from("*");
@@ -168,21 +168,22 @@ impl Printer {
                     if quals.is_const {
                         s.push_str(" const ");
                     }
-                    if !suffix.is_empty() {
-                        prefix = format!("({s}{prefix}");
-                        suffix.push(')');
-                    } else {
-                        prefix = format!("{s}{prefix}");
-                    }
+                    cur = format!("{s}{cur}");
                 }
                 DerivedPart::Array { size, .. } => {
+                    if cur.starts_with('*') {
+                        cur = format!("({cur})");
+                    }
                     let mut sub = Printer { out: String::new(), indent: 0 };
                     if let Some(e) = size {
                         sub.expr(e);
                     }
-                    suffix = format!("{suffix}[{}]", sub.out);
+                    cur = format!("{cur}[{}]", sub.out);
                 }
                 DerivedPart::Function { params, .. } => {
+                    if cur.starts_with('*') {
+                        cur = format!("({cur})");
+                    }
                     let mut sub = Printer { out: String::new(), indent: 0 };
                     sub.out.push('(');
                     for (i, p) in params.iter().enumerate() {
@@ -197,16 +198,12 @@ impl Printer {
                         sub.out.push_str("void");
                     }
                     sub.out.push(')');
-                    suffix.push_str(&sub.out);
+                    cur = format!("{cur}{}", sub.out);
                 }
-                DerivedPart::Block { .. } => prefix = format!("^{prefix}"),
+                DerivedPart::Block { .. } => cur = format!("^{cur}"),
             }
         }
-        self.out.push_str(&prefix);
-        if let Some((n, _)) = &d.name {
-            self.out.push_str(n);
-        }
-        self.out.push_str(&suffix);
+        self.out.push_str(&cur);
     }
 
     fn declaration(&mut self, d: &Declaration) {

@@ -1234,6 +1234,19 @@ impl Elab<'_> {
                 }
                 let _ = mark;
             }
+            // `T x{};` of a plain aggregate: C's zero initializer.
+            if let Some(ast::Init::Brace(elems, _)) = &d.init
+                && elems.is_empty()
+                && var_space == AddrSpace::Private
+                && let Some(zero) = self.zero_initializer(&ty, span)
+            {
+                let decl = self.c_declaration(&name, &ty, space, Some(zero), d.name_span, &d.attrs, &ctx);
+                self.push_item(c::BlockItem::Decl(decl));
+                let mut target = Val::lval(ident(&name, span), ty.clone(), var_space, span);
+                target.is_const = is_const;
+                self.bind_local(d.name.clone(), Local::Var(target));
+                return;
+            }
             let decl = self.c_declaration(&name, &ty, space, None, d.name_span, &d.attrs, &ctx);
             self.push_item(c::BlockItem::Decl(decl));
             let mut target = Val::lval(ident(&name, span), ty.clone(), var_space, span);
@@ -1335,6 +1348,28 @@ impl Elab<'_> {
         let mut var = Val::lval(ident(&name, span), ty, AddrSpace::Private, span);
         var.is_const = is_const;
         self.bind_local(d.name.clone(), Local::Var(var));
+    }
+
+    /// C's all-zero initializer (`{{{0}}}`, braced to the first scalar) for a type whose
+    /// value-initialization is all zeros: no constructors and no default member initializers.
+    pub fn zero_initializer(&self, ty: &Ty, span: Span) -> Option<c::Initializer> {
+        Some(match ty {
+            Ty::Scalar(_) | Ty::Enum(_) | Ty::Vector(..) | Ty::Ptr(..) => c::Initializer::Expr(emit::int_lit(0, &Ty::INT, span)),
+            Ty::Array(e, Some(_)) => c::Initializer::List(vec![(vec![], self.zero_initializer(e, span)?)], span),
+            Ty::Class(cid) => {
+                let cls = &self.classes[cid.0 as usize];
+                if cls.has_user_ctor || cls.special.is_some() || cls.fields.iter().any(|f| f.init.is_some()) {
+                    return None;
+                }
+                let first = match (cls.bases.first(), cls.fields.first()) {
+                    (Some(b), _) => Ty::Class(*b),
+                    (None, Some(f)) => f.ty.clone(),
+                    (None, None) => return None,
+                };
+                c::Initializer::List(vec![(vec![], self.zero_initializer(&first, span)?)], span)
+            }
+            _ => return None,
+        })
     }
 
     /// A C initializer list for an array (nested lists for nested arrays) or a scalar.
