@@ -525,3 +525,10 @@ impl Printer {
         }
     }
 }
+
+/// One expression as OpenCL C source.
+pub fn expr_text(e: &Expr) -> String {
+    let mut p = Printer { out: String::new(), indent: 0 };
+    p.expr(e);
+    p.out
+}

@@ -1070,6 +1070,9 @@ impl Elab<'_> {
                 self.push_decl(&cname, t, Some(v.expr()), span);
                 let mut var = Val::lval(ident(&cname, span), t.clone(), AddrSpace::Private, span);
                 var.k = None;
+                if let Ty::Class(c) = t {
+                    self.copy_ref_members(&var, &v, *c);
+                }
                 Local::Var(var)
             }
         }
@@ -1218,7 +1221,11 @@ impl Elab<'_> {
         }
         let ty = v.ty.clone();
         self.push_decl(&t, &ty, Some(v.expr()), span);
-        Val::lval(ident(&t, span), ty, AddrSpace::Private, span)
+        let var = Val::lval(ident(&t, span), ty.clone(), AddrSpace::Private, span);
+        if let Ty::Class(c) = ty {
+            self.copy_ref_members(&var, &v, c);
+        }
+        var
     }
 
     /// An l-value whose address expressions are evaluated once: indices with effects are
@@ -1353,6 +1360,14 @@ impl Elab<'_> {
             next = idx + 1;
         }
         for (i, (fname, fty, finit)) in fields.iter().enumerate() {
+            if let Ty::Ref(..) = fty {
+                let init = positional[i].map(|e| match &e.value {
+                    ast::InitValue::Expr(x) => ast::Init::Assign(x.clone()),
+                    ast::InitValue::Brace(b, s) => ast::Init::Brace(b.clone(), *s),
+                });
+                self.init_ref_member(&target, fname, fty, init.as_ref().or(finit.as_ref()), span);
+                continue;
+            }
             let fv = self.field_access(&target, cls, fname, span);
             match positional[i] {
                 Some(e) => self.init_member_from(fv, fty, &e.value, span),
@@ -1409,6 +1424,34 @@ impl Elab<'_> {
                 }
             }
             _ => {}
+        }
+    }
+
+    /// Binds the reference member `name` of the object `obj` to `v`.
+    fn bind_ref_member(&mut self, obj: &Val, name: &ast::Name, v: Val) {
+        let key = (obj.c.as_ref().map(crate::print::expr_text).unwrap_or_default(), name.clone());
+        self.ref_members.insert(key, v);
+    }
+
+    /// `dst = src` for objects of class `cls`: the data members copied (a struct assignment)
+    /// and the reference members bound as the source's are.
+    pub fn copy_object(&mut self, dst: &Val, src: &Val, cls: ClassId, span: Span) {
+        if let (Some(t), Some(x)) = (dst.c.clone(), src.c.clone()) {
+            self.push_stmt_expr(emit::assign(t, x, span));
+        }
+        self.copy_ref_members(dst, src, cls);
+    }
+
+    pub fn copy_ref_members(&mut self, dst: &Val, src: &Val, cls: ClassId) {
+        let refs: Vec<ast::Name> = self.classes[cls.0 as usize].fields.iter().filter(|f| matches!(f.ty, Ty::Ref(..))).map(|f| f.name.clone()).collect();
+        if refs.is_empty() {
+            return;
+        }
+        let (dk, sk) = (dst.c.as_ref().map(crate::print::expr_text).unwrap_or_default(), src.c.as_ref().map(crate::print::expr_text).unwrap_or_default());
+        for n in refs {
+            if let Some(v) = self.ref_members.get(&(sk.clone(), n.clone())).cloned() {
+                self.ref_members.insert((dk.clone(), n), v);
+            }
         }
     }
 
@@ -1523,9 +1566,7 @@ impl Elab<'_> {
             && !self.has_user_copy_ctor(cls)
         {
             let v = self.as_base(v.clone(), &Ty::Class(cls), span);
-            if let (Some(t), Some(x)) = (target.c.clone(), v.c.clone()) {
-                self.push_stmt_expr(emit::assign(t, x, span));
-            }
+            self.copy_object(&target, &v, cls, span);
             return;
         }
         if ctors.is_empty() && ctor_templates.is_empty() {
@@ -1691,6 +1732,11 @@ impl Elab<'_> {
                 }
             }
             for (n, t, finit) in fields {
+                if let Ty::Ref(..) = t {
+                    let init = def.inits.iter().find(|m| m.name.last().name == n).map(|m| m.init.clone()).or(finit);
+                    self.init_ref_member(&target, &n, &t, init.as_ref(), span);
+                    continue;
+                }
                 let fv = self.field_access(&target, cls, &n, span);
                 match def.inits.iter().find(|m| m.name.last().name == n) {
                     Some(m) => self.init_object(fv, &t, Some(&m.init), m.span),
@@ -1700,6 +1746,32 @@ impl Elab<'_> {
         }
         self.run_body(&body, span);
         self.pop_frame();
+    }
+
+    /// A reference member bound to the l-value its initializer names.
+    fn init_ref_member(&mut self, obj: &Val, name: &ast::Name, ty: &Ty, init: Option<&ast::Init>, span: Span) {
+        let Some(init) = init else {
+            self.err(codes::CXX_REFERENCE, format!("reference member `{name}` is not initialized"), span);
+            return;
+        };
+        let v = match init {
+            ast::Init::Paren(a, _) if a.len() == 1 => self.expr(&a[0]),
+            ast::Init::Assign(e) => self.expr(e),
+            ast::Init::Brace(elems, _) if elems.len() == 1 => match &elems[0].value {
+                ast::InitValue::Expr(e) => self.expr(e),
+                ast::InitValue::Brace(_, s) => Val::error(*s),
+            },
+            _ => {
+                self.err(codes::CXX_REFERENCE, format!("reference member `{name}` takes one initializer"), init.span());
+                return;
+            }
+        };
+        if v.is_error() {
+            return;
+        }
+        if let Local::Var(bound) = self.bind_param(name, ty, Arg::Val(v), true, false, span) {
+            self.bind_ref_member(obj, name, bound);
+        }
     }
 
     fn init_args(&mut self, init: &ast::Init) -> Vec<Arg> {

@@ -411,6 +411,22 @@ impl Elab<'_> {
         }
         let f = &self.classes[cur_cls.0 as usize].fields[idx];
         let ty = f.ty.clone();
+        if let Ty::Ref(_, is_const) = &ty {
+            // A reference member: what this object's constructor bound it to.
+            let key = (e.as_ref().map(crate::print::expr_text).unwrap_or_default(), f.name.clone());
+            return match self.ref_members.get(&key) {
+                Some(v) => {
+                    let mut v = v.clone();
+                    v.is_const |= *is_const;
+                    v.span = span;
+                    v
+                }
+                None => {
+                    self.err(codes::CXX_REFERENCE, format!("reference member `{n}` is used before a constructor binds it"), span);
+                    Val::error(span)
+                }
+            };
+        }
         let e = match e {
             Some(x) => Some(emit::member(x, &f.name.clone(), span)),
             None => {
@@ -789,8 +805,7 @@ impl Elab<'_> {
                 self.err(codes::NOT_LVALUE, "assignment to a temporary", span);
                 return Val::error(span);
             }
-            let e = cx(c::ExprKind::Assign(None, Box::new(l.expr()), Box::new(r.expr())), span);
-            self.push_stmt_expr(e);
+            self.copy_object(&l, &r, cls, span);
             return l;
         }
         if !l.lv {

@@ -337,9 +337,12 @@ impl Elab<'_> {
             && let Some(args) = &last.targs
         {
             let Some(targs) = self.template_args(args, ctx) else { return Ty::Error };
+            // `global_ptr<const T[]>` points to const elements.
+            let written_const = matches!(args.first(), Some(ast::TemplateArg::Type(t)) if super::type_is_const(t));
+            let is_const = space == AddrSpace::Constant || written_const;
             return match targs.as_slice() {
-                [TArg::Type(Ty::Array(e, _))] => Ty::Ptr(e.clone(), space, space == AddrSpace::Constant),
-                [TArg::Type(t)] => Ty::Ptr(Rc::new(t.clone()), space, space == AddrSpace::Constant),
+                [TArg::Type(Ty::Array(e, _))] => Ty::Ptr(e.clone(), space, is_const),
+                [TArg::Type(t)] => Ty::Ptr(Rc::new(t.clone()), space, is_const),
                 _ => Ty::Error,
             };
         }

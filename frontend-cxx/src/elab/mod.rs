@@ -226,6 +226,8 @@ pub struct Elab<'o> {
     pub outer_of: HashMap<ClassId, ClassId>,
     /// The library's storage classes made so far (`cl::local<int>`).
     pub storage_classes: HashMap<(AddrSpace, Ty), ClassId>,
+    /// What the reference members of objects are bound to: (the object as OpenCL C, member).
+    pub ref_members: HashMap<(String, Name), expr::Val>,
 }
 
 impl CNames for Elab<'_> {
@@ -262,6 +264,7 @@ pub fn elaborate(items: &[ast::Item], opts: &Options) -> (c::TranslationUnit, Ve
         used_funcs: Default::default(),
         outer_of: HashMap::new(),
         storage_classes: HashMap::new(),
+        ref_members: HashMap::new(),
     };
     let ctx = e.root_ctx();
     e.items(items, &ctx);
@@ -594,9 +597,6 @@ impl<'o> Elab<'o> {
                         continue;
                     }
                     let ty = self.resolve_type(&decl.ty, ctx);
-                    if let Ty::Ref(..) = ty {
-                        self.err(codes::CXX_UNSUPPORTED, "reference members are not yet supported by kiln", decl.span);
-                    }
                     if let Ty::Class(fc) = ty {
                         self.require_complete(fc, decl.span);
                     }
@@ -1115,7 +1115,14 @@ impl<'o> Elab<'o> {
                 fields.push((base_field(i), Ty::Class(*b)));
             }
         }
-        let own: Vec<(Name, Ty)> = self.classes[id.0 as usize].fields.iter().map(|f| (f.name.clone(), f.ty.clone())).collect();
+        // Reference members are bound per object at compile time ([`Elab::ref_members`]); they
+        // take no storage.
+        let own: Vec<(Name, Ty)> = self.classes[id.0 as usize]
+            .fields
+            .iter()
+            .filter(|f| !matches!(f.ty, Ty::Ref(..)))
+            .map(|f| (f.name.clone(), f.ty.clone()))
+            .collect();
         for (n, t) in own {
             if let Some(fc) = elem_class(&t) {
                 if !self.has_storage(fc) {
@@ -1124,6 +1131,10 @@ impl<'o> Elab<'o> {
                 self.emit_class(fc);
             }
             fields.push((n, t));
+        }
+        if fields.is_empty() {
+            // Only reference members: one unused byte gives objects a name.
+            fields.push(("kiln_unused".into(), Ty::Scalar(Scalar::U8)));
         }
         let mut cfields = Vec::new();
         for (n, t) in fields {
@@ -1147,7 +1158,8 @@ impl<'o> Elab<'o> {
     /// Whether objects of the class occupy storage (some data member, own or inherited, does).
     pub fn has_storage(&self, id: ClassId) -> bool {
         let c = &self.classes[id.0 as usize];
-        c.fields.iter().any(|f| elem_class(&f.ty).is_none_or(|fc| self.has_storage(fc))) || c.bases.iter().any(|b| self.has_storage(*b))
+        c.fields.iter().any(|f| matches!(f.ty, Ty::Ref(..)) || elem_class(&f.ty).is_none_or(|fc| self.has_storage(fc)))
+            || c.bases.iter().any(|b| self.has_storage(*b))
     }
 
     /// Instantiates or completes a class before its members are used.

@@ -945,6 +945,26 @@ impl Elab<'_> {
                     let _ = self.fx.as_mut().and_then(|fx| fx.blocks.pop());
                     return;
                 }
+                // `begin()` and `end()` of an array member (`cl::array`): an index loop over the
+                // array, which OpenCL C's loop passes count and unroll like any other.
+                if let Some((base, n)) = array_range(&b0, &e0) {
+                    let elem = match &b0.ty {
+                        Ty::Ptr(e, _, _) => (**e).clone(),
+                        _ => Ty::Error,
+                    };
+                    let i = self.var_name("i");
+                    let iv = Val::lval(ident(&i, span), Ty::INT, AddrSpace::Private, span);
+                    let element = Val { c: Some(emit::index(base, iv.expr(), span)), ty: elem, lv: true, space: b0.space, k: None, is_const: r.is_const, span };
+                    let (b, _) = self.with_continue(None, |s| s.range_body(var, element, body, span));
+                    let d = self.c_declaration(&i, &Ty::INT, None, Some(c::Initializer::Expr(emit::int_lit(0, &Ty::INT, span))), span, &[], &self.ctx());
+                    let cond = cx(c::ExprKind::Binary(c::BinOp::Lt, Box::new(iv.expr()), Box::new(emit::int_lit(n, &Ty::INT, span))), span);
+                    let step = cx(c::ExprKind::Unary(c::UnOp::PreInc, Box::new(iv.expr())), span);
+                    self.push_stmt(emit::stmt(c::StmtKind::For(c::ForInit::Decl(d), Some(cond), Some(step), Box::new(b), la), span));
+                    let items = self.fx.as_mut().and_then(|fx| fx.blocks.pop()).unwrap_or_default();
+                    self.pop_scope();
+                    self.push_stmt(emit::stmt(c::StmtKind::Compound(items), span));
+                    return;
+                }
                 let it = self.materialize(b0, span);
                 let end = self.materialize(e0, span);
                 let mark = self.mark();
@@ -1814,4 +1834,25 @@ pub fn check_only(e: &mut Elab, f: FuncId) {
     e.run_body(&body, span);
     e.pop_frame();
     e.fx = None;
+}
+
+/// `begin()` = `a` and `end()` = `a + N` (an array `a`, a constant `N`): the array and `N`.
+fn array_range(b: &Val, e: &Val) -> Option<(c::Expr, i128)> {
+    fn strip(x: &c::Expr) -> &c::Expr {
+        match &x.kind {
+            c::ExprKind::Paren(i) => strip(i),
+            _ => x,
+        }
+    }
+    let (bc, ec) = (strip(b.c.as_ref()?), strip(e.c.as_ref()?));
+    if emit::has_effects(bc) || !matches!(b.ty, Ty::Ptr(..)) {
+        return None;
+    }
+    let c::ExprKind::Binary(c::BinOp::Add, l, r) = &ec.kind else { return None };
+    if crate::print::expr_text(strip(l)) != crate::print::expr_text(bc) {
+        return None;
+    }
+    let c::ExprKind::Int(t) = &strip(r).kind else { return None };
+    let n = kiln_frontend::literal::parse_int(t).ok()?.value;
+    Some((bc.clone(), i128::from(n)))
 }
