@@ -372,6 +372,30 @@ impl Elab<'_> {
                 _ => Ty::Error,
             };
         }
+        // The library's pointer classes keep `const` on their element type (`global_ptr<const
+        // int[]>`), which alias substitution would lose.
+        if let Some(args) = &last.targs
+            && matches!(&*last.name, "global_ptr" | "local_ptr" | "private_ptr" | "constant_ptr")
+            && let [ast::TemplateArg::Type(t)] = args.as_slice()
+            && super::type_is_const(t)
+        {
+            let mut base = q.clone();
+            if let Some(l) = base.parts.last_mut() {
+                l.targs = None;
+            }
+            if let Some(Ent::Template(tid)) = self.lookup_qual_quiet(&base, ctx)
+                && let TemplateKind::Alias(_) = self.templates[tid.0 as usize].kind
+                && &*self.nss[self.templates[tid.0 as usize].ctx.ns.0 as usize].name == "cl"
+            {
+                if let Ty::Ptr(e, sp, _) = self.named_type_inner(q, ctx, report) {
+                    return Ty::Ptr(e, sp, true);
+                }
+            }
+        }
+        self.named_type_inner(q, ctx, report)
+    }
+
+    fn named_type_inner(&mut self, q: &ast::QualName, ctx: &Ctx, report: bool) -> Ty {
         match self.lookup_qual(q, ctx) {
             Some(Ent::Type(t)) => t,
             Some(Ent::Template(t)) => {
