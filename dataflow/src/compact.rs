@@ -59,11 +59,12 @@ pub fn compact(k: &Kernel) -> Kernel {
         for &op in &k.blocks[b].ops {
             let o = &k.ops[op];
             let args: Vec<Value> = o.args.iter().map(|a| map_v(a, &val_map)).collect();
-            let kind = match &o.kind {
-                OpKind::Load(m) => OpKind::Load(mem_map[m]),
-                OpKind::Store(m) => OpKind::Store(mem_map[m]),
-                other => other.clone(),
-            };
+            // Every memory operation names its memory by its new number (word operations too:
+            // a memory dropped before them shifts the numbers).
+            let mut kind = o.kind.clone();
+            if let Some(m) = kind.mem_mut() {
+                *m = mem_map[m];
+            }
             let width = o.result.map(|r| k.width(r));
             let nop = out.push_op(nb, kind, args, width, o.span);
             if let (Some(r), Some(nr)) = (o.result, out.ops[nop].result) {
@@ -106,4 +107,41 @@ pub fn compact(k: &Kernel) -> Kernel {
     out.loops =
         k.loops.iter().filter_map(|l| block_map.get(&l.header).map(|h| LoopInfo { header: *h, ..l.clone() })).collect();
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kiln_diagnostics::Span;
+
+    /// A memory dropped (unused) before a memory read by words: the word operations name the
+    /// read memory by its new number (they kept the old one, a different memory, once).
+    #[test]
+    fn word_operations_follow_their_memory_when_memories_are_renumbered() {
+        let s = Span::default();
+        let mut k = Kernel::new("k".into(), s);
+        let unused = k.mems.push(MemData::new("unused".into(), MemKind::Private, 32, Some(4), s));
+        let mut wide = MemData::new("wide".into(), MemKind::Global { param: 0 }, 16, None, s);
+        wide.lanes = 4;
+        let wide = k.mems.push(wide);
+        let b = k.entry;
+        let zero = k.push_op(b, OpKind::Const(0), vec![], Some(32), s);
+        let zero = k.ops[zero].result.unwrap_or_else(|| unreachable!());
+        let load = k.push_op(b, OpKind::WordLoad(wide), vec![zero], Some(1), s);
+        let done = k.ops[load].result.unwrap_or_else(|| unreachable!());
+        let lane = k.push_op(b, OpKind::WordLane { mem: wide, lane: 2 }, vec![done], Some(16), s);
+        let lane = k.ops[lane].result.unwrap_or_else(|| unreachable!());
+        k.push_op(b, OpKind::WordStore { mem: wide, mask: 1 }, vec![zero, lane], None, s);
+        k.blocks[b].term = Terminator::Return;
+        let _ = unused;
+        let c = compact(&k);
+        assert_eq!(c.mems.len(), 1, "the unused memory is dropped");
+        let new_wide = c.mems.keys().next().unwrap_or_else(|| unreachable!());
+        assert_eq!(&*c.mems[new_wide].name, "wide");
+        for op in c.blocks[c.entry].ops.iter() {
+            if let Some(m) = c.ops[*op].kind.mem() {
+                assert_eq!(m, new_wide, "{:?} names memory {m:?}", c.ops[*op].kind);
+            }
+        }
+    }
 }

@@ -82,6 +82,9 @@ fn loop_shapes(report: &serde_json::Value) -> Vec<String> {
             ));
         }
     }
+    // Loops are listed in source order, which differs when a C++ helper defines its loops
+    // above the kernel.
+    out.sort();
     out
 }
 
@@ -236,7 +239,10 @@ fn cxx_negative_kernels_give_their_codes_and_clang_rejects_them() {
         }
         // clang is the oracle of validity, except for what kiln does not build yet (E1106),
         // and for the library kernels clang cannot read.
-        let kiln_only = expected.iter().all(|c| c == "E1106" || c.starts_with("E05")) || text.contains("#include <opencl_");
+        // A line `// clang: accepts (why)` marks a rule clang checks only when generating code.
+        let kiln_only = expected.iter().all(|c| c == "E1106" || c.starts_with("E05"))
+            || text.contains("#include <opencl_")
+            || text.lines().any(|l| l.starts_with("// clang: accepts ("));
         if !kiln_only && clang_cxx(&f).status.success() {
             failures.push(format!("{}: clang accepts it, but it breaks a rule of the language", f.display()));
         }

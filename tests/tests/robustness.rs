@@ -162,8 +162,15 @@ impl Arbitrary for Mutant {
 
 impl Mutant {
     fn text(&self) -> String {
-        let mut bytes = inputs()[self.file].clone().into_bytes();
-        for e in &self.edits {
+        apply(&inputs()[self.file], &self.edits, TOKENS)
+    }
+}
+
+/// `src` with the edits applied (inserted tokens from `tokens`).
+fn apply(src: &str, edits: &[Edit], tokens: &[&str]) -> String {
+    {
+        let mut bytes = src.to_string().into_bytes();
+        for e in edits {
             let pos = |at: usize, len: usize| at % (len + 1);
             match *e {
                 Edit::Delete { at, len } => {
@@ -173,7 +180,7 @@ impl Mutant {
                 }
                 Edit::Insert { at, token } => {
                     let p = pos(at, bytes.len());
-                    bytes.splice(p..p, TOKENS[token].bytes());
+                    bytes.splice(p..p, tokens[token % tokens.len()].bytes());
                 }
                 Edit::Overwrite { at, byte } => {
                     if !bytes.is_empty() {
@@ -279,4 +286,91 @@ fn whole_build_never_panics_on_mutated_hardware_kernels() {
 fn front_end_never_panics_on_mutated_corpus_files() {
     let n = std::env::var("KILN_MUTATIONS").ok().and_then(|v| v.parse().ok()).unwrap_or(20_000);
     QuickCheck::new().tests(n).max_tests(n * 2).quickcheck(never_panics as fn(Mutant) -> TestResult);
+}
+
+/// Fragments of C++ that open or close its constructs.
+const CXX_TOKENS: &[&str] = &[
+    "template <typename T>", "template <>", "<", ">", ">>", "::", "class A {", "struct B : A {", "public:", "private:",
+    "operator+", "operator()", "[&](int x) {", "[=]", "auto", "constexpr", "static_assert(", "namespace n {", "using namespace",
+    "this->", "*this", "&&", "virtual", "new", "typename", "decltype(", "enum class E {", "cl::", "local<", "array<int, 4>",
+    "{", "}", "(", ")", ";", ",", "=", "for (auto &x : ", "if constexpr (", "static_cast<int>(", "~", "...", "0",
+];
+
+#[derive(Clone, Debug)]
+struct CxxMutant(Mutant);
+
+fn cxx_inputs() -> &'static Vec<String> {
+    static FILES: OnceLock<Vec<String>> = OnceLock::new();
+    FILES.get_or_init(|| {
+        let mut out = Vec::new();
+        for dir in ["cxx", "cxx/negative"] {
+            let mut paths: Vec<_> = std::fs::read_dir(tests_dir().join(dir))
+                .unwrap()
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x == "clcpp"))
+                .collect();
+            paths.sort();
+            out.extend(paths.iter().map(|p| std::fs::read_to_string(p).unwrap()));
+        }
+        out
+    })
+}
+
+impl Arbitrary for CxxMutant {
+    fn arbitrary(g: &mut Gen) -> CxxMutant {
+        let n = 1 + usize::arbitrary(g) % 4;
+        CxxMutant(Mutant { file: usize::arbitrary(g) % cxx_inputs().len(), edits: (0..n).map(|_| Edit::arbitrary(g)).collect() })
+    }
+
+    fn shrink(&self) -> Box<dyn Iterator<Item = CxxMutant>> {
+        Box::new(self.0.shrink().map(CxxMutant))
+    }
+}
+
+/// A mutated C++ kernel through the C++ front end and, when it is accepted, the whole build.
+fn cxx_builds_or_refuses(m: CxxMutant) -> TestResult {
+    let text = apply(&cxx_inputs()[m.0.file], &m.0.edits, CXX_TOKENS);
+    let _watched = Watched::start(&text);
+    let result = std::panic::catch_unwind(|| -> Result<(), String> {
+        let mut sources = kiln_diagnostics::SourceMap::new();
+        let file = sources.add("m.clcpp", None, text.clone());
+        let Ok(fe) = kiln_driver::session::frontend(
+            sources,
+            file,
+            &kiln_frontend::pp::MemLoader::default(),
+            &kiln_frontend::Options::default(),
+        ) else {
+            return Ok(());
+        };
+        let hw = kiln_driver::HwOptions {
+            clock_mhz: 100.0,
+            device: kiln_device::Device::generic(),
+            optimize: true,
+            egraph: false,
+            explain_opt: false,
+            pipeline: true,
+            local_size: Some([4, 1, 1]),
+            local_args: vec![],
+            strict_pipe_order: false,
+        };
+        for name in kiln_driver::session::kernel_names(&fe.program) {
+            if let Err(f) = kiln_driver::build_kernel(&fe, &name, None, &hw)
+                && let Some(d) = f.diags.iter().find(|d| d.code == kiln_diagnostics::codes::INTERNAL_ERROR)
+            {
+                return Err(format!("{}: {:?}", d.message, d.notes));
+            }
+        }
+        Ok(())
+    });
+    match result {
+        Ok(Ok(())) => TestResult::passed(),
+        Ok(Err(e)) => TestResult::error(format!("internal error on:\n{text}\n{e}")),
+        Err(_) => TestResult::error(format!("panicked on:\n{text}")),
+    }
+}
+
+#[test]
+fn cxx_front_end_and_build_never_panic_on_mutated_cxx_kernels() {
+    let n = std::env::var("KILN_MUTATIONS").ok().and_then(|v| v.parse().ok()).unwrap_or(20_000) / 10;
+    QuickCheck::new().tests(n).max_tests(n * 2).quickcheck(cxx_builds_or_refuses as fn(CxxMutant) -> TestResult);
 }

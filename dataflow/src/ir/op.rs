@@ -214,6 +214,20 @@ impl OpKind {
         }
     }
 
+    /// The memory a memory operation names, to renumber it.
+    pub fn mem_mut(&mut self) -> Option<&mut Mem> {
+        match self {
+            OpKind::Load(m)
+            | OpKind::Store(m)
+            | OpKind::WordLoad(m)
+            | OpKind::WordLaneAt(m)
+            | OpKind::WordStoreAt(m)
+            | OpKind::WordLane { mem: m, .. }
+            | OpKind::WordStore { mem: m, .. } => Some(m),
+            _ => None,
+        }
+    }
+
     pub fn mnemonic(&self) -> &'static str {
         match self {
             OpKind::Const(_) => "const",
