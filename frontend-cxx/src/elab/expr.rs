@@ -1248,8 +1248,13 @@ impl Elab<'_> {
                 let cls = &self.classes[c.0 as usize];
                 let mut off = 0u32;
                 let mut align = 1u32;
-                let mut parts: Vec<Ty> = cls.bases.iter().map(|b| Ty::Class(*b)).collect();
-                parts.extend(cls.fields.iter().map(|f| f.ty.clone()));
+                // Empty bases take no room (the empty base optimization); a reference member is
+                // the size of a pointer, as C++ lays it out.
+                let mut parts: Vec<Ty> = cls.bases.iter().filter(|b| self.has_storage(**b)).map(|b| Ty::Class(*b)).collect();
+                parts.extend(cls.fields.iter().map(|f| match &f.ty {
+                    Ty::Ref(t, c) => Ty::Ptr(t.clone(), AddrSpace::Generic, *c),
+                    t => t.clone(),
+                }));
                 let union = cls.key == ast::ClassKey::Union;
                 for p in parts {
                     let (s, a) = self.layout(&p)?;
