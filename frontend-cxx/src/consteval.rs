@@ -83,6 +83,17 @@ impl Elab<'_> {
         r
     }
 
+    /// A `constexpr` function called with constant arguments, evaluated at compile time (its
+    /// recursion is allowed: OpenCL C++ forbids only recursion that is not constant).
+    pub fn const_call(&mut self, f: FuncId, args: Vec<KV>) -> Option<KV> {
+        let ctx = self.funcs[f.0 as usize].ctx.clone();
+        let mut it = Interp { frames: vec![Frame { scopes: vec![HashMap::new()], this_class: None, ctx: Some(ctx) }], steps: 0 };
+        let n = self.diags.len();
+        let r = self.ce_invoke(f, args, None, &mut it);
+        self.diags.truncate(n);
+        r
+    }
+
     fn ce_ctx(&self, it: &Interp) -> Ctx {
         it.frames.last().and_then(|f| f.ctx.clone()).unwrap_or_else(|| self.ctx())
     }

@@ -1384,7 +1384,12 @@ impl<'a> Parser<'a> {
 
     /// The rest of a function after its declarator: a body, `= default`, `= delete` or `;`.
     fn function_rest(&mut self, ret: Option<Type>, s: &Specs, d: Declarator, start: Span) -> PResult<FuncDef> {
-        self.template_pending = false;
+        // A function template's name takes template arguments in its own body (`f<N - 1>()`).
+        if std::mem::take(&mut self.template_pending)
+            && let Some(q) = &d.name
+        {
+            self.templates.insert(q.last().name.clone());
+        }
         let fd = d.func.unwrap_or(FuncDecl { params: vec![], variadic: false, is_const: false, trailing: None });
         let name = d.name.unwrap_or_else(|| QualName::simple("<unnamed>".into(), start));
         let mut flags = s.flags.clone();

@@ -496,6 +496,21 @@ impl Elab<'_> {
             self.err(codes::NOT_CALLABLE, format!("`{}` is not a function", q.parts[0].name), span);
             return Val::error(span);
         }
+        // A data member of the current object that is a function object (`f(x)` in a member
+        // function of a class holding a lambda).
+        if q.is_simple()
+            && let Some(this) = self.fx.as_ref().and_then(|fx| fx.frame().this.clone())
+            && let Some(cls) = this.ty.class()
+            && self.find_field(cls, &q.parts[0].name).is_some()
+        {
+            let fv = self.field_access(&this, cls, &q.parts[0].name, span);
+            let argv: Vec<Arg> = args.iter().map(|a| self.call_arg(a)).collect();
+            if fv.ty.is_class() {
+                return self.operator_call("operator()", fv, argv, span);
+            }
+            self.err(codes::NOT_CALLABLE, format!("`{}` is not a function", q.parts[0].name), span);
+            return Val::error(span);
+        }
         let argv: Vec<Arg> = args.iter().map(|a| self.call_arg(a)).collect();
         if argv.iter().any(|a| a.val().is_some_and(Val::is_error)) {
             return Val::error(span);
@@ -953,6 +968,16 @@ impl Elab<'_> {
             return Val::error(span);
         };
         let sig = self.sig(f);
+        // A `constexpr` function of constant arguments is its value.
+        if def.flags.is_constexpr
+            && this.is_none()
+            && args.len() == def.params.len()
+            && let Some(consts) = args.iter().map(|a| a.val().and_then(|v| v.k.clone().map(|k| (k, v.ty.clone())))).collect::<Option<Vec<_>>>()
+            && let Some((k, t)) = self.const_call(f, consts)
+            && !matches!(k, Konst::Aggregate(_))
+        {
+            return Val::konst(k, t, span);
+        }
         let modified = super::stmt::modified_names(&body);
         let single = single_return(&body);
         self.push_frame(ctx.clone(), this.clone(), Some(f), sig.ret.clone(), span);
