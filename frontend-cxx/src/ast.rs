@@ -170,6 +170,8 @@ pub struct Param {
     pub ty: Type,
     pub name: Option<(Name, Span)>,
     pub default: Option<Expr>,
+    /// A function parameter pack (`Ts... xs`).
+    pub pack: bool,
     pub span: Span,
 }
 
@@ -441,6 +443,13 @@ pub enum ExprKind {
     VecStepType(Box<Type>),
     VecStepExpr(Box<Expr>),
     Lambda(Rc<Lambda>),
+    /// `pattern...`: a pack expansion (in call arguments and braced lists).
+    PackExpansion(Box<Expr>),
+    /// `(pack op ...)` (right fold), `(... op pack)` (left fold), with an optional initial value
+    /// (`(init op ... op pack)`, `(pack op ... op init)`).
+    Fold { op: BinOp, pack: Box<Expr>, init: Option<Box<Expr>>, left: bool },
+    /// `sizeof...(pack)`.
+    SizeofPack(Name),
     /// `new`, `delete`, `throw`, `typeid`: parsed only to be refused with the rule they break.
     Forbidden(&'static str),
 }

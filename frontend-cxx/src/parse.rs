@@ -1000,10 +1000,12 @@ impl<'a> Parser<'a> {
                     self.error(codes::EXPECTED_TYPE, format!("expected a parameter type, found `{}`", t.text), t.span);
                     return Err(());
                 };
+                let pack_before = self.eat(P::Ellipsis);
                 let d = self.declarator(base, true)?;
+                let pack = pack_before || self.eat(P::Ellipsis);
                 let name = d.name.as_ref().map(|q| (q.last().name.clone(), q.span));
                 let default = if self.eat(P::Assign) { Some(self.assign_expr()?) } else { None };
-                params.push(Param { ty: d.ty, name, default, span: start.to(self.prev_span()) });
+                params.push(Param { ty: d.ty, name, default, pack, span: start.to(self.prev_span()) });
                 if !self.eat(P::Comma) {
                     break;
                 }
@@ -1498,7 +1500,8 @@ impl<'a> Parser<'a> {
                 let (e, s) = self.brace_list()?;
                 InitValue::Brace(e, s)
             } else {
-                InitValue::Expr(self.assign_expr()?)
+                let e = self.assign_expr()?;
+                InitValue::Expr(self.pack_expansion(e))
             };
             elems.push(InitElem { designator, value });
             if !self.eat(P::Comma) {
@@ -2303,9 +2306,11 @@ impl<'a> Parser<'a> {
         }
         if t.is_ident("sizeof") || t.is_ident("alignof") || t.is_ident("__alignof__") || t.is_ident("vec_step") {
             self.bump();
-            if self.at(P::Ellipsis) {
-                self.error(codes::CXX_UNSUPPORTED, "`sizeof...` (parameter packs) is not yet supported by kiln", t.span);
-                return Err(());
+            if self.eat(P::Ellipsis) {
+                self.expect(P::LParen, "after `sizeof...`")?;
+                let (n, _) = self.ident("a parameter pack")?;
+                self.expect(P::RParen, "to close `sizeof...`")?;
+                return Ok(Expr { kind: ExprKind::SizeofPack(n), span: t.span.to(self.prev_span()) });
             }
             if self.at(P::LParen) && self.starts_type_at(1) && !self.looks_like_value_after_type_at(1) {
                 self.bump();
@@ -2459,7 +2464,8 @@ impl<'a> Parser<'a> {
                     let (elems, span) = self.brace_list()?;
                     args.push(Expr { kind: ExprKind::Braced(None, elems), span });
                 } else {
-                    args.push(self.assign_expr()?);
+                    let e = self.assign_expr()?;
+                    args.push(self.pack_expansion(e));
                 }
                 if !self.eat(P::Comma) {
                     break;
@@ -2495,6 +2501,9 @@ impl<'a> Parser<'a> {
                 return Ok(Expr { kind: ExprKind::Str(parts), span: t.span.to(self.prev_span()) });
             }
             TokKind::Punct(P::LParen) => {
+                if let Some(f) = self.fold_expr()? {
+                    return Ok(f);
+                }
                 self.bump();
                 let saved = self.in_targs;
                 self.in_targs = 0;
@@ -2591,6 +2600,69 @@ impl<'a> Parser<'a> {
         let found = if t.is_eof() { "the end of the file".to_string() } else { format!("`{}`", t.text) };
         self.error(code, format!("expected an expression, found {found}"), t.span);
         Err(())
+    }
+
+    /// `e...` after an argument: a pack expansion.
+    fn pack_expansion(&mut self, e: Expr) -> Expr {
+        if self.at(P::Ellipsis) {
+            let end = self.bump().span;
+            let span = e.span.to(end);
+            return Expr { kind: ExprKind::PackExpansion(Box::new(e)), span };
+        }
+        e
+    }
+
+    /// At `(`: a fold expression `(p op ...)`, `(... op p)`, `(i op ... op p)`, or `None` (and
+    /// nothing consumed) when it is not one.
+    fn fold_expr(&mut self) -> PResult<Option<Expr>> {
+        let start = self.tok().span;
+        let save = self.pos;
+        let ndiags = self.diags.len();
+        self.bump();
+        let saved = self.in_targs;
+        self.in_targs = 0;
+        let r = (|| -> PResult<Option<Expr>> {
+            if self.eat(P::Ellipsis) {
+                let Some((op, _)) = self.binop_at() else { return Ok(None) };
+                self.bump();
+                let pack = self.unary()?;
+                self.expect(P::RParen, "to close the fold expression")?;
+                return Ok(Some(Expr { kind: ExprKind::Fold { op, pack: Box::new(pack), init: None, left: true }, span: start.to(self.prev_span()) }));
+            }
+            let first = self.unary()?;
+            let Some((op, _)) = self.binop_at() else { return Ok(None) };
+            if !self.nth(1).is_punct(P::Ellipsis) {
+                return Ok(None);
+            }
+            self.bump();
+            self.bump();
+            if self.eat(P::RParen) {
+                return Ok(Some(Expr { kind: ExprKind::Fold { op, pack: Box::new(first), init: None, left: false }, span: start.to(self.prev_span()) }));
+            }
+            // `(init op ... op pack)` or `(pack op ... op init)`: the pack is the name that is one.
+            let Some((op2, _)) = self.binop_at() else { return Ok(None) };
+            if op2 != op {
+                return Ok(None);
+            }
+            self.bump();
+            let second = self.unary()?;
+            self.expect(P::RParen, "to close the fold expression")?;
+            // Which side is the pack is decided by the elaborator; written left to right.
+            Ok(Some(Expr {
+                kind: ExprKind::Fold { op, pack: Box::new(second), init: Some(Box::new(first)), left: true },
+                span: start.to(self.prev_span()),
+            }))
+        })();
+        self.in_targs = saved;
+        match r {
+            Ok(Some(e)) => Ok(Some(e)),
+            _ => {
+                self.diags.truncate(ndiags);
+                self.pos = save;
+                self.split_shr = false;
+                Ok(None)
+            }
+        }
     }
 
     /// The type of a functional cast: basic words or one (qualified) name.

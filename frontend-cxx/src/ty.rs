@@ -133,6 +133,8 @@ pub fn wrap_int(v: i128, s: Scalar) -> i128 {
 pub enum TArg {
     Type(Ty),
     Value(Konst, Ty),
+    /// The arguments of a template parameter pack.
+    Pack(Vec<TArg>),
 }
 
 impl Eq for TArg {}
@@ -147,6 +149,10 @@ impl std::hash::Hash for TArg {
             TArg::Value(k, _) => {
                 1u8.hash(h);
                 format!("{k:?}").hash(h);
+            }
+            TArg::Pack(v) => {
+                2u8.hash(h);
+                v.hash(h);
             }
         }
     }

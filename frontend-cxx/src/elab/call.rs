@@ -36,10 +36,38 @@ struct Cand {
 impl Elab<'_> {
     // ----- signatures -----
 
+    /// The types a parameter stands for: one, or one per element of the packs a parameter
+    /// pack's type names (`Ts... xs`, `const Ts &... xs`).
+    pub fn param_types(&mut self, p: &ast::Param, ctx: &Ctx) -> Vec<Ty> {
+        if !p.pack {
+            return vec![self.resolve_type(&p.ty, ctx)];
+        }
+        let mut names = Vec::new();
+        collect_type_names(&p.ty, &mut names);
+        let packs: Vec<(ast::Name, Vec<TArg>)> = names
+            .into_iter()
+            .filter_map(|n| match ctx.env.get(&n) {
+                Some(TArg::Pack(v)) => Some((n, v.clone())),
+                _ => None,
+            })
+            .collect();
+        let Some(len) = packs.first().map(|(_, v)| v.len()) else {
+            self.err(codes::CXX_TEMPLATE, "a function parameter pack's type names no template parameter pack", p.span);
+            return vec![];
+        };
+        (0..len)
+            .map(|i| {
+                let vars = packs.iter().filter_map(|(n, v)| v.get(i).map(|a| (n.clone(), a.clone()))).collect();
+                let ectx = Ctx { env: Rc::new(Env { vars, parent: Some(ctx.env.clone()) }), ..ctx.clone() };
+                self.resolve_type(&p.ty, &ectx)
+            })
+            .collect()
+    }
+
     pub fn sig(&mut self, f: FuncId) -> Sig {
         let def = self.funcs[f.0 as usize].def.clone();
         let ctx = self.funcs[f.0 as usize].ctx.clone();
-        let params = def.params.iter().map(|p| self.resolve_type(&p.ty, &ctx)).collect();
+        let params: Vec<Ty> = def.params.iter().flat_map(|p| self.param_types(p, &ctx)).collect();
         let ret = match &def.ret {
             Some(t) if matches!(t.kind, ast::TypeKind::Auto) => None,
             Some(t) => match &t.kind {
@@ -52,7 +80,13 @@ impl Elab<'_> {
                 None => Some(Ty::Void),
             },
         };
-        let required = def.params.iter().position(|p| p.default.is_some()).unwrap_or(def.params.len());
+        let required = match def.params.iter().position(|p| p.default.is_some()) {
+            Some(i) => {
+                let before: Vec<ast::Param> = def.params[..i].to_vec();
+                before.iter().map(|p| self.param_types(p, &ctx).len()).sum()
+            }
+            None => params.len(),
+        };
         Sig { params, ret, required }
     }
 
@@ -309,13 +343,17 @@ impl Elab<'_> {
             return Val::error(span);
         }
         // The best: no worse than every other in every argument.
+        let variadic: HashSet<FuncId> = scored.iter().map(|c| c.0.f).filter(|f| self.funcs[f.0 as usize].def.params.iter().any(|p| p.pack)).collect();
+        let s_variadic = |f: FuncId| variadic.contains(&f);
         let better = |a: &(Cand, Vec<u32>), b: &(Cand, Vec<u32>)| -> bool {
             if a.1.len() != b.1.len() {
                 return false;
             }
             let no_worse = a.1.iter().zip(&b.1).all(|(x, y)| x <= y);
             let some_better = a.1.iter().zip(&b.1).any(|(x, y)| x < y);
-            no_worse && (some_better || (!a.0.from_template && b.0.from_template))
+            // Equal conversions: a non-template beats a template, and a template without a
+            // parameter pack beats one with (it is more specialized).
+            no_worse && (some_better || (!a.0.from_template && b.0.from_template) || (a.0.from_template && b.0.from_template && !s_variadic(a.0.f) && s_variadic(b.0.f)))
         };
         let mut best = 0;
         for i in 1..scored.len() {
@@ -388,7 +426,40 @@ impl Elab<'_> {
             }
         }
         let n = self.diags.len();
-        for (p, a) in def.params.iter().zip(args) {
+        // A function parameter pack takes the remaining arguments, each deducing one element of
+        // the template parameter packs its type names.
+        if let Some(pi) = def.params.iter().position(|p| p.pack) {
+            let pp = def.params[pi].clone();
+            let pack_names: Vec<ast::Name> = params
+                .iter()
+                .filter(|x| x.pack && self.mentions_params(&pp.ty, std::slice::from_ref(x)))
+                .map(|x| x.name.clone())
+                .collect();
+            let mut elems: HashMap<ast::Name, Vec<TArg>> = pack_names.iter().map(|n| (n.clone(), vec![])).collect();
+            for a in args.iter().skip(pi) {
+                let Arg::Val(v) = a else { return None };
+                let by_ref = matches!(pp.ty.kind, ast::TypeKind::Ref(..));
+                let aty = if by_ref { v.ty.clone() } else { v.ty.decay(v.space) };
+                let mut trial = bound.clone();
+                for pn in &pack_names {
+                    trial.remove(pn);
+                }
+                if !self.deduce_type(&pp.ty, &aty, &params, &tctx, &mut trial) {
+                    self.diags.truncate(n);
+                    return None;
+                }
+                for pn in &pack_names {
+                    match trial.get(pn) {
+                        Some(t) => elems.entry(pn.clone()).or_default().push(t.clone()),
+                        None => return None,
+                    }
+                }
+            }
+            for (pn, v) in elems {
+                bound.insert(pn, TArg::Pack(v));
+            }
+        }
+        for (p, a) in def.params.iter().take_while(|p| !p.pack).zip(args) {
             let Arg::Val(v) = a else { continue };
             if v.is_error() {
                 continue;
@@ -420,6 +491,7 @@ impl Elab<'_> {
         for p in &params {
             match bound.get(&p.name) {
                 Some(a) => targs.push(a.clone()),
+                None if p.pack => targs.push(TArg::Pack(vec![])),
                 None => {
                     let has_default = match &p.kind {
                         ast::TemplateParamKind::Type { default } => default.is_some(),
@@ -464,7 +536,7 @@ impl Elab<'_> {
                 if obj.is_error() {
                     return obj;
                 }
-                let argv: Vec<Arg> = args.iter().map(|a| self.call_arg(a)).collect();
+                let argv: Vec<Arg> = self.call_args(args);
                 self.method_call(obj, part, argv, span)
             }
             ExprKind::Paren(inner) => self.call_expr(inner, args, span),
@@ -473,7 +545,7 @@ impl Elab<'_> {
                 if callee.is_error() {
                     return callee;
                 }
-                let argv: Vec<Arg> = args.iter().map(|a| self.call_arg(a)).collect();
+                let argv: Vec<Arg> = self.call_args(args);
                 if callee.ty.is_class() {
                     return self.operator_call("operator()", callee, argv, span);
                 }
@@ -489,7 +561,7 @@ impl Elab<'_> {
         if q.is_simple()
             && let Some(Local::Var(v)) = self.fx.as_ref().and_then(|fx| fx.local(&q.parts[0].name))
         {
-            let argv: Vec<Arg> = args.iter().map(|a| self.call_arg(a)).collect();
+            let argv: Vec<Arg> = self.call_args(args);
             if v.ty.is_class() {
                 return self.operator_call("operator()", v, argv, span);
             }
@@ -504,14 +576,14 @@ impl Elab<'_> {
             && self.find_field(cls, &q.parts[0].name).is_some()
         {
             let fv = self.field_access(&this, cls, &q.parts[0].name, span);
-            let argv: Vec<Arg> = args.iter().map(|a| self.call_arg(a)).collect();
+            let argv: Vec<Arg> = self.call_args(args);
             if fv.ty.is_class() {
                 return self.operator_call("operator()", fv, argv, span);
             }
             self.err(codes::NOT_CALLABLE, format!("`{}` is not a function", q.parts[0].name), span);
             return Val::error(span);
         }
-        let argv: Vec<Arg> = args.iter().map(|a| self.call_arg(a)).collect();
+        let argv: Vec<Arg> = self.call_args(args);
         if argv.iter().any(|a| a.val().is_some_and(Val::is_error)) {
             return Val::error(span);
         }
@@ -983,17 +1055,38 @@ impl Elab<'_> {
         self.push_frame(ctx.clone(), this.clone(), Some(f), sig.ret.clone(), span);
         // Arguments, with the defaults of missing ones.
         let mut all = args;
-        for i in all.len()..def.params.len() {
-            match &def.params[i].default {
-                Some(d) => {
-                    let v = self.expr(d);
-                    all.push(Arg::Val(v));
-                }
-                None => {}
+        let mut at = 0usize;
+        for p in def.params.iter() {
+            let n = if p.pack { self.param_types(p, &ctx).len() } else { 1 };
+            if at >= all.len()
+                && let Some(d) = &p.default
+            {
+                let v = self.expr(d);
+                all.push(Arg::Val(v));
             }
+            at += n;
         }
-        for (i, (p, a)) in def.params.iter().zip(all).enumerate() {
-            let pty = sig.params.get(i).cloned().unwrap_or(Ty::Error);
+        // Arguments in parameter order; a parameter pack takes as many as its types say.
+        let mut all = all.into_iter();
+        let mut next_ty = sig.params.clone().into_iter();
+        for p in def.params.iter() {
+            if p.pack {
+                let n = self.param_types(p, &ctx).len();
+                let mut elems = Vec::new();
+                for k in 0..n {
+                    let (Some(a), Some(pty)) = (all.next(), next_ty.next()) else { break };
+                    let name = format!("{}_{k}", p.name.as_ref().map(|(n, _)| n.to_string()).unwrap_or_default());
+                    let may_change = p.name.as_ref().is_some_and(|(n, _)| modified.contains(n));
+                    if let Local::Var(v) = self.bind_param(&name, &pty, a, may_change, false, p.span) {
+                        elems.push(v);
+                    }
+                }
+                if let Some((pname, _)) = &p.name {
+                    self.bind_local(pname.clone(), Local::Pack(elems));
+                }
+                continue;
+            }
+            let (Some(a), Some(pty)) = (all.next(), next_ty.next()) else { break };
             let Some((pname, _)) = &p.name else {
                 // An unnamed parameter: the argument is still evaluated.
                 if let Arg::Val(v) = a
@@ -1338,13 +1431,7 @@ impl Elab<'_> {
     /// a constructor's arguments.
     pub fn init_braced(&mut self, cls: ClassId, target: Val, elems: &[ast::InitElem], span: Span) {
         if self.classes[cls.0 as usize].has_user_ctor {
-            let args: Vec<Arg> = elems
-                .iter()
-                .map(|e| match &e.value {
-                    ast::InitValue::Expr(x) => self.call_arg(x),
-                    ast::InitValue::Brace(b, s) => Arg::Braced(b.clone(), *s),
-                })
-                .collect();
+            let args = self.braced_args(elems);
             self.construct_into_as(cls, target, args, true, span);
             return;
         }
@@ -1487,7 +1574,7 @@ impl Elab<'_> {
             (Ty::Class(c), None) => self.default_init(*c, target, span),
             (Ty::Class(c), Some(ast::Init::Brace(elems, s))) => self.init_braced(*c, target, elems, *s),
             (Ty::Class(c), Some(ast::Init::Paren(args, _))) => {
-                let argv: Vec<Arg> = args.iter().map(|a| self.call_arg(a)).collect();
+                let argv: Vec<Arg> = self.call_args(args);
                 self.construct_into(*c, target, argv, span)
             }
             (Ty::Class(c), Some(ast::Init::Assign(e))) => {
@@ -1799,16 +1886,25 @@ impl Elab<'_> {
         }
     }
 
+    /// The elements of a braced list as constructor arguments (pack expansions expanded).
+    fn braced_args(&mut self, elems: &[ast::InitElem]) -> Vec<Arg> {
+        let mut out = Vec::new();
+        for e in elems {
+            match &e.value {
+                ast::InitValue::Expr(x) => match &x.kind {
+                    ExprKind::PackExpansion(p) => out.extend(self.expand(p).into_iter().map(Arg::Val)),
+                    _ => out.push(self.call_arg(x)),
+                },
+                ast::InitValue::Brace(b, s) => out.push(Arg::Braced(b.clone(), *s)),
+            }
+        }
+        out
+    }
+
     fn init_args(&mut self, init: &ast::Init) -> Vec<Arg> {
         match init {
-            ast::Init::Paren(args, _) => args.iter().map(|a| self.call_arg(a)).collect(),
-            ast::Init::Brace(elems, _) => elems
-                .iter()
-                .map(|e| match &e.value {
-                    ast::InitValue::Expr(x) => self.call_arg(x),
-                    ast::InitValue::Brace(b, s) => Arg::Braced(b.clone(), *s),
-                })
-                .collect(),
+            ast::Init::Paren(args, _) => self.call_args(args),
+            ast::Init::Brace(elems, _) => self.braced_args(elems),
             ast::Init::Assign(e) => vec![self.call_arg(e)],
         }
     }
@@ -2050,4 +2146,24 @@ pub fn elide_braces(elems: &[ast::InitElem], fields: &[Ty]) -> Vec<ast::InitElem
         };
     }
     out
+}
+
+/// Simple names a written type mentions (template parameters among them).
+fn collect_type_names(t: &ast::Type, out: &mut Vec<ast::Name>) {
+    match &t.kind {
+        ast::TypeKind::Named(q) => {
+            for p in &q.parts {
+                out.push(p.name.clone());
+                for a in p.targs.iter().flatten() {
+                    if let ast::TemplateArg::Type(x) = a {
+                        collect_type_names(x, out);
+                    }
+                }
+            }
+        }
+        ast::TypeKind::Pointer(i) | ast::TypeKind::Ref(i, _) | ast::TypeKind::Array(i, _) | ast::TypeKind::Qualified { inner: i, .. } => {
+            collect_type_names(i, out)
+        }
+        _ => {}
+    }
 }

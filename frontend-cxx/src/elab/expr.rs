@@ -268,6 +268,18 @@ impl Elab<'_> {
                 self.vec_step(&ty, e.span)
             }
             ExprKind::Lambda(l) => self.lambda(l, e.span),
+            ExprKind::PackExpansion(_) => {
+                self.err(codes::CXX_TEMPLATE, "a pack expansion `...` is allowed only in call arguments and braced lists", e.span);
+                Val::error(e.span)
+            }
+            ExprKind::Fold { op, pack, init, left } => self.fold(*op, pack, init.as_deref(), *left, e.span),
+            ExprKind::SizeofPack(n) => match self.pack_len(n) {
+                Some(len) => Val::konst(Konst::Int(len as i128), Ty::SIZE, e.span),
+                None => {
+                    self.err(codes::CXX_TEMPLATE, format!("`{n}` is not a parameter pack"), e.span);
+                    Val::error(e.span)
+                }
+            },
             ExprKind::Forbidden(what) => {
                 self.err(codes::CXX_UNSUPPORTED, format!("`{what}` is not supported by kiln"), e.span);
                 Val::error(e.span)
@@ -367,6 +379,10 @@ impl Elab<'_> {
                         v
                     }
                     Local::Ent(e) => self.ent_value(e, q, span),
+                    Local::Pack(_) => {
+                        self.err(codes::CXX_TEMPLATE, format!("parameter pack `{n}` must be expanded with `...`"), span);
+                        Val::error(span)
+                    }
                 };
             }
             // A data member of the current object.
@@ -1128,7 +1144,7 @@ impl Elab<'_> {
         match ty {
             Ty::Error => Val::error(span),
             Ty::Class(cls) => {
-                let argv: Vec<Arg> = args.iter().map(|a| self.call_arg(a)).collect();
+                let argv: Vec<Arg> = self.call_args(args);
                 if argv.iter().any(|a| a.val().is_some_and(Val::is_error)) {
                     return Val::error(span);
                 }
@@ -1188,6 +1204,155 @@ impl Elab<'_> {
                     Val::error(span)
                 }
             },
+        }
+    }
+
+    /// Call arguments, pack expansions expanded.
+    pub fn call_args(&mut self, args: &[ast::Expr]) -> Vec<Arg> {
+        let mut out = Vec::new();
+        for a in args {
+            match &a.kind {
+                ExprKind::PackExpansion(pattern) => out.extend(self.expand(pattern).into_iter().map(Arg::Val)),
+                _ => out.push(self.call_arg(a)),
+            }
+        }
+        out
+    }
+
+    /// The number of elements of a parameter pack (a function parameter pack or a template
+    /// parameter pack) named `n`.
+    pub fn pack_len(&self, n: &str) -> Option<usize> {
+        if let Some(Local::Pack(v)) = self.fx.as_ref().and_then(|fx| fx.local(n)) {
+            return Some(v.len());
+        }
+        match self.ctx().env.get(n) {
+            Some(crate::ty::TArg::Pack(v)) => Some(v.len()),
+            _ => None,
+        }
+    }
+
+    /// `pattern...`: the pattern once per element of the packs it names.
+    pub fn expand(&mut self, pattern: &ast::Expr) -> Vec<Val> {
+        let mut names = Vec::new();
+        super::stmt::walk_expr(pattern, &mut |x| {
+            if let ExprKind::Name(q) = &x.kind
+                && q.is_simple()
+            {
+                names.push(q.parts[0].name.clone());
+            }
+            if let ExprKind::Functional(t, _) | ExprKind::CCast(t, _) | ExprKind::NamedCast(_, t, _) = &x.kind
+                && let ast::TypeKind::Named(q) = &t.kind
+                && q.is_simple()
+            {
+                names.push(q.parts[0].name.clone());
+            }
+        });
+        names.retain(|n| self.pack_len(n).is_some());
+        names.sort();
+        names.dedup();
+        let Some(len) = names.first().and_then(|n| self.pack_len(n)) else {
+            self.err(codes::CXX_TEMPLATE, "a pack expansion `...` names no parameter pack", pattern.span);
+            return vec![];
+        };
+        if names.iter().any(|n| self.pack_len(n) != Some(len)) {
+            self.err(codes::CXX_TEMPLATE, "packs of different lengths are expanded together", pattern.span);
+            return vec![];
+        }
+        let mut out = Vec::new();
+        for i in 0..len {
+            // Each pack name stands for its `i`th element while the pattern is elaborated.
+            let saved_ctx = self.ctx();
+            let mut vars = std::collections::HashMap::new();
+            let mut locals = Vec::new();
+            for n in &names {
+                if let Some(Local::Pack(v)) = self.fx.as_ref().and_then(|fx| fx.local(n)) {
+                    locals.push((n.clone(), Local::Var(v[i].clone())));
+                } else if let Some(crate::ty::TArg::Pack(v)) = saved_ctx.env.get(n) {
+                    vars.insert(n.clone(), v[i].clone());
+                }
+            }
+            if let Some(fx) = self.fx.as_mut() {
+                let f = fx.frame_mut();
+                f.scopes.push(std::collections::HashMap::new());
+                for (n, l) in locals {
+                    if let Some(sc) = f.scopes.last_mut() {
+                        sc.insert(n, l);
+                    }
+                }
+                if !vars.is_empty() {
+                    f.ctx = Ctx { env: Rc::new(super::Env { vars, parent: Some(saved_ctx.env.clone()) }), ..saved_ctx.clone() };
+                }
+            }
+            let v = self.expr(pattern);
+            if let Some(fx) = self.fx.as_mut() {
+                let f = fx.frame_mut();
+                f.scopes.pop();
+                f.ctx = saved_ctx;
+            }
+            out.push(v);
+        }
+        out
+    }
+
+    /// A fold expression over a pack.
+    fn fold(&mut self, op: BinOp, pack: &ast::Expr, init: Option<&ast::Expr>, left: bool, span: Span) -> Val {
+        // `(pack op ... op init)` arrives with the pack as `init`: whichever names a pack is it.
+        let names_pack = |s: &Self, e: &ast::Expr| {
+            let mut found = false;
+            super::stmt::walk_expr(e, &mut |x| {
+                if let ExprKind::Name(q) = &x.kind
+                    && q.is_simple()
+                    && s.pack_len(&q.parts[0].name).is_some()
+                {
+                    found = true;
+                }
+            });
+            found
+        };
+        let (pack, init, left) = match init {
+            Some(i) if names_pack(self, i) && !names_pack(self, pack) => (i, Some(pack), false),
+            _ => (pack, init, left),
+        };
+        let mut vals = self.expand(pack);
+        if let Some(i) = init {
+            let iv = self.expr(i);
+            if left { vals.insert(0, iv) } else { vals.push(iv) }
+        }
+        if vals.iter().any(Val::is_error) {
+            return Val::error(span);
+        }
+        if vals.is_empty() {
+            return match op {
+                BinOp::LogAnd => Val::konst(Konst::Int(1), Ty::BOOL, span),
+                BinOp::LogOr => Val::konst(Konst::Int(0), Ty::BOOL, span),
+                _ => {
+                    self.err(codes::CXX_TEMPLATE, format!("a fold of an empty pack over `{}` needs an initial value", op.spelling()), span);
+                    Val::error(span)
+                }
+            };
+        }
+        let combine = |s: &mut Self, a: Val, b: Val| -> Val {
+            if matches!(op, BinOp::LogAnd | BinOp::LogOr) {
+                let (a, b) = (s.to_bool(a, span), s.to_bool(b, span));
+                let e = cx(c::ExprKind::Binary(op, Box::new(paren(a.expr())), Box::new(paren(b.expr()))), span);
+                return Val::rv(e, Ty::BOOL, span);
+            }
+            s.binary_on(op, a, b, span)
+        };
+        if left {
+            let mut it = vals.into_iter();
+            let mut acc = it.next().unwrap_or_else(|| Val::error(span));
+            for v in it {
+                acc = combine(self, acc, v);
+            }
+            acc
+        } else {
+            let mut it = vals.into_iter().rev();
+            let mut acc = it.next().unwrap_or_else(|| Val::error(span));
+            for v in it {
+                acc = combine(self, v, acc);
+            }
+            acc
         }
     }
 

@@ -510,10 +510,16 @@ impl Elab<'_> {
     pub fn instantiate(&mut self, t: TemplateId, args: Vec<TArg>, span: Span) -> Option<Ent> {
         let tmpl_params = self.templates[t.0 as usize].params.clone();
         let tctx = self.templates[t.0 as usize].ctx.clone();
-        if tmpl_params.iter().any(|p| p.pack) {
-            self.err(codes::CXX_UNSUPPORTED, "variadic templates (parameter packs) are not yet supported by kiln", span);
-            return None;
-        }
+        // A parameter pack takes the remaining arguments (deduction gives them as one pack).
+        let args = match tmpl_params.iter().position(|p| p.pack) {
+            Some(i) if !(args.len() == i + 1 && matches!(args.get(i), Some(TArg::Pack(_)))) => {
+                let mut a = args;
+                let rest = if a.len() > i { a.split_off(i) } else { vec![] };
+                a.push(TArg::Pack(rest));
+                a
+            }
+            _ => args,
+        };
         let mut env = Env { vars: HashMap::new(), parent: Some(tctx.env.clone()) };
         let mut full = Vec::new();
         for (i, p) in tmpl_params.iter().enumerate() {
@@ -542,6 +548,7 @@ impl Elab<'_> {
                 }
             };
             let a = match (&p.kind, a) {
+                (_, a @ TArg::Pack(_)) => a,
                 (ast::TemplateParamKind::Value { ty, .. }, TArg::Value(k, _)) => {
                     let dctx = Ctx { ns: tctx.ns, class: tctx.class, env: Rc::new(Env { vars: env.vars.clone(), parent: Some(tctx.env.clone()) }) };
                     let want = self.resolve_type(ty, &dctx);
@@ -794,6 +801,7 @@ impl Elab<'_> {
             TArg::Value(Konst::Int(v), _) => v.to_string(),
             TArg::Value(Konst::Float(f), _) => f.to_string(),
             TArg::Value(Konst::Aggregate(_), _) => "{...}".into(),
+            TArg::Pack(v) => v.iter().map(|a| self.display_targ(a)).collect::<Vec<_>>().join(", "),
         }
     }
 }
@@ -813,6 +821,8 @@ pub fn targ_ent(a: &TArg) -> Ent {
     match a {
         TArg::Type(t) => Ent::Type(t.clone()),
         TArg::Value(k, t) => Ent::Konst(k.clone(), t.clone()),
+        // A pack used without `...` (an error reported where it is used).
+        TArg::Pack(_) => Ent::Type(Ty::Error),
     }
 }
 

@@ -16,6 +16,8 @@ use std::rc::Rc;
 pub enum Local {
     /// A variable, parameter or reference: the l-value it designates.
     Var(Val),
+    /// A function parameter pack: its elements.
+    Pack(Vec<Val>),
     /// A local type, alias or constant.
     Ent(Ent),
 }
@@ -113,7 +115,7 @@ impl FnState {
         match self.local(n)? {
             Local::Ent(e) => Some(e),
             Local::Var(v) if v.k.is_some() && v.is_const => Some(Ent::Konst(v.k?, v.ty)),
-            Local::Var(_) => None,
+            Local::Var(_) | Local::Pack(_) => None,
         }
     }
 }
@@ -1400,6 +1402,15 @@ impl Elab<'_> {
         };
         let mut items = Vec::new();
         for el in elems {
+            if let ast::InitValue::Expr(x) = &el.value
+                && let ExprKind::PackExpansion(pattern) = &x.kind
+            {
+                for v in self.expand(pattern) {
+                    let v = if v.ty.is_class() && !elem_ty.is_class() { self.convert_implicit(v, &elem_ty, span) } else { v };
+                    items.push((vec![], c::Initializer::Expr(v.expr())));
+                }
+                continue;
+            }
             let init = match &el.value {
                 ast::InitValue::Expr(x) => {
                     let v = self.expr(x);
@@ -1699,7 +1710,13 @@ fn walk_elem(v: &ast::InitValue, f: &mut dyn FnMut(&ast::Expr)) {
 pub fn walk_expr(e: &ast::Expr, f: &mut dyn FnMut(&ast::Expr)) {
     f(e);
     match &e.kind {
-        ExprKind::Paren(x) | ExprKind::Unary(_, x) | ExprKind::CCast(_, x) | ExprKind::NamedCast(_, _, x) | ExprKind::SizeofExpr(x) | ExprKind::VecStepExpr(x) | ExprKind::Member(x, _, _) => walk_expr(x, f),
+        ExprKind::Paren(x) | ExprKind::Unary(_, x) | ExprKind::CCast(_, x) | ExprKind::NamedCast(_, _, x) | ExprKind::SizeofExpr(x) | ExprKind::VecStepExpr(x) | ExprKind::Member(x, _, _) | ExprKind::PackExpansion(x) => walk_expr(x, f),
+        ExprKind::Fold { pack, init, .. } => {
+            walk_expr(pack, f);
+            if let Some(i) = init {
+                walk_expr(i, f);
+            }
+        }
         ExprKind::Binary(_, a, b) | ExprKind::Assign(_, a, b) | ExprKind::Index(a, b) => {
             walk_expr(a, f);
             walk_expr(b, f);
