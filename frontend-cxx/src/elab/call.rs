@@ -682,8 +682,11 @@ impl Elab<'_> {
         let mut seen = HashSet::new();
         for a in args {
             let Some(v) = a.val() else { continue };
-            let Some(cls) = v.ty.class() else { continue };
-            let ns = self.classes[cls.0 as usize].ctx.ns;
+            let ns = match &v.ty {
+                Ty::Class(c) => self.classes[c.0 as usize].ctx.ns,
+                Ty::Enum(e) => self.enums[e.0 as usize].ns,
+                _ => continue,
+            };
             if !seen.insert(ns) {
                 continue;
             }
@@ -975,6 +978,17 @@ impl Elab<'_> {
             return Val::error(span);
         }
         self.pick_and_call(name, cands, span)
+    }
+
+    /// Operator functions for `l op r` on enumerations, when any are declared (`None`: the
+    /// built-in operator).
+    pub fn enum_operator_call(&mut self, name: &str, l: Val, r: Val, span: Span) -> Option<Val> {
+        let all = vec![Arg::Val(l), Arg::Val(r)];
+        let (fs, ts) = self.free_operators(name, &all);
+        if fs.is_empty() && ts.is_empty() {
+            return None;
+        }
+        Some(self.call_overloaded(name, fs, ts, None, all, None, span))
     }
 
     /// `l op r` where an operand is a class object.

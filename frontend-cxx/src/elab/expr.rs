@@ -654,6 +654,12 @@ impl Elab<'_> {
                 return self.binary_operator_call(name, l, r, span);
             }
         }
+        // Operator functions declared for enumerations (`mem_fence | mem_fence`).
+        if matches!(l.ty, Ty::Enum(_)) || matches!(r.ty, Ty::Enum(_)) {
+            if let Some(v) = self.enum_operator_call(binop_name(op), l.clone(), r.clone(), span) {
+                return v;
+            }
+        }
         if scoped(self, &l.ty) || scoped(self, &r.ty) {
             let same = l.ty == r.ty;
             let cmp = matches!(op, BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Gt | BinOp::Le | BinOp::Ge);

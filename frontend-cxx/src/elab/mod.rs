@@ -189,6 +189,8 @@ pub struct Global {
 
 pub struct EnumInfo {
     pub name: String,
+    /// The namespace it is declared in (argument-dependent lookup of its operators).
+    pub ns: NsId,
     pub scoped: bool,
     pub scalar: Scalar,
     pub members: HashMap<Name, i128>,
@@ -925,7 +927,7 @@ impl<'o> Elab<'o> {
         };
         let id = EnumId(self.enums.len() as u32);
         let name = ed.name.as_ref().map(|(n, _)| n.to_string()).unwrap_or_else(|| "<anonymous enum>".into());
-        self.enums.push(EnumInfo { name: name.clone(), scoped: ed.scoped, scalar, members: HashMap::new() });
+        self.enums.push(EnumInfo { name: name.clone(), ns: ctx.ns, scoped: ed.scoped, scalar, members: HashMap::new() });
         if let Some((n, s)) = &ed.name {
             self.add_member(scope, n.clone(), Ent::Type(Ty::Enum(id)), *s);
         }
