@@ -268,3 +268,26 @@ fn emitted_opencl_c_builds_with_the_same_results() {
         assert_eq!(result_args(&json), emu_args(case, &dir), "{}: the emitted OpenCL C computes something else", lowered.name);
     });
 }
+
+/// A C++ kernel on a board: `kiln run-board --simulate` runs the board top level (the host
+/// bridge and the kernel) in Verilator and reads back what the emulator computes.
+#[test]
+fn a_cxx_kernel_runs_on_the_simulated_board() {
+    require_tool("verilator");
+    let dir = scratch("cxx-board");
+    let case = cxx_corpus().into_iter().find(|c| c.name == "fir_filter").unwrap();
+    let json = dir.join("board.json");
+    let r = kiln(&[
+        "run-board",
+        &case.source.display().to_string(),
+        "--spec",
+        &case.spec.display().to_string(),
+        "--board",
+        "icebreaker",
+        "--simulate",
+        "--json",
+        &json.display().to_string(),
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(result_args(&json), emu_args(&case, &dir), "the board's results differ from the emulator's");
+}
