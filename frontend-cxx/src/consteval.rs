@@ -518,6 +518,17 @@ impl Elab<'_> {
                 let (ak, at) = self.ce_expr(a, it)?;
                 let (ik, _) = self.ce_expr(i, it)?;
                 let idx = usize::try_from(ik.as_int()?).ok()?;
+                // `obj[i]` of a class whose `operator[]` returns an element of a member array.
+                if let Ty::Class(c) = &at {
+                    let (field, fty) = self.subscript_field(*c)?;
+                    let Konst::Aggregate(xs) = ak else { return None };
+                    let Konst::Aggregate(elems) = xs.get(field)?.clone() else { return None };
+                    let et = match fty {
+                        Ty::Array(e, _) => (*e).clone(),
+                        _ => return None,
+                    };
+                    return elems.get(idx).cloned().map(|k| (k, et));
+                }
                 let Konst::Aggregate(xs) = ak else { return None };
                 let et = match at {
                     Ty::Array(e, _) => (*e).clone(),
@@ -854,6 +865,11 @@ impl Elab<'_> {
             ExprKind::Index(a, i) => {
                 let mut p = self.ce_place(a, it)?;
                 let idx = usize::try_from(self.ce_expr(i, it)?.0.as_int()?).ok()?;
+                let (_, t) = self.ce_read(&p, it)?;
+                if let Ty::Class(c) = t {
+                    let (field, _) = self.subscript_field(c)?;
+                    p.path.push(field);
+                }
                 p.path.push(idx);
                 Some(p)
             }
@@ -920,6 +936,27 @@ impl Elab<'_> {
         }
         *cur = v;
         Some(())
+    }
+
+    /// For a class whose `operator[]` is `return m[i];` (a member array `m` indexed by its
+    /// parameter, as `cl::array`'s): the position of `m` in the object's value and its type.
+    fn subscript_field(&mut self, cls: ClassId) -> Option<(usize, Ty)> {
+        let Some((Ent::Funcs(fs, _), _)) = self.class_member(cls, "operator[]") else { return None };
+        for f in fs {
+            let def = self.funcs[f.0 as usize].def.clone();
+            let Some(ast::Stmt { kind: StmtKind::Block(body), .. }) = &def.body else { continue };
+            let [ast::Stmt { kind: StmtKind::Return(Some(ast::ReturnValue::Expr(e))), .. }] = body.as_slice() else { continue };
+            let ExprKind::Index(base, idx) = &e.kind else { continue };
+            let (ExprKind::Name(b), ExprKind::Name(ix)) = (&base.kind, &idx.kind) else { continue };
+            let param = def.params.first().and_then(|p| p.name.as_ref()).map(|(n, _)| n.clone());
+            if !b.is_simple() || !ix.is_simple() || param.as_deref() != Some(&*ix.parts[0].name) {
+                continue;
+            }
+            let cl = &self.classes[cls.0 as usize];
+            let fi = cl.fields.iter().position(|x| x.name == b.parts[0].name)?;
+            return Some((cl.bases.len() + fi, cl.fields[fi].ty.clone()));
+        }
+        None
     }
 
     fn deduce_for_consteval(&mut self, t: crate::elab::TemplateId, args: &[crate::elab::expr::Arg], explicit: Option<&[crate::ty::TArg]>, span: kiln_diagnostics::Span) -> Option<FuncId> {

@@ -974,7 +974,23 @@ impl<'o> Elab<'o> {
         if v.flags.is_typedef {
             return;
         }
-        let ty = self.resolve_type(&v.ty, ctx);
+        // `constexpr auto t = make_table();`: the type of the constant.
+        let ty = if stmt::is_auto(&v.ty) {
+            let typed = match &v.init {
+                Some(ast::Init::Assign(e)) => self.const_eval_typed(e, ctx),
+                Some(ast::Init::Paren(a, _)) if a.len() == 1 => self.const_eval_typed(&a[0], ctx),
+                _ => None,
+            };
+            match typed {
+                Some((_, t)) => t,
+                None => {
+                    self.err(codes::CXX_CONSTEXPR, format!("`auto` program-scope variable `{}` needs a constant initializer", v.name), v.span);
+                    return;
+                }
+            }
+        } else {
+            self.resolve_type(&v.ty, ctx)
+        };
         if ty.is_error() {
             return;
         }
