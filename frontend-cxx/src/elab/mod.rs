@@ -681,6 +681,21 @@ impl<'o> Elab<'o> {
         let ty = self.resolve_type(&decl.ty, ctx);
         let value = decl.init.as_ref().and_then(|i| self.const_init(i, &ty, ctx));
         match value {
+            // A table (`static constexpr float coef[3] = {...}`): `__constant` data the kernels
+            // index, its value kept for constant evaluation.
+            Some(k @ Konst::Aggregate(_)) => {
+                let display = format!("{}::{}", self.classes[id.0 as usize].name, decl.name);
+                let cname = self.program_name(&display.replace("::", "_"));
+                let gid = GlobalId(self.globals.len() as u32);
+                self.globals.push(Global { konst: Some(k.clone()), name: decl.name.clone(), cname: cname.clone(), ty: ty.clone(), space: AddrSpace::Constant, is_const: true });
+                self.classes[id.0 as usize].members.insert(decl.name.clone(), Ent::Global(gid));
+                if let Some(cl) = elem_class(&ty) {
+                    self.emit_class(cl);
+                }
+                let init = self.konst_initializer(&k, &ty, decl.span);
+                let d = self.c_declaration(&cname, &ty, Some(AddrSpace::Constant), Some(init), decl.name_span, &[], ctx);
+                self.out_globals.push(c::ExternalDecl::Declaration(d));
+            }
             Some(k) => {
                 self.classes[id.0 as usize].members.insert(decl.name.clone(), Ent::Konst(k, ty));
             }
