@@ -337,6 +337,8 @@ pub enum StmtKind {
     UsingNamespace(QualName),
     /// `using ns::name;` inside a body.
     UsingDecl(QualName),
+    /// `auto [a, b] = e;` (`by_ref`: `auto &[a, b] = e;`).
+    StructuredBinding { names: Vec<(Name, Span)>, by_ref: bool, init: Init },
     StaticAssert(StaticAssert),
     If { init: Option<Box<Stmt>>, cond: Cond, then: Box<Stmt>, els: Option<Box<Stmt>>, constexpr: bool },
     While { cond: Cond, body: Box<Stmt>, annots: LoopAnnots },

@@ -2041,6 +2041,29 @@ impl<'a> Parser<'a> {
     fn decl_stmt(&mut self) -> PResult<Stmt> {
         let start = self.tok().span;
         let s = self.specs(false)?;
+        // A structured binding: `auto [a, b] = e;`, `auto &[a, b] = e;`.
+        let by_ref = (self.at(P::Amp) || self.at(P::AmpAmp)) && self.nth(1).is_punct(P::LBracket);
+        if by_ref || self.at(P::LBracket) && !self.nth(1).is_punct(P::LBracket) {
+            if by_ref {
+                self.bump();
+            }
+            self.bump();
+            let mut names = Vec::new();
+            while !self.at(P::RBracket) {
+                names.push(self.ident("a binding name")?);
+                if !self.eat(P::Comma) {
+                    break;
+                }
+            }
+            self.expect(P::RBracket, "to close the structured binding")?;
+            let Some(init) = self.initializer()? else {
+                let t = self.tok().clone();
+                self.error(codes::BAD_INITIALIZER, "a structured binding needs an initializer", t.span);
+                return Err(());
+            };
+            self.expect(P::Semi, "after the structured binding")?;
+            return Ok(Stmt { kind: StmtKind::StructuredBinding { names, by_ref, init }, span: start.to(self.prev_span()) });
+        }
         let mut items = Vec::new();
         self.declaration_rest(&s, start, &mut items)?;
         let span = start.to(self.prev_span());

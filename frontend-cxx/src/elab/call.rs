@@ -1352,6 +1352,22 @@ impl Elab<'_> {
             self.emit_class(*c);
         }
         let ty = v.ty.clone();
+        if let Ty::Array(_, Some(n)) = &ty {
+            // Arrays are copied element by element (C has no array assignment).
+            self.push_decl(&t, &ty, None, span);
+            let i = self.fresh("i");
+            let iv = ident(&i, span);
+            let d = self.c_declaration(&i, &Ty::INT, None, Some(c::Initializer::Expr(emit::int_lit(0, &Ty::INT, span))), span, &[], &self.ctx());
+            let cond = cx(c::ExprKind::Binary(c::BinOp::Lt, Box::new(iv.clone()), Box::new(emit::int_lit(i128::from(*n), &Ty::INT, span))), span);
+            let step = cx(c::ExprKind::Unary(c::UnOp::PreInc, Box::new(iv.clone())), span);
+            let body = emit::stmt_expr(emit::assign(emit::index(ident(&t, span), iv.clone(), span), emit::index(v.expr(), iv, span), span));
+            let body = match body {
+                c::BlockItem::Stmt(s) => s,
+                _ => emit::stmt(c::StmtKind::Expr(None), span),
+            };
+            self.push_stmt(emit::stmt(c::StmtKind::For(c::ForInit::Decl(d), Some(cond), Some(step), Box::new(body), c::LoopAttrs::default()), span));
+            return Val::lval(ident(&t, span), ty, AddrSpace::Private, span);
+        }
         self.push_decl(&t, &ty, Some(v.expr()), span);
         let var = Val::lval(ident(&t, span), ty.clone(), AddrSpace::Private, span);
         if let Ty::Class(c) = ty {

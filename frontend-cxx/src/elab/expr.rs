@@ -599,6 +599,7 @@ impl Elab<'_> {
                     (Some(k), UnOp::Not, _) => k.truthy().map(|b| (Konst::Int(i128::from(!b)), Ty::BOOL)),
                     _ => None,
                 };
+                let not_scalar = op == UnOp::Not && !matches!(v.ty, Ty::Vector(..));
                 let built = cx(c::ExprKind::Unary(op, Box::new(paren(e))), span);
                 let ty = match &k {
                     Some((_, t)) if !matches!(t, Ty::Enum(_)) => {
@@ -614,6 +615,7 @@ impl Elab<'_> {
                     self.err(codes::BAD_OPERANDS, format!("invalid operand of type `{}` to unary `{}`", self.display_ty(&v.ty), unop_str(op)), span);
                     return Val::error(span);
                 };
+                let ty = if not_scalar { Ty::BOOL } else { ty };
                 match k {
                     Some((k, _)) => {
                         let k = match (&ty, k) {
@@ -688,6 +690,9 @@ impl Elab<'_> {
             );
             return Val::error(span);
         };
+        // C++: a comparison of scalars is a `bool` (OpenCL C's `int`; vectors keep `intN`).
+        let cmp = matches!(op, BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Gt | BinOp::Le | BinOp::Ge);
+        let ty = if cmp && matches!(ty, Ty::Scalar(_)) { Ty::BOOL } else { ty };
         match k {
             Some((k, _)) => {
                 let mut v = Val::konst(k, ty, span);

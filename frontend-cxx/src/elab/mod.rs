@@ -851,6 +851,12 @@ impl<'o> Elab<'o> {
         let mut scope_name = fd.name.clone();
         scope_name.parts.pop();
         let last = fd.name.last().name.clone();
+        // `template <typename T> R S<T>::f(...)`: a member of the class template `S`.
+        if fd.tparams.as_ref().is_some_and(|t| !t.is_empty())
+            && let Some(p) = scope_name.parts.last_mut()
+        {
+            p.targs = None;
+        }
         let scope_ent = self.lookup_qual(&scope_name, ctx);
         match scope_ent {
             Some(Ent::Ns(ns)) => {

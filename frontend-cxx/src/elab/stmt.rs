@@ -224,6 +224,8 @@ impl Elab<'_> {
                 (Some("cl"), "max_size") | (Some("cl"), "aligned") | (Some("cl"), "packed") => continue,
                 (Some("cl"), "unroll_hint" | "ivdep") => continue,
                 (Some(_), _) => continue,
+                // C++'s own attributes are hints with nothing to build.
+                (None, "maybe_unused" | "nodiscard" | "noreturn" | "deprecated" | "fallthrough" | "likely" | "unlikely" | "carries_dependency") => continue,
                 (None, n) => n.into(),
             };
             let mut args = Vec::new();
@@ -585,6 +587,7 @@ impl Elab<'_> {
                     _ => self.err(codes::CXX_NOT_A_TYPE, format!("`{}` is not a namespace", q.spelled()), span),
                 }
             }
+            StmtKind::StructuredBinding { names, by_ref, init } => self.structured_binding(names, *by_ref, init, span),
             StmtKind::UsingDecl(q) => {
                 let ctx = self.ctx();
                 match self.lookup_qual(q, &ctx) {
@@ -664,6 +667,60 @@ impl Elab<'_> {
                 self.push_stmt(emit::stmt(c::StmtKind::Labeled(cl, Box::new(inner)), span));
             }
             StmtKind::Pragma(p) => self.push_item(c::BlockItem::Pragma(p.clone())),
+        }
+    }
+
+    /// `auto [a, b] = e;`: the names bound to the members (or elements) of a copy of `e`, or of
+    /// `e` itself for `auto &`.
+    fn structured_binding(&mut self, names: &[(ast::Name, Span)], by_ref: bool, init: &ast::Init, span: Span) {
+        let v = match init {
+            ast::Init::Assign(e) => self.expr(e),
+            ast::Init::Paren(a, _) if a.len() == 1 => self.expr(&a[0]),
+            ast::Init::Brace(elems, _) if elems.len() == 1 => match &elems[0].value {
+                ast::InitValue::Expr(e) => self.expr(e),
+                ast::InitValue::Brace(_, s) => Val::error(*s),
+            },
+            _ => {
+                self.err(codes::BAD_INITIALIZER, "a structured binding takes one initializer", init.span());
+                Val::error(span)
+            }
+        };
+        if v.is_error() {
+            for (n, _) in names {
+                self.bind_local(n.clone(), Local::Var(Val::error(span)));
+            }
+            return;
+        }
+        let obj = if by_ref {
+            if !v.lv {
+                self.err(codes::CXX_REFERENCE, "`auto &[...]` needs an l-value", span);
+                return;
+            }
+            self.stabilize(v, span)
+        } else if !v.lv && v.c.as_ref().is_some_and(|x| matches!(x.kind, c::ExprKind::Ident(_))) {
+            Val { lv: true, ..v }
+        } else {
+            self.materialize(v, span)
+        };
+        let parts: Vec<Val> = match obj.ty.clone() {
+            Ty::Class(c) => {
+                let fields: Vec<ast::Name> = self.classes[c.0 as usize].fields.iter().map(|f| f.name.clone()).collect();
+                fields.iter().map(|f| self.field_access(&obj, c, f, span)).collect()
+            }
+            Ty::Array(e, Some(n)) => (0..n)
+                .map(|i| Val { c: obj.c.clone().map(|x| emit::index(x, emit::int_lit(i128::from(i), &Ty::INT, span), span)), ty: (*e).clone(), ..obj.clone() })
+                .collect(),
+            t => {
+                self.err(codes::TYPE_MISMATCH, format!("a value of type `{}` cannot be decomposed", self.display_ty(&t)), span);
+                return;
+            }
+        };
+        if parts.len() != names.len() {
+            self.err(codes::BAD_INITIALIZER, format!("{} names bind {} members", names.len(), parts.len()), span);
+            return;
+        }
+        for ((n, _), p) in names.iter().zip(parts) {
+            self.bind_local(n.clone(), Local::Var(p));
         }
     }
 
