@@ -1006,6 +1006,10 @@ impl Elab<'_> {
         self.call_overloaded(name, fs, ts, None, all, None, span)
     }
 
+    pub fn free_operators_pub(&mut self, name: &str, args: &[Arg]) -> (Vec<FuncId>, Vec<TemplateId>) {
+        self.free_operators(name, args)
+    }
+
     fn free_operators(&mut self, name: &str, args: &[Arg]) -> (Vec<FuncId>, Vec<TemplateId>) {
         let ctx = self.ctx();
         let (mut fs, mut ts) = match self.lookup_unqual(name, &ctx) {

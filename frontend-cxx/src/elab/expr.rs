@@ -808,7 +808,7 @@ impl Elab<'_> {
                 None => "operator=".to_string(),
                 Some(o) => format!("operator{}=", o.spelling()),
             };
-            if self.class_member(cls, &name).is_some() || self.free_operator_exists(&name) {
+            if self.class_member(cls, &name).is_some() || self.free_operator_exists(&name, &l, &r) {
                 return self.operator_call(&name, l, vec![Arg::Val(r)], span);
             }
             if let Some(o) = op {
@@ -863,8 +863,11 @@ impl Elab<'_> {
         v
     }
 
-    fn free_operator_exists(&self, _name: &str) -> bool {
-        false
+    /// Whether a non-member operator function `name` is declared for these operands (by
+    /// ordinary or argument-dependent lookup).
+    fn free_operator_exists(&mut self, name: &str, l: &Val, r: &Val) -> bool {
+        let (fs, ts) = self.free_operators_pub(name, &[Arg::Val(l.clone()), Arg::Val(r.clone())]);
+        !fs.is_empty() || !ts.is_empty()
     }
 
     fn conditional(&mut self, cnd: &ast::Expr, a: &ast::Expr, b: &ast::Expr, span: Span) -> Val {
