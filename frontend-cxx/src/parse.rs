@@ -357,27 +357,8 @@ impl<'a> Parser<'a> {
             let name = t.text.clone();
             n += 1;
             if self.nth(n).is_punct(P::Lt) && self.is_template_name(&name) {
-                // Skip the template argument list.
-                let mut depth = 0i32;
-                loop {
-                    let t = self.nth(n);
-                    if t.is_eof() {
-                        return false;
-                    }
-                    if t.is_punct(P::Lt) {
-                        depth += 1;
-                    } else if t.is_punct(P::Gt) {
-                        depth -= 1;
-                    } else if t.is_punct(P::Shr) {
-                        depth -= 2;
-                    } else if t.is_punct(P::Semi) || t.is_punct(P::LBrace) {
-                        return false;
-                    }
-                    n += 1;
-                    if depth <= 0 {
-                        break;
-                    }
-                }
+                let Some(after) = self.skip_template_args_at(n) else { return false };
+                n = after;
                 if self.nth(n).is_punct(P::ColonColon) {
                     n += 1;
                     continue;
@@ -389,6 +370,29 @@ impl<'a> Parser<'a> {
                 continue;
             }
             return self.is_type_name(&name);
+        }
+    }
+
+    /// At a `<` `n` tokens ahead: the position just after its matching `>` (a `>>` closes two
+    /// lists), or `None` at the end of a statement.
+    fn skip_template_args_at(&self, mut n: usize) -> Option<usize> {
+        let mut depth = 0i32;
+        loop {
+            let t = self.nth(n);
+            if t.is_eof() || t.is_punct(P::Semi) || t.is_punct(P::LBrace) {
+                return None;
+            }
+            if t.is_punct(P::Lt) {
+                depth += 1;
+            } else if t.is_punct(P::Gt) {
+                depth -= 1;
+            } else if t.is_punct(P::Shr) {
+                depth -= 2;
+            }
+            n += 1;
+            if depth <= 0 {
+                return Some(n);
+            }
         }
     }
 
@@ -780,24 +784,8 @@ impl<'a> Parser<'a> {
             let name = t.text.clone();
             n += 1;
             if self.nth(n).is_punct(P::Lt) && self.is_template_name(&name) {
-                let mut depth = 0i32;
-                loop {
-                    let t = self.nth(n);
-                    if t.is_eof() || t.is_punct(P::Semi) {
-                        return false;
-                    }
-                    if t.is_punct(P::Lt) {
-                        depth += 1;
-                    } else if t.is_punct(P::Gt) {
-                        depth -= 1;
-                    } else if t.is_punct(P::Shr) {
-                        depth -= 2;
-                    }
-                    n += 1;
-                    if depth <= 0 {
-                        break;
-                    }
-                }
+                let Some(after) = self.skip_template_args_at(n) else { return false };
+                n = after;
             }
             if self.nth(n).is_punct(P::ColonColon) {
                 prev = Some(name);
@@ -1800,24 +1788,8 @@ impl<'a> Parser<'a> {
             let name = self.nth(n).text.clone();
             n += 1;
             if self.nth(n).is_punct(P::Lt) && self.is_template_name(&name) {
-                let mut depth = 0i32;
-                loop {
-                    let t = self.nth(n);
-                    if t.is_eof() {
-                        return false;
-                    }
-                    if t.is_punct(P::Lt) {
-                        depth += 1;
-                    } else if t.is_punct(P::Gt) {
-                        depth -= 1;
-                    } else if t.is_punct(P::Shr) {
-                        depth -= 2;
-                    }
-                    n += 1;
-                    if depth <= 0 {
-                        break;
-                    }
-                }
+                let Some(after) = self.skip_template_args_at(n) else { return false };
+                n = after;
             }
             if self.nth(n).is_punct(P::ColonColon) {
                 n += 1;

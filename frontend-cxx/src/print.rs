@@ -415,18 +415,9 @@ impl Printer {
                 self.out.push(')');
             }
             ExprKind::Unary(op, x) => {
-                let s = match op {
-                    UnOp::Neg => "-",
-                    UnOp::Plus => "+",
-                    UnOp::Not => "!",
-                    UnOp::BitNot => "~",
-                    UnOp::Deref => "*",
-                    UnOp::AddrOf => "&",
-                    UnOp::PreInc => "++",
-                    UnOp::PreDec => "--",
-                    UnOp::PostInc | UnOp::PostDec => "",
-                };
-                self.out.push_str(s);
+                if !matches!(op, UnOp::PostInc | UnOp::PostDec) {
+                    self.out.push_str(unop_spelling(*op));
+                }
                 self.expr(x);
                 match op {
                     UnOp::PostInc => self.out.push_str("++"),
@@ -531,4 +522,18 @@ pub fn expr_text(e: &Expr) -> String {
     let mut p = Printer { out: String::new(), indent: 0 };
     p.expr(e);
     p.out
+}
+
+/// An operator's spelling (`++` for both increments).
+pub fn unop_spelling(op: UnOp) -> &'static str {
+    match op {
+        UnOp::Neg => "-",
+        UnOp::Plus => "+",
+        UnOp::Not => "!",
+        UnOp::BitNot => "~",
+        UnOp::Deref => "*",
+        UnOp::AddrOf => "&",
+        UnOp::PreInc | UnOp::PostInc => "++",
+        UnOp::PreDec | UnOp::PostDec => "--",
+    }
 }

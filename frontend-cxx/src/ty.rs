@@ -197,20 +197,7 @@ pub fn from_hir(t: &HirType) -> Ty {
 
 /// OpenCL C's spelling of a scalar type.
 pub fn scalar_name(s: Scalar) -> &'static str {
-    match s {
-        Scalar::Bool => "bool",
-        Scalar::I8 => "char",
-        Scalar::U8 => "uchar",
-        Scalar::I16 => "short",
-        Scalar::U16 => "ushort",
-        Scalar::I32 => "int",
-        Scalar::U32 => "uint",
-        Scalar::I64 => "long",
-        Scalar::U64 => "ulong",
-        Scalar::F16 => "half",
-        Scalar::F32 => "float",
-        Scalar::F64 => "double",
-    }
+    s.name()
 }
 
 /// A C declaration's pieces for a type: the specifiers' type, qualifiers and address space of

@@ -125,6 +125,12 @@ impl Elab<'_> {
         }
     }
 
+    /// The rank of each argument's conversion to its parameter, or `None` when one does not
+    /// convert.
+    fn arg_ranks(&mut self, args: &[Arg], params: &[Ty]) -> Option<Vec<u32>> {
+        args.iter().zip(params).map(|(a, p)| self.rank(a, p)).collect()
+    }
+
     fn braced_rank(&mut self, elems: &[ast::InitElem], p: &Ty) -> Option<u32> {
         match p {
             Ty::Class(c) => {
@@ -323,17 +329,8 @@ impl Elab<'_> {
                     None => continue,
                 }
             }
-            let mut ok = true;
-            for (a, p) in cand.args.iter().zip(&sig.params) {
-                match self.rank(a, p) {
-                    Some(r) => ranks.push(r),
-                    None => {
-                        ok = false;
-                        break;
-                    }
-                }
-            }
-            if ok {
+            if let Some(r) = self.arg_ranks(&cand.args, &sig.params) {
+                ranks.extend(r);
                 scored.push((cand, ranks));
             }
         }
@@ -1760,17 +1757,8 @@ impl Elab<'_> {
                 continue;
             }
             let mut ranks = Vec::new();
-            let mut ok = true;
-            for (a, p) in cand.args.iter().zip(&sig.params) {
-                match self.rank(a, p) {
-                    Some(r) => ranks.push(r),
-                    None => {
-                        ok = false;
-                        break;
-                    }
-                }
-            }
-            if ok {
+            if let Some(r) = self.arg_ranks(&cand.args, &sig.params) {
+                ranks.extend(r);
                 scored.push((cand, ranks));
             }
         }

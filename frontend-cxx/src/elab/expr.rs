@@ -612,7 +612,7 @@ impl Elab<'_> {
                     _ => self.oracle_op(&|l| c::ExprKind::Unary(op, Box::new(l[0].clone())), &[&v], span),
                 };
                 let Some(ty) = ty else {
-                    self.err(codes::BAD_OPERANDS, format!("invalid operand of type `{}` to unary `{}`", self.display_ty(&v.ty), unop_str(op)), span);
+                    self.err(codes::BAD_OPERANDS, format!("invalid operand of type `{}` to unary `{}`", self.display_ty(&v.ty), crate::print::unop_spelling(op)), span);
                     return Val::error(span);
                 };
                 let ty = if not_scalar { Ty::BOOL } else { ty };
@@ -1450,19 +1450,6 @@ impl Elab<'_> {
             Ty::Ref(t, _) => return self.layout(t),
             _ => return None,
         })
-    }
-}
-
-fn unop_str(op: UnOp) -> &'static str {
-    match op {
-        UnOp::Neg => "-",
-        UnOp::Plus => "+",
-        UnOp::Not => "!",
-        UnOp::BitNot => "~",
-        UnOp::Deref => "*",
-        UnOp::AddrOf => "&",
-        UnOp::PreInc | UnOp::PostInc => "++",
-        UnOp::PreDec | UnOp::PostDec => "--",
     }
 }
 

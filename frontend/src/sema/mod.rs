@@ -93,17 +93,7 @@ pub struct Analysis {
 
 /// Analyses a parsed translation unit.
 pub fn analyze(tu: &ast::TranslationUnit, opts: &Options) -> Analysis {
-    let mut s = Sema {
-        opts,
-        diags: Vec::new(),
-        prog: Program::default(),
-        scopes: vec![HashMap::new()],
-        fcx: None,
-        pending_decls: Vec::new(),
-        calls: HashMap::new(),
-        enabled_extensions: Vec::new(),
-        const_error_reported: false,
-    };
+    let mut s = Sema::new(opts);
     for item in &tu.items {
         match item {
             ast::ExternalDecl::Function(f) => s.function_def(f),
@@ -117,6 +107,22 @@ pub fn analyze(tu: &ast::TranslationUnit, opts: &Options) -> Analysis {
     s.prog.float_mode.reassociate |= m.fast_relaxed_math || m.unsafe_math_optimizations;
     s.prog.float_mode.contract |= m.mad_enable || m.fast_relaxed_math;
     Analysis { program: s.prog, diags: s.diags }
+}
+
+impl<'o> Sema<'o> {
+    fn new(opts: &'o Options) -> Sema<'o> {
+        Sema {
+            opts,
+            diags: Vec::new(),
+            prog: Program::default(),
+            scopes: vec![HashMap::new()],
+            fcx: None,
+            pending_decls: Vec::new(),
+            calls: HashMap::new(),
+            enabled_extensions: Vec::new(),
+            const_error_reported: false,
+        }
+    }
 }
 
 impl Sema<'_> {
@@ -971,17 +977,7 @@ fn global_variable_type(ty: &Type) -> bool {
 /// before they write the expression: OpenCL C's own rules answer, so the two never disagree.
 /// The expression is checked as if in a kernel's body.
 pub fn type_of_expr(expr: &ast::Expr, operands: &[(Rc<str>, Type)], opts: &Options) -> Result<Type, Vec<Diagnostic>> {
-    let mut s = Sema {
-        opts,
-        diags: Vec::new(),
-        prog: Program::default(),
-        scopes: vec![HashMap::new()],
-        fcx: None,
-        pending_decls: Vec::new(),
-        calls: HashMap::new(),
-        enabled_extensions: Vec::new(),
-        const_error_reported: false,
-    };
+    let mut s = Sema::new(opts);
     let locals: Vec<Local> = operands
         .iter()
         .map(|(name, ty)| Local {
