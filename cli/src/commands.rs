@@ -196,8 +196,13 @@ fn emit_opencl(file: &Path, compile: &CompileArgs, io: &mut Io) -> CmdResult {
     if !kiln_frontend_cxx::is_cxx(&sources.file(id).name, &opts) {
         return Err(fail(
             sources,
-            vec![Diagnostic::error(codes::BAD_OPTION, "`--emit-opencl` prints what a C++ kernel file lowers to; this file is OpenCL C")
-                .with_help("name the file `.clcpp` or pass `-cl-std=CLC++`")],
+            vec![
+                Diagnostic::error(
+                    codes::BAD_OPTION,
+                    "`--emit-opencl` prints what a C++ kernel file lowers to; this file is OpenCL C",
+                )
+                .with_help("name the file `.clcpp` or pass `-cl-std=CLC++`"),
+            ],
         ));
     }
     let (sources, text, diags) = kiln_frontend_cxx::emit_opencl(sources, id, &kiln_frontend::pp::FsLoader, &opts);

@@ -3,9 +3,9 @@
 //! stay syntax until the elaborator instantiates them.
 #![allow(clippy::large_enum_variant)]
 
+use kiln_diagnostics::Span;
 pub use kiln_frontend::ast::{BinOp, Pragma, TypeWord, UnOp};
 use kiln_hir::types::AddrSpace;
-use kiln_diagnostics::Span;
 use std::rc::Rc;
 
 pub type Name = Rc<str>;
@@ -86,7 +86,12 @@ pub enum TypeKind {
     Ref(Box<Type>, bool),
     Array(Box<Type>, Option<Box<Expr>>),
     /// Qualifiers and an address space applied to the inner type.
-    Qualified { inner: Box<Type>, is_const: bool, is_volatile: bool, space: Option<AddrSpace> },
+    Qualified {
+        inner: Box<Type>,
+        is_const: bool,
+        is_volatile: bool,
+        space: Option<AddrSpace>,
+    },
     /// `pipe T` (a kernel parameter), read or write end.
     Pipe(Box<Type>, bool),
     /// A class or enum defined where it is named (`struct S { ... } s;`).
@@ -285,10 +290,19 @@ pub struct StaticAssert {
 
 #[derive(Clone, Debug)]
 pub enum Item {
-    Namespace { name: Option<(Name, Span)>, items: Vec<Item>, span: Span },
+    Namespace {
+        name: Option<(Name, Span)>,
+        items: Vec<Item>,
+        span: Span,
+    },
     UsingNamespace(QualName, Span),
     Using(QualName, Span),
-    Alias { name: Name, tparams: Option<Vec<TemplateParam>>, ty: Type, span: Span },
+    Alias {
+        name: Name,
+        tparams: Option<Vec<TemplateParam>>,
+        ty: Type,
+        span: Span,
+    },
     Class(Rc<ClassDef>),
     Enum(Rc<EnumDef>),
     Func(Rc<FuncDef>),
@@ -333,19 +347,55 @@ pub enum StmtKind {
     Decl(Vec<VarDecl>),
     LocalClass(Rc<ClassDef>),
     LocalEnum(Rc<EnumDef>),
-    LocalAlias { name: Name, ty: Type },
+    LocalAlias {
+        name: Name,
+        ty: Type,
+    },
     UsingNamespace(QualName),
     /// `using ns::name;` inside a body.
     UsingDecl(QualName),
     /// `auto [a, b] = e;` (`by_ref`: `auto &[a, b] = e;`).
-    StructuredBinding { names: Vec<(Name, Span)>, by_ref: bool, init: Init },
+    StructuredBinding {
+        names: Vec<(Name, Span)>,
+        by_ref: bool,
+        init: Init,
+    },
     StaticAssert(StaticAssert),
-    If { init: Option<Box<Stmt>>, cond: Cond, then: Box<Stmt>, els: Option<Box<Stmt>>, constexpr: bool },
-    While { cond: Cond, body: Box<Stmt>, annots: LoopAnnots },
-    DoWhile { body: Box<Stmt>, cond: Expr, annots: LoopAnnots },
-    For { init: ForInit, cond: Option<Expr>, step: Option<Expr>, body: Box<Stmt>, annots: LoopAnnots },
-    RangeFor { var: VarDecl, range: Expr, body: Box<Stmt>, annots: LoopAnnots },
-    Switch { init: Option<Box<Stmt>>, cond: Expr, body: Box<Stmt> },
+    If {
+        init: Option<Box<Stmt>>,
+        cond: Cond,
+        then: Box<Stmt>,
+        els: Option<Box<Stmt>>,
+        constexpr: bool,
+    },
+    While {
+        cond: Cond,
+        body: Box<Stmt>,
+        annots: LoopAnnots,
+    },
+    DoWhile {
+        body: Box<Stmt>,
+        cond: Expr,
+        annots: LoopAnnots,
+    },
+    For {
+        init: ForInit,
+        cond: Option<Expr>,
+        step: Option<Expr>,
+        body: Box<Stmt>,
+        annots: LoopAnnots,
+    },
+    RangeFor {
+        var: VarDecl,
+        range: Expr,
+        body: Box<Stmt>,
+        annots: LoopAnnots,
+    },
+    Switch {
+        init: Option<Box<Stmt>>,
+        cond: Expr,
+        body: Box<Stmt>,
+    },
     Case(Expr, Box<Stmt>),
     Default(Box<Stmt>),
     Break,
@@ -389,10 +439,21 @@ pub enum CastKind {
 #[derive(Clone, Debug)]
 pub enum Capture {
     /// `=` or `&` alone.
-    Default { by_ref: bool },
-    Name { name: Name, by_ref: bool, span: Span },
+    Default {
+        by_ref: bool,
+    },
+    Name {
+        name: Name,
+        by_ref: bool,
+        span: Span,
+    },
     /// `x = e` (an init-capture).
-    Init { name: Name, by_ref: bool, init: Box<Expr>, span: Span },
+    Init {
+        name: Name,
+        by_ref: bool,
+        init: Box<Expr>,
+        span: Span,
+    },
     This(Span),
 }
 
@@ -449,7 +510,12 @@ pub enum ExprKind {
     PackExpansion(Box<Expr>),
     /// `(pack op ...)` (right fold), `(... op pack)` (left fold), with an optional initial value
     /// (`(init op ... op pack)`, `(pack op ... op init)`).
-    Fold { op: BinOp, pack: Box<Expr>, init: Option<Box<Expr>>, left: bool },
+    Fold {
+        op: BinOp,
+        pack: Box<Expr>,
+        init: Option<Box<Expr>>,
+        left: bool,
+    },
     /// `sizeof...(pack)`.
     SizeofPack(Name),
     /// `new`, `delete`, `throw`, `typeid`: parsed only to be refused with the rule they break.

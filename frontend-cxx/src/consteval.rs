@@ -62,7 +62,10 @@ impl Elab<'_> {
     }
 
     pub fn const_eval_typed(&mut self, e: &ast::Expr, ctx: &Ctx) -> Option<KV> {
-        let mut it = Interp { frames: vec![Frame { scopes: vec![HashMap::new()], this_class: None, ctx: Some(ctx.clone()) }], steps: 0 };
+        let mut it = Interp {
+            frames: vec![Frame { scopes: vec![HashMap::new()], this_class: None, ctx: Some(ctx.clone()) }],
+            steps: 0,
+        };
         self.ce_expr(e, &mut it)
     }
 
@@ -72,7 +75,10 @@ impl Elab<'_> {
 
     /// A constant initializer of an object of type `ty`.
     pub fn const_init(&mut self, init: &ast::Init, ty: &Ty, ctx: &Ctx) -> Option<Konst> {
-        let mut it = Interp { frames: vec![Frame { scopes: vec![HashMap::new()], this_class: None, ctx: Some(ctx.clone()) }], steps: 0 };
+        let mut it = Interp {
+            frames: vec![Frame { scopes: vec![HashMap::new()], this_class: None, ctx: Some(ctx.clone()) }],
+            steps: 0,
+        };
         self.ce_init(init, ty, &mut it)
     }
 
@@ -87,7 +93,8 @@ impl Elab<'_> {
     /// recursion is allowed: OpenCL C++ forbids only recursion that is not constant).
     pub fn const_call(&mut self, f: FuncId, args: Vec<KV>) -> Option<KV> {
         let ctx = self.funcs[f.0 as usize].ctx.clone();
-        let mut it = Interp { frames: vec![Frame { scopes: vec![HashMap::new()], this_class: None, ctx: Some(ctx) }], steps: 0 };
+        let mut it =
+            Interp { frames: vec![Frame { scopes: vec![HashMap::new()], this_class: None, ctx: Some(ctx) }], steps: 0 };
         let n = self.diags.len();
         let r = self.ce_invoke(f, args, None, &mut it);
         self.diags.truncate(n);
@@ -163,8 +170,11 @@ impl Elab<'_> {
                     return self.ce_construct(*c, &args, it);
                 }
                 let bases = self.classes[c.0 as usize].bases.clone();
-                let fields: Vec<(ast::Name, Ty, Option<ast::Init>)> =
-                    self.classes[c.0 as usize].fields.iter().map(|f| (f.name.clone(), f.ty.clone(), f.init.clone())).collect();
+                let fields: Vec<(ast::Name, Ty, Option<ast::Init>)> = self.classes[c.0 as usize]
+                    .fields
+                    .iter()
+                    .map(|f| (f.name.clone(), f.ty.clone(), f.init.clone()))
+                    .collect();
                 let mut out = Vec::new();
                 let mut iter = elems.iter();
                 for b in bases {
@@ -174,7 +184,8 @@ impl Elab<'_> {
                     }
                 }
                 let owned: Vec<ast::InitElem> = iter.cloned().collect();
-                let owned = crate::elab::call::elide_braces(&owned, &fields.iter().map(|f| f.1.clone()).collect::<Vec<_>>());
+                let owned =
+                    crate::elab::call::elide_braces(&owned, &fields.iter().map(|f| f.1.clone()).collect::<Vec<_>>());
                 let rest: Vec<&ast::InitElem> = owned.iter().collect();
                 let mut by_field: Vec<Option<&ast::InitElem>> = vec![None; fields.len()];
                 let mut next = 0;
@@ -194,7 +205,11 @@ impl Elab<'_> {
                     let v = match (by_field[i], init) {
                         (Some(el), _) => self.ce_init_value(&el.value, t, it)?,
                         (None, Some(init)) => {
-                            it.frames.push(Frame { scopes: vec![HashMap::new()], this_class: None, ctx: Some(cctx.clone()) });
+                            it.frames.push(Frame {
+                                scopes: vec![HashMap::new()],
+                                this_class: None,
+                                ctx: Some(cctx.clone()),
+                            });
                             let r = self.ce_init(init, t, it);
                             it.frames.pop();
                             r?
@@ -241,7 +256,9 @@ impl Elab<'_> {
             Ty::Scalar(s) if s.is_float() => Konst::Float(0.0),
             Ty::Scalar(_) | Ty::Enum(_) => Konst::Int(0),
             Ty::Array(e, Some(n)) => Konst::Aggregate(vec![self.ce_zero(e)?; *n as usize]),
-            Ty::Vector(s, n) => Konst::Aggregate(vec![if s.is_float() { Konst::Float(0.0) } else { Konst::Int(0) }; usize::from(*n)]),
+            Ty::Vector(s, n) => {
+                Konst::Aggregate(vec![if s.is_float() { Konst::Float(0.0) } else { Konst::Int(0) }; usize::from(*n)])
+            }
             Ty::Class(c) => {
                 let mut parts: Vec<Ty> = self.classes[c.0 as usize].bases.iter().map(|b| Ty::Class(*b)).collect();
                 parts.extend(self.classes[c.0 as usize].fields.iter().map(|f| f.ty.clone()));
@@ -294,8 +311,11 @@ impl Elab<'_> {
         };
         it.frames.push(frame);
         let nbases = self.classes[cls.0 as usize].bases.len();
-        let fields: Vec<(ast::Name, Ty, Option<ast::Init>)> =
-            self.classes[cls.0 as usize].fields.iter().map(|f| (f.name.clone(), f.ty.clone(), f.init.clone())).collect();
+        let fields: Vec<(ast::Name, Ty, Option<ast::Init>)> = self.classes[cls.0 as usize]
+            .fields
+            .iter()
+            .map(|f| (f.name.clone(), f.ty.clone(), f.init.clone()))
+            .collect();
         for (i, (n, t, finit)) in fields.iter().enumerate() {
             let init = def.inits.iter().find(|m| &m.name.last().name == n).map(|m| m.init.clone()).or(finit.clone());
             if let Some(init) = init {
@@ -431,7 +451,9 @@ impl Elab<'_> {
                         (UnOp::Neg, Konst::Int(v)) => Some((Konst::Int(wrap_int(-v, promoted)), Ty::Scalar(promoted))),
                         (UnOp::Neg, Konst::Float(f)) => Some((Konst::Float(-f), t)),
                         (UnOp::Plus, k) => Some((k, Ty::Scalar(promoted))),
-                        (UnOp::BitNot, Konst::Int(v)) => Some((Konst::Int(wrap_int(!v, promoted)), Ty::Scalar(promoted))),
+                        (UnOp::BitNot, Konst::Int(v)) => {
+                            Some((Konst::Int(wrap_int(!v, promoted)), Ty::Scalar(promoted)))
+                        }
                         (UnOp::Not, k) => Some((Konst::Int(i128::from(!k.truthy()?)), Ty::BOOL)),
                         _ => None,
                     }
@@ -591,7 +613,9 @@ impl Elab<'_> {
                 ExprKind::VecStepType(t) => {
                     let ty = self.resolve_type_quiet(t, ctx);
                     match ty {
-                        Ty::Vector(_, n) => Val::konst(Konst::Int(i128::from(if n == 3 { 4 } else { n })), Ty::INT, e.span),
+                        Ty::Vector(_, n) => {
+                            Val::konst(Konst::Int(i128::from(if n == 3 { 4 } else { n })), Ty::INT, e.span)
+                        }
                         Ty::Scalar(_) => Val::konst(Konst::Int(1), Ty::INT, e.span),
                         _ => Val::error(e.span),
                     }
@@ -637,7 +661,12 @@ impl Elab<'_> {
                             };
                             let args: Vec<crate::elab::expr::Arg> = vals
                                 .iter()
-                                .map(|(k, t)| crate::elab::expr::Arg::Val(Val { lv: true, ..Val::konst(k.clone(), t.clone(), f.span) }))
+                                .map(|(k, t)| {
+                                    crate::elab::expr::Arg::Val(Val {
+                                        lv: true,
+                                        ..Val::konst(k.clone(), t.clone(), f.span)
+                                    })
+                                })
                                 .collect();
                             if let Some(fid) = self.deduce_for_consteval(t, &args, ex.as_deref(), f.span) {
                                 all.push(fid);
@@ -679,7 +708,8 @@ impl Elab<'_> {
         let owner = self.funcs[f.0 as usize].owner;
         let sig = self.sig(f);
         let body = def.body.clone()?;
-        let mut frame = Frame { scopes: vec![HashMap::new()], this_class: this.as_ref().and_then(|_| owner), ctx: Some(ctx) };
+        let mut frame =
+            Frame { scopes: vec![HashMap::new()], this_class: this.as_ref().and_then(|_| owner), ctx: Some(ctx) };
         let mut vals = vals;
         for (i, p) in def.params.iter().enumerate() {
             let pt = sig.params.get(i)?.strip_ref().clone();
@@ -945,7 +975,9 @@ impl Elab<'_> {
         for f in fs {
             let def = self.funcs[f.0 as usize].def.clone();
             let Some(ast::Stmt { kind: StmtKind::Block(body), .. }) = &def.body else { continue };
-            let [ast::Stmt { kind: StmtKind::Return(Some(ast::ReturnValue::Expr(e))), .. }] = body.as_slice() else { continue };
+            let [ast::Stmt { kind: StmtKind::Return(Some(ast::ReturnValue::Expr(e))), .. }] = body.as_slice() else {
+                continue;
+            };
             let ExprKind::Index(base, idx) = &e.kind else { continue };
             let (ExprKind::Name(b), ExprKind::Name(ix)) = (&base.kind, &idx.kind) else { continue };
             let param = def.params.first().and_then(|p| p.name.as_ref()).map(|(n, _)| n.clone());
@@ -959,7 +991,13 @@ impl Elab<'_> {
         None
     }
 
-    fn deduce_for_consteval(&mut self, t: crate::elab::TemplateId, args: &[crate::elab::expr::Arg], explicit: Option<&[crate::ty::TArg]>, span: kiln_diagnostics::Span) -> Option<FuncId> {
+    fn deduce_for_consteval(
+        &mut self,
+        t: crate::elab::TemplateId,
+        args: &[crate::elab::expr::Arg],
+        explicit: Option<&[crate::ty::TArg]>,
+        span: kiln_diagnostics::Span,
+    ) -> Option<FuncId> {
         self.deduce_call_pub(t, args, explicit, span)
     }
 }

@@ -94,7 +94,12 @@ fn cxx_options(opts: &Options) -> Options {
 }
 
 /// Preprocesses, parses and elaborates `file` into the OpenCL C translation unit it lowers to.
-fn lower(sources: &mut SourceMap, file: FileId, loader: &dyn FileLoader, copts: &Options) -> (Option<kiln_frontend::ast::TranslationUnit>, Vec<Diagnostic>) {
+fn lower(
+    sources: &mut SourceMap,
+    file: FileId,
+    loader: &dyn FileLoader,
+    copts: &Options,
+) -> (Option<kiln_frontend::ast::TranslationUnit>, Vec<Diagnostic>) {
     let lib = LibraryLoader { inner: loader };
     let pre = kiln_frontend::pp::preprocess(sources, &lib, copts, file);
     let mut diags = pre.diags;
@@ -140,7 +145,12 @@ pub fn check(mut sources: SourceMap, file: FileId, loader: &dyn FileLoader, opts
 }
 
 /// The OpenCL C program a C++ file lowers to, as source text (`None` after errors).
-pub fn emit_opencl(mut sources: SourceMap, file: FileId, loader: &dyn FileLoader, opts: &Options) -> (SourceMap, Option<String>, Vec<Diagnostic>) {
+pub fn emit_opencl(
+    mut sources: SourceMap,
+    file: FileId,
+    loader: &dyn FileLoader,
+    opts: &Options,
+) -> (SourceMap, Option<String>, Vec<Diagnostic>) {
     let copts = cxx_options(opts);
     let (tu, diags) = lower(&mut sources, file, loader, &copts);
     let text = tu.map(|tu| print::print(&tu));

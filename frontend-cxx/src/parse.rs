@@ -19,16 +19,91 @@ type PResult<T> = Result<T, ()>;
 
 /// Words that never name a variable or type in C++ for OpenCL.
 const KEYWORDS: &[&str] = &[
-    "alignas", "alignof", "asm", "auto", "bool", "break", "case", "catch", "char", "class", "const",
-    "constexpr", "const_cast", "continue", "decltype", "default", "delete", "do", "double",
-    "dynamic_cast", "else", "enum", "explicit", "export", "extern", "false", "float", "for", "friend",
-    "goto", "if", "inline", "int", "long", "mutable", "namespace", "new", "noexcept", "nullptr",
-    "operator", "protected", "public", "register", "reinterpret_cast", "return", "short", "signed",
-    "sizeof", "static", "static_assert", "static_cast", "struct", "switch", "template", "this",
-    "thread_local", "throw", "true", "try", "typedef", "typeid", "typename", "union", "unsigned",
-    "using", "virtual", "void", "volatile", "while", "half", "__kernel", "kernel", "__global",
-    "__local", "__constant", "__private", "__generic", "__read_only", "__write_only",
-    "__read_write", "read_only", "write_only", "read_write", "__attribute__", "vec_step",
+    "alignas",
+    "alignof",
+    "asm",
+    "auto",
+    "bool",
+    "break",
+    "case",
+    "catch",
+    "char",
+    "class",
+    "const",
+    "constexpr",
+    "const_cast",
+    "continue",
+    "decltype",
+    "default",
+    "delete",
+    "do",
+    "double",
+    "dynamic_cast",
+    "else",
+    "enum",
+    "explicit",
+    "export",
+    "extern",
+    "false",
+    "float",
+    "for",
+    "friend",
+    "goto",
+    "if",
+    "inline",
+    "int",
+    "long",
+    "mutable",
+    "namespace",
+    "new",
+    "noexcept",
+    "nullptr",
+    "operator",
+    "protected",
+    "public",
+    "register",
+    "reinterpret_cast",
+    "return",
+    "short",
+    "signed",
+    "sizeof",
+    "static",
+    "static_assert",
+    "static_cast",
+    "struct",
+    "switch",
+    "template",
+    "this",
+    "thread_local",
+    "throw",
+    "true",
+    "try",
+    "typedef",
+    "typeid",
+    "typename",
+    "union",
+    "unsigned",
+    "using",
+    "virtual",
+    "void",
+    "volatile",
+    "while",
+    "half",
+    "__kernel",
+    "kernel",
+    "__global",
+    "__local",
+    "__constant",
+    "__private",
+    "__generic",
+    "__read_only",
+    "__write_only",
+    "__read_write",
+    "read_only",
+    "write_only",
+    "read_write",
+    "__attribute__",
+    "vec_step",
 ];
 
 fn basic_word(s: &str) -> Option<TypeWord> {
@@ -136,13 +211,24 @@ pub struct Parser<'a> {
 impl<'a> Parser<'a> {
     pub fn new(toks: &'a [Token]) -> Self {
         let mut types: HashSet<Rc<str>> = HashSet::new();
-        for t in ["size_t", "ptrdiff_t", "intptr_t", "uintptr_t", "event_t", "atomic_int", "atomic_uint", "atomic_flag"] {
+        for t in ["size_t", "ptrdiff_t", "intptr_t", "uintptr_t", "event_t", "atomic_int", "atomic_uint", "atomic_flag"]
+        {
             types.insert(t.into());
         }
         let mut templates: HashSet<Rc<str>> = HashSet::new();
         for t in [
-            "__kiln_vector", "__kiln_local", "__kiln_global", "__kiln_priv", "__kiln_constant", "__kiln_pipe", "__kiln_pipe_storage",
-            "__kiln_atomic", "__kiln_ptr_global", "__kiln_ptr_local", "__kiln_ptr_private", "__kiln_ptr_constant",
+            "__kiln_vector",
+            "__kiln_local",
+            "__kiln_global",
+            "__kiln_priv",
+            "__kiln_constant",
+            "__kiln_pipe",
+            "__kiln_pipe_storage",
+            "__kiln_atomic",
+            "__kiln_ptr_global",
+            "__kiln_ptr_local",
+            "__kiln_ptr_private",
+            "__kiln_ptr_constant",
         ] {
             templates.insert(t.into());
             types.insert(t.into());
@@ -332,9 +418,20 @@ impl<'a> Parser<'a> {
         if basic_word(s).is_some()
             || matches!(
                 s,
-                "const" | "volatile" | "struct" | "class" | "union" | "enum" | "typename" | "auto" | "decltype" | "pipe"
+                "const"
+                    | "volatile"
+                    | "struct"
+                    | "class"
+                    | "union"
+                    | "enum"
+                    | "typename"
+                    | "auto"
+                    | "decltype"
+                    | "pipe"
             )
-            || (address_space(s).is_some() && !self.nth(n + 1).is_punct(P::Lt) && !self.nth(n + 1).is_punct(P::ColonColon))
+            || (address_space(s).is_some()
+                && !self.nth(n + 1).is_punct(P::Lt)
+                && !self.nth(n + 1).is_punct(P::ColonColon))
         {
             return true;
         }
@@ -417,7 +514,9 @@ impl<'a> Parser<'a> {
                 parts.push(NamePart { name: format!("~{n}").into(), targs: None, span: t.span.to(s) });
                 break;
             }
-            let (name, span) = if t.kind == TokKind::Ident && (!KEYWORDS.contains(&&*t.text) || address_space(&t.text).is_some() || &*t.text == "pipe") {
+            let (name, span) = if t.kind == TokKind::Ident
+                && (!KEYWORDS.contains(&&*t.text) || address_space(&t.text).is_some() || &*t.text == "pipe")
+            {
                 self.bump();
                 (t.text.clone(), t.span)
             } else {
@@ -425,7 +524,13 @@ impl<'a> Parser<'a> {
             };
             let targs = if self.at(P::Lt) && self.is_template_name(&name) { Some(self.template_args()?) } else { None };
             parts.push(NamePart { name, targs, span: span.to(self.prev_span()) });
-            if self.at(P::ColonColon) && (Self::is_plain_ident(self.nth(1)) || self.nth(1).is_ident("operator") || self.nth(1).is_punct(P::Tilde) || self.nth(1).is_ident("template") || self.nth(1).kind == TokKind::Ident) {
+            if self.at(P::ColonColon)
+                && (Self::is_plain_ident(self.nth(1))
+                    || self.nth(1).is_ident("operator")
+                    || self.nth(1).is_punct(P::Tilde)
+                    || self.nth(1).is_ident("template")
+                    || self.nth(1).kind == TokKind::Ident)
+            {
                 self.bump();
                 continue;
             }
@@ -441,7 +546,11 @@ impl<'a> Parser<'a> {
                 for _ in 0..ps.len() {
                     self.bump();
                 }
-                return Ok(NamePart { name: format!("operator{spelled}").into(), targs: None, span: start.to(self.prev_span()) });
+                return Ok(NamePart {
+                    name: format!("operator{spelled}").into(),
+                    targs: None,
+                    span: start.to(self.prev_span()),
+                });
             }
         }
         if self.at_kw("new") || self.at_kw("delete") {
@@ -689,7 +798,9 @@ impl<'a> Parser<'a> {
                     s.ty = Some(Type { kind: TypeKind::Enum(Rc::new(e)), span });
                     continue;
                 }
-                "auto" if s.ty.is_none() && words.is_empty() => s.ty = Some(Type { kind: TypeKind::Auto, span: t.span }),
+                "auto" if s.ty.is_none() && words.is_empty() => {
+                    s.ty = Some(Type { kind: TypeKind::Auto, span: t.span })
+                }
                 "decltype" if s.ty.is_none() && words.is_empty() => {
                     self.bump();
                     self.expect(P::LParen, "after `decltype`")?;
@@ -719,7 +830,11 @@ impl<'a> Parser<'a> {
                     if self.is_ctor_name_ahead(in_class) {
                         break;
                     }
-                    if !self.qualified_type_at(0) && !(address_space(w).is_some()) && !(w == "pipe") && !self.unknown_type_declaration_ahead() {
+                    if !self.qualified_type_at(0)
+                        && !(address_space(w).is_some())
+                        && !(w == "pipe")
+                        && !self.unknown_type_declaration_ahead()
+                    {
                         break;
                     }
                     s.ty = Some(self.named_type()?);
@@ -741,7 +856,12 @@ impl<'a> Parser<'a> {
             let span = ty.span;
             s.ty = Some(if s.is_const || s.is_volatile || s.space.is_some() {
                 Type {
-                    kind: TypeKind::Qualified { inner: Box::new(ty), is_const: s.is_const, is_volatile: s.is_volatile, space: s.space },
+                    kind: TypeKind::Qualified {
+                        inner: Box::new(ty),
+                        is_const: s.is_const,
+                        is_volatile: s.is_volatile,
+                        space: s.space,
+                    },
                     span,
                 }
             } else {
@@ -834,7 +954,9 @@ impl<'a> Parser<'a> {
                     } else if self.eat_kw("volatile") {
                         v = true;
                     } else if self.eat_kw("restrict") || self.eat_kw("__restrict") || self.eat_kw("__restrict__") {
-                    } else if let Some(a) = address_space(&self.tok().text.clone()).filter(|_| self.tok().kind == TokKind::Ident) {
+                    } else if let Some(a) =
+                        address_space(&self.tok().text.clone()).filter(|_| self.tok().kind == TokKind::Ident)
+                    {
                         self.bump();
                         sp = Some(a);
                     } else {
@@ -843,7 +965,10 @@ impl<'a> Parser<'a> {
                 }
                 if c || v || sp.is_some() {
                     let span = ty.span;
-                    ty = Type { kind: TypeKind::Qualified { inner: Box::new(ty), is_const: c, is_volatile: v, space: sp }, span };
+                    ty = Type {
+                        kind: TypeKind::Qualified { inner: Box::new(ty), is_const: c, is_volatile: v, space: sp },
+                        span,
+                    };
                 }
             } else if t.is_punct(P::Amp) || t.is_punct(P::AmpAmp) {
                 self.bump();
@@ -881,7 +1006,11 @@ impl<'a> Parser<'a> {
                 ty = Type { kind: TypeKind::Array(Box::new(ty), size), span: s };
             }
             let span = ty.span;
-            ty = if is_ref { Type { kind: TypeKind::Ref(Box::new(ty), false), span } } else { Type { kind: TypeKind::Pointer(Box::new(ty)), span } };
+            ty = if is_ref {
+                Type { kind: TypeKind::Ref(Box::new(ty), false), span }
+            } else {
+                Type { kind: TypeKind::Pointer(Box::new(ty)), span }
+            };
             let attrs = self.attributes()?;
             return Ok(Declarator { name: Some(QualName::simple(n, nspan)), ty, func: None, conversion: None, attrs });
         }
@@ -1014,7 +1143,14 @@ impl<'a> Parser<'a> {
                 }
             } else if self.at_kw("override") || self.at_kw("final") {
                 let t = self.bump();
-                self.error(codes::CXX_FORBIDDEN, format!("`{}` is not allowed: OpenCL C++ does not support virtual functions (OpenCL C++ 1.0 §2.9)", t.text), t.span);
+                self.error(
+                    codes::CXX_FORBIDDEN,
+                    format!(
+                        "`{}` is not allowed: OpenCL C++ does not support virtual functions (OpenCL C++ 1.0 §2.9)",
+                        t.text
+                    ),
+                    t.span,
+                );
             } else if self.at(P::Arrow) {
                 self.bump();
                 trailing = Some(self.type_name()?);
@@ -1043,16 +1179,29 @@ impl<'a> Parser<'a> {
                         (format!("<unnamed {}>", out.len()).into(), start)
                     };
                     let default = if self.eat(P::Assign) { Some(self.type_name()?) } else { None };
-                    out.push(TemplateParam { name, kind: TemplateParamKind::Type { default }, pack, span: start.to(span) });
+                    out.push(TemplateParam {
+                        name,
+                        kind: TemplateParamKind::Type { default },
+                        pack,
+                        span: start.to(span),
+                    });
                 } else if self.at_kw("template") {
                     let t = self.tok().clone();
-                    self.error(codes::CXX_UNSUPPORTED, "template template parameters are not yet supported by kiln", t.span);
+                    self.error(
+                        codes::CXX_UNSUPPORTED,
+                        "template template parameters are not yet supported by kiln",
+                        t.span,
+                    );
                     return Err(());
                 } else {
                     let s = self.specs(false)?;
                     let Some(base) = s.ty else {
                         let t = self.tok().clone();
-                        self.error(codes::EXPECTED_TYPE, format!("expected a template parameter, found `{}`", t.text), t.span);
+                        self.error(
+                            codes::EXPECTED_TYPE,
+                            format!("expected a template parameter, found `{}`", t.text),
+                            t.span,
+                        );
                         return Err(());
                     };
                     let pack = self.eat(P::Ellipsis);
@@ -1062,7 +1211,12 @@ impl<'a> Parser<'a> {
                         None => (format!("<unnamed {}>", out.len()).into(), start),
                     };
                     let default = if self.eat(P::Assign) { Some(self.cond_expr()?) } else { None };
-                    out.push(TemplateParam { name, kind: TemplateParamKind::Value { ty: d.ty, default }, pack, span: start.to(span) });
+                    out.push(TemplateParam {
+                        name,
+                        kind: TemplateParamKind::Value { ty: d.ty, default },
+                        pack,
+                        span: start.to(span),
+                    });
                 }
                 if !self.eat(P::Comma) {
                     break;
@@ -1080,7 +1234,11 @@ impl<'a> Parser<'a> {
         Ok(out)
     }
 
-    fn with_tparams<T>(&mut self, tps: &Option<Vec<TemplateParam>>, f: impl FnOnce(&mut Self) -> PResult<T>) -> PResult<T> {
+    fn with_tparams<T>(
+        &mut self,
+        tps: &Option<Vec<TemplateParam>>,
+        f: impl FnOnce(&mut Self) -> PResult<T>,
+    ) -> PResult<T> {
         let names: Vec<Rc<str>> = tps
             .iter()
             .flatten()
@@ -1104,16 +1262,17 @@ impl<'a> Parser<'a> {
         };
         let is_template = std::mem::take(&mut self.template_pending);
         let mut attrs = self.attributes()?;
-        let name = if self.tok().kind == TokKind::Ident && !KEYWORDS.contains(&&*self.tok().text) || self.at(P::ColonColon) {
-            let q = self.qual_name()?;
-            self.types.insert(q.last().name.clone());
-            if is_template {
-                self.templates.insert(q.last().name.clone());
-            }
-            Some(q)
-        } else {
-            None
-        };
+        let name =
+            if self.tok().kind == TokKind::Ident && !KEYWORDS.contains(&&*self.tok().text) || self.at(P::ColonColon) {
+                let q = self.qual_name()?;
+                self.types.insert(q.last().name.clone());
+                if is_template {
+                    self.templates.insert(q.last().name.clone());
+                }
+                Some(q)
+            } else {
+                None
+            };
         attrs.extend(self.attributes()?);
         if self.at_kw("final") {
             self.bump();
@@ -1165,7 +1324,9 @@ impl<'a> Parser<'a> {
                 self.error(codes::UNEXPECTED_EOF, "the file ends inside a class body", t.span);
                 return Err(());
             }
-            if (self.at_kw("public") || self.at_kw("protected") || self.at_kw("private")) && self.nth(1).is_punct(P::Colon) {
+            if (self.at_kw("public") || self.at_kw("protected") || self.at_kw("private"))
+                && self.nth(1).is_punct(P::Colon)
+            {
                 access = match &*self.bump().text {
                     "public" => Access::Public,
                     "protected" => Access::Protected,
@@ -1431,7 +1592,11 @@ impl<'a> Parser<'a> {
             }
             if !self.at(P::LBrace) {
                 let t = self.tok().clone();
-                self.error(codes::EXPECTED_TOKEN, format!("expected `{{` or `;` after the function declarator, found `{}`", t.text), t.span);
+                self.error(
+                    codes::EXPECTED_TOKEN,
+                    format!("expected `{{` or `;` after the function declarator, found `{}`", t.text),
+                    t.span,
+                );
                 return Err(());
             }
             body = Some(self.compound()?);
@@ -1476,7 +1641,8 @@ impl<'a> Parser<'a> {
         let open = self.expect(P::LBrace, "to start the initializer list")?;
         let mut elems = Vec::new();
         while !self.at(P::RBrace) {
-            let designator = if self.at(P::Dot) && Self::is_plain_ident(self.nth(1)) && self.nth(2).is_punct(P::Assign) {
+            let designator = if self.at(P::Dot) && Self::is_plain_ident(self.nth(1)) && self.nth(2).is_punct(P::Assign)
+            {
                 self.bump();
                 let d = self.ident("a member name")?;
                 self.bump();
@@ -1688,7 +1854,11 @@ impl<'a> Parser<'a> {
                         Item::Var(v) => {
                             let span = v.span;
                             p.diags.push(
-                                Diagnostic::error(codes::CXX_UNSUPPORTED, "variable templates are not yet supported by kiln").at(span),
+                                Diagnostic::error(
+                                    codes::CXX_UNSUPPORTED,
+                                    "variable templates are not yet supported by kiln",
+                                )
+                                .at(span),
                             );
                             Item::Empty
                         }
@@ -1761,8 +1931,22 @@ impl<'a> Parser<'a> {
         let s = &*t.text;
         if matches!(
             s,
-            "static" | "constexpr" | "const" | "volatile" | "typedef" | "struct" | "class" | "union" | "enum" | "auto"
-                | "typename" | "extern" | "register" | "thread_local" | "decltype" | "__attribute__"
+            "static"
+                | "constexpr"
+                | "const"
+                | "volatile"
+                | "typedef"
+                | "struct"
+                | "class"
+                | "union"
+                | "enum"
+                | "auto"
+                | "typename"
+                | "extern"
+                | "register"
+                | "thread_local"
+                | "decltype"
+                | "__attribute__"
         ) || basic_word(s).is_some()
         {
             // `int(x)` is a functional cast; `int (*f)(int)` and `int (&a)[4]` declare.
@@ -1808,7 +1992,10 @@ impl<'a> Parser<'a> {
     fn stmt(&mut self) -> PResult<Stmt> {
         let t = self.tok().clone();
         // Loop annotations: pragmas and attributes before a loop.
-        if t.kind == TokKind::Pragma || self.at_kw("__attribute__") && !self.is_declaration_after_attributes() || (self.at(P::LBracket) && self.nth(1).is_punct(P::LBracket)) {
+        if t.kind == TokKind::Pragma
+            || self.at_kw("__attribute__") && !self.is_declaration_after_attributes()
+            || (self.at(P::LBracket) && self.nth(1).is_punct(P::LBracket))
+        {
             let mut annots = LoopAnnots::default();
             let mut other = Vec::new();
             loop {
@@ -1856,7 +2043,10 @@ impl<'a> Parser<'a> {
                     self.expect(P::RParen, "to close the `while` condition")?;
                     let body = self.stmt()?;
                     let span = t.span.to(body.span);
-                    return Ok(Stmt { kind: StmtKind::While { cond, body: Box::new(body), annots: LoopAnnots::default() }, span });
+                    return Ok(Stmt {
+                        kind: StmtKind::While { cond, body: Box::new(body), annots: LoopAnnots::default() },
+                        span,
+                    });
                 }
                 "do" => {
                     self.bump();
@@ -1894,14 +2084,22 @@ impl<'a> Parser<'a> {
                     self.bump();
                     let v = self.cond_expr()?;
                     self.expect(P::Colon, "after the `case` value")?;
-                    let body = if self.at(P::RBrace) { Stmt { kind: StmtKind::Empty, span: self.prev_span() } } else { self.stmt()? };
+                    let body = if self.at(P::RBrace) {
+                        Stmt { kind: StmtKind::Empty, span: self.prev_span() }
+                    } else {
+                        self.stmt()?
+                    };
                     let span = t.span.to(body.span);
                     return Ok(Stmt { kind: StmtKind::Case(v, Box::new(body)), span });
                 }
                 "default" if self.nth(1).is_punct(P::Colon) => {
                     self.bump();
                     self.bump();
-                    let body = if self.at(P::RBrace) { Stmt { kind: StmtKind::Empty, span: self.prev_span() } } else { self.stmt()? };
+                    let body = if self.at(P::RBrace) {
+                        Stmt { kind: StmtKind::Empty, span: self.prev_span() }
+                    } else {
+                        self.stmt()?
+                    };
                     let span = t.span.to(body.span);
                     return Ok(Stmt { kind: StmtKind::Default(Box::new(body)), span });
                 }
@@ -1959,7 +2157,14 @@ impl<'a> Parser<'a> {
                     return Ok(Stmt { kind: StmtKind::LocalAlias { name, ty }, span: t.span.to(self.prev_span()) });
                 }
                 "try" | "throw" | "catch" if &*t.text != "throw" => {
-                    self.error(codes::CXX_FORBIDDEN, format!("`{}` is not allowed: OpenCL C++ does not support exception handling (OpenCL C++ 1.0 §2.9)", t.text), t.span);
+                    self.error(
+                        codes::CXX_FORBIDDEN,
+                        format!(
+                            "`{}` is not allowed: OpenCL C++ does not support exception handling (OpenCL C++ 1.0 §2.9)",
+                            t.text
+                        ),
+                        t.span,
+                    );
                     return Err(());
                 }
                 _ => {}
@@ -1967,7 +2172,11 @@ impl<'a> Parser<'a> {
             if Self::is_plain_ident(&t) && self.nth(1).is_punct(P::Colon) {
                 self.bump();
                 self.bump();
-                let body = if self.at(P::RBrace) { Stmt { kind: StmtKind::Empty, span: self.prev_span() } } else { self.stmt()? };
+                let body = if self.at(P::RBrace) {
+                    Stmt { kind: StmtKind::Empty, span: self.prev_span() }
+                } else {
+                    self.stmt()?
+                };
                 let span = t.span.to(body.span);
                 return Ok(Stmt { kind: StmtKind::Label(t.text.clone(), Box::new(body)), span });
             }
@@ -2034,7 +2243,10 @@ impl<'a> Parser<'a> {
                 return Err(());
             };
             self.expect(P::Semi, "after the structured binding")?;
-            return Ok(Stmt { kind: StmtKind::StructuredBinding { names, by_ref, init }, span: start.to(self.prev_span()) });
+            return Ok(Stmt {
+                kind: StmtKind::StructuredBinding { names, by_ref, init },
+                span: start.to(self.prev_span()),
+            });
         }
         let mut items = Vec::new();
         self.declaration_rest(&s, start, &mut items)?;
@@ -2048,7 +2260,11 @@ impl<'a> Parser<'a> {
                 Item::Enum(e) => extra.push(Stmt { kind: StmtKind::LocalEnum(e), span }),
                 Item::Alias { name, ty, .. } => extra.push(Stmt { kind: StmtKind::LocalAlias { name, ty }, span }),
                 Item::Func(f) => {
-                    self.error(codes::CXX_UNSUPPORTED, "a function declared inside a function is not supported by kiln", f.span);
+                    self.error(
+                        codes::CXX_UNSUPPORTED,
+                        "a function declared inside a function is not supported by kiln",
+                        f.span,
+                    );
                 }
                 _ => {}
             }
@@ -2138,16 +2354,35 @@ impl<'a> Parser<'a> {
                     span: dstart.to(q.span),
                 };
                 let span = start.to(body.span);
-                return Ok(Stmt { kind: StmtKind::RangeFor { var, range, body: Box::new(body), annots: LoopAnnots::default() }, span });
+                return Ok(Stmt {
+                    kind: StmtKind::RangeFor { var, range, body: Box::new(body), annots: LoopAnnots::default() },
+                    span,
+                });
             }
             let mut vars = Vec::new();
             let init = self.initializer()?;
-            vars.push(VarDecl { ty: d.ty, name: q.last().name.clone(), name_span: q.span, init, flags: s.decl.clone(), attrs: vec![], span: dstart.to(self.prev_span()) });
+            vars.push(VarDecl {
+                ty: d.ty,
+                name: q.last().name.clone(),
+                name_span: q.span,
+                init,
+                flags: s.decl.clone(),
+                attrs: vec![],
+                span: dstart.to(self.prev_span()),
+            });
             while self.eat(P::Comma) {
                 let d = self.declarator(base.clone(), false)?;
                 let Some(q) = d.name else { return Err(()) };
                 let init = self.initializer()?;
-                vars.push(VarDecl { ty: d.ty, name: q.last().name.clone(), name_span: q.span, init, flags: s.decl.clone(), attrs: vec![], span: dstart.to(self.prev_span()) });
+                vars.push(VarDecl {
+                    ty: d.ty,
+                    name: q.last().name.clone(),
+                    name_span: q.span,
+                    init,
+                    flags: s.decl.clone(),
+                    attrs: vec![],
+                    span: dstart.to(self.prev_span()),
+                });
             }
             self.expect(P::Semi, "after the `for` initialization")?;
             ForInit::Decl(vars)
@@ -2183,7 +2418,11 @@ impl<'a> Parser<'a> {
     fn assign_expr(&mut self) -> PResult<Expr> {
         if self.at_kw("throw") {
             let t = self.bump();
-            self.error(codes::CXX_FORBIDDEN, "`throw` is not allowed: OpenCL C++ does not support exception handling (OpenCL C++ 1.0 §2.9)", t.span);
+            self.error(
+                codes::CXX_FORBIDDEN,
+                "`throw` is not allowed: OpenCL C++ does not support exception handling (OpenCL C++ 1.0 §2.9)",
+                t.span,
+            );
             return Err(());
         }
         let lhs = self.cond_expr()?;
@@ -2337,7 +2576,8 @@ impl<'a> Parser<'a> {
             return Err(());
         }
         // `(T)e`: a cast (also a vector literal `(float4)(1, 2, 3, 4)`).
-        if t.is_punct(P::LParen) && self.starts_type_at(1) && !self.looks_like_value_after_type_at(1) && !self.split_shr {
+        if t.is_punct(P::LParen) && self.starts_type_at(1) && !self.looks_like_value_after_type_at(1) && !self.split_shr
+        {
             let save = self.pos;
             let ndiags = self.diags.len();
             self.bump();
@@ -2424,7 +2664,11 @@ impl<'a> Parser<'a> {
                         self.operator_name()?
                     } else if nt.kind == TokKind::Ident {
                         self.bump();
-                        let targs = if self.at(P::Lt) && self.is_template_name(&nt.text) { Some(self.template_args()?) } else { None };
+                        let targs = if self.at(P::Lt) && self.is_template_name(&nt.text) {
+                            Some(self.template_args()?)
+                        } else {
+                            None
+                        };
                         NamePart { name: nt.text.clone(), targs, span: nt.span.to(self.prev_span()) }
                     } else {
                         self.ident("a member name")?;
@@ -2551,7 +2795,10 @@ impl<'a> Parser<'a> {
                         "reinterpret_cast" => CastKind::Reinterpret,
                         _ => CastKind::Const,
                     };
-                    return Ok(Expr { kind: ExprKind::NamedCast(kind, Box::new(ty), Box::new(e)), span: t.span.to(close) });
+                    return Ok(Expr {
+                        kind: ExprKind::NamedCast(kind, Box::new(ty), Box::new(e)),
+                        span: t.span.to(close),
+                    });
                 }
                 "typeid" => {
                     self.bump();
@@ -2561,7 +2808,10 @@ impl<'a> Parser<'a> {
                 _ => {}
             }
             // A type in an expression: `T(args)`, `T{args}`, `int(x)`, `float4(a, b)`.
-            if self.starts_type() && !self.looks_like_value_after_type() && (basic_word(&t.text).is_some() || !matches!(&*t.text, "const" | "volatile")) {
+            if self.starts_type()
+                && !self.looks_like_value_after_type()
+                && (basic_word(&t.text).is_some() || !matches!(&*t.text, "const" | "volatile"))
+            {
                 let save = self.pos;
                 let ndiags = self.diags.len();
                 let ty = self.simple_type_for_expr();
@@ -2580,7 +2830,11 @@ impl<'a> Parser<'a> {
                 self.diags.truncate(ndiags);
                 self.pos = save;
             }
-            if Self::is_plain_ident(&t) || t.is_ident("operator") || address_space(&t.text).is_some() || t.is_ident("pipe") {
+            if Self::is_plain_ident(&t)
+                || t.is_ident("operator")
+                || address_space(&t.text).is_some()
+                || t.is_ident("pipe")
+            {
                 let q = self.qual_name()?;
                 let span = q.span;
                 return Ok(Expr { kind: ExprKind::Name(q), span });
@@ -2622,7 +2876,10 @@ impl<'a> Parser<'a> {
                 self.bump();
                 let pack = self.unary()?;
                 self.expect(P::RParen, "to close the fold expression")?;
-                return Ok(Some(Expr { kind: ExprKind::Fold { op, pack: Box::new(pack), init: None, left: true }, span: start.to(self.prev_span()) }));
+                return Ok(Some(Expr {
+                    kind: ExprKind::Fold { op, pack: Box::new(pack), init: None, left: true },
+                    span: start.to(self.prev_span()),
+                }));
             }
             let first = self.unary()?;
             let Some((op, _)) = self.binop_at() else { return Ok(None) };
@@ -2632,7 +2889,10 @@ impl<'a> Parser<'a> {
             self.bump();
             self.bump();
             if self.eat(P::RParen) {
-                return Ok(Some(Expr { kind: ExprKind::Fold { op, pack: Box::new(first), init: None, left: false }, span: start.to(self.prev_span()) }));
+                return Ok(Some(Expr {
+                    kind: ExprKind::Fold { op, pack: Box::new(first), init: None, left: false },
+                    span: start.to(self.prev_span()),
+                }));
             }
             // `(init op ... op pack)` or `(pack op ... op init)`: the pack is the name that is one.
             let Some((op2, _)) = self.binop_at() else { return Ok(None) };
@@ -2767,8 +3027,15 @@ fn is_loop_pragma(p: &Pragma) -> bool {
     p.words.first().is_some_and(|(w, _)| {
         matches!(
             &**w,
-            "unroll" | "nounroll" | "ivdep" | "ii" | "loop_coalesce" | "disable_loop_pipelining" | "max_concurrency"
-                | "speculated_iterations" | "max_interleaving"
+            "unroll"
+                | "nounroll"
+                | "ivdep"
+                | "ii"
+                | "loop_coalesce"
+                | "disable_loop_pipelining"
+                | "max_concurrency"
+                | "speculated_iterations"
+                | "max_interleaving"
         )
     })
 }
@@ -2783,13 +3050,18 @@ fn attach_annots(s: &mut Stmt, annots: LoopAnnots, diags: &mut Vec<Diagnostic>, 
             a.attrs.extend(annots.attrs);
         }
         StmtKind::Label(_, inner) => attach_annots(inner, annots, diags, at),
-        StmtKind::Block(_) if annots.pragmas.is_empty() && annots.attrs.iter().all(|a| a.name.starts_with("xcl_pipeline_workitems")) => {}
+        StmtKind::Block(_)
+            if annots.pragmas.is_empty()
+                && annots.attrs.iter().all(|a| a.name.starts_with("xcl_pipeline_workitems")) => {}
         _ => {
             if !annots.pragmas.is_empty() || annots.attrs.iter().any(|a| is_loop_attribute(&a.name)) {
                 diags.push(
-                    Diagnostic::error(codes::PRAGMA_NOT_BEFORE_LOOP, "loop pragma or attribute is not followed by a loop")
-                        .at(at)
-                        .with_label(s.span, "this statement is not a `for`, `while` or `do` loop"),
+                    Diagnostic::error(
+                        codes::PRAGMA_NOT_BEFORE_LOOP,
+                        "loop pragma or attribute is not followed by a loop",
+                    )
+                    .at(at)
+                    .with_label(s.span, "this statement is not a `for`, `while` or `do` loop"),
                 );
             }
         }
@@ -2799,7 +3071,13 @@ fn attach_annots(s: &mut Stmt, annots: LoopAnnots, diags: &mut Vec<Diagnostic>, 
 pub fn is_loop_attribute(name: &str) -> bool {
     matches!(
         name,
-        "unroll_hint" | "opencl_unroll_hint" | "ivdep" | "xcl_pipeline_loop" | "xcl_dataflow" | "xcl_dependence" | "xcl_loop_tripcount"
+        "unroll_hint"
+            | "opencl_unroll_hint"
+            | "ivdep"
+            | "xcl_pipeline_loop"
+            | "xcl_dataflow"
+            | "xcl_dependence"
+            | "xcl_loop_tripcount"
     )
 }
 
@@ -2820,7 +3098,9 @@ fn is_float_literal(s: &str) -> bool {
     if hex {
         return s.contains(['p', 'P']);
     }
-    s.contains(['.', 'e', 'E']) || (s.ends_with(['f', 'F']) && !s.starts_with('0') || s.ends_with(['f', 'F']) && s.len() > 1 && s.starts_with("0") && s.contains('.'))
+    s.contains(['.', 'e', 'E'])
+        || (s.ends_with(['f', 'F']) && !s.starts_with('0')
+            || s.ends_with(['f', 'F']) && s.len() > 1 && s.starts_with("0") && s.contains('.'))
 }
 
 /// The characters of a string literal token (without quotes; escapes kept).

@@ -5,9 +5,9 @@
 //! OpenCL C type and converts to the HIR's [`kiln_hir::types::Type`], which is how OpenCL C's
 //! own rules are asked for the type of an operation on it.
 
+use kiln_diagnostics::Span;
 use kiln_frontend::ast as c;
 use kiln_hir::types::{AddrSpace, Opaque, PipeAccess, Quals, Scalar, Type as HirType};
-use kiln_diagnostics::Span;
 use std::rc::Rc;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -165,14 +165,14 @@ pub fn to_hir(t: &Ty, enum_scalar: &dyn Fn(EnumId) -> Scalar) -> Option<HirType>
         Ty::Scalar(s) => HirType::Scalar(*s),
         Ty::Vector(s, n) => HirType::Vector(*s, *n),
         Ty::Enum(e) => HirType::Scalar(enum_scalar(*e)),
-        Ty::Ptr(p, space, is_const) => HirType::pointer_to(
-            to_hir(p, enum_scalar)?,
-            *space,
-            Quals { is_const: *is_const, ..Quals::default() },
-        ),
+        Ty::Ptr(p, space, is_const) => {
+            HirType::pointer_to(to_hir(p, enum_scalar)?, *space, Quals { is_const: *is_const, ..Quals::default() })
+        }
         Ty::Array(e, n) => HirType::Array(Rc::new(to_hir(e, enum_scalar)?), *n),
         Ty::Atomic(s) => HirType::Atomic(*s),
-        Ty::Pipe(p, w) => HirType::Pipe(Rc::new(to_hir(p, enum_scalar)?), if *w { PipeAccess::Write } else { PipeAccess::Read }),
+        Ty::Pipe(p, w) => {
+            HirType::Pipe(Rc::new(to_hir(p, enum_scalar)?), if *w { PipeAccess::Write } else { PipeAccess::Read })
+        }
         Ty::Opaque(o) => HirType::Opaque(*o),
         Ty::NullPtr => HirType::pointer_to(HirType::Void, AddrSpace::Generic, Quals::default()),
         Ty::Ref(t, _) => to_hir(t, enum_scalar)?,

@@ -97,6 +97,77 @@ fn cases_with(sub: &str, ext: &str) -> Vec<Case> {
     cases
 }
 
+/// `kiln cosim` of a corpus case with `extra` flags: asserts that the three engines agree and
+/// that the report has a cycle count and every phase's timing; returns the JSON report.
+pub fn cosim(case: &Case, dir: &Path, extra: &[&str], tag: &str) -> serde_json::Value {
+    let json = dir.join(format!("{}-{tag}.json", case.name));
+    let mut args: Vec<String> =
+        vec!["cosim".into(), case.source.display().to_string(), "--spec".into(), case.spec.display().to_string()];
+    args.extend(extra.iter().map(|s| s.to_string()));
+    args.extend(case.flags());
+    args.extend(["--json".into(), json.display().to_string()]);
+    let r = kiln(&args);
+    assert_eq!(r.code, 0, "{} ({tag}): cosim failed\n{}{}", case.name, r.stdout, r.stderr);
+    assert!(r.stdout.contains("emulator, simulator and Verilator agree"), "{}: {}", case.name, r.stdout);
+    let v: serde_json::Value = result_json(&json);
+    assert_eq!(v["engine"], "verilator");
+    assert!(v["cycles"].as_u64().is_some_and(|c| c > 0), "{}: no cycle count", case.name);
+    for phase in ["emulator_s", "simulator_s", "verilator_build_s", "verilator_run_s"] {
+        assert!(
+            v["timing"][phase].as_f64().is_some_and(|t| t >= 0.0),
+            "{}: no `timing.{phase}`: {}",
+            case.name,
+            v["timing"]
+        );
+    }
+    v
+}
+
+fn result_json(path: &Path) -> serde_json::Value {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The files of a negative corpus directory, sorted.
+pub fn negative_kernels(dir: &Path) -> Vec<PathBuf> {
+    let entries = std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+    let mut files: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    files.sort();
+    files
+}
+
+/// The error codes a negative kernel's first line expects (`// expect: E0401 E0402`).
+pub fn expected_codes(path: &Path, text: &str) -> std::collections::BTreeSet<String> {
+    text.lines()
+        .next()
+        .and_then(|l| l.strip_prefix("// expect:"))
+        .unwrap_or_else(|| panic!("{} has no `// expect:` line", path.display()))
+        .split_whitespace()
+        .map(str::to_string)
+        .collect()
+}
+
+/// Checks `kiln check --message-format json` of a negative kernel: exit status 1, exactly the
+/// `expected` error codes, and every diagnostic located at a line. Returns what went wrong.
+pub fn check_refused(path: &Path, options: &[&str], expected: &std::collections::BTreeSet<String>) -> Option<String> {
+    let shown = path.display().to_string();
+    let mut args = vec!["check", &shown, "--message-format", "json"];
+    args.extend(options);
+    let r = kiln(&args);
+    let diags: Vec<serde_json::Value> = r.stderr.lines().filter_map(|l| serde_json::from_str(l).ok()).collect();
+    let got: std::collections::BTreeSet<String> = diags
+        .iter()
+        .filter(|d| d["severity"] == "error")
+        .map(|d| d["code"].as_str().unwrap_or("").to_string())
+        .collect();
+    let located = diags
+        .iter()
+        .all(|d| d["spans"].as_array().is_some_and(|s| !s.is_empty() && s[0]["line"].as_u64().is_some_and(|x| x > 0)));
+    (r.code != 1 || &got != expected || !located).then(|| {
+        format!("{shown}: exit {}, expected {expected:?}, got {got:?}, all located: {located}\n{}", r.code, r.stderr)
+    })
+}
+
 /// The result of one `kiln` invocation.
 #[derive(Debug)]
 pub struct Run {

@@ -6,33 +6,9 @@
 //! independent reference for the results.
 
 use kiln_tests::{
-    Case, corpus, emu_args, float_corpus, kiln, par_each, real_corpus, require_tool, result_args, scratch,
+    Case, corpus, cosim, emu_args, float_corpus, kiln, par_each, real_corpus, require_tool, result_args, scratch,
 };
 use std::fmt::Write as _;
-
-fn cosim(case: &Case, dir: &std::path::Path, extra: &[&str], tag: &str) -> serde_json::Value {
-    let json = dir.join(format!("{}-{tag}.json", case.name));
-    let mut args: Vec<String> =
-        vec!["cosim".into(), case.source.display().to_string(), "--spec".into(), case.spec.display().to_string()];
-    args.extend(extra.iter().map(|s| s.to_string()));
-    args.extend(case.flags());
-    args.extend(["--json".into(), json.display().to_string()]);
-    let r = kiln(&args);
-    assert_eq!(r.code, 0, "{} ({tag}): cosim failed\n{}{}", case.name, r.stdout, r.stderr);
-    assert!(r.stdout.contains("emulator, simulator and Verilator agree"), "{}: {}", case.name, r.stdout);
-    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
-    assert_eq!(v["engine"], "verilator");
-    assert!(v["cycles"].as_u64().is_some_and(|c| c > 0), "{}: no cycle count", case.name);
-    for phase in ["emulator_s", "simulator_s", "verilator_build_s", "verilator_run_s"] {
-        assert!(
-            v["timing"][phase].as_f64().is_some_and(|t| t >= 0.0),
-            "{}: no `timing.{phase}`: {}",
-            case.name,
-            v["timing"]
-        );
-    }
-    v
-}
 
 #[test]
 fn corpus_has_at_least_twenty_kernels() {

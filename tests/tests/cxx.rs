@@ -14,22 +14,11 @@
 //! - the OpenCL C that `kiln check --emit-opencl` prints is a kernel kiln builds with the same
 //!   results.
 
-use kiln_tests::{Case, cxx_corpus, emu_args, kiln, par_each, require_tool, result_args, scratch, tests_dir};
-use std::collections::BTreeSet;
+use kiln_tests::{
+    Case, check_refused, cosim, cxx_corpus, emu_args, expected_codes, kiln, negative_kernels, par_each, require_tool,
+    result_args, scratch, tests_dir,
+};
 use std::fmt::Write as _;
-
-fn cosim(case: &Case, dir: &std::path::Path, extra: &[&str], tag: &str) -> serde_json::Value {
-    let json = dir.join(format!("{}-{tag}.json", case.name));
-    let mut args: Vec<String> =
-        vec!["cosim".into(), case.source.display().to_string(), "--spec".into(), case.spec.display().to_string()];
-    args.extend(extra.iter().map(|s| s.to_string()));
-    args.extend(case.flags());
-    args.extend(["--json".into(), json.display().to_string()]);
-    let r = kiln(&args);
-    assert_eq!(r.code, 0, "{} ({tag}): cosim failed\n{}{}", case.name, r.stdout, r.stderr);
-    assert!(r.stdout.contains("emulator, simulator and Verilator agree"), "{}: {}", case.name, r.stdout);
-    serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap()
-}
 
 /// The OpenCL C twin of a C++ kernel, as a corpus case with the same run spec.
 fn twin(case: &Case) -> Option<Case> {
@@ -50,8 +39,23 @@ fn cxx_corpus_covers_the_language() {
     assert!(twins >= 10, "{twins} C++ kernels have an OpenCL C twin");
     let text: String = cases.iter().map(|c| c.text.as_str()).collect();
     for feature in [
-        "template", "namespace", "operator", "constexpr", "static_assert", "auto", "using", "enum class", "[&", "[=",
-        "class", "cl::array", "cl::local", "work_group_barrier", "global_ptr", "private:", "explicit",
+        "template",
+        "namespace",
+        "operator",
+        "constexpr",
+        "static_assert",
+        "auto",
+        "using",
+        "enum class",
+        "[&",
+        "[=",
+        "class",
+        "cl::array",
+        "cl::local",
+        "work_group_barrier",
+        "global_ptr",
+        "private:",
+        "explicit",
     ] {
         assert!(text.contains(feature), "no C++ corpus kernel uses `{feature}`");
     }
@@ -136,7 +140,8 @@ fn gpp_program(case: &Case, inputs: &[kiln_tests::Inputs], kernel: &str) -> Stri
                     _ => "unsigned long",
                 };
                 let items: Vec<String> = values.iter().map(|v| format!("({ty}){v}LL")).collect();
-                let _ = writeln!(c, "  static {ty} buf_{}[{}] = {{{}}};", inp.name, items.len().max(1), items.join(", "));
+                let _ =
+                    writeln!(c, "  static {ty} buf_{}[{}] = {{{}}};", inp.name, items.len().max(1), items.join(", "));
                 call.push(format!("buf_{}", inp.name));
                 prints.push((inp.name.clone(), items.len(), *signed));
             }
@@ -147,7 +152,10 @@ fn gpp_program(case: &Case, inputs: &[kiln_tests::Inputs], kernel: &str) -> Stri
     let _ = writeln!(c, "  {kernel}({});", call.join(", "));
     for (name, len, signed) in prints {
         let (fmt, cast) = if signed { ("%lld", "long long") } else { ("%llu", "unsigned long long") };
-        let _ = writeln!(c, "  printf(\"{name}\");\n  for (int i = 0; i < {len}; i++) printf(\" {fmt}\", ({cast})buf_{name}[i]);\n  printf(\"\\n\");");
+        let _ = writeln!(
+            c,
+            "  printf(\"{name}\");\n  for (int i = 0; i < {len}; i++) printf(\" {fmt}\", ({cast})buf_{name}[i]);\n  printf(\"\\n\");"
+        );
     }
     c.push_str("  return 0;\n}\n");
     c
@@ -158,7 +166,8 @@ fn cxx_kernels_match_the_gpp_reference() {
     require_tool("g++");
     let dir = scratch("cxx-gpp");
     let shim = tests_dir().join("c_reference").join("kiln_cxx_shim.hpp");
-    let cases: Vec<Case> = cxx_corpus().into_iter().filter(|c| c.directive("reference").as_deref() == Some("g++")).collect();
+    let cases: Vec<Case> =
+        cxx_corpus().into_iter().filter(|c| c.directive("reference").as_deref() == Some("g++")).collect();
     assert!(cases.len() >= 8, "{} C++ kernels are checked against g++", cases.len());
     par_each(&cases, |case| {
         let spec: toml::Table = toml::from_str(&std::fs::read_to_string(&case.spec).unwrap()).unwrap();
@@ -179,7 +188,14 @@ fn cxx_kernels_match_the_gpp_reference() {
         let run = std::process::Command::new(&exe).output().unwrap();
         assert!(run.status.success(), "{}: the g++ reference crashed", case.name);
         let json = dir.join(format!("{}-emu.json", case.name));
-        let r = kiln(&["emu", &case.source.display().to_string(), "--spec", &case.spec.display().to_string(), "--json", &json.display().to_string()]);
+        let r = kiln(&[
+            "emu",
+            &case.source.display().to_string(),
+            "--spec",
+            &case.spec.display().to_string(),
+            "--json",
+            &json.display().to_string(),
+        ]);
         assert_eq!(r.code, 0, "{}: {}", case.name, r.stderr);
         let got = result_args(&json);
         for line in String::from_utf8_lossy(&run.stdout).lines() {
@@ -193,7 +209,16 @@ fn cxx_kernels_match_the_gpp_reference() {
 
 fn clang_cxx(file: &std::path::Path) -> std::process::Output {
     std::process::Command::new("clang")
-        .args(["-x", "clcpp", "-cl-std=clc++1.0", "-fsyntax-only", "-target", "spir", "-Xclang", "-finclude-default-header"])
+        .args([
+            "-x",
+            "clcpp",
+            "-cl-std=clc++1.0",
+            "-fsyntax-only",
+            "-target",
+            "spir",
+            "-Xclang",
+            "-finclude-default-header",
+        ])
         .arg(file)
         .output()
         .unwrap()
@@ -214,29 +239,13 @@ fn clang_accepts_every_cxx_for_opencl_kernel() {
 fn cxx_negative_kernels_give_their_codes_and_clang_rejects_them() {
     require_tool("clang");
     let dir = tests_dir().join("cxx").join("negative");
-    let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().filter_map(|e| e.ok().map(|e| e.path())).collect();
-    files.sort();
+    let files = negative_kernels(&dir);
     assert!(files.len() >= 12, "{} C++ negative kernels", files.len());
     let mut failures = Vec::new();
     for f in files {
         let text = std::fs::read_to_string(&f).unwrap();
-        let expected: BTreeSet<String> = text
-            .lines()
-            .next()
-            .and_then(|l| l.strip_prefix("// expect:"))
-            .unwrap_or_else(|| panic!("{} has no `// expect:` line", f.display()))
-            .split_whitespace()
-            .map(str::to_string)
-            .collect();
-        let path = f.display().to_string();
-        let r = kiln(&["check", &path, "--message-format", "json"]);
-        let diags: Vec<serde_json::Value> = r.stderr.lines().filter_map(|l| serde_json::from_str(l).ok()).collect();
-        let got: BTreeSet<String> =
-            diags.iter().filter(|d| d["severity"] == "error").map(|d| d["code"].as_str().unwrap_or("").to_string()).collect();
-        let located = diags.iter().all(|d| d["spans"].as_array().is_some_and(|s| !s.is_empty() && s[0]["line"].as_u64().is_some_and(|x| x > 0)));
-        if r.code != 1 || got != expected || !located {
-            failures.push(format!("{}: exit {}, expected {expected:?}, got {got:?}, located: {located}\n{}", f.display(), r.code, r.stderr));
-        }
+        let expected = expected_codes(&f, &text);
+        failures.extend(check_refused(&f, &[], &expected));
         // clang is the oracle of validity, except for what kiln does not build yet (E1106),
         // and for the library kernels clang cannot read.
         // A line `// clang: accepts (why)` marks a rule clang checks only when generating code.
@@ -259,13 +268,29 @@ fn emitted_opencl_c_builds_with_the_same_results() {
         assert_eq!(r.code, 0, "{}: {}", case.name, r.stderr);
         let cl = dir.join(format!("{}.cl", case.name));
         std::fs::write(&cl, &r.stdout).unwrap();
-        let lowered = Case { name: format!("{}-lowered", case.name), source: cl.clone(), spec: case.spec.clone(), text: r.stdout.clone() };
-        let mut args = vec!["emu".to_string(), cl.display().to_string(), "--spec".into(), case.spec.display().to_string(), "-cl-std=CL2.0".into()];
+        let lowered = Case {
+            name: format!("{}-lowered", case.name),
+            source: cl.clone(),
+            spec: case.spec.clone(),
+            text: r.stdout.clone(),
+        };
+        let mut args = vec![
+            "emu".to_string(),
+            cl.display().to_string(),
+            "--spec".into(),
+            case.spec.display().to_string(),
+            "-cl-std=CL2.0".into(),
+        ];
         let json = dir.join(format!("{}-lowered.json", case.name));
         args.extend(["--json".into(), json.display().to_string()]);
         let run = kiln(&args);
         assert_eq!(run.code, 0, "{}: the emitted OpenCL C does not run:\n{}\n{}", case.name, run.stderr, r.stdout);
-        assert_eq!(result_args(&json), emu_args(case, &dir), "{}: the emitted OpenCL C computes something else", lowered.name);
+        assert_eq!(
+            result_args(&json),
+            emu_args(case, &dir),
+            "{}: the emitted OpenCL C computes something else",
+            lowered.name
+        );
     });
 }
 

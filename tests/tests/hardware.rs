@@ -45,7 +45,11 @@ fn verilog_is_lint_clean_and_deterministic() {
     cases.extend(float_corpus().into_iter().filter(|c| !["math_unary", "remquo_lgamma"].contains(&c.name.as_str())));
     cases.extend(kiln_tests::real_corpus());
     // Systems of kernels are linted whole in `systems.rs`.
-    cases.extend(kiln_tests::cxx_corpus().into_iter().filter(|c| !std::fs::read_to_string(&c.spec).unwrap().contains("[[launch]]")));
+    cases.extend(
+        kiln_tests::cxx_corpus()
+            .into_iter()
+            .filter(|c| !std::fs::read_to_string(&c.spec).unwrap().contains("[[launch]]")),
+    );
     par_each(&cases, |case| {
         let (a, b) = (dir.join(format!("{}-a", case.name)), dir.join(format!("{}-b", case.name)));
         build(case, &a);

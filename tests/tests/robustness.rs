@@ -290,10 +290,49 @@ fn front_end_never_panics_on_mutated_corpus_files() {
 
 /// Fragments of C++ that open or close its constructs.
 const CXX_TOKENS: &[&str] = &[
-    "template <typename T>", "template <>", "<", ">", ">>", "::", "class A {", "struct B : A {", "public:", "private:",
-    "operator+", "operator()", "[&](int x) {", "[=]", "auto", "constexpr", "static_assert(", "namespace n {", "using namespace",
-    "this->", "*this", "&&", "virtual", "new", "typename", "decltype(", "enum class E {", "cl::", "local<", "array<int, 4>",
-    "{", "}", "(", ")", ";", ",", "=", "for (auto &x : ", "if constexpr (", "static_cast<int>(", "~", "...", "0",
+    "template <typename T>",
+    "template <>",
+    "<",
+    ">",
+    ">>",
+    "::",
+    "class A {",
+    "struct B : A {",
+    "public:",
+    "private:",
+    "operator+",
+    "operator()",
+    "[&](int x) {",
+    "[=]",
+    "auto",
+    "constexpr",
+    "static_assert(",
+    "namespace n {",
+    "using namespace",
+    "this->",
+    "*this",
+    "&&",
+    "virtual",
+    "new",
+    "typename",
+    "decltype(",
+    "enum class E {",
+    "cl::",
+    "local<",
+    "array<int, 4>",
+    "{",
+    "}",
+    "(",
+    ")",
+    ";",
+    ",",
+    "=",
+    "for (auto &x : ",
+    "if constexpr (",
+    "static_cast<int>(",
+    "~",
+    "...",
+    "0",
 ];
 
 #[derive(Clone, Debug)]
@@ -319,7 +358,10 @@ fn cxx_inputs() -> &'static Vec<String> {
 impl Arbitrary for CxxMutant {
     fn arbitrary(g: &mut Gen) -> CxxMutant {
         let n = 1 + usize::arbitrary(g) % 4;
-        CxxMutant(Mutant { file: usize::arbitrary(g) % cxx_inputs().len(), edits: (0..n).map(|_| Edit::arbitrary(g)).collect() })
+        CxxMutant(Mutant {
+            file: usize::arbitrary(g) % cxx_inputs().len(),
+            edits: (0..n).map(|_| Edit::arbitrary(g)).collect(),
+        })
     }
 
     fn shrink(&self) -> Box<dyn Iterator<Item = CxxMutant>> {

@@ -136,16 +136,20 @@ impl Elab<'_> {
             Ty::Class(c) => {
                 let has_ctor = self.classes[c.0 as usize].has_user_ctor;
                 if !has_ctor {
-                    return (elems.len() <= self.classes[c.0 as usize].fields.len() + self.classes[c.0 as usize].bases.len()).then_some(3);
+                    return (elems.len()
+                        <= self.classes[c.0 as usize].fields.len() + self.classes[c.0 as usize].bases.len())
+                    .then_some(3);
                 }
                 let n = elems.len();
                 let ctors = self.classes[c.0 as usize].ctors.clone();
-                ctors.iter().any(|f| {
-                    let d = &self.funcs[f.0 as usize].def;
-                    let req = d.params.iter().position(|p| p.default.is_some()).unwrap_or(d.params.len());
-                    n >= req && n <= d.params.len()
-                })
-                .then_some(3)
+                ctors
+                    .iter()
+                    .any(|f| {
+                        let d = &self.funcs[f.0 as usize].def;
+                        let req = d.params.iter().position(|p| p.default.is_some()).unwrap_or(d.params.len());
+                        n >= req && n <= d.params.len()
+                    })
+                    .then_some(3)
             }
             Ty::Array(..) | Ty::Vector(..) => Some(2),
             _ if elems.len() <= 1 => Some(2),
@@ -294,12 +298,22 @@ impl Elab<'_> {
             if explicit.is_some() {
                 continue;
             }
-            cands.push(Cand { f, this: if member { this.clone() } else { None }, args: args.clone(), from_template: false });
+            cands.push(Cand {
+                f,
+                this: if member { this.clone() } else { None },
+                args: args.clone(),
+                from_template: false,
+            });
         }
         for t in templates {
             if let Some(f) = self.deduce_call(t, &args, explicit.as_deref(), span) {
                 let member = self.is_nonstatic_member(f);
-                cands.push(Cand { f, this: if member { this.clone() } else { None }, args: args.clone(), from_template: true });
+                cands.push(Cand {
+                    f,
+                    this: if member { this.clone() } else { None },
+                    args: args.clone(),
+                    from_template: true,
+                });
             }
         }
         self.pick_and_call(name, cands, span)
@@ -340,7 +354,11 @@ impl Elab<'_> {
             return Val::error(span);
         }
         // The best: no worse than every other in every argument.
-        let variadic: HashSet<FuncId> = scored.iter().map(|c| c.0.f).filter(|f| self.funcs[f.0 as usize].def.params.iter().any(|p| p.pack)).collect();
+        let variadic: HashSet<FuncId> = scored
+            .iter()
+            .map(|c| c.0.f)
+            .filter(|f| self.funcs[f.0 as usize].def.params.iter().any(|p| p.pack))
+            .collect();
         let s_variadic = |f: FuncId| variadic.contains(&f);
         let better = |a: &(Cand, Vec<u32>), b: &(Cand, Vec<u32>)| -> bool {
             if a.1.len() != b.1.len() {
@@ -350,7 +368,10 @@ impl Elab<'_> {
             let some_better = a.1.iter().zip(&b.1).any(|(x, y)| x < y);
             // Equal conversions: a non-template beats a template, and a template without a
             // parameter pack beats one with (it is more specialized).
-            no_worse && (some_better || (!a.0.from_template && b.0.from_template) || (a.0.from_template && b.0.from_template && !s_variadic(a.0.f) && s_variadic(b.0.f)))
+            no_worse
+                && (some_better
+                    || (!a.0.from_template && b.0.from_template)
+                    || (a.0.from_template && b.0.from_template && !s_variadic(a.0.f) && s_variadic(b.0.f)))
         };
         let mut best = 0;
         for i in 1..scored.len() {
@@ -404,7 +425,13 @@ impl Elab<'_> {
         false
     }
 
-    pub fn deduce_call_pub(&mut self, t: TemplateId, args: &[Arg], explicit: Option<&[TArg]>, span: Span) -> Option<FuncId> {
+    pub fn deduce_call_pub(
+        &mut self,
+        t: TemplateId,
+        args: &[Arg],
+        explicit: Option<&[TArg]>,
+        span: Span,
+    ) -> Option<FuncId> {
         self.deduce_call(t, args, explicit, span)
     }
 
@@ -468,7 +495,8 @@ impl Elab<'_> {
                 Some(ex) => params.iter().take(ex.len()).map(|x| x.name.clone()).collect(),
                 None => vec![],
             };
-            let mentioned: Vec<&ast::TemplateParam> = params.iter().filter(|x| self.mentions_params(&p.ty, std::slice::from_ref(x))).collect();
+            let mentioned: Vec<&ast::TemplateParam> =
+                params.iter().filter(|x| self.mentions_params(&p.ty, std::slice::from_ref(x))).collect();
             if !mentioned.is_empty() && mentioned.iter().all(|x| explicit_names.contains(&x.name)) {
                 continue;
             }
@@ -628,7 +656,9 @@ impl Elab<'_> {
                 }
                 self.call_overloaded(&q.spelled(), fs, ts, None, argv, explicit, span)
             }
-            Some(Ent::Builtin(n)) if super::lookup::LIBRARY_INTRINSICS.contains(&&*n) => self.library_call(&n, explicit, argv, span),
+            Some(Ent::Builtin(n)) if super::lookup::LIBRARY_INTRINSICS.contains(&&*n) => {
+                self.library_call(&n, explicit, argv, span)
+            }
             Some(Ent::Builtin(n)) => self.builtin_call(&n, argv, span),
             Some(Ent::Type(t)) => self.functional_args(&t, argv, span),
             Some(Ent::Template(t)) => {
@@ -640,7 +670,14 @@ impl Elab<'_> {
                         _ => Val::error(span),
                     },
                     None => {
-                        self.err(codes::CXX_TEMPLATE, format!("`{}` needs template arguments (kiln does not deduce class template arguments)", q.spelled()), span);
+                        self.err(
+                            codes::CXX_TEMPLATE,
+                            format!(
+                                "`{}` needs template arguments (kiln does not deduce class template arguments)",
+                                q.spelled()
+                            ),
+                            span,
+                        );
                         Val::error(span)
                     }
                 }
@@ -709,7 +746,11 @@ impl Elab<'_> {
                     Val::rv(cx(c::ExprKind::Cast(Box::new(tn), Box::new(inner)), span), t.clone(), span)
                 }
                 _ => {
-                    self.err(codes::BAD_CAST, format!("cannot construct `{}` from these arguments", self.display_ty(t)), span);
+                    self.err(
+                        codes::BAD_CAST,
+                        format!("cannot construct `{}` from these arguments", self.display_ty(t)),
+                        span,
+                    );
                     Val::error(span)
                 }
             },
@@ -735,9 +776,15 @@ impl Elab<'_> {
                     return self.operator_call("operator()", fv, args, span);
                 }
                 match self.class_member(cls, &part.name) {
-                    Some((Ent::Funcs(fs, ts), _)) => self.call_overloaded(&part.name, fs, ts, Some(obj), args, explicit, span),
+                    Some((Ent::Funcs(fs, ts), _)) => {
+                        self.call_overloaded(&part.name, fs, ts, Some(obj), args, explicit, span)
+                    }
                     _ => {
-                        self.err(codes::NO_MEMBER, format!("`{}` has no member function `{}`", self.classes[cls.0 as usize].name, part.name), part.span);
+                        self.err(
+                            codes::NO_MEMBER,
+                            format!("`{}` has no member function `{}`", self.classes[cls.0 as usize].name, part.name),
+                            part.span,
+                        );
                         Val::error(span)
                     }
                 }
@@ -751,7 +798,11 @@ impl Elab<'_> {
             }
             Ty::Pipe(..) => self.pipe_method(obj, &part.name, args, span),
             t => {
-                self.err(codes::NO_MEMBER, format!("a value of type `{}` has no member function `{}`", self.display_ty(&t), part.name), span);
+                self.err(
+                    codes::NO_MEMBER,
+                    format!("a value of type `{}` has no member function `{}`", self.display_ty(&t), part.name),
+                    span,
+                );
                 Val::error(span)
             }
         }
@@ -803,7 +854,9 @@ impl Elab<'_> {
                     self.err(codes::ARG_COUNT, format!("`{name}` takes the packet"), span);
                     return Val::error(span);
                 };
-                let p = if x.lv { self.unary_on(ast::UnOp::AddrOf, x, span) } else {
+                let p = if x.lv {
+                    self.unary_on(ast::UnOp::AddrOf, x, span)
+                } else {
                     let t = self.materialize(x, span);
                     self.unary_on(ast::UnOp::AddrOf, t, span)
                 };
@@ -850,7 +903,11 @@ impl Elab<'_> {
                     return Val::error(span);
                 };
                 let Some(tn) = c_name(self, t) else {
-                    self.err(codes::CXX_TEMPLATE, format!("`{name}` converts to scalar and vector types, not `{}`", self.display_ty(t)), span);
+                    self.err(
+                        codes::CXX_TEMPLATE,
+                        format!("`{name}` converts to scalar and vector types, not `{}`", self.display_ty(t)),
+                        span,
+                    );
                     return Val::error(span);
                 };
                 if name == "as_type" {
@@ -870,7 +927,11 @@ impl Elab<'_> {
                 let n = match ex.first() {
                     Some(TArg::Value(Konst::Int(n), _)) => *n,
                     _ => {
-                        self.err(codes::CXX_TEMPLATE, format!("`{name}` needs the vector size: `{name}<N>(offset, p)`"), span);
+                        self.err(
+                            codes::CXX_TEMPLATE,
+                            format!("`{name}` needs the vector size: `{name}<N>(offset, p)`"),
+                            span,
+                        );
                         return Val::error(span);
                     }
                 };
@@ -901,7 +962,11 @@ impl Elab<'_> {
                     match self.conversion_to(cls, &|t| !t.is_class()) {
                         Some(f) => vals.push(self.inline_call(f, Some(v.clone()), vec![], span)),
                         None => {
-                            self.err(codes::BUILTIN_ARGS, format!("`{name}` cannot take an argument of type `{}`", self.display_ty(&v.ty)), v.span);
+                            self.err(
+                                codes::BUILTIN_ARGS,
+                                format!("`{name}` cannot take an argument of type `{}`", self.display_ty(&v.ty)),
+                                v.span,
+                            );
                             return Val::error(span);
                         }
                     }
@@ -921,7 +986,11 @@ impl Elab<'_> {
             let e = cx(c::ExprKind::Call(Box::new(ident(name, span)), vals.iter().map(Val::expr).collect()), span);
             self.push_stmt_expr(e);
             let tys: Vec<String> = vals.iter().map(|v| format!("`{}`", self.display_ty(&v.ty))).collect();
-            self.err(codes::BUILTIN_ARGS, format!("no overload of built-in `{name}` takes arguments of types {}", tys.join(", ")), span);
+            self.err(
+                codes::BUILTIN_ARGS,
+                format!("no overload of built-in `{name}` takes arguments of types {}", tys.join(", ")),
+                span,
+            );
             return Val::error(span);
         };
         let e = cx(c::ExprKind::Call(Box::new(ident(name, span)), vals.iter().map(Val::expr).collect()), span);
@@ -936,7 +1005,11 @@ impl Elab<'_> {
     /// operators (found by ordinary and argument-dependent lookup).
     pub fn operator_call(&mut self, name: &str, obj: Val, args: Vec<Arg>, span: Span) -> Val {
         let Some(cls) = obj.ty.class() else {
-            self.err(codes::BAD_OPERANDS, format!("no `{name}` for a value of type `{}`", self.display_ty(&obj.ty)), span);
+            self.err(
+                codes::BAD_OPERANDS,
+                format!("no `{name}` for a value of type `{}`", self.display_ty(&obj.ty)),
+                span,
+            );
             return Val::error(span);
         };
         // A lambda's call operator.
@@ -996,8 +1069,15 @@ impl Elab<'_> {
         let all = vec![Arg::Val(l), Arg::Val(r)];
         let (fs, ts) = self.free_operators(name, &all);
         if fs.is_empty() && ts.is_empty() {
-            let (a, b) = (all[0].val().map(|v| v.ty.clone()).unwrap_or(Ty::Error), all[1].val().map(|v| v.ty.clone()).unwrap_or(Ty::Error));
-            self.err(codes::BAD_OPERANDS, format!("no `{name}` for operands of types `{}` and `{}`", self.display_ty(&a), self.display_ty(&b)), span);
+            let (a, b) = (
+                all[0].val().map(|v| v.ty.clone()).unwrap_or(Ty::Error),
+                all[1].val().map(|v| v.ty.clone()).unwrap_or(Ty::Error),
+            );
+            self.err(
+                codes::BAD_OPERANDS,
+                format!("no `{name}` for operands of types `{}` and `{}`", self.display_ty(&a), self.display_ty(&b)),
+                span,
+            );
             return Val::error(span);
         }
         self.call_overloaded(name, fs, ts, None, all, None, span)
@@ -1038,7 +1118,9 @@ impl Elab<'_> {
         if self.fx.as_ref().is_some_and(|fx| fx.call_stack.contains(&f)) {
             self.err(
                 codes::CXX_FORBIDDEN,
-                format!("`{name}` calls itself: OpenCL C++ does not support recursive function calls (OpenCL C++ 1.0 §2.9)"),
+                format!(
+                    "`{name}` calls itself: OpenCL C++ does not support recursive function calls (OpenCL C++ 1.0 §2.9)"
+                ),
                 span,
             );
             return Val::error(span);
@@ -1059,7 +1141,10 @@ impl Elab<'_> {
         if def.flags.is_constexpr
             && this.is_none()
             && args.len() == def.params.len()
-            && let Some(consts) = args.iter().map(|a| a.val().and_then(|v| v.k.clone().map(|k| (k, v.ty.clone())))).collect::<Option<Vec<_>>>()
+            && let Some(consts) = args
+                .iter()
+                .map(|a| a.val().and_then(|v| v.k.clone().map(|k| (k, v.ty.clone()))))
+                .collect::<Option<Vec<_>>>()
             && let Some((k, t)) = self.const_call(f, consts)
             && !matches!(k, Konst::Aggregate(_))
         {
@@ -1148,7 +1233,8 @@ impl Elab<'_> {
                 if v.is_error() {
                     return Local::Var(v);
                 }
-                let needs_conversion = &v.ty != &**t && !(v.ty.class().zip(t.class()).is_some_and(|(d, b)| self.derives_from(d, b)));
+                let needs_conversion =
+                    &v.ty != &**t && !(v.ty.class().zip(t.class()).is_some_and(|(d, b)| self.derives_from(d, b)));
                 if v.lv && !needs_conversion {
                     let v = self.as_base(v, t, span);
                     let v = self.stabilize(v, span);
@@ -1157,12 +1243,20 @@ impl Elab<'_> {
                     return Local::Var(v);
                 }
                 if !*is_const && !v.lv {
-                    self.err(codes::CXX_REFERENCE, format!("a non-const reference to `{}` cannot bind to a temporary", self.display_ty(t)), v.span);
+                    self.err(
+                        codes::CXX_REFERENCE,
+                        format!("a non-const reference to `{}` cannot bind to a temporary", self.display_ty(t)),
+                        v.span,
+                    );
                     return Local::Var(Val::error(span));
                 }
                 // A const reference to a temporary: the temporary, converted.
                 let conv = self.convert_implicit(v, t, span);
-                let mut tmp = if !conv.lv && conv.c.as_ref().is_some_and(|e| matches!(e.kind, c::ExprKind::Ident(_))) { conv } else { self.materialize(conv, span) };
+                let mut tmp = if !conv.lv && conv.c.as_ref().is_some_and(|e| matches!(e.kind, c::ExprKind::Ident(_))) {
+                    conv
+                } else {
+                    self.materialize(conv, span)
+                };
                 tmp.is_const = true;
                 tmp.lv = true;
                 Local::Var(tmp)
@@ -1222,7 +1316,11 @@ impl Elab<'_> {
         while cls != b {
             let bases = self.classes[cls.0 as usize].bases.clone();
             let Some((i, next)) = bases.iter().enumerate().find(|(_, x)| self.derives_from(**x, b)) else { return cur };
-            let e = if self.has_storage(*next) { cur.c.clone().map(|x| emit::member(x, &super::base_field(i), span)) } else { None };
+            let e = if self.has_storage(*next) {
+                cur.c.clone().map(|x| emit::member(x, &super::base_field(i), span))
+            } else {
+                None
+            };
             cur = Val { c: e, ty: Ty::Class(*next), ..cur };
             cls = *next;
         }
@@ -1262,7 +1360,11 @@ impl Elab<'_> {
         if narrowing {
             self.err(
                 codes::CXX_NARROWING,
-                format!("narrowing conversion of a `{}` to `{}` in a braced initializer", self.display_ty(&v.ty), self.display_ty(to)),
+                format!(
+                    "narrowing conversion of a `{}` to `{}` in a braced initializer",
+                    self.display_ty(&v.ty),
+                    self.display_ty(to)
+                ),
                 span,
             );
         }
@@ -1278,16 +1380,30 @@ impl Elab<'_> {
             (_, Ty::Class(c)) => self.convert_to_class(v, *c, span),
             (Ty::Class(c), _) => {
                 let want = t.clone();
-                match self.conversion_to(*c, &|x| x == &want).or_else(|| self.conversion_to(*c, &|x| x.is_arith() && want.is_arith())) {
+                match self
+                    .conversion_to(*c, &|x| x == &want)
+                    .or_else(|| self.conversion_to(*c, &|x| x.is_arith() && want.is_arith()))
+                {
                     Some(f) => self.inline_call(f, Some(v), vec![], span),
                     None => {
-                        self.err(codes::TYPE_MISMATCH, format!("no conversion from `{}` to `{}`", self.display_ty(&v.ty), self.display_ty(t)), span);
+                        self.err(
+                            codes::TYPE_MISMATCH,
+                            format!("no conversion from `{}` to `{}`", self.display_ty(&v.ty), self.display_ty(t)),
+                            span,
+                        );
                         Val::error(span)
                     }
                 }
             }
             (Ty::Enum(e), _) if self.enums[e.0 as usize].scoped => {
-                self.err(codes::TYPE_MISMATCH, format!("no implicit conversion from scoped enumeration `{}` (use `static_cast`)", self.enums[e.0 as usize].name), span);
+                self.err(
+                    codes::TYPE_MISMATCH,
+                    format!(
+                        "no implicit conversion from scoped enumeration `{}` (use `static_cast`)",
+                        self.enums[e.0 as usize].name
+                    ),
+                    span,
+                );
                 Val::error(span)
             }
             (_, Ty::Scalar(_)) | (_, Ty::Enum(_)) => {
@@ -1297,10 +1413,14 @@ impl Elab<'_> {
                 if !matches!(r.ty, Ty::Scalar(_) | Ty::Enum(_)) || matches!(t, Ty::Enum(_)) {
                     return self.convert_explicit(r, t, span);
                 }
-                let tn = crate::ty::c_type_name(&match t {
-                    Ty::Enum(e) => Ty::Scalar(self.enums[e.0 as usize].scalar),
-                    t => t.clone(),
-                }, self, span);
+                let tn = crate::ty::c_type_name(
+                    &match t {
+                        Ty::Enum(e) => Ty::Scalar(self.enums[e.0 as usize].scalar),
+                        t => t.clone(),
+                    },
+                    self,
+                    span,
+                );
                 r.c = Some(cx(c::ExprKind::Cast(Box::new(tn), Box::new(emit::paren(r.expr()))), span));
                 r.ty = t.clone();
                 r.k = k;
@@ -1337,7 +1457,11 @@ impl Elab<'_> {
         {
             return self.inline_call(f, Some(v), vec![], span);
         }
-        self.err(codes::TYPE_MISMATCH, format!("no conversion from `{}` to `{}`", self.display_ty(&v.ty), self.classes[cls.0 as usize].name), span);
+        self.err(
+            codes::TYPE_MISMATCH,
+            format!("no conversion from `{}` to `{}`", self.display_ty(&v.ty), self.classes[cls.0 as usize].name),
+            span,
+        );
         Val::error(span)
     }
 
@@ -1358,15 +1482,37 @@ impl Elab<'_> {
             self.push_decl(&t, &ty, None, span);
             let i = self.fresh("i");
             let iv = ident(&i, span);
-            let d = self.c_declaration(&i, &Ty::INT, None, Some(c::Initializer::Expr(emit::int_lit(0, &Ty::INT, span))), span, &[], &self.ctx());
-            let cond = cx(c::ExprKind::Binary(c::BinOp::Lt, Box::new(iv.clone()), Box::new(emit::int_lit(i128::from(*n), &Ty::INT, span))), span);
+            let d = self.c_declaration(
+                &i,
+                &Ty::INT,
+                None,
+                Some(c::Initializer::Expr(emit::int_lit(0, &Ty::INT, span))),
+                span,
+                &[],
+                &self.ctx(),
+            );
+            let cond = cx(
+                c::ExprKind::Binary(
+                    c::BinOp::Lt,
+                    Box::new(iv.clone()),
+                    Box::new(emit::int_lit(i128::from(*n), &Ty::INT, span)),
+                ),
+                span,
+            );
             let step = cx(c::ExprKind::Unary(c::UnOp::PreInc, Box::new(iv.clone())), span);
-            let body = emit::stmt_expr(emit::assign(emit::index(ident(&t, span), iv.clone(), span), emit::index(v.expr(), iv, span), span));
+            let body = emit::stmt_expr(emit::assign(
+                emit::index(ident(&t, span), iv.clone(), span),
+                emit::index(v.expr(), iv, span),
+                span,
+            ));
             let body = match body {
                 c::BlockItem::Stmt(s) => s,
                 _ => emit::stmt(c::StmtKind::Expr(None), span),
             };
-            self.push_stmt(emit::stmt(c::StmtKind::For(c::ForInit::Decl(d), Some(cond), Some(step), Box::new(body), c::LoopAttrs::default()), span));
+            self.push_stmt(emit::stmt(
+                c::StmtKind::For(c::ForInit::Decl(d), Some(cond), Some(step), Box::new(body), c::LoopAttrs::default()),
+                span,
+            ));
             return Val::lval(ident(&t, span), ty, AddrSpace::Private, span);
         }
         self.push_decl(&t, &ty, Some(v.expr()), span);
@@ -1469,12 +1615,19 @@ impl Elab<'_> {
         // An aggregate: bases, then fields, in order; the rest from their default member
         // initializers or zero (value-initialization).
         let nbases = self.classes[cls.0 as usize].bases.len();
-        let fields: Vec<(ast::Name, Ty, Option<ast::Init>)> =
-            self.classes[cls.0 as usize].fields.iter().map(|f| (f.name.clone(), f.ty.clone(), f.init.clone())).collect();
+        let fields: Vec<(ast::Name, Ty, Option<ast::Init>)> = self.classes[cls.0 as usize]
+            .fields
+            .iter()
+            .map(|f| (f.name.clone(), f.ty.clone(), f.init.clone()))
+            .collect();
         let mut it = elems.iter();
         for bi in 0..nbases {
             let b = self.classes[cls.0 as usize].bases[bi];
-            let sub = Val { c: target.c.clone().map(|x| emit::member(x, &super::base_field(bi), span)), ty: Ty::Class(b), ..target.clone() };
+            let sub = Val {
+                c: target.c.clone().map(|x| emit::member(x, &super::base_field(bi), span)),
+                ty: Ty::Class(b),
+                ..target.clone()
+            };
             match it.next() {
                 Some(e) => self.init_member_from(sub, &Ty::Class(b), &e.value, span),
                 None => self.default_init(b, sub, span),
@@ -1489,14 +1642,22 @@ impl Elab<'_> {
                 Some((n, s)) => match fields.iter().position(|f| &f.0 == n) {
                     Some(i) => i,
                     None => {
-                        self.err(codes::NO_MEMBER, format!("`{}` has no member `{n}`", self.classes[cls.0 as usize].name), *s);
+                        self.err(
+                            codes::NO_MEMBER,
+                            format!("`{}` has no member `{n}`", self.classes[cls.0 as usize].name),
+                            *s,
+                        );
                         continue;
                     }
                 },
                 None => next,
             };
             if idx >= fields.len() {
-                self.err(codes::BAD_INITIALIZER, format!("too many initializers for `{}`", self.classes[cls.0 as usize].name), e.value.span());
+                self.err(
+                    codes::BAD_INITIALIZER,
+                    format!("too many initializers for `{}`", self.classes[cls.0 as usize].name),
+                    e.value.span(),
+                );
                 break;
             }
             positional[idx] = Some(e);
@@ -1527,7 +1688,9 @@ impl Elab<'_> {
 
     fn init_member_from(&mut self, target: Val, ty: &Ty, v: &ast::InitValue, span: Span) {
         match v {
-            ast::InitValue::Expr(x) if !ty.is_class() && !matches!(ty, Ty::Array(..)) && !matches!(x.kind, ExprKind::Braced(..)) => {
+            ast::InitValue::Expr(x)
+                if !ty.is_class() && !matches!(ty, Ty::Array(..)) && !matches!(x.kind, ExprKind::Braced(..)) =>
+            {
                 let val = self.expr(x);
                 if val.is_error() {
                     return;
@@ -1555,7 +1718,11 @@ impl Elab<'_> {
             Ty::Class(c) => self.init_braced(*c, target, &[], span),
             Ty::Array(e, Some(n)) => {
                 for i in 0..*n {
-                    let el = Val { c: target.c.clone().map(|x| emit::index(x, emit::int_lit(i128::from(i), &Ty::INT, span), span)), ty: (**e).clone(), ..target.clone() };
+                    let el = Val {
+                        c: target.c.clone().map(|x| emit::index(x, emit::int_lit(i128::from(i), &Ty::INT, span), span)),
+                        ty: (**e).clone(),
+                        ..target.clone()
+                    };
                     self.zero_init(el, e, span);
                 }
             }
@@ -1586,11 +1753,19 @@ impl Elab<'_> {
     }
 
     pub fn copy_ref_members(&mut self, dst: &Val, src: &Val, cls: ClassId) {
-        let refs: Vec<ast::Name> = self.classes[cls.0 as usize].fields.iter().filter(|f| matches!(f.ty, Ty::Ref(..))).map(|f| f.name.clone()).collect();
+        let refs: Vec<ast::Name> = self.classes[cls.0 as usize]
+            .fields
+            .iter()
+            .filter(|f| matches!(f.ty, Ty::Ref(..)))
+            .map(|f| f.name.clone())
+            .collect();
         if refs.is_empty() {
             return;
         }
-        let (dk, sk) = (dst.c.as_ref().map(crate::print::expr_text).unwrap_or_default(), src.c.as_ref().map(crate::print::expr_text).unwrap_or_default());
+        let (dk, sk) = (
+            dst.c.as_ref().map(crate::print::expr_text).unwrap_or_default(),
+            src.c.as_ref().map(crate::print::expr_text).unwrap_or_default(),
+        );
         for n in refs {
             if let Some(v) = self.ref_members.get(&(sk.clone(), n.clone())).cloned() {
                 self.ref_members.insert((dk.clone(), n), v);
@@ -1635,12 +1810,20 @@ impl Elab<'_> {
                         self.err(codes::BAD_INITIALIZER, "too many initializers for the array", *s);
                         break;
                     }
-                    let tv = Val { c: target.c.clone().map(|x| emit::index(x, emit::int_lit(i128::from(i), &Ty::INT, span), span)), ty: (**e).clone(), ..target.clone() };
+                    let tv = Val {
+                        c: target.c.clone().map(|x| emit::index(x, emit::int_lit(i128::from(i), &Ty::INT, span), span)),
+                        ty: (**e).clone(),
+                        ..target.clone()
+                    };
                     self.init_member_from(tv, e, &el.value, span);
                     i += 1;
                 }
                 for j in i..*n {
-                    let tv = Val { c: target.c.clone().map(|x| emit::index(x, emit::int_lit(i128::from(j), &Ty::INT, span), span)), ty: (**e).clone(), ..target.clone() };
+                    let tv = Val {
+                        c: target.c.clone().map(|x| emit::index(x, emit::int_lit(i128::from(j), &Ty::INT, span), span)),
+                        ty: (**e).clone(),
+                        ..target.clone()
+                    };
                     self.zero_init(tv, e, span);
                 }
             }
@@ -1678,11 +1861,18 @@ impl Elab<'_> {
     fn implicit_default_ctor(&mut self, cls: ClassId, target: Val, span: Span) {
         let bases = self.classes[cls.0 as usize].bases.clone();
         for (i, b) in bases.iter().enumerate() {
-            let sub = Val { c: target.c.clone().map(|x| emit::member(x, &super::base_field(i), span)), ty: Ty::Class(*b), ..target.clone() };
+            let sub = Val {
+                c: target.c.clone().map(|x| emit::member(x, &super::base_field(i), span)),
+                ty: Ty::Class(*b),
+                ..target.clone()
+            };
             self.default_init(*b, sub, span);
         }
-        let fields: Vec<(ast::Name, Ty, Option<ast::Init>)> =
-            self.classes[cls.0 as usize].fields.iter().map(|f| (f.name.clone(), f.ty.clone(), f.init.clone())).collect();
+        let fields: Vec<(ast::Name, Ty, Option<ast::Init>)> = self.classes[cls.0 as usize]
+            .fields
+            .iter()
+            .map(|f| (f.name.clone(), f.ty.clone(), f.init.clone()))
+            .collect();
         let cctx = self.classes[cls.0 as usize].ctx.clone();
         for (n, t, init) in fields {
             if init.is_none() && !matches!(t, Ty::Class(_)) {
@@ -1720,7 +1910,11 @@ impl Elab<'_> {
             // An aggregate initialized with parentheses (C++20) reads as braces.
             let elems: Option<Vec<ast::InitElem>> = None;
             let _ = elems;
-            self.err(codes::CXX_CONSTRUCTOR, format!("`{}` has no constructor taking {} argument(s)", self.classes[cls.0 as usize].name, args.len()), span);
+            self.err(
+                codes::CXX_CONSTRUCTOR,
+                format!("`{}` has no constructor taking {} argument(s)", self.classes[cls.0 as usize].name, args.len()),
+                span,
+            );
             return;
         }
         let mut cands = Vec::new();
@@ -1766,7 +1960,8 @@ impl Elab<'_> {
             self.err(codes::CXX_CONSTRUCTOR, format!("no constructor of `{name}` takes these arguments"), span);
             return None;
         }
-        let better = |a: &Vec<u32>, b: &Vec<u32>| a.iter().zip(b).all(|(x, y)| x <= y) && a.iter().zip(b).any(|(x, y)| x < y);
+        let better =
+            |a: &Vec<u32>, b: &Vec<u32>| a.iter().zip(b).all(|(x, y)| x <= y) && a.iter().zip(b).any(|(x, y)| x < y);
         let mut best = 0;
         for i in 1..scored.len() {
             if better(&scored[i].1, &scored[best].1) {
@@ -1798,7 +1993,11 @@ impl Elab<'_> {
             return;
         }
         if def.body.is_none() && !def.flags.defaulted {
-            self.err(codes::UNDEFINED_FUNCTION, format!("a constructor of `{}` is declared but never defined", self.classes[cls.0 as usize].name), span);
+            self.err(
+                codes::UNDEFINED_FUNCTION,
+                format!("a constructor of `{}` is declared but never defined", self.classes[cls.0 as usize].name),
+                span,
+            );
             return;
         }
         let sig = self.sig(f);
@@ -1836,7 +2035,11 @@ impl Elab<'_> {
         } else {
             let bases = self.classes[cls.0 as usize].bases.clone();
             for (i, b) in bases.iter().enumerate() {
-                let sub = Val { c: target.c.clone().map(|x| emit::member(x, &super::base_field(i), span)), ty: Ty::Class(*b), ..target.clone() };
+                let sub = Val {
+                    c: target.c.clone().map(|x| emit::member(x, &super::base_field(i), span)),
+                    ty: Ty::Class(*b),
+                    ..target.clone()
+                };
                 let bname = self.classes[b.0 as usize].name.clone();
                 let bshort = bname.rsplit("::").next().unwrap_or(&bname).to_string();
                 let bbase = bshort.split('<').next().unwrap_or("").to_string();
@@ -1852,15 +2055,19 @@ impl Elab<'_> {
                     None => self.default_init(*b, sub, span),
                 }
             }
-            let fields: Vec<(ast::Name, Ty, Option<ast::Init>)> =
-                self.classes[cls.0 as usize].fields.iter().map(|f| (f.name.clone(), f.ty.clone(), f.init.clone())).collect();
+            let fields: Vec<(ast::Name, Ty, Option<ast::Init>)> = self.classes[cls.0 as usize]
+                .fields
+                .iter()
+                .map(|f| (f.name.clone(), f.ty.clone(), f.init.clone()))
+                .collect();
             for mi in &def.inits {
                 let n = &mi.name.last().name;
-                let known = fields.iter().any(|f| &f.0 == n) || bases.iter().any(|b| {
-                    let bn = self.classes[b.0 as usize].name.clone();
-                    let bs = bn.rsplit("::").next().unwrap_or(&bn).to_string();
-                    *bs == **n || bs.split('<').next() == Some(n)
-                });
+                let known = fields.iter().any(|f| &f.0 == n)
+                    || bases.iter().any(|b| {
+                        let bn = self.classes[b.0 as usize].name.clone();
+                        let bs = bn.rsplit("::").next().unwrap_or(&bn).to_string();
+                        *bs == **n || bs.split('<').next() == Some(n)
+                    });
                 if !known {
                     self.err(codes::NO_MEMBER, format!("`{cname}` has no member or base `{n}` to initialize"), mi.span);
                 }
@@ -1983,8 +2190,10 @@ impl Elab<'_> {
         if let Some(by_ref) = default {
             // Names the body uses that are locals of the enclosing function.
             let used = super::stmt::used_names(&l.body);
-            let params: HashSet<ast::Name> = l.params.iter().filter_map(|p| p.name.as_ref().map(|(n, _)| n.clone())).collect();
-            let mut used: Vec<ast::Name> = used.into_iter().filter(|n| !explicit.contains(n) && !params.contains(n)).collect();
+            let params: HashSet<ast::Name> =
+                l.params.iter().filter_map(|p| p.name.as_ref().map(|(n, _)| n.clone())).collect();
+            let mut used: Vec<ast::Name> =
+                used.into_iter().filter(|n| !explicit.contains(n) && !params.contains(n)).collect();
             used.sort();
             for n in used {
                 let Some(Local::Var(v)) = self.fx.as_ref().and_then(|fx| fx.local(&n)) else { continue };
@@ -2007,7 +2216,13 @@ impl Elab<'_> {
         // The copies are the closure's data members.
         for (n, v) in &copies {
             let ty = v.ty.clone();
-            self.classes[cls.0 as usize].fields.push(super::Field { name: n.clone(), ty, init: None, access: ast::Access::Public, span });
+            self.classes[cls.0 as usize].fields.push(super::Field {
+                name: n.clone(),
+                ty,
+                init: None,
+                access: ast::Access::Public,
+                span,
+            });
         }
         self.classes[cls.0 as usize].closure = Some(info);
         if copies.is_empty() || !self.has_storage(cls) {
@@ -2034,7 +2249,11 @@ impl Elab<'_> {
         let Some(l) = info.lambda.clone() else { return Val::error(span) };
         let Some(ctx) = info.ctx.clone() else { return Val::error(span) };
         if args.len() != l.params.len() && l.params.iter().filter(|p| p.default.is_none()).count() > args.len() {
-            self.err(codes::ARG_COUNT, format!("the lambda takes {} argument(s) but {} were given", l.params.len(), args.len()), span);
+            self.err(
+                codes::ARG_COUNT,
+                format!("the lambda takes {} argument(s) but {} were given", l.params.len(), args.len()),
+                span,
+            );
             return Val::error(span);
         }
         let ret = match &l.ret {
@@ -2085,7 +2304,9 @@ impl Elab<'_> {
                 let _ = is_const;
                 arg_ty.decay(AddrSpace::Private)
             }
-            ast::TypeKind::Ref(inner, _) if contains_auto(inner) => Ty::Ref(Rc::new(arg_ty), super::type_is_const(inner)),
+            ast::TypeKind::Ref(inner, _) if contains_auto(inner) => {
+                Ty::Ref(Rc::new(arg_ty), super::type_is_const(inner))
+            }
             _ => self.resolve_type(t, ctx),
         }
     }
@@ -2144,7 +2365,8 @@ pub fn elide_braces(elems: &[ast::InitElem], fields: &[Ty]) -> Vec<ast::InitElem
     let mut f = 0;
     while i < elems.len() {
         let e = &elems[i];
-        let flat = e.designator.is_none() && matches!(e.value, ast::InitValue::Expr(ref x) if !matches!(x.kind, ExprKind::Braced(..)));
+        let flat = e.designator.is_none()
+            && matches!(e.value, ast::InitValue::Expr(ref x) if !matches!(x.kind, ExprKind::Braced(..)));
         match fields.get(f) {
             Some(Ty::Array(_, Some(n))) if flat => {
                 let take: Vec<ast::InitElem> = elems[i..]
@@ -2153,7 +2375,11 @@ pub fn elide_braces(elems: &[ast::InitElem], fields: &[Ty]) -> Vec<ast::InitElem
                     .take_while(|x| x.designator.is_none() && matches!(x.value, ast::InitValue::Expr(_)))
                     .cloned()
                     .collect();
-                let span = take.first().map(|x| x.value.span()).unwrap_or_default().to(take.last().map(|x| x.value.span()).unwrap_or_default());
+                let span = take
+                    .first()
+                    .map(|x| x.value.span())
+                    .unwrap_or_default()
+                    .to(take.last().map(|x| x.value.span()).unwrap_or_default());
                 i += take.len();
                 out.push(ast::InitElem { designator: None, value: ast::InitValue::Brace(take, span) });
             }
@@ -2183,9 +2409,10 @@ fn collect_type_names(t: &ast::Type, out: &mut Vec<ast::Name>) {
                 }
             }
         }
-        ast::TypeKind::Pointer(i) | ast::TypeKind::Ref(i, _) | ast::TypeKind::Array(i, _) | ast::TypeKind::Qualified { inner: i, .. } => {
-            collect_type_names(i, out)
-        }
+        ast::TypeKind::Pointer(i)
+        | ast::TypeKind::Ref(i, _)
+        | ast::TypeKind::Array(i, _)
+        | ast::TypeKind::Qualified { inner: i, .. } => collect_type_names(i, out),
         _ => {}
     }
 }

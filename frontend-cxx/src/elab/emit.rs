@@ -83,7 +83,13 @@ pub fn int_lit(v: i128, ty: &Ty, span: Span) -> c::Expr {
 /// A float literal that reads back as exactly `f` in `s`.
 pub fn float_lit(f: f64, s: Scalar, span: Span) -> c::Expr {
     if f.is_nan() {
-        return cx(c::ExprKind::Call(Box::new(ident("__builtin_nanf", span)), vec![cx(c::ExprKind::Str(vec!["\"\"".into()]), span)]), span);
+        return cx(
+            c::ExprKind::Call(
+                Box::new(ident("__builtin_nanf", span)),
+                vec![cx(c::ExprKind::Str(vec!["\"\"".into()]), span)],
+            ),
+            span,
+        );
     }
     if f.is_infinite() {
         let inf = cx(c::ExprKind::Call(Box::new(ident("__builtin_inff", span)), vec![]), span);
@@ -124,8 +130,12 @@ pub fn has_effects(e: &c::Expr) -> bool {
     use c::ExprKind as K;
     match &e.kind {
         K::Ident(_) | K::Int(_) | K::Float(_) | K::Char(_) | K::Str(_) => false,
-        K::Paren(x) | K::Cast(_, x) | K::Member(x, _, _) | K::Arrow(x, _, _) | K::SizeofExpr(x) | K::VecStepExpr(x) => has_effects(x),
-        K::Unary(op, x) => matches!(op, c::UnOp::PreInc | c::UnOp::PreDec | c::UnOp::PostInc | c::UnOp::PostDec) || has_effects(x),
+        K::Paren(x) | K::Cast(_, x) | K::Member(x, _, _) | K::Arrow(x, _, _) | K::SizeofExpr(x) | K::VecStepExpr(x) => {
+            has_effects(x)
+        }
+        K::Unary(op, x) => {
+            matches!(op, c::UnOp::PreInc | c::UnOp::PreDec | c::UnOp::PostInc | c::UnOp::PostDec) || has_effects(x)
+        }
         K::Binary(_, a, b) | K::Index(a, b) | K::ReservedXor(a, b) => has_effects(a) || has_effects(b),
         K::Assign(..) => true,
         K::Cond(a, b, d) => has_effects(a) || has_effects(b) || has_effects(d),
@@ -146,7 +156,15 @@ fn is_pure_builtin(n: &str) -> bool {
     use kiln_hir::builtins::Family as F;
     matches!(
         kiln_hir::builtins::family(n),
-        Some(F::Math | F::Integer | F::Common | F::Geometric | F::Relational | F::Conversion | F::WorkItem | F::MiscVector)
+        Some(
+            F::Math
+                | F::Integer
+                | F::Common
+                | F::Geometric
+                | F::Relational
+                | F::Conversion
+                | F::WorkItem
+                | F::MiscVector
+        )
     ) || n.starts_with("__builtin_")
 }
-

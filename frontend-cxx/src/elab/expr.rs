@@ -156,7 +156,10 @@ impl Elab<'_> {
         let mut leaves = Vec::new();
         let mut key = String::new();
         for (i, a) in args.iter().enumerate() {
-            let literal = a.c.as_ref().filter(|e| matches!(e.kind, c::ExprKind::Int(_) | c::ExprKind::Float(_) | c::ExprKind::Str(_))).cloned();
+            let literal =
+                a.c.as_ref()
+                    .filter(|e| matches!(e.kind, c::ExprKind::Int(_) | c::ExprKind::Float(_) | c::ExprKind::Str(_)))
+                    .cloned();
             match literal {
                 Some(l) => {
                     key.push_str(&format!("{:?};", l.kind));
@@ -203,7 +206,11 @@ impl Elab<'_> {
             ExprKind::Bool(b) => Val::konst(Konst::Int(i128::from(*b)), Ty::BOOL, e.span),
             ExprKind::Nullptr => Val::rv(cx(c::ExprKind::Int("0".into()), e.span), Ty::NullPtr, e.span),
             ExprKind::This => {
-                self.err(codes::CXX_UNSUPPORTED, "`this` as a pointer value is not supported by kiln (write `*this` or `this->member`)", e.span);
+                self.err(
+                    codes::CXX_UNSUPPORTED,
+                    "`this` as a pointer value is not supported by kiln (write `*this` or `this->member`)",
+                    e.span,
+                );
                 Val::error(e.span)
             }
             ExprKind::Name(q) => self.name_expr(q, e.span),
@@ -269,7 +276,11 @@ impl Elab<'_> {
             }
             ExprKind::Lambda(l) => self.lambda(l, e.span),
             ExprKind::PackExpansion(_) => {
-                self.err(codes::CXX_TEMPLATE, "a pack expansion `...` is allowed only in call arguments and braced lists", e.span);
+                self.err(
+                    codes::CXX_TEMPLATE,
+                    "a pack expansion `...` is allowed only in call arguments and braced lists",
+                    e.span,
+                );
                 Val::error(e.span)
             }
             ExprKind::Fold { op, pack, init, left } => self.fold(*op, pack, init.as_deref(), *left, e.span),
@@ -380,7 +391,11 @@ impl Elab<'_> {
                     }
                     Local::Ent(e) => self.ent_value(e, q, span),
                     Local::Pack(_) => {
-                        self.err(codes::CXX_TEMPLATE, format!("parameter pack `{n}` must be expanded with `...`"), span);
+                        self.err(
+                            codes::CXX_TEMPLATE,
+                            format!("parameter pack `{n}` must be expanded with `...`"),
+                            span,
+                        );
                         Val::error(span)
                     }
                 };
@@ -438,7 +453,11 @@ impl Elab<'_> {
                     v
                 }
                 None => {
-                    self.err(codes::CXX_REFERENCE, format!("reference member `{n}` is used before a constructor binds it"), span);
+                    self.err(
+                        codes::CXX_REFERENCE,
+                        format!("reference member `{n}` is used before a constructor binds it"),
+                        span,
+                    );
                     Val::error(span)
                 }
             };
@@ -473,7 +492,14 @@ impl Elab<'_> {
                 v
             }
             Ent::Funcs(..) | Ent::Builtin(_) => {
-                self.err(codes::CXX_FORBIDDEN, format!("`{}` names a function: OpenCL C++ does not support function pointers (OpenCL C++ 1.0 §2.9)", q.spelled()), span);
+                self.err(
+                    codes::CXX_FORBIDDEN,
+                    format!(
+                        "`{}` names a function: OpenCL C++ does not support function pointers (OpenCL C++ 1.0 §2.9)",
+                        q.spelled()
+                    ),
+                    span,
+                );
                 Val::error(span)
             }
             Ent::Type(_) | Ent::Template(_) => {
@@ -557,21 +583,39 @@ impl Elab<'_> {
     }
 
     pub fn unary_on(&mut self, op: UnOp, v: Val, span: Span) -> Val {
-        let v = if matches!(op, UnOp::AddrOf | UnOp::PreInc | UnOp::PreDec | UnOp::PostInc | UnOp::PostDec) { self.as_object(v) } else { v };
+        let v = if matches!(op, UnOp::AddrOf | UnOp::PreInc | UnOp::PreDec | UnOp::PostInc | UnOp::PostDec) {
+            self.as_object(v)
+        } else {
+            v
+        };
         let e = v.expr();
         match op {
             UnOp::Deref => match &v.ty {
                 Ty::Ptr(p, sp, c) => {
-                    let mut r = Val::lval(cx(c::ExprKind::Unary(UnOp::Deref, Box::new(paren(e))), span), (**p).clone(), *sp, span);
+                    let mut r = Val::lval(
+                        cx(c::ExprKind::Unary(UnOp::Deref, Box::new(paren(e))), span),
+                        (**p).clone(),
+                        *sp,
+                        span,
+                    );
                     r.is_const = *c;
                     r
                 }
                 Ty::Array(el, _) => {
-                    let r = Val::lval(cx(c::ExprKind::Unary(UnOp::Deref, Box::new(paren(e))), span), (**el).clone(), v.space, span);
+                    let r = Val::lval(
+                        cx(c::ExprKind::Unary(UnOp::Deref, Box::new(paren(e))), span),
+                        (**el).clone(),
+                        v.space,
+                        span,
+                    );
                     r
                 }
                 _ => {
-                    self.err(codes::BAD_DEREF, format!("cannot dereference a value of type `{}`", self.display_ty(&v.ty)), span);
+                    self.err(
+                        codes::BAD_DEREF,
+                        format!("cannot dereference a value of type `{}`", self.display_ty(&v.ty)),
+                        span,
+                    );
                     Val::error(span)
                 }
             },
@@ -584,7 +628,11 @@ impl Elab<'_> {
                     self.err(codes::CXX_UNSUPPORTED, "the address of an object without storage", span);
                     return Val::error(span);
                 }
-                Val::rv(cx(c::ExprKind::Unary(UnOp::AddrOf, Box::new(paren(e))), span), Ty::Ptr(Rc::new(v.ty.clone()), v.space, v.is_const), span)
+                Val::rv(
+                    cx(c::ExprKind::Unary(UnOp::AddrOf, Box::new(paren(e))), span),
+                    Ty::Ptr(Rc::new(v.ty.clone()), v.space, v.is_const),
+                    span,
+                )
             }
             _ => {
                 if matches!(op, UnOp::PreInc | UnOp::PreDec | UnOp::PostInc | UnOp::PostDec) && !v.lv {
@@ -604,7 +652,11 @@ impl Elab<'_> {
                 let ty = match &k {
                     Some((_, t)) if !matches!(t, Ty::Enum(_)) => {
                         let promoted = match t {
-                            Ty::Scalar(s) if op != UnOp::Not && (s.is_integer() && s.bits() < 32 || *s == Scalar::Bool) => Ty::INT,
+                            Ty::Scalar(s)
+                                if op != UnOp::Not && (s.is_integer() && s.bits() < 32 || *s == Scalar::Bool) =>
+                            {
+                                Ty::INT
+                            }
                             t => t.clone(),
                         };
                         Some(promoted)
@@ -612,7 +664,15 @@ impl Elab<'_> {
                     _ => self.oracle_op(&|l| c::ExprKind::Unary(op, Box::new(l[0].clone())), &[&v], span),
                 };
                 let Some(ty) = ty else {
-                    self.err(codes::BAD_OPERANDS, format!("invalid operand of type `{}` to unary `{}`", self.display_ty(&v.ty), crate::print::unop_spelling(op)), span);
+                    self.err(
+                        codes::BAD_OPERANDS,
+                        format!(
+                            "invalid operand of type `{}` to unary `{}`",
+                            self.display_ty(&v.ty),
+                            crate::print::unop_spelling(op)
+                        ),
+                        span,
+                    );
                     return Val::error(span);
                 };
                 let ty = if not_scalar { Ty::BOOL } else { ty };
@@ -650,7 +710,10 @@ impl Elab<'_> {
 
     pub fn binary_on(&mut self, op: BinOp, l: Val, r: Val, span: Span) -> Val {
         let scoped = |s: &Self, t: &Ty| matches!(t, Ty::Enum(e) if s.enums[e.0 as usize].scoped);
-        if l.ty.is_class() || r.ty.is_class() || (scoped(self, &l.ty) || scoped(self, &r.ty)) && self.has_operator_anywhere(binop_name(op)) {
+        if l.ty.is_class()
+            || r.ty.is_class()
+            || (scoped(self, &l.ty) || scoped(self, &r.ty)) && self.has_operator_anywhere(binop_name(op))
+        {
             let name = binop_name(op);
             if l.ty.is_class() || r.ty.is_class() {
                 return self.binary_operator_call(name, l, r, span);
@@ -680,12 +743,21 @@ impl Elab<'_> {
         let k = self.fold_binary(op, &l, &r);
         let ty = match &k {
             Some((_, t)) => Some(t.clone()),
-            None => self.oracle_op(&|x| c::ExprKind::Binary(op, Box::new(x[0].clone()), Box::new(x[1].clone())), &[&l, &r], span),
+            None => self.oracle_op(
+                &|x| c::ExprKind::Binary(op, Box::new(x[0].clone()), Box::new(x[1].clone())),
+                &[&l, &r],
+                span,
+            ),
         };
         let Some(ty) = ty else {
             self.err(
                 codes::BAD_OPERANDS,
-                format!("invalid operands to `{}` (`{}` and `{}`)", op.spelling(), self.display_ty(&l.ty), self.display_ty(&r.ty)),
+                format!(
+                    "invalid operands to `{}` (`{}` and `{}`)",
+                    op.spelling(),
+                    self.display_ty(&l.ty),
+                    self.display_ty(&r.ty)
+                ),
                 span,
             );
             return Val::error(span);
@@ -760,7 +832,11 @@ impl Elab<'_> {
         // bool t = l; if (t) { pre; t = r; }   (|| tests !t)
         let t = self.fresh("cond");
         self.push_decl(&t, &Ty::BOOL, Some(l.expr()), span);
-        let test = if op == BinOp::LogAnd { ident(&t, span) } else { cx(c::ExprKind::Unary(UnOp::Not, Box::new(ident(&t, span))), span) };
+        let test = if op == BinOp::LogAnd {
+            ident(&t, span)
+        } else {
+            cx(c::ExprKind::Unary(UnOp::Not, Box::new(ident(&t, span))), span)
+        };
         let mut body = pre;
         body.push(emit::stmt_expr(emit::assign(ident(&t, span), r.expr(), span)));
         self.push_stmt(emit::stmt(
@@ -779,7 +855,11 @@ impl Elab<'_> {
             if let Some(f) = self.conversion_to(cls, &|t| t.is_arith() || t.is_pointer()) {
                 return self.inline_call(f, Some(v), vec![], span);
             }
-            self.err(codes::TYPE_MISMATCH, format!("a value of type `{}` cannot be used as a condition", self.display_ty(&v.ty)), span);
+            self.err(
+                codes::TYPE_MISMATCH,
+                format!("a value of type `{}` cannot be used as a condition", self.display_ty(&v.ty)),
+                span,
+            );
             return Val::error(span);
         }
         v
@@ -850,7 +930,11 @@ impl Elab<'_> {
             match self.conversion_to(rc, &|t| t == &lt || (t.is_arith() && lt.is_arith())) {
                 Some(f) => self.inline_call(f, Some(r), vec![], span),
                 None => {
-                    self.err(codes::TYPE_MISMATCH, format!("cannot assign a `{}` to a `{}`", self.display_ty(&r.ty), self.display_ty(&lt)), span);
+                    self.err(
+                        codes::TYPE_MISMATCH,
+                        format!("cannot assign a `{}` to a `{}`", self.display_ty(&r.ty), self.display_ty(&lt)),
+                        span,
+                    );
                     return Val::error(span);
                 }
             }
@@ -889,12 +973,17 @@ impl Elab<'_> {
         }
         let class_result = av.ty.is_class() || bv.ty.is_class();
         if pa.is_empty() && pb.is_empty() && !class_result {
-            let built = c::ExprKind::Cond(Box::new(paren(cv.expr())), Box::new(paren(av.expr())), Box::new(paren(bv.expr())));
+            let built =
+                c::ExprKind::Cond(Box::new(paren(cv.expr())), Box::new(paren(av.expr())), Box::new(paren(bv.expr())));
             // Arms of one type give that type (an enumeration stays one, as C++ says).
             let ty = if av.ty == bv.ty && !matches!(av.ty, Ty::Array(..)) {
                 Some(av.ty.clone())
             } else {
-                self.oracle_op(&|x| c::ExprKind::Cond(Box::new(x[0].clone()), Box::new(x[1].clone()), Box::new(x[2].clone())), &[&cv, &av, &bv], span)
+                self.oracle_op(
+                    &|x| c::ExprKind::Cond(Box::new(x[0].clone()), Box::new(x[1].clone()), Box::new(x[2].clone())),
+                    &[&cv, &av, &bv],
+                    span,
+                )
             };
             let Some(ty) = ty else {
                 self.err(codes::BAD_OPERANDS, "incompatible operand types in `?:`", span);
@@ -918,7 +1007,11 @@ impl Elab<'_> {
             }
             av.ty.clone()
         } else {
-            match self.oracle_op(&|x| c::ExprKind::Cond(Box::new(x[0].clone()), Box::new(x[1].clone()), Box::new(x[2].clone())), &[&cv, &av, &bv], span) {
+            match self.oracle_op(
+                &|x| c::ExprKind::Cond(Box::new(x[0].clone()), Box::new(x[1].clone()), Box::new(x[2].clone())),
+                &[&cv, &av, &bv],
+                span,
+            ) {
                 Some(t) => t,
                 None => {
                     self.err(codes::BAD_OPERANDS, "incompatible operand types in `?:`", span);
@@ -991,12 +1084,18 @@ impl Elab<'_> {
             Ty::Array(e, _) => ((**e).clone(), av.space, av.is_const),
             Ty::Vector(s, _) => (Ty::Scalar(*s), av.space, av.is_const),
             _ => {
-                self.err(codes::BAD_SUBSCRIPT, format!("a value of type `{}` cannot be subscripted", self.display_ty(&av.ty)), span);
+                self.err(
+                    codes::BAD_SUBSCRIPT,
+                    format!("a value of type `{}` cannot be subscripted", self.display_ty(&av.ty)),
+                    span,
+                );
                 return Val::error(span);
             }
         };
         let k = match (&av.k, &iv.k) {
-            (Some(Konst::Aggregate(xs)), Some(Konst::Int(j))) => usize::try_from(*j).ok().and_then(|j| xs.get(j).cloned()),
+            (Some(Konst::Aggregate(xs)), Some(Konst::Int(j))) => {
+                usize::try_from(*j).ok().and_then(|j| xs.get(j).cloned())
+            }
             _ => None,
         };
         let mut v = Val::lval(emit::index(av.expr(), iv.expr(), span), elem, space, span);
@@ -1019,18 +1118,33 @@ impl Elab<'_> {
                     Some((Ent::Konst(k, t), _)) => Val::konst(k, t, span),
                     Some((Ent::Enumerator(e, v), _)) => Val::konst(Konst::Int(v), Ty::Enum(e), span),
                     Some((Ent::Funcs(..), _)) => {
-                        self.err(codes::CXX_FORBIDDEN, format!("`{}` is a member function: call it (OpenCL C++ has no pointers to members)", part.name), span);
+                        self.err(
+                            codes::CXX_FORBIDDEN,
+                            format!(
+                                "`{}` is a member function: call it (OpenCL C++ has no pointers to members)",
+                                part.name
+                            ),
+                            span,
+                        );
                         Val::error(span)
                     }
                     _ => {
-                        self.err(codes::NO_MEMBER, format!("`{}` has no member `{}`", self.classes[cls.0 as usize].name, part.name), part.span);
+                        self.err(
+                            codes::NO_MEMBER,
+                            format!("`{}` has no member `{}`", self.classes[cls.0 as usize].name, part.name),
+                            part.span,
+                        );
                         Val::error(span)
                     }
                 }
             }
             Ty::Vector(..) => {
                 let e = emit::member(obj.expr(), &part.name, span);
-                let ty = self.oracle_op(&|x| c::ExprKind::Member(Box::new(x[0].clone()), part.name.clone(), Span::default()), &[&obj], span);
+                let ty = self.oracle_op(
+                    &|x| c::ExprKind::Member(Box::new(x[0].clone()), part.name.clone(), Span::default()),
+                    &[&obj],
+                    span,
+                );
                 match ty {
                     Some(t) => {
                         let mut v = Val::lval(e, t, obj.space, span);
@@ -1045,7 +1159,11 @@ impl Elab<'_> {
                 }
             }
             t => {
-                self.err(codes::NO_MEMBER, format!("a value of type `{}` has no member `{}`", self.display_ty(&t), part.name), span);
+                self.err(
+                    codes::NO_MEMBER,
+                    format!("a value of type `{}` has no member `{}`", self.display_ty(&t), part.name),
+                    span,
+                );
                 Val::error(span)
             }
         }
@@ -1107,13 +1225,20 @@ impl Elab<'_> {
         }
         if let Some(cls) = v.ty.class() {
             let want = ty.clone();
-            return match self.conversion_to(cls, &|t| t == &want) .or_else(|| self.conversion_to(cls, &|t| t.is_arith() && want.is_arith())) {
+            return match self
+                .conversion_to(cls, &|t| t == &want)
+                .or_else(|| self.conversion_to(cls, &|t| t.is_arith() && want.is_arith()))
+            {
                 Some(f) => {
                     let r = self.inline_call(f, Some(v), vec![], span);
                     if &r.ty == ty { r } else { self.convert_explicit(r, ty, span) }
                 }
                 None => {
-                    self.err(codes::BAD_CAST, format!("cannot convert `{}` to `{}`", self.display_ty(&v.ty), self.display_ty(ty)), span);
+                    self.err(
+                        codes::BAD_CAST,
+                        format!("cannot convert `{}` to `{}`", self.display_ty(&v.ty), self.display_ty(ty)),
+                        span,
+                    );
                     Val::error(span)
                 }
             };
@@ -1148,7 +1273,8 @@ impl Elab<'_> {
         if vals.iter().any(Val::is_error) {
             return Val::error(span);
         }
-        let inner = cx(c::ExprKind::Paren(Box::new(cx(c::ExprKind::Comma(vals.iter().map(Val::expr).collect()), span))), span);
+        let inner =
+            cx(c::ExprKind::Paren(Box::new(cx(c::ExprKind::Comma(vals.iter().map(Val::expr).collect()), span))), span);
         let tn = crate::ty::c_type_name(ty, self, span);
         Val::rv(cx(c::ExprKind::Cast(Box::new(tn), Box::new(inner)), span), ty.clone(), span)
     }
@@ -1176,7 +1302,11 @@ impl Elab<'_> {
                     self.convert_explicit(v, ty, span)
                 }
                 _ => {
-                    self.err(codes::BAD_CAST, format!("too many arguments to convert to `{}`", self.display_ty(ty)), span);
+                    self.err(
+                        codes::BAD_CAST,
+                        format!("too many arguments to convert to `{}`", self.display_ty(ty)),
+                        span,
+                    );
                     Val::error(span)
                 }
             },
@@ -1214,7 +1344,11 @@ impl Elab<'_> {
                     self.convert_explicit(v, ty, span)
                 }
                 _ => {
-                    self.err(codes::BAD_INITIALIZER, format!("too many initializers for `{}`", self.display_ty(ty)), span);
+                    self.err(
+                        codes::BAD_INITIALIZER,
+                        format!("too many initializers for `{}`", self.display_ty(ty)),
+                        span,
+                    );
                     Val::error(span)
                 }
             },
@@ -1294,7 +1428,10 @@ impl Elab<'_> {
                     }
                 }
                 if !vars.is_empty() {
-                    f.ctx = Ctx { env: Rc::new(super::Env { vars, parent: Some(saved_ctx.env.clone()) }), ..saved_ctx.clone() };
+                    f.ctx = Ctx {
+                        env: Rc::new(super::Env { vars, parent: Some(saved_ctx.env.clone()) }),
+                        ..saved_ctx.clone()
+                    };
                 }
             }
             let v = self.expr(pattern);
@@ -1340,7 +1477,11 @@ impl Elab<'_> {
                 BinOp::LogAnd => Val::konst(Konst::Int(1), Ty::BOOL, span),
                 BinOp::LogOr => Val::konst(Konst::Int(0), Ty::BOOL, span),
                 _ => {
-                    self.err(codes::CXX_TEMPLATE, format!("a fold of an empty pack over `{}` needs an initial value", op.spelling()), span);
+                    self.err(
+                        codes::CXX_TEMPLATE,
+                        format!("a fold of an empty pack over `{}` needs an initial value", op.spelling()),
+                        span,
+                    );
                     Val::error(span)
                 }
             };
@@ -1429,7 +1570,8 @@ impl Elab<'_> {
                 let mut align = 1u32;
                 // Empty bases take no room (the empty base optimization); a reference member is
                 // the size of a pointer, as C++ lays it out.
-                let mut parts: Vec<Ty> = cls.bases.iter().filter(|b| self.has_storage(**b)).map(|b| Ty::Class(*b)).collect();
+                let mut parts: Vec<Ty> =
+                    cls.bases.iter().filter(|b| self.has_storage(**b)).map(|b| Ty::Class(*b)).collect();
                 parts.extend(cls.fields.iter().map(|f| match &f.ty {
                     Ty::Ref(t, c) => Ty::Ptr(t.clone(), AddrSpace::Generic, *c),
                     t => t.clone(),
@@ -1561,4 +1703,3 @@ pub fn fold_scalar(op: BinOp, lk: &Konst, ls: Scalar, rk: &Konst, rs: Scalar) ->
     }
     Some((Konst::Int(wrap_int(v, common)), Ty::Scalar(common)))
 }
-

@@ -17,7 +17,10 @@ pub const LIBRARY_INTRINSICS: &[&str] =
 /// OpenCL C built-in functions (and the few helpers OpenCL C front ends know) callable from C++.
 pub fn is_builtin_function(name: &str) -> bool {
     kiln_hir::builtins::family(name).is_some()
-        || matches!(name, "printf" | "__fpga_reg" | "__builtin_expect" | "to_global" | "to_local" | "to_private" | "prefetch")
+        || matches!(
+            name,
+            "printf" | "__fpga_reg" | "__builtin_expect" | "to_global" | "to_local" | "to_private" | "prefetch"
+        )
 }
 
 impl Elab<'_> {
@@ -110,7 +113,11 @@ impl Elab<'_> {
         let mut cur: Option<Ent> = None;
         for (i, part) in q.parts.iter().enumerate() {
             let found = if i == 0 {
-                if q.global { self.ns_lookup(NsId(0), &part.name, &mut Vec::new()) } else { self.lookup_in_body_or_ctx(&part.name, ctx) }
+                if q.global {
+                    self.ns_lookup(NsId(0), &part.name, &mut Vec::new())
+                } else {
+                    self.lookup_in_body_or_ctx(&part.name, ctx)
+                }
             } else {
                 match cur.clone() {
                     Some(Ent::Ns(ns)) => self.ns_lookup(ns, &part.name, &mut Vec::new()),
@@ -323,11 +330,17 @@ impl Elab<'_> {
         {
             let Some(targs) = self.template_args(args, ctx) else { return Ty::Error };
             return match targs.as_slice() {
-                [TArg::Type(Ty::Scalar(s)), TArg::Value(Konst::Int(n), _)] if matches!(n, 2 | 3 | 4 | 8 | 16) => Ty::Vector(*s, *n as u8),
+                [TArg::Type(Ty::Scalar(s)), TArg::Value(Konst::Int(n), _)] if matches!(n, 2 | 3 | 4 | 8 | 16) => {
+                    Ty::Vector(*s, *n as u8)
+                }
                 [TArg::Type(Ty::Scalar(s)), TArg::Value(Konst::Int(1), _)] => Ty::Scalar(*s),
                 _ => {
                     if report {
-                        self.err(codes::CXX_TEMPLATE, "`vec<T, N>` needs a scalar type and 2, 3, 4, 8 or 16", last.span);
+                        self.err(
+                            codes::CXX_TEMPLATE,
+                            "`vec<T, N>` needs a scalar type and 2, 3, 4, 8 or 16",
+                            last.span,
+                        );
                     }
                     Ty::Error
                 }
@@ -351,13 +364,25 @@ impl Elab<'_> {
         {
             let Some(targs) = self.template_args(args, ctx) else { return Ty::Error };
             return match (&*last.name, targs.as_slice()) {
-                ("__kiln_atomic", [TArg::Type(Ty::Scalar(s))]) if matches!(s, Scalar::I32 | Scalar::U32 | Scalar::I64 | Scalar::U64 | Scalar::F32) => Ty::Atomic(*s),
-                ("__kiln_pipe", [TArg::Type(t), TArg::Value(Konst::Int(a), _)]) => Ty::Pipe(Rc::new(t.clone()), *a == 1),
+                ("__kiln_atomic", [TArg::Type(Ty::Scalar(s))])
+                    if matches!(s, Scalar::I32 | Scalar::U32 | Scalar::I64 | Scalar::U64 | Scalar::F32) =>
+                {
+                    Ty::Atomic(*s)
+                }
+                ("__kiln_pipe", [TArg::Type(t), TArg::Value(Konst::Int(a), _)]) => {
+                    Ty::Pipe(Rc::new(t.clone()), *a == 1)
+                }
                 ("__kiln_pipe", [TArg::Type(t)]) => Ty::Pipe(Rc::new(t.clone()), false),
-                ("__kiln_pipe_storage", [TArg::Type(t), TArg::Value(Konst::Int(n), _)]) => self.pipe_storage_class(t.clone(), *n, last.span),
+                ("__kiln_pipe_storage", [TArg::Type(t), TArg::Value(Konst::Int(n), _)]) => {
+                    self.pipe_storage_class(t.clone(), *n, last.span)
+                }
                 _ => {
                     if report {
-                        self.err(codes::CXX_TEMPLATE, format!("invalid template arguments for `{}`", last.name.trim_start_matches("__kiln_")), last.span);
+                        self.err(
+                            codes::CXX_TEMPLATE,
+                            format!("invalid template arguments for `{}`", last.name.trim_start_matches("__kiln_")),
+                            last.span,
+                        );
                     }
                     Ty::Error
                 }
@@ -425,7 +450,9 @@ impl Elab<'_> {
 
     /// Whether an error was already reported inside `span` (template arguments).
     pub fn reported_inside(&self, span: Span) -> bool {
-        self.diags.iter().any(|d| d.is_error() && d.span().is_some_and(|s| s.file == span.file && s.lo >= span.lo && s.hi <= span.hi))
+        self.diags.iter().any(|d| {
+            d.is_error() && d.span().is_some_and(|s| s.file == span.file && s.lo >= span.lo && s.hi <= span.hi)
+        })
     }
 
     /// The storage class `cl::local<T>` (and the others): a class standing for `T` in `space`.
@@ -526,7 +553,11 @@ impl Elab<'_> {
             let a = match args.get(i) {
                 Some(a) => a.clone(),
                 None => {
-                    let dctx = Ctx { ns: tctx.ns, class: tctx.class, env: Rc::new(Env { vars: env.vars.clone(), parent: Some(tctx.env.clone()) }) };
+                    let dctx = Ctx {
+                        ns: tctx.ns,
+                        class: tctx.class,
+                        env: Rc::new(Env { vars: env.vars.clone(), parent: Some(tctx.env.clone()) }),
+                    };
                     match &p.kind {
                         ast::TemplateParamKind::Type { default: Some(d) } => TArg::Type(self.resolve_type(d, &dctx)),
                         ast::TemplateParamKind::Value { default: Some(d), ty } => {
@@ -550,21 +581,34 @@ impl Elab<'_> {
             let a = match (&p.kind, a) {
                 (_, a @ TArg::Pack(_)) => a,
                 (ast::TemplateParamKind::Value { ty, .. }, TArg::Value(k, _)) => {
-                    let dctx = Ctx { ns: tctx.ns, class: tctx.class, env: Rc::new(Env { vars: env.vars.clone(), parent: Some(tctx.env.clone()) }) };
+                    let dctx = Ctx {
+                        ns: tctx.ns,
+                        class: tctx.class,
+                        env: Rc::new(Env { vars: env.vars.clone(), parent: Some(tctx.env.clone()) }),
+                    };
                     let want = self.resolve_type(ty, &dctx);
                     TArg::Value(convert_konst(k, &want), want)
                 }
-                (ast::TemplateParamKind::Type { .. }, a @ TArg::Type(_)) | (ast::TemplateParamKind::Value { .. }, a @ TArg::Type(_)) => {
+                (ast::TemplateParamKind::Type { .. }, a @ TArg::Type(_))
+                | (ast::TemplateParamKind::Value { .. }, a @ TArg::Type(_)) => {
                     if matches!(p.kind, ast::TemplateParamKind::Value { .. }) {
                         let name = self.templates[t.0 as usize].name.clone();
-                        self.err(codes::CXX_TEMPLATE, format!("template argument {} of `{name}` must be a value, not a type", i + 1), span);
+                        self.err(
+                            codes::CXX_TEMPLATE,
+                            format!("template argument {} of `{name}` must be a value, not a type", i + 1),
+                            span,
+                        );
                         return None;
                     }
                     a
                 }
                 (ast::TemplateParamKind::Type { .. }, TArg::Value(..)) => {
                     let name = self.templates[t.0 as usize].name.clone();
-                    self.err(codes::CXX_TEMPLATE, format!("template argument {} of `{name}` must be a type, not a value", i + 1), span);
+                    self.err(
+                        codes::CXX_TEMPLATE,
+                        format!("template argument {} of `{name}` must be a type, not a value", i + 1),
+                        span,
+                    );
                     return None;
                 }
             };
@@ -594,7 +638,11 @@ impl Elab<'_> {
                 let Some(resolved) = self.template_args(pattern, sctx) else { continue };
                 let n = tmpl_params.len().min(resolved.len());
                 if resolved.len() == full.len() && resolved[..n] == full[..n] {
-                    chosen = Some((kind.clone(), sctx.clone(), Env { vars: HashMap::new(), parent: Some(sctx.env.clone()) }));
+                    chosen = Some((
+                        kind.clone(),
+                        sctx.clone(),
+                        Env { vars: HashMap::new(), parent: Some(sctx.env.clone()) },
+                    ));
                     break;
                 }
             } else if pattern.len() == full.len()
@@ -651,7 +699,14 @@ impl Elab<'_> {
     }
 
     /// Matches a partial specialization's argument pattern against an argument.
-    fn match_pattern(&mut self, p: &TemplateArg, a: &TArg, params: &[ast::TemplateParam], ctx: &Ctx, bound: &mut HashMap<Name, TArg>) -> bool {
+    fn match_pattern(
+        &mut self,
+        p: &TemplateArg,
+        a: &TArg,
+        params: &[ast::TemplateParam],
+        ctx: &Ctx,
+        bound: &mut HashMap<Name, TArg>,
+    ) -> bool {
         match (p, a) {
             (TemplateArg::Type(pt), TArg::Type(at)) => self.deduce_type(pt, at, params, ctx, bound),
             (TemplateArg::Type(pt), TArg::Value(k, ty)) => {
@@ -677,10 +732,20 @@ impl Elab<'_> {
     }
 
     /// Deduces template parameters from a written type `p` matched against the type `a`.
-    pub fn deduce_type(&mut self, p: &ast::Type, a: &Ty, params: &[ast::TemplateParam], ctx: &Ctx, bound: &mut HashMap<Name, TArg>) -> bool {
-        let is_param = |n: &str| params.iter().any(|x| &*x.name == n && matches!(x.kind, ast::TemplateParamKind::Type { .. }));
+    pub fn deduce_type(
+        &mut self,
+        p: &ast::Type,
+        a: &Ty,
+        params: &[ast::TemplateParam],
+        ctx: &Ctx,
+        bound: &mut HashMap<Name, TArg>,
+    ) -> bool {
+        let is_param =
+            |n: &str| params.iter().any(|x| &*x.name == n && matches!(x.kind, ast::TemplateParamKind::Type { .. }));
         match &p.kind {
-            TypeKind::Named(q) if q.is_simple() && is_param(&q.parts[0].name) => bind(bound, &q.parts[0].name, TArg::Type(a.clone())),
+            TypeKind::Named(q) if q.is_simple() && is_param(&q.parts[0].name) => {
+                bind(bound, &q.parts[0].name, TArg::Type(a.clone()))
+            }
             TypeKind::Qualified { inner, .. } => self.deduce_type(inner, a, params, ctx, bound),
             TypeKind::Ref(inner, _) => self.deduce_type(inner, a.strip_ref(), params, ctx, bound),
             TypeKind::Pointer(inner) => match a {
@@ -699,7 +764,11 @@ impl Elab<'_> {
                                 && q.is_simple()
                                 && params.iter().any(|x| x.name == q.parts[0].name)
                             {
-                                return bind(bound, &q.parts[0].name, TArg::Value(Konst::Int(i128::from(*n)), Ty::SIZE));
+                                return bind(
+                                    bound,
+                                    &q.parts[0].name,
+                                    TArg::Value(Konst::Int(i128::from(*n)), Ty::SIZE),
+                                );
                             }
                             true
                         }
@@ -731,7 +800,8 @@ impl Elab<'_> {
                     && let TemplateKind::Alias(body) = self.templates[at.0 as usize].kind.clone()
                 {
                     let aparams = self.templates[at.0 as usize].params.clone();
-                    let subst: HashMap<Name, TemplateArg> = aparams.iter().map(|p| p.name.clone()).zip(pargs.iter().cloned()).collect();
+                    let subst: HashMap<Name, TemplateArg> =
+                        aparams.iter().map(|p| p.name.clone()).zip(pargs.iter().cloned()).collect();
                     let expanded = substitute(&body, &subst);
                     return self.deduce_type(&expanded, a, params, ctx, bound);
                 }
@@ -740,7 +810,14 @@ impl Elab<'_> {
                     && pargs.len() == 2
                 {
                     let ok = self.match_pattern(&pargs[0], &TArg::Type(Ty::Scalar(*s)), params, ctx, bound);
-                    return ok && self.match_pattern(&pargs[1], &TArg::Value(Konst::Int(i128::from(*n)), Ty::SIZE), params, ctx, bound);
+                    return ok
+                        && self.match_pattern(
+                            &pargs[1],
+                            &TArg::Value(Konst::Int(i128::from(*n)), Ty::SIZE),
+                            params,
+                            ctx,
+                            bound,
+                        );
                 }
                 let Ty::Class(ac) = a else { return false };
                 let Some((at, aargs)) = self.classes[ac.0 as usize].origin.clone() else { return false };
@@ -751,14 +828,19 @@ impl Elab<'_> {
                 match self.lookup_qual_quiet(&base, ctx) {
                     Some(Ent::Template(pt)) if pt == at => {}
                     // The injected name of a class template inside its own definition.
-                    Some(Ent::Type(Ty::Class(c))) if self.classes[c.0 as usize].origin.as_ref().is_some_and(|(t, _)| *t == at) => {}
+                    Some(Ent::Type(Ty::Class(c)))
+                        if self.classes[c.0 as usize].origin.as_ref().is_some_and(|(t, _)| *t == at) => {}
                     _ => return false,
                 }
                 pargs.iter().zip(&aargs).all(|(pp, aa)| self.match_pattern(pp, aa, params, ctx, bound))
             }
             _ => {
                 // A type without parameters: it must equal the argument.
-                let all_bound = Ctx { ns: ctx.ns, class: ctx.class, env: Rc::new(Env { vars: bound.clone(), parent: Some(ctx.env.clone()) }) };
+                let all_bound = Ctx {
+                    ns: ctx.ns,
+                    class: ctx.class,
+                    env: Rc::new(Env { vars: bound.clone(), parent: Some(ctx.env.clone()) }),
+                };
                 let t = self.resolve_type_quiet(p, &all_bound);
                 &t == a.strip_ref()
             }
@@ -829,7 +911,9 @@ pub fn targ_ent(a: &TArg) -> Ent {
 /// A compile-time value converted to a parameter's type.
 pub fn convert_konst(k: Konst, to: &Ty) -> Konst {
     match (k, to) {
-        (Konst::Int(v), Ty::Scalar(s)) if s.is_integer() || *s == Scalar::Bool => Konst::Int(crate::ty::wrap_int(v, *s)),
+        (Konst::Int(v), Ty::Scalar(s)) if s.is_integer() || *s == Scalar::Bool => {
+            Konst::Int(crate::ty::wrap_int(v, *s))
+        }
         (Konst::Float(f), Ty::Scalar(s)) if s.is_integer() => Konst::Int(crate::ty::wrap_int(f.trunc() as i128, *s)),
         (Konst::Int(v), Ty::Scalar(s)) if s.is_float() => Konst::Float(round_float(v as f64, *s)),
         (Konst::Float(f), Ty::Scalar(s)) if s.is_float() => Konst::Float(round_float(f, *s)),
@@ -888,7 +972,9 @@ pub fn words_type(ws: &[TypeWord]) -> Option<Ty> {
         return None;
     }
     let u = unsigned == 1;
-    let only = |allowed: &[TypeWord]| ws.iter().all(|w| allowed.contains(w) || matches!(w, TypeWord::Signed | TypeWord::Unsigned));
+    let only = |allowed: &[TypeWord]| {
+        ws.iter().all(|w| allowed.contains(w) || matches!(w, TypeWord::Signed | TypeWord::Unsigned))
+    };
     if count(TypeWord::Void) == 1 && ws.len() == 1 {
         return Some(Ty::Void);
     }
@@ -949,9 +1035,12 @@ fn substitute(t: &ast::Type, subst: &HashMap<Name, TemplateArg>) -> ast::Type {
         TypeKind::Pointer(i) => TypeKind::Pointer(Box::new(substitute(i, subst))),
         TypeKind::Ref(i, r) => TypeKind::Ref(Box::new(substitute(i, subst)), *r),
         TypeKind::Array(i, n) => TypeKind::Array(Box::new(substitute(i, subst)), n.clone()),
-        TypeKind::Qualified { inner, is_const, is_volatile, space } => {
-            TypeKind::Qualified { inner: Box::new(substitute(inner, subst)), is_const: *is_const, is_volatile: *is_volatile, space: *space }
-        }
+        TypeKind::Qualified { inner, is_const, is_volatile, space } => TypeKind::Qualified {
+            inner: Box::new(substitute(inner, subst)),
+            is_const: *is_const,
+            is_volatile: *is_volatile,
+            space: *space,
+        },
         other => other.clone(),
     };
     ast::Type { kind, span: t.span }

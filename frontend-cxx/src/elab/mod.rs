@@ -306,7 +306,8 @@ impl<'o> Elab<'o> {
 
     /// A program-scope C name for `wanted`, unique in the program.
     pub fn program_name(&mut self, wanted: &str) -> Name {
-        let clean: String = wanted.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' }).collect();
+        let clean: String =
+            wanted.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' }).collect();
         let clean = clean.trim_matches('_').to_string();
         let n = self.taken.entry(clean.clone()).or_insert(0);
         *n += 1;
@@ -357,7 +358,12 @@ impl<'o> Elab<'o> {
                         Some(Ent::Ns(id)) => *id,
                         _ => {
                             let id = NsId(self.nss.len() as u32);
-                            self.nss.push(Namespace { name: n.clone(), parent: Some(ctx.ns), members: HashMap::new(), using: vec![] });
+                            self.nss.push(Namespace {
+                                name: n.clone(),
+                                parent: Some(ctx.ns),
+                                members: HashMap::new(),
+                                using: vec![],
+                            });
                             self.nss[ctx.ns.0 as usize].members.insert(n.clone(), Ent::Ns(id));
                             id
                         }
@@ -365,7 +371,12 @@ impl<'o> Elab<'o> {
                     None => {
                         // An unnamed namespace: its names are visible in the enclosing one.
                         let id = NsId(self.nss.len() as u32);
-                        self.nss.push(Namespace { name: "".into(), parent: Some(ctx.ns), members: HashMap::new(), using: vec![] });
+                        self.nss.push(Namespace {
+                            name: "".into(),
+                            parent: Some(ctx.ns),
+                            members: HashMap::new(),
+                            using: vec![],
+                        });
                         self.nss[ctx.ns.0 as usize].using.push(id);
                         id
                     }
@@ -402,7 +413,7 @@ impl<'o> Elab<'o> {
                         access: ast::Access::Public,
                         instances: HashMap::new(),
                         specializations: vec![],
-                exact_specializations: vec![],
+                        exact_specializations: vec![],
                         span: *span,
                     };
                     let id = TemplateId(self.templates.len() as u32);
@@ -428,7 +439,13 @@ impl<'o> Elab<'o> {
     }
 
     /// Registers a class definition (or a class template) in `scope`.
-    pub fn class_item(&mut self, cd: &Rc<ast::ClassDef>, ctx: &Ctx, scope: Scope, access: ast::Access) -> Option<ClassId> {
+    pub fn class_item(
+        &mut self,
+        cd: &Rc<ast::ClassDef>,
+        ctx: &Ctx,
+        scope: Scope,
+        access: ast::Access,
+    ) -> Option<ClassId> {
         let name = cd.name.as_ref().map(|q| q.last().name.clone());
         let is_spec = cd.name.as_ref().is_some_and(|q| q.last().targs.is_some());
         if let Some(tps) = &cd.tparams
@@ -512,7 +529,11 @@ impl<'o> Elab<'o> {
         };
         if cd.members.is_some() {
             if self.classes[id.0 as usize].complete {
-                self.err(codes::REDEFINITION, format!("redefinition of class `{}`", self.classes[id.0 as usize].name), cd.span);
+                self.err(
+                    codes::REDEFINITION,
+                    format!("redefinition of class `{}`", self.classes[id.0 as usize].name),
+                    cd.span,
+                );
                 return Some(id);
             }
             let inner_ctx = Ctx { ns: ctx.ns, class: Some(id), env: ctx.env.clone() };
@@ -636,7 +657,15 @@ impl<'o> Elab<'o> {
                             continue;
                         }
                         if let Some(tps) = def.tparams.as_ref().filter(|t| !t.is_empty()) {
-                            let t = self.new_template(def.name.last().name.clone(), tps.clone(), TemplateKind::Func(def.clone()), ctx.clone(), Some(id), *access, def.span);
+                            let t = self.new_template(
+                                def.name.last().name.clone(),
+                                tps.clone(),
+                                TemplateKind::Func(def.clone()),
+                                ctx.clone(),
+                                Some(id),
+                                *access,
+                                def.span,
+                            );
                             self.classes[id.0 as usize].ctor_templates.push(t);
                         } else {
                             let f = self.new_func("<ctor>".into(), def.clone(), ctx.clone(), Some(id), *access, vec![]);
@@ -646,8 +675,16 @@ impl<'o> Elab<'o> {
                     }
                     if def.name.last().name.starts_with('~') {
                         // Destructors are trivial in OpenCL C++ kernels: nothing runs.
-                        if def.body.as_ref().is_some_and(|b| matches!(&b.kind, ast::StmtKind::Block(v) if !v.is_empty())) {
-                            self.err(codes::CXX_UNSUPPORTED, "destructors with a body are not yet supported by kiln (kiln runs no destructors)", def.span);
+                        if def
+                            .body
+                            .as_ref()
+                            .is_some_and(|b| matches!(&b.kind, ast::StmtKind::Block(v) if !v.is_empty()))
+                        {
+                            self.err(
+                                codes::CXX_UNSUPPORTED,
+                                "destructors with a body are not yet supported by kiln (kiln runs no destructors)",
+                                def.span,
+                            );
                         }
                         continue;
                     }
@@ -659,7 +696,15 @@ impl<'o> Elab<'o> {
                 ast::Member::Enum(ed) => self.enum_def(ed, ctx, scope),
                 ast::Member::Alias { name, tparams, ty, span } => {
                     if let Some(tps) = tparams {
-                        let t = self.new_template(name.clone(), tps.clone(), TemplateKind::Alias(ty.clone()), ctx.clone(), Some(id), ast::Access::Public, *span);
+                        let t = self.new_template(
+                            name.clone(),
+                            tps.clone(),
+                            TemplateKind::Alias(ty.clone()),
+                            ctx.clone(),
+                            Some(id),
+                            ast::Access::Public,
+                            *span,
+                        );
                         self.add_member(scope, name.clone(), Ent::Template(t), *span);
                     } else {
                         let t = self.resolve_type(ty, ctx);
@@ -687,13 +732,21 @@ impl<'o> Elab<'o> {
                 let display = format!("{}::{}", self.classes[id.0 as usize].name, decl.name);
                 let cname = self.program_name(&display.replace("::", "_"));
                 let gid = GlobalId(self.globals.len() as u32);
-                self.globals.push(Global { konst: Some(k.clone()), name: decl.name.clone(), cname: cname.clone(), ty: ty.clone(), space: AddrSpace::Constant, is_const: true });
+                self.globals.push(Global {
+                    konst: Some(k.clone()),
+                    name: decl.name.clone(),
+                    cname: cname.clone(),
+                    ty: ty.clone(),
+                    space: AddrSpace::Constant,
+                    is_const: true,
+                });
                 self.classes[id.0 as usize].members.insert(decl.name.clone(), Ent::Global(gid));
                 if let Some(cl) = elem_class(&ty) {
                     self.emit_class(cl);
                 }
                 let init = self.konst_initializer(&k, &ty, decl.span);
-                let d = self.c_declaration(&cname, &ty, Some(AddrSpace::Constant), Some(init), decl.name_span, &[], ctx);
+                let d =
+                    self.c_declaration(&cname, &ty, Some(AddrSpace::Constant), Some(init), decl.name_span, &[], ctx);
                 self.out_globals.push(c::ExternalDecl::Declaration(d));
             }
             Some(k) => {
@@ -733,14 +786,30 @@ impl<'o> Elab<'o> {
         id
     }
 
-    pub fn new_func(&mut self, name: Name, def: Rc<ast::FuncDef>, ctx: Ctx, owner: Option<ClassId>, access: ast::Access, targs: Vec<TArg>) -> FuncId {
+    pub fn new_func(
+        &mut self,
+        name: Name,
+        def: Rc<ast::FuncDef>,
+        ctx: Ctx,
+        owner: Option<ClassId>,
+        access: ast::Access,
+        targs: Vec<TArg>,
+    ) -> FuncId {
         let id = FuncId(self.funcs.len() as u32);
         self.funcs.push(Func { name, def, ctx, owner, access, targs });
         id
     }
 
     /// Registers a function (or function template) named by its definition in `scope`.
-    fn register_func(&mut self, def: &Rc<ast::FuncDef>, ctx: &Ctx, scope: Scope, owner: Option<ClassId>, access: ast::Access, friend: bool) {
+    fn register_func(
+        &mut self,
+        def: &Rc<ast::FuncDef>,
+        ctx: &Ctx,
+        scope: Scope,
+        owner: Option<ClassId>,
+        access: ast::Access,
+        friend: bool,
+    ) {
         let name = def.name.last().name.clone();
         let is_spec = def.name.last().targs.is_some();
         if let Some(tps) = &def.tparams
@@ -750,13 +819,26 @@ impl<'o> Elab<'o> {
                 match self.scope_member(scope, &name) {
                     Some(Ent::Funcs(_, ts)) if !ts.is_empty() => {
                         let targs = def.name.last().targs.clone().unwrap_or_default();
-                        self.templates[ts[0].0 as usize].specializations.push((tps.clone(), targs, TemplateKind::Func(def.clone()), ctx.clone()));
+                        self.templates[ts[0].0 as usize].specializations.push((
+                            tps.clone(),
+                            targs,
+                            TemplateKind::Func(def.clone()),
+                            ctx.clone(),
+                        ));
                     }
                     _ => self.err(codes::CXX_TEMPLATE, format!("`{name}` is not a function template"), def.span),
                 }
                 return;
             }
-            let t = self.new_template(name.clone(), tps.clone(), TemplateKind::Func(def.clone()), ctx.clone(), owner, access, def.span);
+            let t = self.new_template(
+                name.clone(),
+                tps.clone(),
+                TemplateKind::Func(def.clone()),
+                ctx.clone(),
+                owner,
+                access,
+                def.span,
+            );
             let target = if friend { Scope::Ns(ctx.ns) } else { scope };
             self.add_member(target, name, Ent::Funcs(vec![], vec![t]), def.span);
             return;
@@ -783,27 +865,43 @@ impl<'o> Elab<'o> {
                 }
                 let targs: Option<Vec<TArg>> = params.iter().map(|p| bound.get(&p.name).cloned()).collect();
                 if let (true, Some(targs)) = (ok, targs) {
-                    self.templates[t.0 as usize].exact_specializations.push((targs, TemplateKind::Func(def.clone()), ctx.clone()));
+                    self.templates[t.0 as usize].exact_specializations.push((
+                        targs,
+                        TemplateKind::Func(def.clone()),
+                        ctx.clone(),
+                    ));
                     return;
                 }
             }
-            self.err(codes::CXX_TEMPLATE, format!("`template<>` declares no specialization of a function template `{name}`"), def.span);
+            self.err(
+                codes::CXX_TEMPLATE,
+                format!("`template<>` declares no specialization of a function template `{name}`"),
+                def.span,
+            );
             return;
         }
         // A declaration followed later by its definition: the definition replaces it.
         if let Some(Ent::Funcs(fs, _)) = self.scope_member(if friend { Scope::Ns(ctx.ns) } else { scope }, &name) {
             for f in fs {
                 let existing = self.funcs[f.0 as usize].def.clone();
-                if existing.body.is_none() && def.body.is_some() && existing.params.len() == def.params.len() && self.same_params(&existing, def, ctx) {
+                if existing.body.is_none()
+                    && def.body.is_some()
+                    && existing.params.len() == def.params.len()
+                    && self.same_params(&existing, def, ctx)
+                {
                     self.funcs[f.0 as usize].def = def.clone();
                     return;
                 }
-                if def.body.is_none() && existing.params.len() == def.params.len() && self.same_params(&existing, def, ctx) {
+                if def.body.is_none()
+                    && existing.params.len() == def.params.len()
+                    && self.same_params(&existing, def, ctx)
+                {
                     return;
                 }
             }
         }
-        let f = self.new_func(name.clone(), def.clone(), ctx.clone(), if friend { None } else { owner }, access, vec![]);
+        let f =
+            self.new_func(name.clone(), def.clone(), ctx.clone(), if friend { None } else { owner }, access, vec![]);
         if owner.is_none() || friend {
             self.plain_funcs.push(f);
         }
@@ -872,14 +970,21 @@ impl<'o> Elab<'o> {
                 if is_ctor {
                     for f in self.classes[cid.0 as usize].ctors.clone() {
                         let existing = self.funcs[f.0 as usize].def.clone();
-                        if existing.body.is_none() && existing.params.len() == fd.params.len() && self.same_params(&existing, fd, &cctx) {
+                        if existing.body.is_none()
+                            && existing.params.len() == fd.params.len()
+                            && self.same_params(&existing, fd, &cctx)
+                        {
                             let mut d = (**fd).clone();
                             d.name = existing.name.clone();
                             self.funcs[f.0 as usize].def = Rc::new(d);
                             return;
                         }
                     }
-                    self.err(codes::UNDECLARED, format!("no constructor of `{cname}` is declared with these parameters"), fd.name.span);
+                    self.err(
+                        codes::UNDECLARED,
+                        format!("no constructor of `{cname}` is declared with these parameters"),
+                        fd.name.span,
+                    );
                     return;
                 }
                 if last.starts_with('~') {
@@ -888,7 +993,10 @@ impl<'o> Elab<'o> {
                 if let Some(Ent::Funcs(fs, _)) = self.classes[cid.0 as usize].members.get(&last).cloned() {
                     for f in fs {
                         let existing = self.funcs[f.0 as usize].def.clone();
-                        if existing.body.is_none() && existing.params.len() == fd.params.len() && self.same_params(&existing, fd, &cctx) {
+                        if existing.body.is_none()
+                            && existing.params.len() == fd.params.len()
+                            && self.same_params(&existing, fd, &cctx)
+                        {
                             let mut d = (**fd).clone();
                             d.name = existing.name.clone();
                             d.flags.is_static = existing.flags.is_static;
@@ -898,7 +1006,14 @@ impl<'o> Elab<'o> {
                         }
                     }
                 }
-                self.err(codes::UNDECLARED, format!("`{}` declares no member function `{last}` with these parameters", self.classes[cid.0 as usize].name), fd.name.span);
+                self.err(
+                    codes::UNDECLARED,
+                    format!(
+                        "`{}` declares no member function `{last}` with these parameters",
+                        self.classes[cid.0 as usize].name
+                    ),
+                    fd.name.span,
+                );
             }
             Some(Ent::Template(t)) => {
                 // A member of a class template defined outside it: kept with the template and
@@ -929,9 +1044,17 @@ impl<'o> Elab<'o> {
                         return;
                     }
                 }
-                self.err(codes::UNDECLARED, format!("the class template declares no member `{last}` with these parameters"), fd.name.span);
+                self.err(
+                    codes::UNDECLARED,
+                    format!("the class template declares no member `{last}` with these parameters"),
+                    fd.name.span,
+                );
             }
-            _ => self.err(codes::UNDECLARED, format!("`{}` is not a class or namespace", scope_name.spelled()), fd.name.span),
+            _ => self.err(
+                codes::UNDECLARED,
+                format!("`{}` is not a class or namespace", scope_name.spelled()),
+                fd.name.span,
+            ),
         }
     }
 
@@ -948,7 +1071,13 @@ impl<'o> Elab<'o> {
         };
         let id = EnumId(self.enums.len() as u32);
         let name = ed.name.as_ref().map(|(n, _)| n.to_string()).unwrap_or_else(|| "<anonymous enum>".into());
-        self.enums.push(EnumInfo { name: name.clone(), ns: ctx.ns, scoped: ed.scoped, scalar, members: HashMap::new() });
+        self.enums.push(EnumInfo {
+            name: name.clone(),
+            ns: ctx.ns,
+            scoped: ed.scoped,
+            scalar,
+            members: HashMap::new(),
+        });
         if let Some((n, s)) = &ed.name {
             self.add_member(scope, n.clone(), Ent::Type(Ty::Enum(id)), *s);
         }
@@ -985,7 +1114,9 @@ impl<'o> Elab<'o> {
 
     pub fn err_not_constant(&mut self, what: &str, span: Span) {
         // One error per place: an error inside the expression was reported already.
-        if self.diags.iter().any(|d| d.is_error() && d.span().is_some_and(|s| s.lo >= span.lo && s.hi <= span.hi && s.file == span.file)) {
+        if self.diags.iter().any(|d| {
+            d.is_error() && d.span().is_some_and(|s| s.lo >= span.lo && s.hi <= span.hi && s.file == span.file)
+        }) {
             return;
         }
         self.err(codes::CXX_CONSTEXPR, format!("{what} is not a constant expression"), span);
@@ -1005,7 +1136,11 @@ impl<'o> Elab<'o> {
             match typed {
                 Some((_, t)) => t,
                 None => {
-                    self.err(codes::CXX_CONSTEXPR, format!("`auto` program-scope variable `{}` needs a constant initializer", v.name), v.span);
+                    self.err(
+                        codes::CXX_CONSTEXPR,
+                        format!("`auto` program-scope variable `{}` needs a constant initializer", v.name),
+                        v.span,
+                    );
                     return;
                 }
             }
@@ -1052,14 +1187,25 @@ impl<'o> Elab<'o> {
             (Some(i), true) => self.const_init_quiet(i, &base_ty, ctx),
             _ => None,
         };
-        self.globals.push(Global { konst, name: v.name.clone(), cname: cname.clone(), ty: base_ty.clone(), space, is_const });
+        self.globals.push(Global {
+            konst,
+            name: v.name.clone(),
+            cname: cname.clone(),
+            ty: base_ty.clone(),
+            space,
+            is_const,
+        });
         self.add_member(Scope::Ns(ctx.ns), v.name.clone(), Ent::Global(gid), v.name_span);
         let init = match &v.init {
             Some(i) => self.global_initializer(i, &base_ty, ctx, v.span),
             None => None,
         };
         if space == AddrSpace::Constant && init.is_none() {
-            self.err(codes::CONSTANT_RULE, format!("`__constant` variable `{}` needs an initializer", v.name), v.name_span);
+            self.err(
+                codes::CONSTANT_RULE,
+                format!("`__constant` variable `{}` needs an initializer", v.name),
+                v.name_span,
+            );
             return;
         }
         if let Ty::Class(cid) = base_ty.strip_ref() {
@@ -1076,7 +1222,14 @@ impl<'o> Elab<'o> {
         let cname = self.program_name(&self.qualified_display(Scope::Ns(ctx.ns), &v.name).replace("::", "_"));
         let ty = Ty::Pipe(Rc::new(packet), false);
         let gid = GlobalId(self.globals.len() as u32);
-        self.globals.push(Global { konst: None, name: v.name.clone(), cname: cname.clone(), ty: ty.clone(), space: AddrSpace::Global, is_const: false });
+        self.globals.push(Global {
+            konst: None,
+            name: v.name.clone(),
+            cname: cname.clone(),
+            ty: ty.clone(),
+            space: AddrSpace::Global,
+            is_const: false,
+        });
         self.add_member(Scope::Ns(ctx.ns), v.name.clone(), Ent::Global(gid), span);
         let mut decl = self.c_declaration(&cname, &ty, None, None, span, &[], ctx);
         let depth_attr = c::Attribute {
@@ -1180,12 +1333,20 @@ impl<'o> Elab<'o> {
             let ct = crate::ty::c_type(&t, self, span);
             cfields.push(c::FieldDecl {
                 specs: crate::ty::specs_of(ct.spec, ct.quals, ct.space, span),
-                declarators: vec![(c::Declarator { name: Some((n, span)), derived: ct.derived, attrs: vec![], span }, None)],
+                declarators: vec![(
+                    c::Declarator { name: Some((n, span)), derived: ct.derived, attrs: vec![], span },
+                    None,
+                )],
                 span,
             });
         }
         let key = self.classes[id.0 as usize].key;
-        let rs = c::RecordSpec { name: Some((self.classes[id.0 as usize].tag.clone(), span)), fields: Some(cfields), attrs: vec![], span };
+        let rs = c::RecordSpec {
+            name: Some((self.classes[id.0 as usize].tag.clone(), span)),
+            fields: Some(cfields),
+            attrs: vec![],
+            span,
+        };
         let spec = if key == ast::ClassKey::Union { c::TypeSpec::Union(rs) } else { c::TypeSpec::Struct(rs) };
         self.out_structs.push(c::ExternalDecl::Declaration(c::Declaration {
             specs: crate::ty::specs_of(spec, Default::default(), None, span),
@@ -1206,7 +1367,11 @@ impl<'o> Elab<'o> {
         if self.classes[id.0 as usize].complete {
             return true;
         }
-        self.err(codes::INCOMPLETE_TYPE, format!("`{}` is an incomplete type here", self.classes[id.0 as usize].name), span);
+        self.err(
+            codes::INCOMPLETE_TYPE,
+            format!("`{}` is an incomplete type here", self.classes[id.0 as usize].name),
+            span,
+        );
         false
     }
 }

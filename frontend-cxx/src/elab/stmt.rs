@@ -40,7 +40,14 @@ pub struct RetInfo {
 }
 
 impl Frame {
-    fn new(ctx: Ctx, this: Option<Val>, func: Option<FuncId>, ret: Option<Ty>, label: ast::Name, decl_at: (usize, usize)) -> Frame {
+    fn new(
+        ctx: Ctx,
+        this: Option<Val>,
+        func: Option<FuncId>,
+        ret: Option<Ty>,
+        label: ast::Name,
+        decl_at: (usize, usize),
+    ) -> Frame {
         Frame {
             scopes: vec![HashMap::new()],
             ctx,
@@ -122,8 +129,27 @@ impl FnState {
 
 /// C names OpenCL C reserves that C++ allows as identifiers.
 const C_RESERVED: &[&str] = &[
-    "restrict", "uniform", "complex", "imaginary", "read_only", "write_only", "read_write", "vec_step", "pipe", "channel",
-    "global", "local", "constant", "private", "kernel", "half", "bool", "true", "false", "signed", "unsigned",
+    "restrict",
+    "uniform",
+    "complex",
+    "imaginary",
+    "read_only",
+    "write_only",
+    "read_write",
+    "vec_step",
+    "pipe",
+    "channel",
+    "global",
+    "local",
+    "constant",
+    "private",
+    "kernel",
+    "half",
+    "bool",
+    "true",
+    "false",
+    "signed",
+    "unsigned",
 ];
 
 impl Elab<'_> {
@@ -155,7 +181,9 @@ impl Elab<'_> {
     /// The items written into the current block since `mark`, removed from it.
     pub fn take_since(&mut self, mark: (usize, usize)) -> Vec<c::BlockItem> {
         match self.fx.as_mut() {
-            Some(fx) if fx.blocks.len() - 1 == mark.0 => fx.blocks.last_mut().map(|b| b.split_off(mark.1.min(b.len()))).unwrap_or_default(),
+            Some(fx) if fx.blocks.len() - 1 == mark.0 => {
+                fx.blocks.last_mut().map(|b| b.split_off(mark.1.min(b.len()))).unwrap_or_default()
+            }
             _ => Vec::new(),
         }
     }
@@ -208,7 +236,10 @@ impl Elab<'_> {
         specs.attrs = self.c_attributes(attrs, ctx);
         c::Declaration {
             specs,
-            declarators: vec![c::InitDeclarator { declarator: c::Declarator { name: Some((name.into(), span)), derived: ct.derived, attrs: vec![], span }, init }],
+            declarators: vec![c::InitDeclarator {
+                declarator: c::Declarator { name: Some((name.into(), span)), derived: ct.derived, attrs: vec![], span },
+                init,
+            }],
             span,
         }
     }
@@ -225,7 +256,11 @@ impl Elab<'_> {
                 (Some("cl"), "unroll_hint" | "ivdep") => continue,
                 (Some(_), _) => continue,
                 // C++'s own attributes are hints with nothing to build.
-                (None, "maybe_unused" | "nodiscard" | "noreturn" | "deprecated" | "fallthrough" | "likely" | "unlikely" | "carries_dependency") => continue,
+                (
+                    None,
+                    "maybe_unused" | "nodiscard" | "noreturn" | "deprecated" | "fallthrough" | "likely" | "unlikely"
+                    | "carries_dependency",
+                ) => continue,
                 (None, n) => n.into(),
             };
             let mut args = Vec::new();
@@ -243,10 +278,14 @@ impl Elab<'_> {
                 let ty = self.resolve_type(t, ctx);
                 c::AttrArg::Type(crate::ty::c_type_name(&ty, self, x.span))
             }
-            ExprKind::Name(q) if q.is_simple() && self.const_eval_quiet(x, ctx).is_none() => c::AttrArg::Expr(ident(&q.parts[0].name, x.span)),
+            ExprKind::Name(q) if q.is_simple() && self.const_eval_quiet(x, ctx).is_none() => {
+                c::AttrArg::Expr(ident(&q.parts[0].name, x.span))
+            }
             ExprKind::Str(parts) => c::AttrArg::Expr(cx(c::ExprKind::Str(parts.clone()), x.span)),
             _ => match self.const_eval_typed(x, ctx) {
-                Some((k, t)) => c::AttrArg::Expr(emit::konst_expr(&k, &t, x.span).unwrap_or_else(|| ident("0", x.span))),
+                Some((k, t)) => {
+                    c::AttrArg::Expr(emit::konst_expr(&k, &t, x.span).unwrap_or_else(|| ident("0", x.span)))
+                }
                 None => {
                     self.err_not_constant("an attribute argument", x.span);
                     c::AttrArg::Expr(cx(c::ExprKind::Int("0".into()), x.span))
@@ -308,7 +347,10 @@ impl Elab<'_> {
         let ret = fx.frame().ret.clone();
         if ret.label_used {
             let label = ret.label.clone();
-            self.push_stmt(emit::stmt(c::StmtKind::Labeled(label, Box::new(emit::stmt(c::StmtKind::Expr(None), span))), span));
+            self.push_stmt(emit::stmt(
+                c::StmtKind::Labeled(label, Box::new(emit::stmt(c::StmtKind::Expr(None), span))),
+                span,
+            ));
         }
         match (ret.result, ret.final_val) {
             (Some(r), _) => {
@@ -332,7 +374,12 @@ impl Elab<'_> {
                 }
                 if by_ref {
                     let inner = ty.strip_ref().clone();
-                    Val::lval(cx(c::ExprKind::Unary(c::UnOp::Deref, Box::new(ident(&r, span))), span), inner, AddrSpace::Generic, span)
+                    Val::lval(
+                        cx(c::ExprKind::Unary(c::UnOp::Deref, Box::new(ident(&r, span))), span),
+                        inner,
+                        AddrSpace::Generic,
+                        span,
+                    )
                 } else {
                     Val::rv(ident(&r, span), ty, span)
                 }
@@ -343,7 +390,11 @@ impl Elab<'_> {
                 Some(t) => {
                     // Flowing off the end of a value-returning function (undefined in C++).
                     self.diags.push(
-                        kiln_diagnostics::Diagnostic::warning(codes::UNINITIALIZED_USE, "a function that returns a value ends without `return`; kiln uses 0").at(span),
+                        kiln_diagnostics::Diagnostic::warning(
+                            codes::UNINITIALIZED_USE,
+                            "a function that returns a value ends without `return`; kiln uses 0",
+                        )
+                        .at(span),
                     );
                     let zero = Val::konst(Konst::Int(0), Ty::INT, span);
                     if t.is_class() { Val::error(span) } else { self.convert_explicit(zero, &t, span) }
@@ -560,10 +611,16 @@ impl Elab<'_> {
                 let before = self.enums.len();
                 let scope = super::Scope::Ns(ctx.ns);
                 let dummy_ns = super::NsId(self.nss.len() as u32);
-                self.nss.push(super::Namespace { name: "".into(), parent: Some(ctx.ns), members: HashMap::new(), using: vec![] });
+                self.nss.push(super::Namespace {
+                    name: "".into(),
+                    parent: Some(ctx.ns),
+                    members: HashMap::new(),
+                    using: vec![],
+                });
                 self.enum_def(ed, &ctx, super::Scope::Ns(dummy_ns));
                 let _ = scope;
-                let members: Vec<(ast::Name, Ent)> = self.nss[dummy_ns.0 as usize].members.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+                let members: Vec<(ast::Name, Ent)> =
+                    self.nss[dummy_ns.0 as usize].members.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
                 for (n, e) in members {
                     self.bind_local(n, Local::Ent(e));
                 }
@@ -579,7 +636,8 @@ impl Elab<'_> {
                 match self.lookup_qual(q, &ctx) {
                     Some(Ent::Ns(ns)) => {
                         // Local using-directives: the namespace's names become locals.
-                        let members: Vec<(ast::Name, Ent)> = self.nss[ns.0 as usize].members.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+                        let members: Vec<(ast::Name, Ent)> =
+                            self.nss[ns.0 as usize].members.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
                         for (n, e) in members {
                             self.bind_local(n, Local::Ent(e));
                         }
@@ -599,10 +657,14 @@ impl Elab<'_> {
                 let ctx = self.ctx();
                 self.static_assert(sa, &ctx);
             }
-            StmtKind::If { init, cond, then, els, constexpr } => self.if_stmt(init.as_deref(), cond, then, els.as_deref(), *constexpr, span),
+            StmtKind::If { init, cond, then, els, constexpr } => {
+                self.if_stmt(init.as_deref(), cond, then, els.as_deref(), *constexpr, span)
+            }
             StmtKind::While { cond, body, annots } => self.while_stmt(cond, body, annots, span),
             StmtKind::DoWhile { body, cond, annots } => self.do_stmt(body, cond, annots, span),
-            StmtKind::For { init, cond, step, body, annots } => self.for_stmt(init, cond.as_ref(), step.as_ref(), body, annots, span),
+            StmtKind::For { init, cond, step, body, annots } => {
+                self.for_stmt(init, cond.as_ref(), step.as_ref(), body, annots, span)
+            }
             StmtKind::RangeFor { var, range, body, annots } => self.range_for(var, range, body, annots, span),
             StmtKind::Switch { init, cond, body } => {
                 self.push_scope();
@@ -708,10 +770,18 @@ impl Elab<'_> {
                 fields.iter().map(|f| self.field_access(&obj, c, f, span)).collect()
             }
             Ty::Array(e, Some(n)) => (0..n)
-                .map(|i| Val { c: obj.c.clone().map(|x| emit::index(x, emit::int_lit(i128::from(i), &Ty::INT, span), span)), ty: (*e).clone(), ..obj.clone() })
+                .map(|i| Val {
+                    c: obj.c.clone().map(|x| emit::index(x, emit::int_lit(i128::from(i), &Ty::INT, span), span)),
+                    ty: (*e).clone(),
+                    ..obj.clone()
+                })
                 .collect(),
             t => {
-                self.err(codes::TYPE_MISMATCH, format!("a value of type `{}` cannot be decomposed", self.display_ty(&t)), span);
+                self.err(
+                    codes::TYPE_MISMATCH,
+                    format!("a value of type `{}` cannot be decomposed", self.display_ty(&t)),
+                    span,
+                );
                 return;
             }
         };
@@ -753,7 +823,15 @@ impl Elab<'_> {
         emit::stmt(c::StmtKind::Compound(items), s.span)
     }
 
-    fn if_stmt(&mut self, init: Option<&ast::Stmt>, cond: &ast::Cond, then: &ast::Stmt, els: Option<&ast::Stmt>, constexpr: bool, span: Span) {
+    fn if_stmt(
+        &mut self,
+        init: Option<&ast::Stmt>,
+        cond: &ast::Cond,
+        then: &ast::Stmt,
+        els: Option<&ast::Stmt>,
+        constexpr: bool,
+        span: Span,
+    ) {
         self.push_scope();
         let wrap = init.is_some() || matches!(cond, ast::Cond::Decl(_));
         if wrap && let Some(fx) = self.fx.as_mut() {
@@ -848,7 +926,10 @@ impl Elab<'_> {
             items.push(c::BlockItem::Stmt(break_unless(cv.expr(), span)));
             items.push(c::BlockItem::Stmt(b));
             let one = cx(c::ExprKind::Int("1".into()), span);
-            self.push_stmt(emit::stmt(c::StmtKind::While(one, Box::new(emit::stmt(c::StmtKind::Compound(items), span)), la), span));
+            self.push_stmt(emit::stmt(
+                c::StmtKind::While(one, Box::new(emit::stmt(c::StmtKind::Compound(items), span)), la),
+                span,
+            ));
         }
         self.pop_scope();
     }
@@ -868,12 +949,18 @@ impl Elab<'_> {
         }
         let mut items = vec![c::BlockItem::Stmt(b)];
         if used {
-            items.push(c::BlockItem::Stmt(emit::stmt(c::StmtKind::Labeled(cont, Box::new(emit::stmt(c::StmtKind::Expr(None), span))), span)));
+            items.push(c::BlockItem::Stmt(emit::stmt(
+                c::StmtKind::Labeled(cont, Box::new(emit::stmt(c::StmtKind::Expr(None), span))),
+                span,
+            )));
         }
         items.extend(pre);
         items.push(c::BlockItem::Stmt(break_unless(cv.expr(), span)));
         let one = cx(c::ExprKind::Int("1".into()), span);
-        self.push_stmt(emit::stmt(c::StmtKind::While(one, Box::new(emit::stmt(c::StmtKind::Compound(items), span)), la), span));
+        self.push_stmt(emit::stmt(
+            c::StmtKind::While(one, Box::new(emit::stmt(c::StmtKind::Compound(items), span)), la),
+            span,
+        ));
     }
 
     /// Runs `f` (a loop body) with `continue` written as `goto label` (`None`: as `continue`);
@@ -893,7 +980,15 @@ impl Elab<'_> {
         (r, used)
     }
 
-    fn for_stmt(&mut self, init: &ast::ForInit, cond: Option<&ast::Expr>, step: Option<&ast::Expr>, body: &ast::Stmt, annots: &ast::LoopAnnots, span: Span) {
+    fn for_stmt(
+        &mut self,
+        init: &ast::ForInit,
+        cond: Option<&ast::Expr>,
+        step: Option<&ast::Expr>,
+        body: &ast::Stmt,
+        annots: &ast::LoopAnnots,
+        span: Span,
+    ) {
         let la = self.loop_attrs(annots);
         self.push_scope();
         if let Some(fx) = self.fx.as_mut() {
@@ -948,7 +1043,10 @@ impl Elab<'_> {
                 None => c::ForInit::None,
             };
             let stepc = sv.and_then(|v| v.c);
-            out.push(c::BlockItem::Stmt(emit::stmt(c::StmtKind::For(finit, cv.map(|v| v.expr()), stepc, Box::new(b), la), span)));
+            out.push(c::BlockItem::Stmt(emit::stmt(
+                c::StmtKind::For(finit, cv.map(|v| v.expr()), stepc, Box::new(b), la),
+                span,
+            )));
         } else {
             let mut items = cpre;
             if let Some(cv) = cv {
@@ -956,17 +1054,25 @@ impl Elab<'_> {
             }
             items.push(c::BlockItem::Stmt(b));
             if used {
-                items.push(c::BlockItem::Stmt(emit::stmt(c::StmtKind::Labeled(cont, Box::new(emit::stmt(c::StmtKind::Expr(None), span))), span)));
+                items.push(c::BlockItem::Stmt(emit::stmt(
+                    c::StmtKind::Labeled(cont, Box::new(emit::stmt(c::StmtKind::Expr(None), span))),
+                    span,
+                )));
             }
             items.extend(spre);
             if let Some(s) = sv.and_then(|v| v.c) {
                 items.push(emit::stmt_expr(s));
             }
             let one = cx(c::ExprKind::Int("1".into()), span);
-            out.push(c::BlockItem::Stmt(emit::stmt(c::StmtKind::While(one, Box::new(emit::stmt(c::StmtKind::Compound(items), span)), la), span)));
+            out.push(c::BlockItem::Stmt(emit::stmt(
+                c::StmtKind::While(one, Box::new(emit::stmt(c::StmtKind::Compound(items), span)), la),
+                span,
+            )));
         }
         self.pop_scope();
-        if out.len() == 1 && let Some(c::BlockItem::Stmt(s)) = out.pop() {
+        if out.len() == 1
+            && let Some(c::BlockItem::Stmt(s)) = out.pop()
+        {
             self.push_stmt(s);
         } else {
             self.push_stmt(emit::stmt(c::StmtKind::Compound(out), span));
@@ -974,7 +1080,14 @@ impl Elab<'_> {
     }
 
     /// `for (decl : range)` over an array or an object with `begin()` and `end()`.
-    fn range_for(&mut self, var: &ast::VarDecl, range: &ast::Expr, body: &ast::Stmt, annots: &ast::LoopAnnots, span: Span) {
+    fn range_for(
+        &mut self,
+        var: &ast::VarDecl,
+        range: &ast::Expr,
+        body: &ast::Stmt,
+        annots: &ast::LoopAnnots,
+        span: Span,
+    ) {
         let la = self.loop_attrs(annots);
         self.push_scope();
         if let Some(fx) = self.fx.as_mut() {
@@ -988,12 +1101,38 @@ impl Elab<'_> {
             Ty::Array(elem, Some(n)) => {
                 let i = self.var_name("i");
                 let iv = Val::lval(ident(&i, span), Ty::INT, AddrSpace::Private, span);
-                let element = Val { c: Some(emit::index(r.expr(), iv.expr(), span)), ty: (*elem).clone(), lv: true, space: r.space, k: None, is_const: r.is_const, span };
+                let element = Val {
+                    c: Some(emit::index(r.expr(), iv.expr(), span)),
+                    ty: (*elem).clone(),
+                    lv: true,
+                    space: r.space,
+                    k: None,
+                    is_const: r.is_const,
+                    span,
+                };
                 let (b, _) = self.with_continue(None, |s| s.range_body(var, element, body, span));
-                let d = self.c_declaration(&i, &Ty::INT, None, Some(c::Initializer::Expr(emit::int_lit(0, &Ty::INT, span))), span, &[], &self.ctx());
-                let cond = cx(c::ExprKind::Binary(c::BinOp::Lt, Box::new(iv.expr()), Box::new(emit::int_lit(i128::from(n), &Ty::INT, span))), span);
+                let d = self.c_declaration(
+                    &i,
+                    &Ty::INT,
+                    None,
+                    Some(c::Initializer::Expr(emit::int_lit(0, &Ty::INT, span))),
+                    span,
+                    &[],
+                    &self.ctx(),
+                );
+                let cond = cx(
+                    c::ExprKind::Binary(
+                        c::BinOp::Lt,
+                        Box::new(iv.expr()),
+                        Box::new(emit::int_lit(i128::from(n), &Ty::INT, span)),
+                    ),
+                    span,
+                );
                 let step = cx(c::ExprKind::Unary(c::UnOp::PreInc, Box::new(iv.expr())), span);
-                out_loop = Some(emit::stmt(c::StmtKind::For(c::ForInit::Decl(d), Some(cond), Some(step), Box::new(b), la), span));
+                out_loop = Some(emit::stmt(
+                    c::StmtKind::For(c::ForInit::Decl(d), Some(cond), Some(step), Box::new(b), la),
+                    span,
+                ));
             }
             Ty::Class(_) => {
                 let part = |n: &str| ast::NamePart { name: n.into(), targs: None, span };
@@ -1013,12 +1152,38 @@ impl Elab<'_> {
                     };
                     let i = self.var_name("i");
                     let iv = Val::lval(ident(&i, span), Ty::INT, AddrSpace::Private, span);
-                    let element = Val { c: Some(emit::index(base, iv.expr(), span)), ty: elem, lv: true, space: b0.space, k: None, is_const: r.is_const, span };
+                    let element = Val {
+                        c: Some(emit::index(base, iv.expr(), span)),
+                        ty: elem,
+                        lv: true,
+                        space: b0.space,
+                        k: None,
+                        is_const: r.is_const,
+                        span,
+                    };
                     let (b, _) = self.with_continue(None, |s| s.range_body(var, element, body, span));
-                    let d = self.c_declaration(&i, &Ty::INT, None, Some(c::Initializer::Expr(emit::int_lit(0, &Ty::INT, span))), span, &[], &self.ctx());
-                    let cond = cx(c::ExprKind::Binary(c::BinOp::Lt, Box::new(iv.expr()), Box::new(emit::int_lit(n, &Ty::INT, span))), span);
+                    let d = self.c_declaration(
+                        &i,
+                        &Ty::INT,
+                        None,
+                        Some(c::Initializer::Expr(emit::int_lit(0, &Ty::INT, span))),
+                        span,
+                        &[],
+                        &self.ctx(),
+                    );
+                    let cond = cx(
+                        c::ExprKind::Binary(
+                            c::BinOp::Lt,
+                            Box::new(iv.expr()),
+                            Box::new(emit::int_lit(n, &Ty::INT, span)),
+                        ),
+                        span,
+                    );
                     let step = cx(c::ExprKind::Unary(c::UnOp::PreInc, Box::new(iv.expr())), span);
-                    self.push_stmt(emit::stmt(c::StmtKind::For(c::ForInit::Decl(d), Some(cond), Some(step), Box::new(b), la), span));
+                    self.push_stmt(emit::stmt(
+                        c::StmtKind::For(c::ForInit::Decl(d), Some(cond), Some(step), Box::new(b), la),
+                        span,
+                    ));
                     let items = self.fx.as_mut().and_then(|fx| fx.blocks.pop()).unwrap_or_default();
                     self.pop_scope();
                     self.push_stmt(emit::stmt(c::StmtKind::Compound(items), span));
@@ -1031,10 +1196,13 @@ impl Elab<'_> {
                 let cond = self.to_bool(cond, span);
                 let cpre = self.take_since(mark);
                 let element = self.unary_on(ast::UnOp::Deref, it.clone(), span);
-                let element = if it.ty.is_class() { self.operator_call("operator*", it.clone(), vec![], span) } else { element };
+                let element =
+                    if it.ty.is_class() { self.operator_call("operator*", it.clone(), vec![], span) } else { element };
                 let simple_step = !it.ty.is_class() && cpre.is_empty();
                 let cont = self.fresh("next");
-                let (b, used) = self.with_continue(if simple_step { None } else { Some(&cont) }, |s| s.range_body(var, element, body, span));
+                let (b, used) = self.with_continue(if simple_step { None } else { Some(&cont) }, |s| {
+                    s.range_body(var, element, body, span)
+                });
                 if let Some(fx) = self.fx.as_mut() {
                     fx.blocks.push(Vec::new());
                 }
@@ -1050,21 +1218,34 @@ impl Elab<'_> {
                     spre.push(emit::stmt_expr(c));
                 }
                 if cpre.is_empty() && spre.len() == 1 && !it.ty.is_class() {
-                    out_loop = Some(emit::stmt(c::StmtKind::For(c::ForInit::None, Some(cond.expr()), stepv.c, Box::new(b), la), span));
+                    out_loop = Some(emit::stmt(
+                        c::StmtKind::For(c::ForInit::None, Some(cond.expr()), stepv.c, Box::new(b), la),
+                        span,
+                    ));
                 } else {
                     let mut items = cpre;
                     items.push(c::BlockItem::Stmt(break_unless(cond.expr(), span)));
                     items.push(c::BlockItem::Stmt(b));
                     if used {
-                        items.push(c::BlockItem::Stmt(emit::stmt(c::StmtKind::Labeled(cont, Box::new(emit::stmt(c::StmtKind::Expr(None), span))), span)));
+                        items.push(c::BlockItem::Stmt(emit::stmt(
+                            c::StmtKind::Labeled(cont, Box::new(emit::stmt(c::StmtKind::Expr(None), span))),
+                            span,
+                        )));
                     }
                     items.extend(spre);
                     let one = cx(c::ExprKind::Int("1".into()), span);
-                    out_loop = Some(emit::stmt(c::StmtKind::While(one, Box::new(emit::stmt(c::StmtKind::Compound(items), span)), la), span));
+                    out_loop = Some(emit::stmt(
+                        c::StmtKind::While(one, Box::new(emit::stmt(c::StmtKind::Compound(items), span)), la),
+                        span,
+                    ));
                 }
             }
             Ty::Error => {}
-            t => self.err(codes::TYPE_MISMATCH, format!("cannot iterate over a value of type `{}`", self.display_ty(&t)), range.span),
+            t => self.err(
+                codes::TYPE_MISMATCH,
+                format!("cannot iterate over a value of type `{}`", self.display_ty(&t)),
+                range.span,
+            ),
         }
         let _ = by_ref;
         if let Some(l) = out_loop {
@@ -1135,7 +1316,11 @@ impl Elab<'_> {
         // `auto`: the initializer's type.
         if is_auto_anywhere(&d.ty) {
             let Some(init) = &d.init else {
-                self.err(codes::BAD_INITIALIZER, format!("`auto` variable `{}` needs an initializer", d.name), d.name_span);
+                self.err(
+                    codes::BAD_INITIALIZER,
+                    format!("`auto` variable `{}` needs an initializer", d.name),
+                    d.name_span,
+                );
                 return;
             };
             let v = match init {
@@ -1216,7 +1401,14 @@ impl Elab<'_> {
                     ast::InitValue::Brace(_, s) => Val::error(*s),
                 },
                 _ => {
-                    self.err(codes::PIPE_RULE, format!("pipe `{}` must be initialized from a pipe (a `pipe_storage` or a pipe parameter)", d.name), d.name_span);
+                    self.err(
+                        codes::PIPE_RULE,
+                        format!(
+                            "pipe `{}` must be initialized from a pipe (a `pipe_storage` or a pipe parameter)",
+                            d.name
+                        ),
+                        d.name_span,
+                    );
                     Val::error(span)
                 }
             };
@@ -1230,7 +1422,8 @@ impl Elab<'_> {
         }
         let is_const = super::type_is_const(&d.ty) || d.flags.is_constexpr;
         // A constant of arithmetic type with a constant initializer is a compile-time value.
-        if (d.flags.is_constexpr || is_const) && (ty.is_arith() || matches!(ty, Ty::Array(..) | Ty::Class(_)))
+        if (d.flags.is_constexpr || is_const)
+            && (ty.is_arith() || matches!(ty, Ty::Array(..) | Ty::Class(_)))
             && let Some(init) = &d.init
         {
             let k = if d.flags.is_constexpr || ty.is_arith() { self.const_init_quiet(init, &ty, &ctx) } else { None };
@@ -1253,7 +1446,8 @@ impl Elab<'_> {
                 if let Some(cl) = super::elem_class(&ty) {
                     self.emit_class(cl);
                 }
-                let decl = self.c_declaration(&name, &ty, Some(AddrSpace::Constant), Some(cinit), d.name_span, &d.attrs, &ctx);
+                let decl =
+                    self.c_declaration(&name, &ty, Some(AddrSpace::Constant), Some(cinit), d.name_span, &d.attrs, &ctx);
                 self.push_item(c::BlockItem::Decl(decl));
                 let mut v = Val::lval(ident(&name, span), ty, AddrSpace::Constant, span);
                 v.is_const = true;
@@ -1289,7 +1483,10 @@ impl Elab<'_> {
                         self.bind_local(d.name.clone(), Local::Var(v));
                         return;
                     }
-                    if v.ty == Ty::Class(*c) && !v.lv && v.c.as_ref().is_some_and(|x| matches!(x.kind, c::ExprKind::Ident(_))) {
+                    if v.ty == Ty::Class(*c)
+                        && !v.lv
+                        && v.c.as_ref().is_some_and(|x| matches!(x.kind, c::ExprKind::Ident(_)))
+                    {
                         let mut v = v;
                         v.lv = true;
                         v.is_const = is_const;
@@ -1334,7 +1531,15 @@ impl Elab<'_> {
                 (Ty::Array(e, Some(n)), None) if elem_needs_init(self, e) => {
                     let Some(cl) = super::elem_class(e) else { return };
                     for i in 0..*n {
-                        let el = Val { c: Some(emit::index(ident(&name, span), emit::int_lit(i128::from(i), &Ty::INT, span), span)), ty: (**e).clone(), ..target.clone() };
+                        let el = Val {
+                            c: Some(emit::index(
+                                ident(&name, span),
+                                emit::int_lit(i128::from(i), &Ty::INT, span),
+                                span,
+                            )),
+                            ty: (**e).clone(),
+                            ..target.clone()
+                        };
                         self.default_init(cl, el, span);
                     }
                 }
@@ -1421,7 +1626,8 @@ impl Elab<'_> {
         }
         let name = self.var_name(&d.name);
         let ctx = self.ctx();
-        let mut decl = self.c_declaration(&name, &ty, None, Some(c::Initializer::Expr(v.expr())), d.name_span, &d.attrs, &ctx);
+        let mut decl =
+            self.c_declaration(&name, &ty, None, Some(c::Initializer::Expr(v.expr())), d.name_span, &d.attrs, &ctx);
         decl.specs.quals.is_const |= is_const && !ty.is_class();
         self.push_item(c::BlockItem::Decl(decl));
         let mut var = Val::lval(ident(&name, span), ty, AddrSpace::Private, span);
@@ -1433,7 +1639,9 @@ impl Elab<'_> {
     /// value-initialization is all zeros: no constructors and no default member initializers.
     pub fn zero_initializer(&self, ty: &Ty, span: Span) -> Option<c::Initializer> {
         Some(match ty {
-            Ty::Scalar(_) | Ty::Enum(_) | Ty::Vector(..) | Ty::Ptr(..) => c::Initializer::Expr(emit::int_lit(0, &Ty::INT, span)),
+            Ty::Scalar(_) | Ty::Enum(_) | Ty::Vector(..) | Ty::Ptr(..) => {
+                c::Initializer::Expr(emit::int_lit(0, &Ty::INT, span))
+            }
             Ty::Array(e, Some(_)) => c::Initializer::List(vec![(vec![], self.zero_initializer(e, span)?)], span),
             Ty::Class(cid) => {
                 let cls = &self.classes[cid.0 as usize];
@@ -1463,7 +1671,11 @@ impl Elab<'_> {
                 && let ExprKind::PackExpansion(pattern) = &x.kind
             {
                 for v in self.expand(pattern) {
-                    let v = if v.ty.is_class() && !elem_ty.is_class() { self.convert_implicit(v, &elem_ty, span) } else { v };
+                    let v = if v.ty.is_class() && !elem_ty.is_class() {
+                        self.convert_implicit(v, &elem_ty, span)
+                    } else {
+                        v
+                    };
                     items.push((vec![], c::Initializer::Expr(v.expr())));
                 }
                 continue;
@@ -1471,7 +1683,11 @@ impl Elab<'_> {
             let init = match &el.value {
                 ast::InitValue::Expr(x) => {
                     let v = self.expr(x);
-                    let v = if v.ty.is_class() && !elem_ty.is_class() { self.convert_implicit(v, &elem_ty, span) } else { v };
+                    let v = if v.ty.is_class() && !elem_ty.is_class() {
+                        self.convert_implicit(v, &elem_ty, span)
+                    } else {
+                        v
+                    };
                     c::Initializer::Expr(v.expr())
                 }
                 ast::InitValue::Brace(b, s) => {
@@ -1501,10 +1717,14 @@ impl Elab<'_> {
             (Konst::Aggregate(xs), Ty::Class(cid)) => {
                 let mut tys: Vec<Ty> = self.classes[cid.0 as usize].bases.iter().map(|b| Ty::Class(*b)).collect();
                 tys.extend(self.classes[cid.0 as usize].fields.iter().map(|f| f.ty.clone()));
-                c::Initializer::List(xs.iter().zip(tys).map(|(x, t)| (vec![], self.konst_initializer(x, &t, span))).collect(), span)
+                c::Initializer::List(
+                    xs.iter().zip(tys).map(|(x, t)| (vec![], self.konst_initializer(x, &t, span))).collect(),
+                    span,
+                )
             }
             (Konst::Aggregate(xs), Ty::Vector(s, _)) => {
-                let parts: Vec<c::Expr> = xs.iter().filter_map(|x| emit::konst_expr(x, &Ty::Scalar(*s), span)).collect();
+                let parts: Vec<c::Expr> =
+                    xs.iter().filter_map(|x| emit::konst_expr(x, &Ty::Scalar(*s), span)).collect();
                 let inner = cx(c::ExprKind::Paren(Box::new(cx(c::ExprKind::Comma(parts), span))), span);
                 let tn = crate::ty::c_type_name(ty, self, span);
                 c::Initializer::Expr(cx(c::ExprKind::Cast(Box::new(tn), Box::new(inner)), span))
@@ -1563,7 +1783,12 @@ pub fn modified_names(body: &ast::Stmt) -> HashSet<ast::Name> {
                     out.insert(n);
                 }
             }
-            ExprKind::Unary(op, x) if matches!(op, ast::UnOp::PreInc | ast::UnOp::PreDec | ast::UnOp::PostInc | ast::UnOp::PostDec | ast::UnOp::AddrOf) => {
+            ExprKind::Unary(op, x)
+                if matches!(
+                    op,
+                    ast::UnOp::PreInc | ast::UnOp::PreDec | ast::UnOp::PostInc | ast::UnOp::PostDec | ast::UnOp::AddrOf
+                ) =>
+            {
                 if let Some(n) = root(x) {
                     out.insert(n);
                 }
@@ -1660,8 +1885,14 @@ fn walk_stmts(s: &ast::Stmt, f: &mut dyn FnMut(&ast::Stmt)) {
                 walk_stmts(e, f);
             }
         }
-        StmtKind::While { body, .. } | StmtKind::DoWhile { body, .. } | StmtKind::For { body, .. } | StmtKind::RangeFor { body, .. } => walk_stmts(body, f),
-        StmtKind::Switch { body, .. } | StmtKind::Case(_, body) | StmtKind::Default(body) | StmtKind::Label(_, body) => walk_stmts(body, f),
+        StmtKind::While { body, .. }
+        | StmtKind::DoWhile { body, .. }
+        | StmtKind::For { body, .. }
+        | StmtKind::RangeFor { body, .. } => walk_stmts(body, f),
+        StmtKind::Switch { body, .. }
+        | StmtKind::Case(_, body)
+        | StmtKind::Default(body)
+        | StmtKind::Label(_, body) => walk_stmts(body, f),
         _ => {}
     }
 }
@@ -1767,7 +1998,14 @@ fn walk_elem(v: &ast::InitValue, f: &mut dyn FnMut(&ast::Expr)) {
 pub fn walk_expr(e: &ast::Expr, f: &mut dyn FnMut(&ast::Expr)) {
     f(e);
     match &e.kind {
-        ExprKind::Paren(x) | ExprKind::Unary(_, x) | ExprKind::CCast(_, x) | ExprKind::NamedCast(_, _, x) | ExprKind::SizeofExpr(x) | ExprKind::VecStepExpr(x) | ExprKind::Member(x, _, _) | ExprKind::PackExpansion(x) => walk_expr(x, f),
+        ExprKind::Paren(x)
+        | ExprKind::Unary(_, x)
+        | ExprKind::CCast(_, x)
+        | ExprKind::NamedCast(_, _, x)
+        | ExprKind::SizeofExpr(x)
+        | ExprKind::VecStepExpr(x)
+        | ExprKind::Member(x, _, _)
+        | ExprKind::PackExpansion(x) => walk_expr(x, f),
         ExprKind::Fold { pack, init, .. } => {
             walk_expr(pack, f);
             if let Some(i) = init {
@@ -1841,7 +2079,12 @@ pub fn kernel_def(e: &mut Elab, k: &Rc<ast::FuncDef>, ctx: &Ctx) -> Option<c::Fu
         specs.quals.is_const |= super::type_is_const(&p.ty) && !matches!(ty, Ty::Ptr(..));
         params.push(c::ParamDecl {
             specs,
-            declarator: c::Declarator { name: Some((cname.clone(), *pspan)), derived: ct.derived, attrs: vec![], span: p.span },
+            declarator: c::Declarator {
+                name: Some((cname.clone(), *pspan)),
+                derived: ct.derived,
+                attrs: vec![],
+                span: p.span,
+            },
             span: p.span,
         });
         let mut v = Val::lval(ident(&cname, *pspan), ty, space.unwrap_or(AddrSpace::Private), *pspan);
@@ -1861,7 +2104,8 @@ pub fn kernel_def(e: &mut Elab, k: &Rc<ast::FuncDef>, ctx: &Ctx) -> Option<c::Fu
     e.fx = None;
     let attrs = e.c_attributes(&k.attrs, ctx);
     let name = k.name.last().name.clone();
-    let mut specs = crate::ty::specs_of(c::TypeSpec::Words(vec![(c::TypeWord::Void, span)]), Quals::default(), None, span);
+    let mut specs =
+        crate::ty::specs_of(c::TypeSpec::Words(vec![(c::TypeWord::Void, span)]), Quals::default(), None, span);
     specs.kernel = Some(span);
     specs.attrs = attrs;
     Some(c::FunctionDef {
