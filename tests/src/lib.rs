@@ -123,7 +123,8 @@ pub fn cosim(case: &Case, dir: &Path, extra: &[&str], tag: &str) -> serde_json::
     v
 }
 
-fn result_json(path: &Path) -> serde_json::Value {
+/// A JSON file that a test reads (a report, a summary, a netlist).
+pub fn result_json(path: &Path) -> serde_json::Value {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }

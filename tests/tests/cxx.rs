@@ -13,10 +13,11 @@
 //!   (`tests/cxx/negative/`), which kiln refuses with the codes its first line names;
 //! - the OpenCL C that `kiln check --emit-opencl` prints is a kernel kiln builds with the same
 //!   results.
+//! - a C++ kernel runs on the simulated board and becomes an iCE40 bitstream that meets its clock.
 
 use kiln_tests::{
     Case, check_refused, cosim, cxx_corpus, emu_args, expected_codes, kiln, negative_kernels, par_each, require_tool,
-    result_args, scratch, tests_dir,
+    result_args, result_json, scratch, tests_dir,
 };
 use std::fmt::Write as _;
 
@@ -315,4 +316,38 @@ fn a_cxx_kernel_runs_on_the_simulated_board() {
     ]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert_eq!(result_args(&json), emu_args(&case, &dir), "the board's results differ from the emulator's");
+}
+
+/// The same C++ kernel through synthesis, place and route to an iCE40 configuration image that
+/// meets the board's clock.
+#[test]
+fn a_cxx_kernel_becomes_an_ice40_bitstream() {
+    // (icepack has no version flag: without it the command itself fails.)
+    for tool in ["yosys", "nextpnr-ice40"] {
+        require_tool(tool);
+    }
+    let dir = scratch("cxx-bitstream");
+    let case = cxx_corpus().into_iter().find(|c| c.name == "fir_filter").unwrap();
+    let out = dir.join("fir_filter");
+    let r = kiln(&[
+        "bitstream",
+        &case.source.display().to_string(),
+        "--board",
+        "icebreaker",
+        "-o",
+        &out.display().to_string(),
+    ]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let summary = result_json(&out.join("summary.json"));
+    assert_eq!(summary["board"], "icebreaker");
+    assert_eq!(summary["timing_met"], true, "{summary}");
+    assert!(summary["fmax_mhz"].as_f64().is_some_and(|f| f > 12.0), "{summary}");
+    // The kernel half of the netlist holds the filter's logic, not a black box.
+    let netlist = result_json(&out.join("top.json"));
+    let kernel = &netlist["modules"]["kiln_board_kernel"];
+    assert!(kernel["attributes"].get("blackbox").is_none(), "the kernel is still a black box");
+    let luts = kernel["cells"].as_object().map_or(0, |c| c.values().filter(|c| c["type"] == "SB_LUT4").count());
+    assert!(luts > 100, "the kernel half has {luts} LUTs");
+    // An UP5K configuration image is 104090 bytes.
+    assert_eq!(std::fs::metadata(out.join("kiln.bin")).map(|m| m.len()).unwrap_or(0), 104090);
 }
