@@ -12,7 +12,7 @@
 //!   do not use the `cl::` library, which clang lacks) and rejects every negative kernel
 //!   (`tests/cxx/negative/`), which kiln refuses with the codes its first line names;
 //! - the OpenCL C that `kiln check --emit-opencl` prints is a kernel kiln builds with the same
-//!   results.
+//!   results;
 //! - a C++ kernel runs on the simulated board and becomes an iCE40 bitstream that meets its clock.
 
 use kiln_tests::{
