@@ -591,30 +591,8 @@ impl<'a> Parser<'a> {
     /// In a template argument, `T::value` or `sizeof(T)`-like things start with a type name but
     /// are values: a qualified name whose last part is not a type.
     fn looks_like_value_after_type(&self) -> bool {
-        let t = self.tok();
-        if t.kind != TokKind::Ident || basic_word(&t.text).is_some() || KEYWORDS.contains(&&*t.text) {
-            return false;
-        }
         // `N` where N is a type parameter is a type; `T::size` is a value when `size` is not a type.
-        let mut n = 0;
-        let mut last = t.text.clone();
-        loop {
-            let t = self.nth(n);
-            if t.kind != TokKind::Ident {
-                break;
-            }
-            last = t.text.clone();
-            n += 1;
-            if self.nth(n).is_punct(P::Lt) && self.is_template_name(&last) {
-                return false;
-            }
-            if self.nth(n).is_punct(P::ColonColon) {
-                n += 1;
-                continue;
-            }
-            break;
-        }
-        n > 1 && !self.is_type_name(&last)
+        self.looks_like_value_after_type_at(0)
     }
 
     // ----- attributes -----
