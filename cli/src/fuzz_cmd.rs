@@ -393,7 +393,7 @@ pub(crate) fn fuzz(args: &FuzzArgs, io: &mut Io) -> CmdResult {
     let counts: [AtomicU64; 6] = Default::default();
     let start = Instant::now();
     let seeds: Vec<u64> = (args.seed..args.seed.saturating_add(args.count)).collect();
-    let failures: Vec<(u64, Failure, Option<Program>)> = pool.install(|| {
+    let failures: Vec<(u64, Failure)> = pool.install(|| {
         seeds
             .par_iter()
             .filter_map(|&seed| {
@@ -419,7 +419,13 @@ pub(crate) fn fuzz(args: &FuzzArgs, io: &mut Io) -> CmdResult {
                     let _ = std::fs::remove_dir_all(&rdir);
                     r
                 });
-                Some((seed, f, reduced))
+                // Kept at once, so that a campaign stopped before its end keeps what it found.
+                let kept = args.out_dir.join(format!("fail-{seed}"));
+                keep(&kept, &p, &f);
+                if let Some(r) = &reduced {
+                    keep(&kept.join("reduced"), r, &f);
+                }
+                Some((seed, f))
             })
             .collect()
     });
@@ -427,13 +433,8 @@ pub(crate) fn fuzz(args: &FuzzArgs, io: &mut Io) -> CmdResult {
     let mut internal = 0;
     let mut mismatches = 0;
     let mut refused = 0;
-    for (seed, f, reduced) in &failures {
+    for (seed, f) in &failures {
         let dir = args.out_dir.join(format!("fail-{seed}"));
-        let p = kiln_fuzz::generate(*seed, &cfg);
-        keep(&dir, &p, f);
-        if let Some(r) = reduced {
-            keep(&dir.join("reduced"), r, f);
-        }
         if f.kind.starts_with("internal") || f.kind.starts_with("panic") {
             internal += 1;
         } else if f.kind.contains("mismatch") || f.kind.contains("disagree") {
