@@ -1099,40 +1099,8 @@ impl Elab<'_> {
         let mut out_loop = None;
         match r.ty.clone() {
             Ty::Array(elem, Some(n)) => {
-                let i = self.var_name("i");
-                let iv = Val::lval(ident(&i, span), Ty::INT, AddrSpace::Private, span);
-                let element = Val {
-                    c: Some(emit::index(r.expr(), iv.expr(), span)),
-                    ty: (*elem).clone(),
-                    lv: true,
-                    space: r.space,
-                    k: None,
-                    is_const: r.is_const,
-                    span,
-                };
-                let (b, _) = self.with_continue(None, |s| s.range_body(var, element, body, span));
-                let d = self.c_declaration(
-                    &i,
-                    &Ty::INT,
-                    None,
-                    Some(c::Initializer::Expr(emit::int_lit(0, &Ty::INT, span))),
-                    span,
-                    &[],
-                    &self.ctx(),
-                );
-                let cond = cx(
-                    c::ExprKind::Binary(
-                        c::BinOp::Lt,
-                        Box::new(iv.expr()),
-                        Box::new(emit::int_lit(i128::from(n), &Ty::INT, span)),
-                    ),
-                    span,
-                );
-                let step = cx(c::ExprKind::Unary(c::UnOp::PreInc, Box::new(iv.expr())), span);
-                out_loop = Some(emit::stmt(
-                    c::StmtKind::For(c::ForInit::Decl(d), Some(cond), Some(step), Box::new(b), la),
-                    span,
-                ));
+                let slot = IndexedSlot { base: r.expr(), elem: (*elem).clone(), space: r.space, is_const: r.is_const };
+                out_loop = Some(self.index_loop(var, slot, i128::from(n), body, la, span));
             }
             Ty::Class(_) => {
                 let part = |n: &str| ast::NamePart { name: n.into(), targs: None, span };
@@ -1150,40 +1118,9 @@ impl Elab<'_> {
                         Ty::Ptr(e, _, _) => (**e).clone(),
                         _ => Ty::Error,
                     };
-                    let i = self.var_name("i");
-                    let iv = Val::lval(ident(&i, span), Ty::INT, AddrSpace::Private, span);
-                    let element = Val {
-                        c: Some(emit::index(base, iv.expr(), span)),
-                        ty: elem,
-                        lv: true,
-                        space: b0.space,
-                        k: None,
-                        is_const: r.is_const,
-                        span,
-                    };
-                    let (b, _) = self.with_continue(None, |s| s.range_body(var, element, body, span));
-                    let d = self.c_declaration(
-                        &i,
-                        &Ty::INT,
-                        None,
-                        Some(c::Initializer::Expr(emit::int_lit(0, &Ty::INT, span))),
-                        span,
-                        &[],
-                        &self.ctx(),
-                    );
-                    let cond = cx(
-                        c::ExprKind::Binary(
-                            c::BinOp::Lt,
-                            Box::new(iv.expr()),
-                            Box::new(emit::int_lit(n, &Ty::INT, span)),
-                        ),
-                        span,
-                    );
-                    let step = cx(c::ExprKind::Unary(c::UnOp::PreInc, Box::new(iv.expr())), span);
-                    self.push_stmt(emit::stmt(
-                        c::StmtKind::For(c::ForInit::Decl(d), Some(cond), Some(step), Box::new(b), la),
-                        span,
-                    ));
+                    let slot = IndexedSlot { base, elem, space: b0.space, is_const: r.is_const };
+                    let lp = self.index_loop(var, slot, n, body, la, span);
+                    self.push_stmt(lp);
                     let items = self.fx.as_mut().and_then(|fx| fx.blocks.pop()).unwrap_or_default();
                     self.pop_scope();
                     self.push_stmt(emit::stmt(c::StmtKind::Compound(items), span));
@@ -1257,6 +1194,37 @@ impl Elab<'_> {
     }
 
     /// A range-`for`'s body with its variable bound to the element.
+    /// `for (int i = 0; i < n; ++i) body` with the range variable bound to `base[i]`: a range
+    /// over an array, which OpenCL C's loop passes count and unroll like any other loop.
+    fn index_loop(
+        &mut self,
+        var: &ast::VarDecl,
+        slot: IndexedSlot,
+        n: i128,
+        body: &ast::Stmt,
+        la: c::LoopAttrs,
+        span: Span,
+    ) -> c::Stmt {
+        let i = self.var_name("i");
+        let iv = Val::lval(ident(&i, span), Ty::INT, AddrSpace::Private, span);
+        let element = Val {
+            c: Some(emit::index(slot.base, iv.expr(), span)),
+            ty: slot.elem,
+            lv: true,
+            space: slot.space,
+            k: None,
+            is_const: slot.is_const,
+            span,
+        };
+        let (b, _) = self.with_continue(None, |s| s.range_body(var, element, body, span));
+        let zero = emit::int_lit(0, &Ty::INT, span);
+        let d = self.c_declaration(&i, &Ty::INT, None, Some(c::Initializer::Expr(zero)), span, &[], &self.ctx());
+        let bound = emit::int_lit(n, &Ty::INT, span);
+        let cond = cx(c::ExprKind::Binary(c::BinOp::Lt, Box::new(iv.expr()), Box::new(bound)), span);
+        let step = cx(c::ExprKind::Unary(c::UnOp::PreInc, Box::new(iv.expr())), span);
+        emit::stmt(c::StmtKind::For(c::ForInit::Decl(d), Some(cond), Some(step), Box::new(b), la), span)
+    }
+
     fn range_body(&mut self, var: &ast::VarDecl, element: Val, body: &ast::Stmt, span: Span) -> c::Stmt {
         if let Some(fx) = self.fx.as_mut() {
             fx.blocks.push(Vec::new());
@@ -2173,4 +2141,12 @@ fn array_range(b: &Val, e: &Val) -> Option<(c::Expr, i128)> {
     let c::ExprKind::Int(t) = &strip(r).kind else { return None };
     let n = kiln_frontend::literal::parse_int(t).ok()?.value;
     Some((bc.clone(), i128::from(n)))
+}
+
+/// The array a range-`for` walks by index.
+struct IndexedSlot {
+    base: c::Expr,
+    elem: Ty,
+    space: AddrSpace,
+    is_const: bool,
 }
