@@ -123,6 +123,18 @@ pub fn cosim(case: &Case, dir: &Path, extra: &[&str], tag: &str) -> serde_json::
     v
 }
 
+/// A corpus case in Verilator without and with random stalls (`--stall-seed SEED --mem-latency
+/// LATENCY`): both give the emulator's buffers, and stalls cost cycles, never save them.
+pub fn agrees_without_and_with_stalls(case: &Case, dir: &Path, seed: &str, latency: &str) {
+    let emu = emu_args(case, dir);
+    let plain = cosim(case, dir, &[], "plain");
+    let stalled = cosim(case, dir, &["--stall-seed", seed, "--mem-latency", latency], "stall");
+    assert_eq!(plain["args"], emu, "{}: Verilator outputs differ from the emulator", case.name);
+    assert_eq!(stalled["args"], emu, "{}: outputs under stalls differ from the emulator", case.name);
+    let (c0, c1) = (plain["cycles"].as_u64().unwrap_or(0), stalled["cycles"].as_u64().unwrap_or(0));
+    assert!(c1 >= c0, "{}: stalls cannot make a kernel faster ({c1} < {c0})", case.name);
+}
+
 /// A JSON file that a test reads (a report, a summary, a netlist).
 pub fn result_json(path: &Path) -> serde_json::Value {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));

@@ -6,7 +6,8 @@
 //! independent reference for the results.
 
 use kiln_tests::{
-    Case, corpus, cosim, emu_args, float_corpus, kiln, par_each, real_corpus, require_tool, result_args, scratch,
+    Case, agrees_without_and_with_stalls, corpus, cosim, emu_args, float_corpus, kiln, par_each, real_corpus,
+    require_tool, result_args, scratch,
 };
 use std::fmt::Write as _;
 
@@ -65,15 +66,7 @@ fn real_corpus_agrees_in_all_engines_without_and_with_stalls() {
     require_tool("verilator");
     let dir = scratch("real-cosim");
     let cases = real_corpus();
-    par_each(&cases, |case| {
-        let emu = emu_args(case, &dir);
-        let plain = cosim(case, &dir, &[], "plain");
-        let stalled = cosim(case, &dir, &["--stall-seed", "5", "--mem-latency", "3"], "stall");
-        assert_eq!(plain["args"], emu, "{}: Verilator outputs differ from the emulator", case.name);
-        assert_eq!(stalled["args"], emu, "{}: outputs under stalls differ from the emulator", case.name);
-        let (c0, c1) = (plain["cycles"].as_u64().unwrap_or(0), stalled["cycles"].as_u64().unwrap_or(0));
-        assert!(c1 >= c0, "{}: stalls cannot make a kernel faster ({c1} < {c0})", case.name);
-    });
+    par_each(&cases, |case| agrees_without_and_with_stalls(case, &dir, "5", "3"));
 }
 
 /// `-cl-denorms-are-zero` in the emulator, the reference that the hardware is checked against

@@ -16,8 +16,8 @@
 //! - a C++ kernel runs on the simulated board and becomes an iCE40 bitstream that meets its clock.
 
 use kiln_tests::{
-    Case, check_refused, cosim, cxx_corpus, emu_args, expected_codes, kiln, negative_kernels, par_each, require_tool,
-    result_args, result_json, scratch, tests_dir,
+    Case, agrees_without_and_with_stalls, check_refused, cosim, cxx_corpus, emu_args, expected_codes, kiln,
+    negative_kernels, par_each, require_tool, result_args, result_json, scratch, tests_dir,
 };
 use std::fmt::Write as _;
 
@@ -67,13 +67,7 @@ fn cxx_corpus_agrees_in_all_engines_without_and_with_stalls() {
     require_tool("verilator");
     let dir = scratch("cxx-cosim");
     let cases = cxx_corpus();
-    par_each(&cases, |case| {
-        let emu = emu_args(case, &dir);
-        let plain = cosim(case, &dir, &[], "plain");
-        let stalled = cosim(case, &dir, &["--stall-seed", "3", "--mem-latency", "2"], "stall");
-        assert_eq!(plain["args"], emu, "{}: Verilator outputs differ from the emulator", case.name);
-        assert_eq!(stalled["args"], emu, "{}: outputs under stalls differ from the emulator", case.name);
-    });
+    par_each(&cases, |case| agrees_without_and_with_stalls(case, &dir, "3", "2"));
 }
 
 /// The loops of a build's report, as comparable values (no source locations or names).
