@@ -182,17 +182,7 @@ fn cxx_kernels_match_the_gpp_reference() {
         assert!(out.status.success(), "{}: g++ failed:\n{}", case.name, String::from_utf8_lossy(&out.stderr));
         let run = std::process::Command::new(&exe).output().unwrap();
         assert!(run.status.success(), "{}: the g++ reference crashed", case.name);
-        let json = dir.join(format!("{}-emu.json", case.name));
-        let r = kiln(&[
-            "emu",
-            &case.source.display().to_string(),
-            "--spec",
-            &case.spec.display().to_string(),
-            "--json",
-            &json.display().to_string(),
-        ]);
-        assert_eq!(r.code, 0, "{}: {}", case.name, r.stderr);
-        let got = result_args(&json);
+        let got = emu_args(case, &dir);
         for line in String::from_utf8_lossy(&run.stdout).lines() {
             let mut w = line.split_whitespace();
             let name = w.next().unwrap();
