@@ -84,6 +84,7 @@ fn hw_options(args: &BoardArgs, board: &Board) -> Result<HwOptions, Diagnostic> 
         egraph: !args.no_opt && !args.no_egraph,
         explain_opt: false,
         pipeline: !args.no_pipeline,
+        scalar_replacement: true,
         local_size,
         local_args: vec![],
         strict_pipe_order: false,

@@ -134,6 +134,7 @@ pub(crate) fn hw_options(hw: &HwArgs) -> Result<HwOptions, Diagnostic> {
         egraph: !hw.no_opt && !hw.no_egraph && hw.opt_level > 1,
         explain_opt: hw.explain_opt,
         pipeline: !hw.no_pipeline,
+        scalar_replacement: !hw.no_scalar_replacement,
         local_size,
         local_args: vec![],
         strict_pipe_order: false,

@@ -87,6 +87,10 @@ struct HwArgs {
     /// Run every loop as sequential FSM states instead of pipelining it.
     #[arg(long = "no-pipeline")]
     no_pipeline: bool,
+    /// Keep every array access in memory: no scalar replacement of array elements that a loop
+    /// uses at an unchanging index.
+    #[arg(long = "no-scalar-replacement")]
+    no_scalar_replacement: bool,
     /// Work-group size of NDRange kernels without `reqd_work_group_size`, e.g. `64` or `8,8`
     /// (default: the run spec's `local_size`).
     #[arg(long = "local-size")]

@@ -40,6 +40,9 @@ pub struct HwOptions {
     pub explain_opt: bool,
     /// Pipeline loops (`--no-pipeline` turns it off).
     pub pipeline: bool,
+    /// Keep array elements that a loop uses at an unchanging index in registers
+    /// (`--no-scalar-replacement` turns it off; only with `optimize`).
+    pub scalar_replacement: bool,
     /// The work-group size of NDRange kernels that do not fix it themselves.
     pub local_size: Option<[u32; 3]>,
     /// The `__local` memory behind `__local` pointer parameters, in elements by name (from a
@@ -68,6 +71,7 @@ pub fn build_kernel(fe: &Frontend, kernel: &str, at: Option<Span>, hw: &HwOption
     let lowered = lower(&fe.program, id, hw.local_size, &hw.local_args)?;
     let mut opts = kiln_dataflow::lower::LowerOptions {
         loop_transforms: hw.optimize,
+        scalar_replacement: hw.optimize && hw.scalar_replacement,
         local_size: hw.local_size,
         local_args: hw.local_args.clone(),
         ..Default::default()
@@ -133,6 +137,9 @@ pub fn build_kernel(fe: &Frontend, kernel: &str, at: Option<Span>, hw: &HwOption
                     local_size: hw.local_size,
                     local_args: hw.local_args.clone(),
                     float_partial_sums: k,
+                    // Exact, but it makes accumulators of array elements, which the partial
+                    // sums then split: the reference must split the same sums.
+                    scalar_replacement: opts.scalar_replacement,
                     ..Default::default()
                 };
                 lowered = lower_with(&fe.program, id, &reference)?;

@@ -42,6 +42,7 @@ fn check(source: &Path, spec_path: &Path) -> u64 {
     });
     let lower_opts = kiln_dataflow::lower::LowerOptions {
         loop_transforms: true,
+        scalar_replacement: true,
         local_size: local,
         local_args: runspec::local_args(&spec.args),
         ..Default::default()

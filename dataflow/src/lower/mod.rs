@@ -171,6 +171,9 @@ pub struct LowerOptions {
     /// Unroll loops (pragmas and automatic). Hardware is built with it; the emulator runs the
     /// kernel without it, as the reference for the transformations.
     pub loop_transforms: bool,
+    /// Keep array elements that a loop uses at an unchanging index in registers (the HIR pass
+    /// `scalar-replace`); like the loop transformations, the emulator runs without it.
+    pub scalar_replacement: bool,
     /// The work-group size of NDRange kernels without `reqd_work_group_size`.
     pub local_size: Option<[u32; 3]>,
     /// Elements of `__local` memory behind `__local` pointer parameters, by name (the run
@@ -214,7 +217,11 @@ pub fn lower_kernel_with(prog: &Program, id: FuncId, opts: &LowerOptions) -> Res
     // A kernel with `max_work_group_size` is built for a work-group size given at run time.
     let runtime_size = prog.func(id).attrs.max_work_group_size.is_some();
     let local_size = if runtime_size { None } else { opts.local_size };
-    let legal_opts = legalize::Options { local_size, float_partial_sums: opts.float_partial_sums };
+    let legal_opts = legalize::Options {
+        local_size,
+        float_partial_sums: opts.float_partial_sums,
+        scalar_replacement: opts.scalar_replacement,
+    };
     let legal = legalize(prog, id, &legal_opts).map_err(|f| match f {
         legalize::Failure::Diagnostics(d) => d,
         legalize::Failure::Invalid { pass, violations } => {

@@ -12,6 +12,7 @@
 //! | `records` | structs and unions into their members (and bytes, in buffers) | no records |
 //! | `lanes` | vectors into their scalar lanes | no vectors |
 //! | `mathlib` | math built-ins into calls of kiln's math library | math linked |
+//! | `scalar-replace` | array elements a loop uses at an unchanging index into registers for the loop | — |
 //! | `partial-sums` | under relaxed math, float sums of loops into interleaved partial sums | — |
 //! | `contract` | under `-cl-mad-enable` or `FP_CONTRACT ON`, `a * b + c` and `mad` into `fma` | — |
 
@@ -23,6 +24,7 @@ mod partial_sums;
 pub mod record_bytes;
 mod records;
 mod reserve;
+mod scalar_replace;
 mod spin;
 
 use crate::verify::{Invariant, Violation, verify};
@@ -37,6 +39,9 @@ pub struct Options {
     /// Under relaxed math, how many interleaved partial sums a loop's float sum is split into
     /// (`partial-sums`; 0 or 1: none).
     pub float_partial_sums: u32,
+    /// Keep array elements that a loop uses at an unchanging index in registers
+    /// (`scalar-replace`): a loop transformation, so hardware builds do and the emulator does not.
+    pub scalar_replacement: bool,
 }
 
 /// One HIR-to-HIR rewrite of a kernel and the helpers it calls.
@@ -76,7 +81,7 @@ impl Pass for FnPass {
 }
 
 /// The legalization passes in the order they run.
-pub fn passes() -> [&'static dyn Pass; 8] {
+pub fn passes() -> [&'static dyn Pass; 9] {
     [
         &reserve::PASS,
         &collectives::PASS,
@@ -84,6 +89,7 @@ pub fn passes() -> [&'static dyn Pass; 8] {
         &records::PASS,
         &lanes::PASS,
         &mathlib::PASS,
+        &scalar_replace::PASS,
         &partial_sums::PASS,
         &contract::PASS,
     ]
