@@ -392,7 +392,7 @@ pub fn kernel_report(s: &Schedule, locate: &dyn Fn(Span) -> String) -> KernelRep
                 pipeline_depth: None,
                 latency_estimate: serde_json::Value::Null,
                 suggestion: None,
-                transformations: vec![],
+                transformations: u.transformations.clone(),
             },
         ));
     }

@@ -419,6 +419,8 @@ pub struct UnrolledLoop {
     pub copies: u64,
     /// What asked for it (a pragma, or the automatic rule).
     pub why: String,
+    /// What the HIR passes did to the loop before it was unrolled (`scalar-replace`, ...).
+    pub transformations: Vec<String>,
 }
 
 #[derive(Clone, Debug)]

@@ -70,7 +70,12 @@ impl<'p> Lowerer<'p> {
 
     /// Records a fully unrolled loop for the report, and tells the enclosing loop.
     fn note_unrolled(&mut self, l: &Loop, copies: u64, why: String, _first_inner: usize) {
-        self.k.unrolled.push(UnrolledLoop { span: l.span, copies, why: why.clone() });
+        self.k.unrolled.push(UnrolledLoop {
+            span: l.span,
+            copies,
+            why: why.clone(),
+            transformations: l.transformations.clone(),
+        });
         if let Some(&outer) = self.loop_info_stack.last() {
             let note = format!("contains a loop fully unrolled into {copies} copies ({why})");
             if !self.k.loops[outer].transformations.contains(&note) {

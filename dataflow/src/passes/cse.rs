@@ -3,6 +3,10 @@
 //! is identical to an earlier load of the same memory at the same index (and predicate) when no
 //! store to that memory comes between them. Volatile memories are left alone.
 //!
+//! A predicated load of an element that an unpredicated load of the block has read already (no
+//! store between) becomes `predicate ? that value : 0`, the predicated load's own meaning: so
+//! `a[i] < b ? a[i] : b`, if-converted, reads `a[i]` once.
+//!
 //! This is what lets `x = a[i] + a[i]` or a `max(a, b)` macro that names `b` twice read the
 //! memory once, which frees memory ports inside pipelined loops.
 
@@ -21,6 +25,7 @@ impl Pass for Cse {
     }
     fn run(&self, k: &mut Kernel) -> bool {
         let mut replaced: Vec<(Value, Value)> = Vec::new();
+        let mut changed = false;
         for b in k.rpo() {
             let mut seen: HashMap<(OpKind, Vec<Value>, u32), Value> = HashMap::new();
             let mut rename: HashMap<Value, Value> = HashMap::new();
@@ -44,6 +49,16 @@ impl Pass for Cse {
                     _ => {}
                 }
                 let Some(r) = o.result else { continue };
+                if let OpKind::Load(_) = o.kind
+                    && let [index, predicate] = args[..]
+                    && let Some(&first) = seen.get(&(o.kind.clone(), vec![index], k.width(r)))
+                {
+                    let zero = k.insert_const_before(op, 0, k.width(r));
+                    k.ops[op].kind = OpKind::Select;
+                    k.ops[op].args = vec![predicate, first, zero];
+                    changed = true;
+                    continue;
+                }
                 let key = (o.kind.clone(), args, k.width(r));
                 match seen.get(&key) {
                     Some(&first) => {
@@ -61,7 +76,7 @@ impl Pass for Cse {
             subst.replace(*from, *to);
         }
         k.apply_substitution(&subst);
-        !replaced.is_empty()
+        changed || !replaced.is_empty()
     }
 }
 
@@ -93,5 +108,28 @@ mod tests {
         assert!(args.iter().filter(|a| **a == vec![l1, l1]).count() == 2, "{args:?}");
         assert!(args.contains(&vec![i, s1]), "{args:?}");
         assert!(args.contains(&vec![i, l3]), "{args:?}");
+    }
+
+    #[test]
+    fn a_predicated_load_of_an_element_already_read_selects_that_value() {
+        let sp = Span::default();
+        let mut k = Kernel::new("t".into(), sp);
+        let m = k.mems.push(MemData::new("a".into(), MemKind::Private, 32, Some(8), sp));
+        let b = k.entry;
+        let i = k.push_value(b, OpKind::Const(3), vec![], 32, sp);
+        let p = k.push_value(b, OpKind::Const(1), vec![], 1, sp);
+        let plain = k.push_value(b, OpKind::Load(m), vec![i], 32, sp);
+        let guarded = k.push_value(b, OpKind::Load(m), vec![i, p], 32, sp);
+        k.push_op(b, OpKind::Store(m), vec![i, guarded], None, sp);
+        let after_store = k.push_value(b, OpKind::Load(m), vec![i, p], 32, sp);
+        k.push_op(b, OpKind::Store(m), vec![i, after_store], None, sp);
+        k.blocks[b].term = Terminator::Return;
+        assert!(Cse.run(&mut k));
+        let def = |v: Value| &k.ops[k.def_op(v).unwrap()];
+        // `p ? a[3] : 0` from the first load; after the store, the predicated load stays a load.
+        assert_eq!(def(guarded).kind, OpKind::Select);
+        assert_eq!(def(guarded).args[..2], [p, plain]);
+        assert_eq!(k.as_const(def(guarded).args[2]), Some(0));
+        assert_eq!(def(after_store).kind, OpKind::Load(m));
     }
 }
