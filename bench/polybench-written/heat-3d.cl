@@ -8,7 +8,7 @@ kernel void heat_3d(global int *checksum, int seed) {
     for (int i = 0; i < N; i++)
         for (int j = 0; j < N; j++)
             for (int k = 0; k < N; k++)
-                A[i][j][k] = B[i][j][k] = (i + j + (N - k) + seed) * 10;
+                A[i][j][k] = B[i][j][k] = (i * 7 + j * 3 + k * 5 + seed) % 23 * 100;
 
     for (int t = 1; t <= TSTEPS; t++) {
         for (int i = 1; i < N - 1; i++)

@@ -44,7 +44,6 @@ fn gcc_checksum(source: &std::path::Path, name: &str, dir: &std::path::Path, see
     String::from_utf8_lossy(&run.stdout).trim().parse().unwrap()
 }
 
-#[test]
 fn kernels_in(dir: &str) -> Vec<PathBuf> {
     let kernels = tests_dir().join("..").join("bench").join(dir);
     let mut files: Vec<PathBuf> = std::fs::read_dir(&kernels)

@@ -13,17 +13,20 @@
 //! | `lanes` | vectors into their scalar lanes | no vectors |
 //! | `mathlib` | math built-ins into calls of kiln's math library | math linked |
 //! | `scalar-replace` | array elements a loop uses at an unchanging index into registers for the loop | — |
+//! | `rotate-loads` | neighbouring elements a loop reads at its counter plus constants into rotating registers | — |
 //! | `partial-sums` | under relaxed math, float sums of loops into interleaved partial sums | — |
 //! | `contract` | under `-cl-mad-enable` or `FP_CONTRACT ON`, `a * b + c` and `mad` into `fma` | — |
 
 mod collectives;
 mod contract;
+mod elements;
 mod lanes;
 mod mathlib;
 mod partial_sums;
 pub mod record_bytes;
 mod records;
 mod reserve;
+mod rotate_loads;
 mod scalar_replace;
 mod spin;
 
@@ -81,7 +84,7 @@ impl Pass for FnPass {
 }
 
 /// The legalization passes in the order they run.
-pub fn passes() -> [&'static dyn Pass; 9] {
+pub fn passes() -> [&'static dyn Pass; 10] {
     [
         &reserve::PASS,
         &collectives::PASS,
@@ -90,6 +93,7 @@ pub fn passes() -> [&'static dyn Pass; 9] {
         &lanes::PASS,
         &mathlib::PASS,
         &scalar_replace::PASS,
+        &rotate_loads::PASS,
         &partial_sums::PASS,
         &contract::PASS,
     ]
