@@ -53,6 +53,11 @@ kernel void scalar_replacement(global const int *in, global int *out, global int
     for (int i = 0; i < 8; i++)
         for (int j = 0; j < 8; j++)
             tri[i][j] += tri[i][1];
+    // `tri[i][2]` read while `tri[i][j]` is assigned: kept in a register that the write with
+    // j == 2 updates, so the later iterations read the new value.
+    for (int i = 0; i < 8; i++)
+        for (int j = 0; j < 8; j++)
+            tri[i][j] = tri[i][j] * 3 + tri[i][2];
     // `hist[5]` read while `hist[t]` is written for t up to n: stays in memory.
     hist[5] = 1;
     for (int t = 5; t < 5 + (n & 3); t++)

@@ -28,7 +28,7 @@
 
 use super::elements::{
     Access, FirstTest, Ranges, access, counted, declared_in, element_name, eligible_bases, first_test, inner_ranges,
-    pure, same_element, visit_block, written_place,
+    pure, same, same_element, visit_block, written_place,
 };
 use crate::build::{assign_stmt, local, new_private_local, node};
 use crate::types::{AddrSpace, INT};
@@ -135,27 +135,54 @@ fn replace_in_loop(f: &mut Function, mut l: Loop, bases: &BTreeMap<LocalId, Addr
         }
     });
     let written_bases: HashSet<LocalId> = writes.iter().map(|w| w.base).collect();
-    let mut chosen: Vec<Access> = vec![];
+    // Writes that are plain assignments (`A[o] = v`), which forwarding can follow.
+    let mut assigned: Vec<Access> = vec![];
+    for_each_expr(&parts, &mut |e| {
+        if let K::Assign(place, _) = &e.kind
+            && let Some(a) = access(place)
+        {
+            assigned.push(a);
+        }
+    });
+    // Each chosen element, and whether writes to elements that may be it are forwarded to its
+    // register (a run-time check of the indices).
+    let mut chosen: Vec<(Access, bool)> = vec![];
     for a in &accesses {
         let Some(space) = bases.get(&a.base) else { continue };
         if barrier && *space != AddrSpace::Private
             || changed.contains(&a.base)
-            || chosen.iter().any(|c| same_element(c, a))
+            || chosen.iter().any(|(c, _)| same_element(c, a))
             || !invariant(a)
         {
             continue;
         }
-        let apart = !written_bases.contains(&a.base)
-            || accesses.iter().filter(|o| o.base == a.base && !same_element(o, a)).all(|o| {
-                o.indices.len() == a.indices.len() && a.indices.iter().zip(&o.indices).any(|(x, y)| ranges.differ(x, y))
-            });
+        let may_meet = |o: &Access| {
+            o.base == a.base
+                && !same_element(o, a)
+                && !(o.indices.len() == a.indices.len()
+                    && a.indices.iter().zip(&o.indices).any(|(x, y)| ranges.differ(x, y)))
+        };
+        let apart = !written_bases.contains(&a.base) || !accesses.iter().any(may_meet);
         // An element only read is worth a register when it frees a port of its memory for the
         // other accesses of an innermost loop (the one pipelined); otherwise the load before
         // the loop only adds its latency.
         let read_only = !writes.iter().any(|w| same_element(w, a));
         let shares_port = innermost && accesses.iter().any(|o| o.base == a.base && !same_element(o, a));
         if apart && (!read_only || shares_port) {
-            chosen.push(a.clone());
+            chosen.push((a.clone(), false));
+        } else if !apart && read_only && shares_port {
+            // Writes that may reach the element are kept and also update its register when
+            // their indices equal its own: every such write a plain assignment at indices free
+            // of side effects, the element itself never written.
+            let followable = writes.iter().filter(|w| may_meet(w)).all(|w| {
+                w.indices.iter().all(pure)
+                    && w.indices.len() == a.indices.len()
+                    && assigned.iter().filter(|x| same_element(x, w)).count()
+                        == writes.iter().filter(|x| same_element(x, w)).count()
+            });
+            if followable {
+                chosen.push((a.clone(), true));
+            }
         }
     }
     if chosen.is_empty() {
@@ -183,18 +210,59 @@ fn replace_in_loop(f: &mut Function, mut l: Loop, bases: &BTreeMap<LocalId, Addr
             }
         },
     };
+    let outer_ranges = &ranges;
     let guarded = |s: Stmt| match entered {
         Some(flag) => Stmt::If(local(flag, INT, span), vec![s], vec![], span),
         None => s,
     };
     let mut after = vec![];
-    for c in &chosen {
+    for (c, forward) in &chosen {
         let name = element_name(f, c);
         let reg_name: String = name.chars().map(|ch| if ch.is_ascii_alphanumeric() { ch } else { '_' }).collect();
-        let reg = new_private_local(f, reg_name, c.expr.ty.clone(), span, None);
+        let reg = new_private_local(f, reg_name.clone(), c.expr.ty.clone(), span, None);
         let reg_expr = local(reg, c.expr.ty.clone(), span);
         let mut stored = false;
+        let forward_to = if *forward {
+            Some(new_private_local(f, format!("{reg_name}_new"), c.expr.ty.clone(), span, None))
+        } else {
+            None
+        };
         let mut replace = |e: &mut Expr| {
+            if let Some(value) = forward_to
+                && let K::Assign(place, v) = &mut e.kind
+                && let Some(o) = access(place)
+                && o.base == c.base
+                && !same_element(&o, c)
+                && !c.indices.iter().zip(&o.indices).any(|(x, y)| outer_ranges.differ(x, y))
+            {
+                // `A[o] = v` → `A[o] = (new = v, reg = o == c ? new : reg, new)`
+                let ty = c.expr.ty.clone();
+                let new = || local(value, ty.clone(), span);
+                let meets = c
+                    .indices
+                    .iter()
+                    .zip(&o.indices)
+                    .filter(|(x, y)| !same(x, y))
+                    .map(|(x, y)| {
+                        let wide = crate::types::Type::Scalar(crate::types::Scalar::I64);
+                        let (x, y) = (crate::build::convert(x.clone(), &wide), crate::build::convert(y.clone(), &wide));
+                        node(K::Binary(BinaryOp::Eq, Box::new(y), Box::new(x)), INT, span)
+                    })
+                    .reduce(crate::build::log_and)
+                    .unwrap_or_else(|| Expr::int(1, INT, span));
+                let value_expr = std::mem::replace(&mut **v, Expr::int(0, ty.clone(), span));
+                let pick =
+                    node(K::Cond(Box::new(meets), Box::new(new()), Box::new(reg_expr.clone())), ty.clone(), span);
+                **v = node(
+                    K::Comma(vec![
+                        crate::build::assign(new(), value_expr),
+                        crate::build::assign(reg_expr.clone(), pick),
+                        new(),
+                    ]),
+                    ty,
+                    span,
+                );
+            }
             if let Some(a) = access(e)
                 && same_element(&a, c)
             {
@@ -219,11 +287,18 @@ fn replace_in_loop(f: &mut Function, mut l: Loop, bases: &BTreeMap<LocalId, Addr
         }
         for_each_expr_mut(&mut l.body, &mut replace);
         before.push(Stmt::Decl(reg, None, span));
+        if let Some(value) = forward_to {
+            before.push(Stmt::Decl(value, None, span));
+        }
         before.push(guarded(assign_stmt(reg_expr.clone(), c.expr.clone())));
         if stored {
             after.push(guarded(assign_stmt(c.expr.clone(), reg_expr)));
             l.transformations.push(format!(
                 "scalar replacement: `{name}` kept in a register (loaded before the loop, stored after it)"
+            ));
+        } else if *forward {
+            l.transformations.push(format!(
+                "scalar replacement: `{name}` loaded once before the loop, and updated by the writes whose indices equal its own (checked at run time)"
             ));
         } else {
             l.transformations.push(format!("scalar replacement: `{name}` loaded once before the loop"));
