@@ -63,6 +63,13 @@ kernel void scalar_replacement(global const int *in, global int *out, global int
     for (int t = 5; t < 5 + (n & 3); t++)
         hist[t] = hist[5] + t;
 
+    // The condition reads `in[5]` (42 in the run spec) before the body, which never runs: the
+    // element's register must be loaded although the loop is not entered.
+    int runs = 0;
+    for (int k = 0; in[5] < 10 && k < 4; k++)
+        runs += in[k] + 1;
+    hist[6] = runs;
+
     for (int i = 0; i < 8; i++)
         for (int j = 0; j < 8; j++)
             out[8 + i * 8 + j] = tri[i][j];

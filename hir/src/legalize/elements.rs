@@ -469,3 +469,36 @@ pub(super) fn first_test(l: &Loop, outer: &Ranges) -> FirstTest {
         _ => FirstTest::Unknown,
     }
 }
+
+/// The element accesses that run in every iteration of a loop body: those of its top-level
+/// statements, outside `?:`, `&&` and `||`.
+pub(super) fn unconditional_accesses(body: &[Stmt], out: &mut Vec<Access>) {
+    fn expr(e: &Expr, out: &mut Vec<Access>) {
+        if let Some(a) = access(e) {
+            out.push(a.clone());
+            a.indices.iter().for_each(|i| expr(i, out));
+            return;
+        }
+        match &e.kind {
+            K::Cond(c, _, _) => expr(c, out),
+            K::LogAnd(a, _) | K::LogOr(a, _) => expr(a, out),
+            _ => e.children().into_iter().for_each(|c| expr(c, out)),
+        }
+    }
+    for s in body {
+        match s {
+            Stmt::Expr(e) => expr(e, out),
+            Stmt::Decl(_, Some(Init::Expr(e)), _) => expr(e, out),
+            Stmt::If(c, ..) => expr(c, out),
+            _ => {}
+        }
+        // Nothing after a statement that may leave the iteration runs in every iteration.
+        if matches!(s, Stmt::If(..) | Stmt::Switch(..) | Stmt::Block(_) | Stmt::Break(_)) {
+            let mut leaves = false;
+            for_each_stmt(std::slice::from_ref(s), &mut |x| leaves |= matches!(x, Stmt::Break(_) | Stmt::Return(..)));
+            if leaves {
+                return;
+            }
+        }
+    }
+}

@@ -16,8 +16,9 @@
 //! instead of one per neighbour, which is what limited its II.
 //!
 //! A group of accesses qualifies when (with [`super::elements`]'s analysis): its base is an
-//! array variable or pointer parameter that only element accesses reach and that the loop does
-//! not write; the loop is innermost, counts its counter `v` by one, has no `continue` (which
+//! array variable or pointer parameter that only element accesses reach, and that the loop
+//! writes, if at all, only at elements provably apart from the group's (seidel-2d's rows
+//! `i - 1` and `i + 1` while it writes row `i`); the loop is innermost, counts its counter `v` by one, has no `continue` (which
 //! would skip the rotation) and, for memory shared by work-items, no barrier; the accesses
 //! differ only in one index, `v + c` for constants `c` that form a run without gaps, the other
 //! indices unchanged by the loop; and every one of them runs in every iteration (not under a
@@ -94,39 +95,6 @@ fn rewrite_block(f: &mut Function, b: &mut Block, bases: &BTreeMap<LocalId, Addr
     }
 }
 
-/// The element accesses that run in every iteration of a loop body: those of its top-level
-/// statements, outside `?:`, `&&` and `||`.
-fn unconditional_accesses(body: &[Stmt], out: &mut Vec<Access>) {
-    fn expr(e: &Expr, out: &mut Vec<Access>) {
-        if let Some(a) = access(e) {
-            out.push(a.clone());
-            a.indices.iter().for_each(|i| expr(i, out));
-            return;
-        }
-        match &e.kind {
-            K::Cond(c, _, _) => expr(c, out),
-            K::LogAnd(a, _) | K::LogOr(a, _) => expr(a, out),
-            _ => e.children().into_iter().for_each(|c| expr(c, out)),
-        }
-    }
-    for s in body {
-        match s {
-            Stmt::Expr(e) => expr(e, out),
-            Stmt::Decl(_, Some(Init::Expr(e)), _) => expr(e, out),
-            Stmt::If(c, ..) => expr(c, out),
-            _ => {}
-        }
-        // Nothing after a statement that may leave the iteration runs in every iteration.
-        if matches!(s, Stmt::If(..) | Stmt::Switch(..) | Stmt::Block(_) | Stmt::Break(_)) {
-            let mut leaves = false;
-            for_each_stmt(std::slice::from_ref(s), &mut |x| leaves |= matches!(x, Stmt::Break(_) | Stmt::Return(..)));
-            if leaves {
-                return;
-            }
-        }
-    }
-}
-
 /// A group of accesses that differ only in the rotating index: its dimension, an access as the
 /// template, and the constant offsets from the counter seen.
 struct Group {
@@ -182,16 +150,26 @@ fn rotate(f: &mut Function, l: &mut Loop, bases: &BTreeMap<LocalId, AddrSpace>, 
     let mut changed = writes_in_block(&l.body);
     declared_in(&l.body, &mut changed);
     changed.insert(v);
-    let mut written_bases = HashSet::new();
+    let mut writes: Vec<Access> = vec![];
+    let mut unfollowed_writes = HashSet::new();
     for_each_expr(&l.body, &mut |e| {
         if let Some(places) = super::elements::written_place(e) {
-            written_bases.extend(places.iter().filter_map(|p| access(p)).map(|a| a.base));
+            for p in places {
+                match access(p) {
+                    Some(a) => writes.push(a),
+                    None => {
+                        if let K::Local(x) = p.kind {
+                            unfollowed_writes.insert(x);
+                        }
+                    }
+                }
+            }
         }
     });
     let mut all = vec![];
     super::elements::visit_block(&l.body, &mut |a| all.push(a.clone()), &mut |_| {});
     let mut every_iteration = vec![];
-    unconditional_accesses(&l.body, &mut every_iteration);
+    super::elements::unconditional_accesses(&l.body, &mut every_iteration);
     let invariant = |e: &Expr| {
         let mut reads = HashSet::new();
         crate::walk::reads_in_expr(e, &mut reads);
@@ -200,7 +178,7 @@ fn rotate(f: &mut Function, l: &mut Loop, bases: &BTreeMap<LocalId, AddrSpace>, 
     let mut groups: Vec<Group> = vec![];
     for a in &all {
         let Some(space) = bases.get(&a.base) else { continue };
-        if written_bases.contains(&a.base) || barrier && *space != AddrSpace::Private {
+        if unfollowed_writes.contains(&a.base) || barrier && *space != AddrSpace::Private {
             continue;
         }
         // Exactly one index moves with the counter, by `v + c`.
@@ -234,7 +212,14 @@ fn rotate(f: &mut Function, l: &mut Loop, bases: &BTreeMap<LocalId, AddrSpace>, 
         let hi = *g.offsets.iter().max().unwrap_or(&0);
         let contiguous = (hi - lo + 1) as usize == g.offsets.len();
         let runs_always = g.offsets.iter().all(|c| every_iteration.iter().any(|a| offset_in(g, a, v) == Some(*c)));
-        g.offsets.len() >= 2 && contiguous && hi - lo < MAX_WINDOW && runs_always
+        // The loop may write the base only where no access of the group reads, so the values
+        // passed on stay those in memory.
+        let untouched = writes.iter().filter(|w| w.base == g.template.base).all(|w| {
+            all.iter().filter(|a| offset_in(g, a, v).is_some()).all(|a| {
+                w.indices.len() == a.indices.len() && a.indices.iter().zip(&w.indices).any(|(x, y)| outer.differ(x, y))
+            })
+        });
+        g.offsets.len() >= 2 && contiguous && hi - lo < MAX_WINDOW && runs_always && untouched
     });
     if groups.is_empty() {
         return None;

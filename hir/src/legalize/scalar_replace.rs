@@ -69,6 +69,9 @@ fn rewrite_block(f: &mut Function, b: &mut Block, bases: &BTreeMap<LocalId, Addr
                     ranges.insert(*v, r.clone());
                 }
                 rewrite_block(f, &mut l.body, bases, ranges);
+                if let Some(notes) = replace_in_iteration(f, &mut l.body, bases, ranges) {
+                    l.transformations.extend(notes);
+                }
                 b.extend(replace_in_loop(f, *l, bases, ranges));
                 if let Some((v, ..)) = own {
                     ranges.remove(v);
@@ -144,15 +147,26 @@ fn replace_in_loop(f: &mut Function, mut l: Loop, bases: &BTreeMap<LocalId, Addr
             assigned.push(a);
         }
     });
+    let (mut cond_all, mut cond_always) = (vec![], vec![]);
+    if let Some(cond) = &l.cond {
+        let as_stmt = [Stmt::Expr(cond.clone())];
+        visit_block(&as_stmt, &mut |a| cond_all.push(a.clone()), &mut |_| {});
+        super::elements::unconditional_accesses(&as_stmt, &mut cond_always);
+    }
     // Each chosen element, and whether writes to elements that may be it are forwarded to its
     // register (a run-time check of the indices).
     let mut chosen: Vec<(Access, bool)> = vec![];
     for a in &accesses {
         let Some(space) = bases.get(&a.base) else { continue };
+        // Read by the condition only under `&&`, `||` or `?:`: the load before the loop might be
+        // one the loop never makes.
+        let cond_reads = |list: &[Access]| list.iter().any(|o| same_element(o, a));
+        let risky_in_condition = cond_reads(&cond_all) && !cond_reads(&cond_always) && !in_bounds(f, a, &ranges);
         if barrier && *space != AddrSpace::Private
             || changed.contains(&a.base)
             || chosen.iter().any(|(c, _)| same_element(c, a))
             || !invariant(a)
+            || risky_in_condition
         {
             continue;
         }
@@ -222,6 +236,10 @@ fn replace_in_loop(f: &mut Function, mut l: Loop, bases: &BTreeMap<LocalId, Addr
         let reg = new_private_local(f, reg_name.clone(), c.expr.ty.clone(), span, None);
         let reg_expr = local(reg, c.expr.ty.clone(), span);
         let mut stored = false;
+        let mut read_by_condition = false;
+        if let Some(cond) = &l.cond {
+            visit_block(&[Stmt::Expr(cond.clone())], &mut |a| read_by_condition |= same_element(a, c), &mut |_| {});
+        }
         let forward_to = if *forward {
             Some(new_private_local(f, format!("{reg_name}_new"), c.expr.ty.clone(), span, None))
         } else {
@@ -290,7 +308,10 @@ fn replace_in_loop(f: &mut Function, mut l: Loop, bases: &BTreeMap<LocalId, Addr
         if let Some(value) = forward_to {
             before.push(Stmt::Decl(value, None, span));
         }
-        before.push(guarded(assign_stmt(reg_expr.clone(), c.expr.clone())));
+        // The loop's condition reads the element even when the body never runs: then the load
+        // before the loop is one the loop makes anyway, and must not wait for `entered`.
+        let load = assign_stmt(reg_expr.clone(), c.expr.clone());
+        before.push(if read_by_condition { load } else { guarded(load) });
         if stored {
             after.push(guarded(assign_stmt(c.expr.clone(), reg_expr)));
             l.transformations.push(format!(
@@ -308,4 +329,160 @@ fn replace_in_loop(f: &mut Function, mut l: Loop, bases: &BTreeMap<LocalId, Addr
     out.push(Stmt::Loop(Box::new(l)));
     out.extend(after);
     vec![Stmt::Block(out)]
+}
+
+/// Whether a loop body may end an iteration early: a `return`, or a `break` or `continue` of
+/// this loop (not of a loop or `switch` inside it).
+fn may_end_early(body: &[Stmt]) -> bool {
+    fn walk(b: &[Stmt], in_switch: bool) -> bool {
+        b.iter().any(|s| match s {
+            Stmt::Return(..) | Stmt::Continue(_) => true,
+            Stmt::Break(_) => !in_switch,
+            Stmt::If(_, t, e, _) => walk(t, in_switch) || walk(e, in_switch),
+            Stmt::Block(inner) => walk(inner, in_switch),
+            Stmt::Switch(_, arms, _) => arms.iter().any(|a| walk(&a.body, true)),
+            Stmt::Loop(l) => {
+                let mut ret = false;
+                for_each_stmt(&l.body, &mut |x| ret |= matches!(x, Stmt::Return(..)));
+                ret
+            }
+            _ => false,
+        })
+    }
+    walk(body, false)
+}
+
+/// Whether every index of `a` lies inside its array dimension at every point of the ranges.
+fn in_bounds(f: &Function, a: &Access, ranges: &Ranges) -> bool {
+    let mut ty = &f.local(a.base).ty;
+    for i in &a.indices {
+        let crate::types::Type::Array(elem, Some(n)) = ty else { return false };
+        let Some(x) = super::elements::Affine::of(i) else { return false };
+        if !(ranges.min(&x).is_some_and(|m| m >= 0) && ranges.max(&x).is_some_and(|m| m < i64::from(*n))) {
+            return false;
+        }
+        ty = elem;
+    }
+    true
+}
+
+/// Scalar replacement within one iteration of a loop: an element that the body uses more than
+/// once at indices the body does not change (the counter may move them from one iteration to
+/// the next) lives in a register from the start of the body to its end. The load at the start
+/// is one the body makes anyway (an access in every iteration) or provably inside the array.
+fn replace_in_iteration(
+    f: &mut Function,
+    body: &mut Block,
+    bases: &BTreeMap<LocalId, AddrSpace>,
+    ranges: &Ranges,
+) -> Option<Vec<String>> {
+    if may_end_early(body) {
+        return None;
+    }
+    let mut barrier = false;
+    for_each_expr(body, &mut |e| barrier |= matches!(e.kind, K::Barrier));
+    let mut changed = writes_in_block(body);
+    declared_in(body, &mut changed);
+    let mut accesses: Vec<Access> = vec![];
+    visit_block(body, &mut |a| accesses.push(a.clone()), &mut |_| {});
+    let mut ranges = ranges.clone();
+    inner_ranges(body, &mut ranges);
+    let mut every_iteration = vec![];
+    super::elements::unconditional_accesses(body, &mut every_iteration);
+    let mut writes: Vec<Access> = vec![];
+    for_each_expr(body, &mut |e| {
+        if let Some(place) = written_place(e) {
+            writes.extend(place.iter().filter_map(|p| access(p)));
+        }
+    });
+    let mut chosen: Vec<(Access, bool)> = vec![];
+    for a in &accesses {
+        let Some(space) = bases.get(&a.base) else { continue };
+        if barrier && *space != AddrSpace::Private
+            || changed.contains(&a.base)
+            || chosen.iter().any(|(c, _)| same_element(c, a))
+        {
+            continue;
+        }
+        let invariant = a.indices.iter().all(|i| {
+            let mut reads = HashSet::new();
+            crate::walk::reads_in_expr(i, &mut reads);
+            pure(i) && reads.iter().all(|r| !changed.contains(r))
+        });
+        // Worth a register when the element is used by two statements of the body, or by a loop
+        // in it (a read and a write in one statement are one load and one store either way).
+        let touching: Vec<&Stmt> = body
+            .iter()
+            .filter(|s| {
+                let mut found = false;
+                visit_block(std::slice::from_ref(*s), &mut |o| found |= same_element(o, a), &mut |_| {});
+                found
+            })
+            .collect();
+        let in_loop = touching.iter().any(|s| {
+            let mut looped = false;
+            for_each_stmt(std::slice::from_ref(*s), &mut |x| looped |= matches!(x, Stmt::Loop(_)));
+            looped
+        });
+        // In an innermost loop (the one pipelined), a read-then-write in one statement as a
+        // register too: measured, it shortens seidel-2d's recurrence through memory.
+        let innermost = {
+            let mut nested = false;
+            for_each_stmt(body, &mut |x| nested |= matches!(x, Stmt::Loop(_)));
+            !nested
+        };
+        let uses = if in_loop || innermost && accesses.iter().filter(|o| same_element(o, a)).count() >= 2 {
+            2
+        } else {
+            touching.len()
+        };
+        let written = writes.iter().any(|w| same_element(w, a));
+        let apart = accesses.iter().filter(|o| o.base == a.base && !same_element(o, a)).all(|o| {
+            o.indices.len() == a.indices.len() && a.indices.iter().zip(&o.indices).any(|(x, y)| ranges.differ(x, y))
+        });
+        let safe_load = every_iteration.iter().any(|o| same_element(o, a)) || in_bounds(f, a, &ranges);
+        if invariant && uses >= 2 && written && apart && safe_load {
+            chosen.push((a.clone(), written));
+        }
+    }
+    if chosen.is_empty() {
+        return None;
+    }
+    let span = body.first().map(stmt_span).unwrap_or_default();
+    let mut head = vec![];
+    let mut tail = vec![];
+    let mut notes = vec![];
+    for (c, written) in &chosen {
+        let name = element_name(f, c);
+        let reg_name: String = name.chars().map(|ch| if ch.is_ascii_alphanumeric() { ch } else { '_' }).collect();
+        let reg = new_private_local(f, reg_name, c.expr.ty.clone(), span, None);
+        let reg_expr = local(reg, c.expr.ty.clone(), span);
+        for_each_expr_mut(body, &mut |e| {
+            if let Some(a) = access(e)
+                && same_element(&a, c)
+            {
+                *e = reg_expr.clone();
+            }
+        });
+        head.push(Stmt::Decl(reg, None, span));
+        head.push(assign_stmt(reg_expr.clone(), c.expr.clone()));
+        if *written {
+            tail.push(assign_stmt(c.expr.clone(), reg_expr));
+        }
+        notes.push(format!(
+            "scalar replacement: `{name}` kept in a register for each iteration (loaded at its start, stored at its end)"
+        ));
+    }
+    let inner = std::mem::take(body);
+    *body = head.into_iter().chain(inner).chain(tail).collect();
+    Some(notes)
+}
+
+fn stmt_span(s: &Stmt) -> kiln_diagnostics::Span {
+    match s {
+        Stmt::Expr(e) | Stmt::If(e, ..) | Stmt::Switch(e, ..) => e.span,
+        Stmt::Decl(_, _, sp) | Stmt::Break(sp) | Stmt::Continue(sp) | Stmt::Return(_, sp) => *sp,
+        Stmt::Loop(l) => l.span,
+        Stmt::Block(b) => b.first().map(stmt_span).unwrap_or_default(),
+    }
 }
