@@ -502,3 +502,57 @@ pub(super) fn unconditional_accesses(body: &[Stmt], out: &mut Vec<Access>) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::build::{binary, local};
+    use crate::types::INT;
+    use kiln_diagnostics::Span;
+
+    fn var(n: u32) -> Expr {
+        local(LocalId(n), INT, Span::default())
+    }
+
+    fn int(v: i64) -> Expr {
+        Expr::int(v as u64, INT, Span::default())
+    }
+
+    fn affine(e: &Expr) -> Affine {
+        Affine::of(e).unwrap()
+    }
+
+    #[test]
+    fn indices_become_affine_forms_and_others_do_not() {
+        // 3 * i + j - 2
+        let e = binary(
+            BinaryOp::Sub,
+            binary(BinaryOp::Add, binary(BinaryOp::Mul, int(3), var(0), INT), var(1), INT),
+            int(2),
+            INT,
+        );
+        let a = affine(&e);
+        assert_eq!(a.terms, BTreeMap::from([(LocalId(0), 3), (LocalId(1), 1)]));
+        assert_eq!(a.constant, -2);
+        assert!(Affine::of(&binary(BinaryOp::Mul, var(0), var(1), INT)).is_none(), "i * j is not affine");
+        assert!(Affine::of(&binary(BinaryOp::Div, var(0), int(2), INT)).is_none(), "i / 2 is not affine");
+    }
+
+    #[test]
+    fn nested_ranges_bound_differences_innermost_first() {
+        // for (i = 0; i < 40; i++) for (j = 0; j < i; j++) for (k = 0; k < j; k++)
+        let mut r = Ranges::default();
+        r.insert(LocalId(0), (affine(&int(0)), affine(&int(39))));
+        r.insert(LocalId(1), (affine(&int(0)), affine(&binary(BinaryOp::Sub, var(0), int(1), INT))));
+        r.insert(LocalId(2), (affine(&int(0)), affine(&binary(BinaryOp::Sub, var(1), int(1), INT))));
+        // k - i ≤ (j - 1) - i ≤ (i - 2) - i = -2: `A[k][j]` is never `A[i][j]`.
+        assert_eq!(r.max(&affine(&binary(BinaryOp::Sub, var(2), var(0), INT))), Some(-2));
+        assert!(r.differ(&var(2), &var(0)));
+        assert!(r.differ(&var(2), &var(1)), "k < j");
+        // i and i + 1 always differ; i and a variable without a range may not.
+        assert!(r.differ(&var(0), &binary(BinaryOp::Add, var(0), int(1), INT)));
+        assert!(!r.differ(&var(0), &var(7)));
+        // j and k + 1 meet (j = k + 1 happens).
+        assert!(!r.differ(&var(1), &binary(BinaryOp::Add, var(2), int(1), INT)));
+    }
+}
