@@ -503,6 +503,34 @@ pub(super) fn unconditional_accesses(body: &[Stmt], out: &mut Vec<Access>) {
     }
 }
 
+/// Whether a loop's body runs at least once, for the loads a pass moves before it.
+pub(super) enum Entry {
+    /// Provably.
+    Always,
+    /// Only when this flag, computed by the declaration before the loop, is 1.
+    Flag(LocalId, Stmt),
+}
+
+/// How a pass can tell, before a loop, whether its body runs: `None` when the loop never runs
+/// or its first test cannot be written before it.
+pub(super) fn entry_flag(f: &mut Function, l: &Loop, outer: &Ranges) -> Option<Entry> {
+    let span = l.span;
+    match first_test(l, outer) {
+        FirstTest::Always => Some(Entry::Always),
+        FirstTest::Never | FirstTest::Unknown => None,
+        FirstTest::Test(test) => {
+            let flag = crate::build::new_private_local(f, "entered".to_string(), crate::types::INT, span, None);
+            let test = if test.ty == crate::types::INT {
+                test
+            } else {
+                let zero = Expr::int(0, test.ty.clone(), span);
+                crate::build::node(K::Binary(BinaryOp::Ne, Box::new(test), Box::new(zero)), crate::types::INT, span)
+            };
+            Some(Entry::Flag(flag, Stmt::Decl(flag, Some(Init::Expr(test)), span)))
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

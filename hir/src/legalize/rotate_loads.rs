@@ -27,13 +27,12 @@
 //! The emulator runs the kernel without this pass, like every loop transformation.
 
 use super::elements::{
-    Access, Affine, FirstTest, Ranges, access, counted, declared_in, element_name, eligible_bases, first_test, pure,
-    same,
+    Access, Affine, Entry, Ranges, access, counted, declared_in, element_name, eligible_bases, entry_flag, pure, same,
 };
 use crate::build::{assign_stmt, local, new_private_local, node};
 use crate::types::{AddrSpace, INT};
 use crate::walk::{for_each_expr, for_each_expr_mut, for_each_stmt, writes_in_block};
-use crate::{BinaryOp, Block, Expr, ExprKind as K, Function, Init, LocalId, Loop, Program, Stmt};
+use crate::{BinaryOp, Block, Expr, ExprKind as K, Function, LocalId, Loop, Program, Stmt};
 use std::collections::{BTreeMap, HashSet};
 
 /// The `rotate-loads` pass (see the module documentation).
@@ -226,18 +225,10 @@ fn rotate(f: &mut Function, l: &mut Loop, bases: &BTreeMap<LocalId, AddrSpace>, 
     }
     let span = l.span;
     let mut before = vec![];
-    let entered = match first_test(l, outer) {
-        FirstTest::Always => None,
-        FirstTest::Never | FirstTest::Unknown => return None,
-        FirstTest::Test(test) => {
-            let flag = new_private_local(f, "entered".to_string(), INT, span, None);
-            let test = if test.ty == INT {
-                test
-            } else {
-                let zero = Expr::int(0, test.ty.clone(), span);
-                node(K::Binary(BinaryOp::Ne, Box::new(test), Box::new(zero)), INT, span)
-            };
-            before.push(Stmt::Decl(flag, Some(Init::Expr(test)), span));
+    let entered = match entry_flag(f, l, outer)? {
+        Entry::Always => None,
+        Entry::Flag(flag, decl) => {
+            before.push(decl);
             Some(flag)
         }
     };

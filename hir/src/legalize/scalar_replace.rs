@@ -27,13 +27,13 @@
 //! transformations, [`super::Options::scalar_replacement`]), so emulator = simulator checks it.
 
 use super::elements::{
-    Access, FirstTest, Ranges, access, counted, declared_in, element_name, eligible_bases, first_test, inner_ranges,
-    pure, same, same_element, visit_block, written_place,
+    Access, Entry, Ranges, access, counted, declared_in, element_name, eligible_bases, entry_flag, inner_ranges, pure,
+    same, same_element, visit_block, written_place,
 };
 use crate::build::{assign_stmt, local, new_private_local, node};
 use crate::types::{AddrSpace, INT};
 use crate::walk::{for_each_expr, for_each_expr_mut, for_each_stmt, writes_in_block};
-use crate::{BinaryOp, Block, Expr, ExprKind as K, Function, Init, LocalId, Loop, LoopKind, Program, Stmt};
+use crate::{BinaryOp, Block, Expr, ExprKind as K, Function, LocalId, Loop, LoopKind, Program, Stmt};
 use std::collections::{BTreeMap, HashSet};
 
 /// The `scalar-replace` pass (see the module documentation).
@@ -207,21 +207,13 @@ fn replace_in_loop(f: &mut Function, mut l: Loop, bases: &BTreeMap<LocalId, Addr
     let mut before = vec![];
     let entered: Option<LocalId> = match l.kind {
         LoopKind::DoWhile => None,
-        _ => match first_test(&l, outer) {
-            FirstTest::Always => None,
-            FirstTest::Never => return keep(l),
-            FirstTest::Unknown => return keep(l),
-            FirstTest::Test(test) => {
-                let flag = new_private_local(f, "entered".to_string(), INT, span, None);
-                let test = if test.ty == INT {
-                    test
-                } else {
-                    let zero = Expr::int(0, test.ty.clone(), span);
-                    node(K::Binary(BinaryOp::Ne, Box::new(test), Box::new(zero)), INT, span)
-                };
-                before.push(Stmt::Decl(flag, Some(Init::Expr(test)), span));
+        _ => match entry_flag(f, &l, outer) {
+            Some(Entry::Always) => None,
+            Some(Entry::Flag(flag, decl)) => {
+                before.push(decl);
                 Some(flag)
             }
+            None => return keep(l),
         },
     };
     let outer_ranges = &ranges;
