@@ -229,7 +229,9 @@ fn transfer(node: &Hw, a: &[Facts], width: u32) -> Facts {
         }
         Hw::Sub(_) => {
             let y = &a[1];
-            if x.lo >= y.hi {
+            // Both bounds of the difference, only from consistent facts (unreachable code can
+            // leave an operand with no value at all, `lo > hi`).
+            if x.lo >= y.hi && x.hi >= y.lo && x.lo <= x.hi && y.lo <= y.hi {
                 f.lo = x.lo - y.hi;
                 f.hi = x.hi - y.lo;
             }
