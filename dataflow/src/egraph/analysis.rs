@@ -229,8 +229,8 @@ fn transfer(node: &Hw, a: &[Facts], width: u32) -> Facts {
         }
         Hw::Sub(_) => {
             let y = &a[1];
-            // Both bounds of the difference, only from consistent facts (unreachable code can
-            // leave an operand with no value at all, `lo > hi`).
+            // Both bounds of the difference, only from operands whose ranges are not empty
+            // (`lo > hi` happens: kiln fuzz seed 241405, `tests/kernels/fuzz_sub_range.cl`).
             if x.lo >= y.hi && x.hi >= y.lo && x.lo <= x.hi && y.lo <= y.hi {
                 f.lo = x.lo - y.hi;
                 f.hi = x.hi - y.lo;
