@@ -114,7 +114,7 @@ impl Elab<'_> {
                                 return Some(2);
                             }
                         }
-                        if *is_const || (!v.lv && v.ty.class().is_some() && v.ty == t && false) {
+                        if *is_const {
                             return self.value_rank(v, &t);
                         }
                         None

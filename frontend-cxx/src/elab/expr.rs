@@ -957,7 +957,7 @@ impl Elab<'_> {
     fn conditional(&mut self, cnd: &ast::Expr, a: &ast::Expr, b: &ast::Expr, span: Span) -> Val {
         let cv = self.expr(cnd);
         let cv = self.to_bool(cv, span);
-        if let (Some(k), false) = (cv.k.as_ref().and_then(Konst::truthy), self.fx.is_some() && false) {
+        if let Some(k) = cv.k.as_ref().and_then(Konst::truthy) {
             // A constant condition: only the chosen arm is elaborated (as `if constexpr`-like
             // folding in templates).
             return if k { self.expr(a) } else { self.expr(b) };
