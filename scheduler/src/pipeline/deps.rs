@@ -75,7 +75,10 @@ pub fn induction_variables(k: &Kernel, shape: &LoopShape) -> HashMap<Value, i64>
         let step = match (&o.kind, o.args.as_slice()) {
             (OpKind::Binary(BinOp::Add), [a, b]) if a == p => k.as_const(*b).map(|c| sext(c, k.width(*b))),
             (OpKind::Binary(BinOp::Add), [a, b]) if b == p => k.as_const(*a).map(|c| sext(c, k.width(*a))),
-            (OpKind::Binary(BinOp::Sub), [a, b]) if a == p => k.as_const(*b).map(|c| -sext(c, k.width(*b))),
+            // `i - c` with `c` the most negative 64-bit value has no step as an `i64`.
+            (OpKind::Binary(BinOp::Sub), [a, b]) if a == p => {
+                k.as_const(*b).and_then(|c| sext(c, k.width(*b)).checked_neg())
+            }
             _ => None,
         };
         if let Some(s) = step.filter(|s| *s != 0) {
