@@ -3,7 +3,7 @@
 //! whether a loop runs at least once. Shared by `scalar-replace` and `rotate-loads`.
 
 use crate::types::{AddrSpace, Type};
-use crate::walk::{for_each_expr_mut, for_each_stmt, writes_in_block};
+use crate::walk::{for_each_stmt, writes_in_block};
 use crate::{BinaryOp, Block, Expr, ExprKind as K, Function, Init, LocalId, Loop, LoopKind, Stmt, UnaryOp};
 use std::collections::{BTreeMap, HashSet};
 
@@ -454,17 +454,9 @@ pub(super) fn first_test(l: &Loop, outer: &Ranges) -> FirstTest {
                     return FirstTest::Never;
                 }
             }
-            let mut test = [Stmt::Expr(cond.clone())];
-            let v = *v;
-            for_each_expr_mut(&mut test, &mut |e| {
-                if matches!(e.kind, K::Local(x) if x == v) {
-                    *e = start.clone();
-                }
-            });
-            match test {
-                [Stmt::Expr(e)] => FirstTest::Test(e),
-                _ => FirstTest::Unknown,
-            }
+            let mut test = cond.clone();
+            substitute(&mut test, *v, &|_| start.clone());
+            FirstTest::Test(test)
         }
         _ => FirstTest::Unknown,
     }
@@ -529,6 +521,22 @@ pub(super) fn entry_flag(f: &mut Function, l: &Loop, outer: &Ranges) -> Option<E
             Some(Entry::Flag(flag, Stmt::Decl(flag, Some(Init::Expr(test)), span)))
         }
     }
+}
+
+/// `e` with every read of `v` replaced by `with(v's type)` (the replacement is not visited).
+pub(super) fn substitute(e: &mut Expr, v: LocalId, with: &dyn Fn(&Type) -> Expr) {
+    if matches!(e.kind, K::Local(x) if x == v) {
+        *e = with(&e.ty);
+        return;
+    }
+    for c in e.children_mut() {
+        substitute(c, v, with);
+    }
+}
+
+/// A variable name for the register that holds `element` (`C[i][j]` → `C_i__j_`).
+pub(super) fn register_name(element: &str) -> String {
+    element.chars().map(|ch| if ch.is_ascii_alphanumeric() { ch } else { '_' }).collect()
 }
 
 #[cfg(test)]

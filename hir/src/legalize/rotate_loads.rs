@@ -27,7 +27,8 @@
 //! The emulator runs the kernel without this pass, like every loop transformation.
 
 use super::elements::{
-    Access, Affine, Entry, Ranges, access, counted, declared_in, element_name, eligible_bases, entry_flag, pure, same,
+    Access, Affine, Entry, Ranges, access, counted, declared_in, element_name, eligible_bases, entry_flag, pure,
+    register_name, same, substitute,
 };
 use crate::build::{assign_stmt, local, new_private_local, node};
 use crate::types::{AddrSpace, INT};
@@ -246,8 +247,7 @@ fn rotate(f: &mut Function, l: &mut Loop, bases: &BTreeMap<LocalId, AddrSpace>, 
         let regs: Vec<(i64, LocalId)> = offsets
             .iter()
             .map(|c| {
-                let reg_name: String =
-                    format!("{name}_{c}").chars().map(|ch| if ch.is_ascii_alphanumeric() { ch } else { '_' }).collect();
+                let reg_name: String = register_name(&format!("{name}_{c}"));
                 (*c, new_private_local(f, reg_name, elem_ty.clone(), span, None))
             })
             .collect();
@@ -316,15 +316,4 @@ fn rotate(f: &mut Function, l: &mut Loop, bases: &BTreeMap<LocalId, AddrSpace>, 
     let body = std::mem::take(&mut l.body);
     l.body = head.into_iter().chain(body).chain(tail).collect();
     Some(before)
-}
-
-/// `e` with every read of `v` replaced by `with(v's type)` (the replacement is not visited).
-fn substitute(e: &mut Expr, v: LocalId, with: &dyn Fn(&crate::types::Type) -> Expr) {
-    if matches!(e.kind, K::Local(x) if x == v) {
-        *e = with(&e.ty);
-        return;
-    }
-    for c in e.children_mut() {
-        substitute(c, v, with);
-    }
 }

@@ -28,7 +28,7 @@
 
 use super::elements::{
     Access, Entry, Ranges, access, counted, declared_in, element_name, eligible_bases, entry_flag, inner_ranges, pure,
-    same, same_element, visit_block, written_place,
+    register_name, same, same_element, visit_block, written_place,
 };
 use crate::build::{assign_stmt, local, new_private_local, node};
 use crate::types::{AddrSpace, INT};
@@ -224,7 +224,7 @@ fn replace_in_loop(f: &mut Function, mut l: Loop, bases: &BTreeMap<LocalId, Addr
     let mut after = vec![];
     for (c, forward) in &chosen {
         let name = element_name(f, c);
-        let reg_name: String = name.chars().map(|ch| if ch.is_ascii_alphanumeric() { ch } else { '_' }).collect();
+        let reg_name = register_name(&name);
         let reg = new_private_local(f, reg_name.clone(), c.expr.ty.clone(), span, None);
         let reg_expr = local(reg, c.expr.ty.clone(), span);
         let mut stored = false;
@@ -452,7 +452,7 @@ fn replace_in_iteration(
     let mut notes = vec![];
     for (c, written) in &chosen {
         let name = element_name(f, c);
-        let reg_name: String = name.chars().map(|ch| if ch.is_ascii_alphanumeric() { ch } else { '_' }).collect();
+        let reg_name = register_name(&name);
         let reg = new_private_local(f, reg_name, c.expr.ty.clone(), span, None);
         let reg_expr = local(reg, c.expr.ty.clone(), span);
         for_each_expr_mut(body, &mut |e| {
