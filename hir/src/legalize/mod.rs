@@ -14,6 +14,7 @@
 //! | `mathlib` | math built-ins into calls of kiln's math library | math linked |
 //! | `scalar-replace` | array elements a loop uses at an unchanging index into registers for the loop | — |
 //! | `rotate-loads` | neighbouring elements a loop reads at its counter plus constants into rotating registers | — |
+//! | `pad-rows` | the rows of arrays a loop reads at neighbouring elements to a power-of-two length | — |
 //! | `partial-sums` | under relaxed math, float sums of loops into interleaved partial sums | — |
 //! | `contract` | under `-cl-mad-enable` or `FP_CONTRACT ON`, `a * b + c` and `mad` into `fma` | — |
 
@@ -22,6 +23,7 @@ mod contract;
 mod elements;
 mod lanes;
 mod mathlib;
+mod pad_rows;
 mod partial_sums;
 pub mod record_bytes;
 mod records;
@@ -84,7 +86,7 @@ impl Pass for FnPass {
 }
 
 /// The legalization passes in the order they run.
-pub fn passes() -> [&'static dyn Pass; 10] {
+pub fn passes() -> [&'static dyn Pass; 11] {
     [
         &reserve::PASS,
         &collectives::PASS,
@@ -94,6 +96,7 @@ pub fn passes() -> [&'static dyn Pass; 10] {
         &mathlib::PASS,
         &scalar_replace::PASS,
         &rotate_loads::PASS,
+        &pad_rows::PASS,
         &partial_sums::PASS,
         &contract::PASS,
     ]
