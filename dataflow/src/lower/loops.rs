@@ -23,14 +23,28 @@ pub const AUTO_UNROLL_MAX_TRIP: u64 = 16;
 pub const MAX_UNROLL_COPIES: u64 = 1024;
 /// The most iterations [`Lowerer::probe_trip_count`] simulates to count a loop's trips.
 const MAX_PROBED_TRIP: u64 = 1 << 16;
+/// The largest factor a loop is unrolled by without a pragma so that banks serve its accesses.
+const AUTO_BANK_UNROLL_MAX: u32 = 4;
+/// Why a loop unrolled by a pragma was.
+const PRAGMA_UNROLL: &str = "`#pragma unroll` or `opencl_unroll_hint`";
 /// The most expression nodes automatic unrolling may create (body size × copies).
 pub(super) const AUTO_UNROLL_BUDGET: usize = 4096;
 
 /// What to do with one loop.
 enum Plan {
-    Rolled { notes: Vec<String> },
-    Full { copies: u64, why: String },
-    Partial { factor: u32, trip: Option<u64> },
+    Rolled {
+        notes: Vec<String>,
+    },
+    Full {
+        copies: u64,
+        why: String,
+    },
+    /// Unrolled by `factor`; `why` says why for the report.
+    Partial {
+        factor: u32,
+        trip: Option<u64>,
+        why: String,
+    },
 }
 
 /// A counted loop `for (...; iv CMP bound; iv += step)` whose bound the body does not change.
@@ -62,7 +76,7 @@ impl<'p> Lowerer<'p> {
                 self.full_unroll(l, copies, exit);
                 self.note_unrolled(l, copies, why, at);
             }
-            Plan::Partial { factor, trip } => self.partial_unroll(l, factor, trip, exit),
+            Plan::Partial { factor, trip, why } => self.partial_unroll(l, factor, trip, why, exit),
         }
         self.enter_join(exit);
         self.close_scope();
@@ -107,8 +121,8 @@ impl<'p> Lowerer<'p> {
                 Some(n) if n <= u as u64 => {
                     Plan::Full { copies: n, why: format!("`#pragma unroll {u}` covers all {n} iterations") }
                 }
-                Some(n) => Plan::Partial { factor: u, trip: Some(n) },
-                None if self.counted(l).is_some() => Plan::Partial { factor: u, trip: None },
+                Some(n) => Plan::Partial { factor: u, trip: Some(n), why: PRAGMA_UNROLL.into() },
+                None if self.counted(l).is_some() => Plan::Partial { factor: u, trip: None, why: PRAGMA_UNROLL.into() },
                 None => Plan::Rolled {
                     notes: vec![format!(
                         "`#pragma unroll {u}` not applied: the loop is not a counted loop `for (...; i < n; i += c)` with a bound the body leaves unchanged"
@@ -127,7 +141,7 @@ impl<'p> Lowerer<'p> {
                 {
                     return Plan::Full { copies: n, why: format!("automatic: {n} iterations, nested in a loop") };
                 }
-                Plan::Rolled { notes: vec![] }
+                self.unroll_for_banks(l).unwrap_or(Plan::Rolled { notes: vec![] })
             }
         }
     }
@@ -247,7 +261,97 @@ impl<'p> Lowerer<'p> {
         self.jump_to_join(exit, l.span);
     }
 
-    fn partial_unroll(&mut self, l: &Loop, factor: u32, trip: Option<u64>, exit: usize) {
+    /// An innermost counted loop whose iterations each access one on-chip array several times
+    /// at `a[..][iv + c]`, unrolled by the next power of two of that count (at most
+    /// [`AUTO_BANK_UNROLL_MAX`]), so that the `partition` pass can give each copy's accesses
+    /// their own cyclic bank: the copies read `iv + c`, `iv + 1 + c`, ... — different banks when
+    /// the rows' length is a multiple of the factor and the counter's start is known (the trip
+    /// count is a compile-time constant). Without banks the loop's II is the count of accesses
+    /// on one port per element; with them, per `factor` elements.
+    fn unroll_for_banks(&mut self, l: &Loop) -> Option<Plan> {
+        let p = &l.pragmas;
+        if p.ivdep.is_some() || p.ii.is_some() || p.disable_pipelining || contains_loop(&l.body) {
+            return None;
+        }
+        let (iv, step) = step_of(l.step.as_ref()?)?;
+        if step.abs() != 1 || self.counted(l).is_none() {
+            return None;
+        }
+        let (array, accesses, row) = self.busiest_array(&l.body, iv)?;
+        let factor = accesses.next_power_of_two().min(AUTO_BANK_UNROLL_MAX);
+        if accesses < 2 || row % factor != 0 || block_size(&l.body).saturating_mul(factor as usize) > AUTO_UNROLL_BUDGET
+        {
+            return None;
+        }
+        let n = self.probe_trip_count(l, MAX_PROBED_TRIP)?;
+        if n < 2 * u64::from(factor) {
+            return None;
+        }
+        let why = format!(
+            "automatic: {accesses} accesses of `{array}` per iteration would share one memory port; the copies' accesses fall in different banks"
+        );
+        Some(Plan::Partial { factor, trip: Some(n), why })
+    }
+
+    /// The private or `__local` array variable a loop body accesses most often, when every access
+    /// of it indexes its last dimension with the counter `iv` plus a constant: its name, reads
+    /// or writes (the larger), and its rows' length (its length if it has one dimension). `None`
+    /// when the body accesses other memory or reads an array it writes.
+    fn busiest_array(&self, body: &hir::Block, iv: LocalId) -> Option<(String, u32, u32)> {
+        let f = self.func();
+        let mut count: BTreeMap<LocalId, (i64, i64, bool)> = BTreeMap::new();
+        let mut other_memory = false;
+        for_each_expr(body, &mut |e| {
+            // (place, a write that is not also a read)
+            let (lhs, is_write) = match &e.kind {
+                K::Assign(lhs, _) => (&**lhs, true),
+                K::CompoundAssign { lhs, .. } | K::IncDec { target: lhs, .. } => {
+                    // A read and a write: the place's `Deref` counts the read.
+                    if let Some((base, _)) = element_of(lhs) {
+                        count.entry(base).or_insert((0, 0, true)).1 += 1;
+                    }
+                    return;
+                }
+                K::Deref(_) if !matches!(e.ty, Type::Array(..)) => (e, false),
+                K::Atomic { .. } | K::VLoad(..) | K::VStore { .. } | K::Call(..) => {
+                    other_memory = true;
+                    return;
+                }
+                _ => return,
+            };
+            let Some((base, last)) = element_of(lhs) else {
+                other_memory |= matches!(lhs.kind, K::Deref(_));
+                return;
+            };
+            let slot = count.entry(base).or_insert((0, 0, true));
+            if is_write {
+                // The assignment's place is visited next as a `Deref`: count it once, as a write.
+                slot.1 += 1;
+                slot.0 -= 1;
+            } else {
+                slot.0 += 1;
+            }
+            slot.2 &= offset_from(last, iv).is_some();
+        });
+        // Memory the copies would share a port of (a buffer), and an array both read and written
+        // (whose banked accesses the scheduler may not tell apart across iterations), leave
+        // nothing to gain.
+        if other_memory || count.values().any(|(reads, writes, _)| *reads > 0 && *writes > 0) {
+            return None;
+        }
+        count
+            .into_iter()
+            .filter(|(_, (_, _, by_counter))| *by_counter)
+            .filter_map(|(id, (reads, writes, _))| {
+                let local = f.local(id);
+                let on_chip = matches!(local.space, AddrSpace::Private | AddrSpace::Local) && !local.quals.is_volatile;
+                let row = innermost_extent(&local.ty)?;
+                on_chip.then(|| (local.name.to_string(), u32::try_from(reads.max(writes)).unwrap_or(0), row))
+            })
+            .max_by_key(|(_, n, _)| *n)
+    }
+
+    fn partial_unroll(&mut self, l: &Loop, factor: u32, trip: Option<u64>, why: String, exit: usize) {
         let mut pragmas = l.pragmas.clone();
         pragmas.unroll = None;
         match trip {
@@ -261,7 +365,7 @@ impl<'p> Lowerer<'p> {
                     self.body_copy(l, exit);
                 }
                 let note = format!(
-                    "unrolled by {factor} (`#pragma unroll {factor}` or `opencl_unroll_hint({factor})`): {} iteration(s) of {factor} copies{}",
+                    "unrolled by {factor} ({why}): {} iteration(s) of {factor} copies{}",
                     n / factor as u64,
                     if peel > 0 { format!(", {peel} iteration(s) peeled before the loop") } else { String::new() }
                 );
@@ -273,9 +377,7 @@ impl<'p> Lowerer<'p> {
                     return;
                 };
                 let rest = self.new_join(l.span);
-                let note = format!(
-                    "unrolled by {factor} (`#pragma unroll {factor}` or `opencl_unroll_hint({factor})`); a remainder loop runs the last iterations"
-                );
+                let note = format!("unrolled by {factor} ({why}); a remainder loop runs the last iterations");
                 self.rolled_loop(l, Some(&guard), factor, exit, rest, pragmas.clone(), vec![note]);
                 self.enter_join(rest);
                 let note = format!("remainder of the loop unrolled by {factor}: at most {} iteration(s)", factor - 1);
@@ -482,6 +584,55 @@ fn simple_expr(e: &hir::Expr) -> bool {
             K::Comma(items) => items.iter().all(simple_expr),
             _ => false,
         }
+}
+
+/// The array variable an element access `*(... + i)` reads or writes, and its last index.
+fn element_of(e: &hir::Expr) -> Option<(LocalId, &hir::Expr)> {
+    let K::Deref(addr) = &e.kind else { return None };
+    if matches!(e.ty, Type::Array(..)) {
+        return None;
+    }
+    let K::PtrAdd(root, last) = &addr.kind else { return None };
+    let mut root = root;
+    loop {
+        let K::Decay(array) = &root.kind else { return None };
+        match &array.kind {
+            K::Local(b) => return Some((*b, last)),
+            K::Deref(inner) => {
+                let K::PtrAdd(r, _) = &inner.kind else { return None };
+                root = r;
+            }
+            _ => return None,
+        }
+    }
+}
+
+/// `c` when `e` is `iv + c` or `iv - c` (conversions aside).
+fn offset_from(e: &hir::Expr, iv: LocalId) -> Option<i64> {
+    let e = strip_convert(e);
+    match &e.kind {
+        K::Local(x) if *x == iv => Some(0),
+        K::Binary(BinaryOp::Add, a, b) => match (&strip_convert(a).kind, strip_convert(b).as_int()) {
+            (K::Local(x), Some(c)) if *x == iv => Some(c as i64),
+            _ => match (strip_convert(a).as_int(), &strip_convert(b).kind) {
+                (Some(c), K::Local(x)) if *x == iv => Some(c as i64),
+                _ => None,
+            },
+        },
+        K::Binary(BinaryOp::Sub, a, b) => match (&strip_convert(a).kind, strip_convert(b).as_int()) {
+            (K::Local(x), Some(c)) if *x == iv => Some((c as i64).wrapping_neg()),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The length of the innermost dimension of an array type.
+fn innermost_extent(ty: &Type) -> Option<u32> {
+    match ty {
+        Type::Array(inner, n) => innermost_extent(inner).or(*n),
+        _ => None,
+    }
 }
 
 pub(super) fn contains_loop(b: &[Stmt]) -> bool {

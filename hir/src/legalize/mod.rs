@@ -12,9 +12,9 @@
 //! | `records` | structs and unions into their members (and bytes, in buffers) | no records |
 //! | `lanes` | vectors into their scalar lanes | no vectors |
 //! | `mathlib` | math built-ins into calls of kiln's math library | math linked |
+//! | `pad-rows` | the rows of arrays a loop reads at neighbouring elements to a power-of-two length | — |
 //! | `scalar-replace` | array elements a loop uses at an unchanging index into registers for the loop | — |
 //! | `rotate-loads` | neighbouring elements a loop reads at its counter plus constants into rotating registers | — |
-//! | `pad-rows` | the rows of arrays a loop reads at neighbouring elements to a power-of-two length | — |
 //! | `partial-sums` | under relaxed math, float sums of loops into interleaved partial sums | — |
 //! | `contract` | under `-cl-mad-enable` or `FP_CONTRACT ON`, `a * b + c` and `mad` into `fma` | — |
 
@@ -94,9 +94,9 @@ pub fn passes() -> [&'static dyn Pass; 11] {
         &records::PASS,
         &lanes::PASS,
         &mathlib::PASS,
+        &pad_rows::PASS,
         &scalar_replace::PASS,
         &rotate_loads::PASS,
-        &pad_rows::PASS,
         &partial_sums::PASS,
         &contract::PASS,
     ]
