@@ -27,6 +27,15 @@ use lang::{Hw, Leaf};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::time::{Duration, Instant};
 
+/// The smallest share of a region's estimated area, and the fewest logic cells, a rewrite must
+/// save to be kept for area alone: below them the estimate is within the cost model's error
+/// (an adder a bit narrower saves a cell that synthesis may spend elsewhere).
+pub const MIN_AREA_SAVING: f64 = 0.02;
+pub const MIN_AREA_SAVING_CELLS: f64 = 4.0;
+/// The least a rewrite kept for depth alone must shorten a region's critical path by, in
+/// nanoseconds (a carry chain a bit shorter is within the delay model's error).
+pub const MIN_DEPTH_SAVING_NS: f64 = 0.5;
+
 /// Budgets and settings of the phase.
 #[derive(Clone, Debug)]
 pub struct EgraphOptions {
@@ -585,9 +594,15 @@ fn optimize_block(
     };
     let Some((area_after, depth_after, ops_after)) = after else { return Some(report) };
     const EPS: f64 = 1e-9;
-    let smaller = area_after < area_before - EPS && depth_after <= depth_before + EPS;
-    let shallower = depth_after < depth_before - EPS && area_after <= area_before + EPS;
-    if !(smaller || shallower) {
+    // A saving the model cannot tell from its own error (operators are measured alone; in a
+    // design Yosys merges and maps them differently) is not worth a different datapath.
+    let smaller = area_after < area_before - (MIN_AREA_SAVING * area_before).max(MIN_AREA_SAVING_CELLS)
+        && depth_after <= depth_before + EPS;
+    let shallower = depth_after < depth_before - MIN_DEPTH_SAVING_NS && area_after <= area_before + EPS;
+    // Fewer operations at no cost in area or depth: casts folded into the arithmetic around
+    // them (`trunc(zext(i) + 1)` is `i + 1` in the narrower width), which later passes match.
+    let simpler = ops_after < ops_before && area_after <= area_before + EPS && depth_after <= depth_before + EPS;
+    if !(smaller || shallower || simpler) {
         return Some(report);
     }
     report.kept = true;

@@ -262,3 +262,26 @@ fn values_from_other_blocks_are_combined_before_a_load() {
     assert_eq!(k.ops[last].kind, OpKind::Binary(BinOp::Mul), "{k}");
     assert!(k.ops[last].args.contains(&loaded), "the loaded value should enter last:\n{k}");
 }
+
+#[test]
+fn a_rewrite_that_saves_nothing_real_is_not_kept() {
+    // `x - 1` is the adder `x + 0xffffffff`: the cost model prices both alike, so the region
+    // keeps its datapath (a rewrite kept on a saving within the model's error made kernels
+    // larger after synthesis).
+    let span = kiln_diagnostics::Span::default();
+    let mut k = Kernel::new("sub_const".into(), span);
+    let entry = k.entry;
+    let exit = k.new_block(span);
+    let x = k.add_param(entry, 32, None);
+    let one = k.push_value(entry, OpKind::Const(1), vec![], 32, span);
+    let less = k.push_value(entry, OpKind::Binary(BinOp::Sub), vec![x, one], 32, span);
+    k.blocks[entry].term = Terminator::Jump(Target { block: exit, args: vec![less] });
+    k.add_param(exit, 32, None);
+    k.blocks[exit].term = Terminator::Return;
+    let report = optimize_kernel(
+        &mut k,
+        &EgraphOptions::for_device(kiln_device::Device::by_name("ice40-up5k").expect("a device model")),
+    );
+    assert!(report.regions.iter().all(|r| !r.kept), "{report:?}\n{k}");
+    assert_eq!(k.ops[k.def_op(less).expect("still defined")].kind, OpKind::Binary(BinOp::Sub), "{k}");
+}
