@@ -247,6 +247,14 @@ pub const SIZE_T: Type = Type::Scalar(Scalar::U32);
 pub const PTRDIFF_T: Type = Type::Scalar(Scalar::I32);
 
 impl Type {
+    /// The length of the innermost dimension of an array type (`10` for `int[4][10]`).
+    pub fn innermost_extent(&self) -> Option<u32> {
+        match self {
+            Type::Array(inner, n) => inner.innermost_extent().or(*n),
+            _ => None,
+        }
+    }
+
     pub fn scalar(&self) -> Option<Scalar> {
         match self {
             Type::Scalar(s) => Some(*s),

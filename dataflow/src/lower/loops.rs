@@ -345,7 +345,7 @@ impl<'p> Lowerer<'p> {
             .filter_map(|(id, (reads, writes, _))| {
                 let local = f.local(id);
                 let on_chip = matches!(local.space, AddrSpace::Private | AddrSpace::Local) && !local.quals.is_volatile;
-                let row = innermost_extent(&local.ty)?;
+                let row = local.ty.innermost_extent()?;
                 on_chip.then(|| (local.name.to_string(), u32::try_from(reads.max(writes)).unwrap_or(0), row))
             })
             .max_by_key(|(_, n, _)| *n)
@@ -623,14 +623,6 @@ fn offset_from(e: &hir::Expr, iv: LocalId) -> Option<i64> {
             (K::Local(x), Some(c)) if *x == iv => Some((c as i64).wrapping_neg()),
             _ => None,
         },
-        _ => None,
-    }
-}
-
-/// The length of the innermost dimension of an array type.
-fn innermost_extent(ty: &Type) -> Option<u32> {
-    match ty {
-        Type::Array(inner, n) => innermost_extent(inner).or(*n),
         _ => None,
     }
 }

@@ -181,7 +181,7 @@ fn note_loops(f: &Function, body: &mut Block, padded: &BTreeMap<LocalId, Type>) 
                         let note = format!(
                             "rows of `{}` padded to {} elements so that neighbouring elements fall in different banks",
                             array.name,
-                            innermost_extent(&array.ty).unwrap_or(0)
+                            array.ty.innermost_extent().unwrap_or(0)
                         );
                         if !l.transformations.contains(&note) {
                             l.transformations.push(note);
@@ -206,13 +206,6 @@ fn note_loops(f: &Function, body: &mut Block, padded: &BTreeMap<LocalId, Type>) 
         noted
     }
     walk(f, body, padded);
-}
-
-fn innermost_extent(ty: &Type) -> Option<u32> {
-    match ty {
-        Type::Array(inner, n) => innermost_extent(inner).or(*n),
-        _ => None,
-    }
 }
 
 #[cfg(test)]
