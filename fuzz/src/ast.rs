@@ -17,6 +17,7 @@ pub struct Int {
 impl Int {
     pub const INT: Int = Int { bits: 32, signed: true };
     pub const UINT: Int = Int { bits: 32, signed: false };
+    pub const ULONG: Int = Int { bits: 64, signed: false };
     pub const ALL: [Int; 8] = [
         Int { bits: 8, signed: true },
         Int { bits: 8, signed: false },
@@ -436,6 +437,28 @@ pub enum Stmt {
         len: u32,
         init: Vec<Expr>,
     },
+    /// A two-dimensional private array without an initializer, filled by a loop nest from
+    /// `fill` and its indices, then read by a stencil loop nest at `taps` (row and column
+    /// offsets in -1..=1 from an interior element) into the variable `var`, in unsigned 64-bit
+    /// arithmetic (the shapes `pad-rows` and the unrolling for banks rewrite):
+    ///
+    /// ```c
+    /// { T g[R][C];
+    ///   for (int g_r = 0; g_r < R; g_r++) for (int g_c = 0; g_c < C; g_c++)
+    ///       g[g_r][g_c] = (T)((ulong)(fill) + (ulong)(g_r * 7 + g_c));
+    ///   for (int g_r = 1; g_r < R - 1; g_r++) for (int g_c = 1; g_c < C - 1; g_c++)
+    ///       var = (V)((ulong)var * 3UL + ((ulong)g[g_r - 1][g_c] ^ (ulong)g[g_r][g_c + 1] ...)); }
+    /// ```
+    Grid {
+        name: String,
+        elem: Int,
+        rows: u32,
+        cols: u32,
+        fill: Expr,
+        var: String,
+        var_ty: Int,
+        taps: Vec<(i32, i32)>,
+    },
     /// `struct S s = { ... };` or a union with its first member initialized.
     Record {
         name: String,
@@ -590,6 +613,7 @@ impl Stmt {
             Stmt::For { also, .. } => also.iter_mut().collect(),
             Stmt::Switch { scrutinee, .. } => vec![scrutinee],
             Stmt::Exchange { value, .. } => vec![value],
+            Stmt::Grid { fill, .. } => vec![fill],
             Stmt::WriteChannel { value, .. } => vec![value],
             Stmt::GotoIf { cond, .. } => vec![cond],
             Stmt::Atomic { place, value, .. } => {

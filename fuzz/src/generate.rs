@@ -564,6 +564,31 @@ impl Gen<'_> {
                     self.bind(Binding::Array { name: name.clone(), ty, len });
                     return Stmt::Array { name, ty, len, init };
                 }
+                12 if depth == 0 && !self.in_helper && self.rng.chance(30) => {
+                    let vars: Vec<(String, Int)> = self
+                        .bindings()
+                        .filter_map(|b| match b {
+                            Binding::Var { name, ty: Ty::Int(i), mutable: true } => Some((name.clone(), *i)),
+                            _ => None,
+                        })
+                        .collect();
+                    if !vars.is_empty() {
+                        let (var, var_ty) = self.rng.pick(&vars).clone();
+                        let elem = self.int_ty();
+                        let fill_ty = Ty::Int(self.int_ty());
+                        let fill = self.expr(fill_ty, 2);
+                        let rows = self.rng.range(3, 6);
+                        let cols = self.rng.range(3, 24);
+                        // Two neighbours in a row (what `pad-rows` looks for) and one or two more.
+                        let row = self.rng.range(0, 2) as i32 - 1;
+                        let mut taps = vec![(row, -1), (row, 1)];
+                        for _ in 0..self.rng.range(1, 2) {
+                            taps.push((self.rng.range(0, 2) as i32 - 1, self.rng.range(0, 2) as i32 - 1));
+                        }
+                        let name = self.fresh("g");
+                        return Stmt::Grid { name, elem, rows, cols, fill, var, var_ty, taps };
+                    }
+                }
                 12 | 13 => {
                     let arrays: Vec<(String, Ty, u32)> = self
                         .bindings()

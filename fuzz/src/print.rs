@@ -327,6 +327,28 @@ impl Printer {
                 self.line(&format!("{var} = {tile}[({lid} + {offset}u) % {size}u];"));
                 self.line("barrier(CLK_LOCAL_MEM_FENCE);");
             }
+            Stmt::Grid { name, elem, rows, cols, fill, var, var_ty, taps } => {
+                let (t, v, ul) = (self.int(*elem), self.int(*var_ty), self.int(Int::ULONG));
+                let (r, c) = (format!("{name}_r"), format!("{name}_c"));
+                self.line("{");
+                self.line(&format!("{t} {name}[{rows}][{cols}];"));
+                self.line(&format!("for (int {r} = 0; {r} < {rows}; {r}++)"));
+                self.line(&format!("    for (int {c} = 0; {c} < {cols}; {c}++)"));
+                let l =
+                    format!("        {name}[{r}][{c}] = ({t})(({ul})({}) + ({ul})({r} * 7 + {c}));", self.expr(fill));
+                self.line(&l);
+                let at = |d: i32, x: &str| match d {
+                    0 => x.to_string(),
+                    d if d > 0 => format!("{x} + {d}"),
+                    d => format!("{x} - {}", -d),
+                };
+                let reads: Vec<String> =
+                    taps.iter().map(|(dr, dc)| format!("({ul}){name}[{}][{}]", at(*dr, &r), at(*dc, &c))).collect();
+                self.line(&format!("for (int {r} = 1; {r} < {}; {r}++)", rows - 1));
+                self.line(&format!("    for (int {c} = 1; {c} < {}; {c}++)", cols - 1));
+                self.line(&format!("        {var} = ({v})(({ul}){var} * 3UL + ({}));", reads.join(" ^ ")));
+                self.line("}");
+            }
             Stmt::GotoIf { cond, label } => {
                 let l = format!("if ({}) goto {label};", self.expr(cond));
                 self.line(&l);
