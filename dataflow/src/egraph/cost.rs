@@ -68,7 +68,8 @@ impl CostModel {
             Hw::And(_) | Hw::Or(_) if is_const(0) || is_const(1) => 0.0,
             Hw::Add(_) => by("add", w(0)),
             // Less a constant is plus its negation: the same adder (the measured subtractor
-            // inverts a variable operand).
+            // inverts a variable operand). Its delay stays the scheduler's subtractor, so that
+            // the phase and the scheduler agree on it (`crate::delay`).
             Hw::Sub(_) if is_const(1) => by("add", w(0)),
             Hw::Sub(_) => by("sub", w(0)),
             // Synthesis turns a multiplication by a constant into shifts and adds itself (the
@@ -132,10 +133,6 @@ impl CostModel {
             // Wiring: shifts by a constant, masks with a constant.
             Hw::Shl(_) | Hw::LShr(_) | Hw::AShr(_) if is_const(1) => 0.0,
             Hw::And(_) | Hw::Or(_) if is_const(0) || is_const(1) => 0.0,
-            // Less a constant is plus its negation (see `area`).
-            Hw::Sub(_) if is_const(1) => {
-                crate::delay::delay_ns(d, &crate::ir::OpKind::Binary(crate::ir::BinOp::Add), w(0), w(0)).unwrap_or(0.0)
-            }
             // Shifts and adds of its signed digits (see `area`).
             Hw::Mul(_) if is_const(0) || is_const(1) => 2.0 * d.carry_chain_ns(w(0)),
             // The reciprocal multiply a division by a constant becomes after the phase.

@@ -264,10 +264,11 @@ fn values_from_other_blocks_are_combined_before_a_load() {
 }
 
 #[test]
-fn a_rewrite_that_saves_nothing_real_is_not_kept() {
-    // `x - 1` is the adder `x + 0xffffffff`: the cost model prices both alike, so the region
-    // keeps its datapath (a rewrite kept on a saving within the model's error made kernels
-    // larger after synthesis).
+fn a_subtraction_of_a_constant_costs_an_adder() {
+    // `x - 1` is the adder `x + 0xffffffff`: rewriting one into the other saves no area (the
+    // false saving of pricing it as a subtractor rewrote every kernel's loop-bound block, and
+    // such rewrites made kernels larger after synthesis). The region may still be rewritten for
+    // depth, which the scheduler's delay model prices (`crate::delay`).
     let span = kiln_diagnostics::Span::default();
     let mut k = Kernel::new("sub_const".into(), span);
     let entry = k.entry;
@@ -278,10 +279,8 @@ fn a_rewrite_that_saves_nothing_real_is_not_kept() {
     k.blocks[entry].term = Terminator::Jump(Target { block: exit, args: vec![less] });
     k.add_param(exit, 32, None);
     k.blocks[exit].term = Terminator::Return;
-    let report = optimize_kernel(
-        &mut k,
-        &EgraphOptions::for_device(kiln_device::Device::by_name("ice40-up5k").expect("a device model")),
-    );
-    assert!(report.regions.iter().all(|r| !r.kept), "{report:?}\n{k}");
-    assert_eq!(k.ops[k.def_op(less).expect("still defined")].kind, OpKind::Binary(BinOp::Sub), "{k}");
+    let device = kiln_device::Device::by_name("ice40-up5k").expect("a device model");
+    let report = optimize_kernel(&mut k, &EgraphOptions::for_device(device));
+    let region = report.regions.iter().find(|r| r.block == entry).expect("the entry block is a region");
+    assert_eq!(region.area_after, region.area_before, "{region:?}\n{k}");
 }
